@@ -1,0 +1,165 @@
+"""Plugin discovery and the typed records plugins contribute.
+
+Entry points are iterated one by one (not ``load_setuptools_entrypoints``) so that one broken
+plugin is reported with its name and cause while the others still load.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable
+
+import pluggy
+
+from . import hookspecs
+from .errors import PluginError
+
+if TYPE_CHECKING:
+    from .agents import Agent
+    from .effects import EffectContext
+
+GROUPS = ("riftscript.keywords", "riftscript.effects", "riftscript.sets", "riftscript.agents", "riftscript.modes")
+DISABLE_ENV = "RIFTSCRIPT_DISABLE_PLUGINS"
+
+
+class PluginWarning(UserWarning):
+    """A plugin could not be loaded; the others were."""
+
+
+@dataclass(frozen=True)
+class SetSpec:
+    """A card set: its manifest file and the folders holding its files."""
+
+    manifest: Path
+    cards: Path
+    decks: Path | None = None
+    scenarios: Path | None = None
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
+class KeywordSource:
+    """A folder or file of keyword definitions."""
+
+    path: Path
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
+class EffectType:
+    """An effect primitive usable as ``type:`` in effect scripts."""
+
+    name: str
+    run: Callable[["EffectContext", dict[str, Any]], None]
+    schema: dict[str, Any] | None = None
+    emits: tuple[str, ...] = ()
+    may_kill: bool = False
+    decides: bool = False
+    plugin: str = ""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """A named agent factory: ``factory(seed)`` returns an agent."""
+
+    name: str
+    factory: Callable[[int], "Agent"]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ModeSpec:
+    """A mode of play and the numbers that define it (rules 487-491)."""
+
+    name: str
+    players: int
+    victory_score: int = 8
+    teams: tuple[tuple[int, ...], ...] = ()
+    battlefields_per_player: int = 1
+    extra_channel_last_player_first_turn: int = 0
+    first_player_skips_draw: bool = False
+    rule: str = ""
+    description: str = ""
+
+
+@dataclass
+class LoadedPlugin:
+    name: str
+    group: str
+    module: str
+    error: str | None = None
+
+
+@dataclass
+class Plugins:
+    """The plugin manager with a typed view of its hooks (as tox does)."""
+
+    pm: pluggy.PluginManager
+    loaded: list[LoadedPlugin] = field(default_factory=list)
+
+    def sets(self) -> list[SetSpec]:
+        return [s for part in self.pm.hook.riftscript_sets() for s in part]
+
+    def keywords(self) -> list[KeywordSource]:
+        return [k for part in self.pm.hook.riftscript_keywords() for k in part]
+
+    def effect_types(self) -> list[EffectType]:
+        return [e for part in self.pm.hook.riftscript_effect_types() for e in part]
+
+    def agents(self) -> dict[str, AgentSpec]:
+        return {a.name: a for part in self.pm.hook.riftscript_agents() for a in part}
+
+    def modes(self) -> dict[str, ModeSpec]:
+        return {m.name: m for part in self.pm.hook.riftscript_modes() for m in part}
+
+
+def _disabled() -> set[str]:
+    raw = os.environ.get(DISABLE_ENV, "")
+    return {name.strip() for name in raw.split(",") if name.strip()}
+
+
+def load_plugins(extra: list[object] | None = None, entry_points: bool = True) -> Plugins:
+    """Discover plugins from the entry-point groups, plus ``extra`` plugin objects (tests)."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    loaded: list[LoadedPlugin] = []
+    disabled = _disabled()
+    for name in disabled:
+        pm.set_blocked(name)
+    if entry_points:
+        seen: set[str] = set()
+        for group in GROUPS:
+            for ep in sorted(importlib.metadata.entry_points(group=group), key=lambda e: e.name):
+                if ep.name in seen:
+                    continue
+                seen.add(ep.name)
+                record = LoadedPlugin(ep.name, group, ep.value)
+                loaded.append(record)
+                if ep.name in disabled:
+                    record.error = f"disabled by {DISABLE_ENV}"
+                    continue
+                try:
+                    module = ep.load()
+                    pm.register(module, name=ep.name)
+                except Exception as exc:  # a broken plugin must not stop the others
+                    record.error = f"{type(exc).__name__}: {exc}"
+                    warnings.warn(f"skipping {group} plugin {ep.name} ({ep.value}): {record.error}",
+                                  PluginWarning, stacklevel=2)
+    for obj in extra or []:
+        name = getattr(obj, "__name__", None) or type(obj).__name__
+        pm.register(obj, name=name)
+        loaded.append(LoadedPlugin(name, "extra", name))
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise PluginError(f"a plugin implements an unknown hook: {exc}") from exc
+    return Plugins(pm, loaded)
+
+
+def import_plugin(module: str) -> object:
+    """Import a plugin module by name (for tests and ``--plugin`` options)."""
+    return importlib.import_module(module)

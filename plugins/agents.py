@@ -1,0 +1,1 @@
+"""Built-in agents (placeholder until the kernel lands)."""

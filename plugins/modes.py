@@ -1,0 +1,1 @@
+"""Built-in modes (placeholder until the kernel lands)."""
