@@ -10,14 +10,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
+from . import yamlio
+from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
 from .registry import EffectType, Plugins, SetSpec, load_plugins
-from .schema import Schemas
+from .schema import SchemaProblem, Schemas
 from .suggest import did_you_mean
 from .version import ENGINE_VERSION, SCHEMA_VERSION
-from . import yamlio
 
+JsonPath = yamlio.JsonPath
+MAX_PROBLEMS_PER_FILE = 50
 DECIDING_EFFECTS = {"may", "choose_one", "discard", "look_at_top", "choose_player", "play", "hide", "recycle"}
 
 
@@ -64,6 +67,7 @@ class Catalog:
     problems: list[Problem] = field(default_factory=list)
     plugins: Plugins | None = None
     schemas: Schemas | None = None
+    files: int = 0
 
     def card(self, code: str) -> CardDef:
         return self.cards[code]
@@ -103,32 +107,106 @@ def version_satisfies(version: str, spec: str) -> bool:
     return True
 
 
-class Loader:
-    """Reads and checks files; positions are found only for files that fail."""
+@dataclass
+class Document:
+    """One script file as read: its parsed data (valid or not) and what is wrong with it.
 
-    def __init__(self, schemas: Schemas) -> None:
+    Schema problems are kept as JSON paths until :meth:`report`, so that the keyword-aware checks
+    can replace generic messages and positions are looked up with a single re-parse.
+    """
+
+    file: Path
+    kind: str
+    raw: Any = None
+    valid: bool = False
+    problems: list[Problem] = field(default_factory=list)
+    schema: list[SchemaProblem] = field(default_factory=list)
+    text: str | None = None
+    _positions: yamlio.Positions | None = field(default=None, repr=False)
+
+    @property
+    def data(self) -> Json | None:
+        """The validated data, or None if the file has problems of its own."""
+        return self.raw if self.valid and isinstance(self.raw, dict) else None
+
+    def positions(self) -> yamlio.Positions:
+        if self._positions is None:
+            text = self.text
+            if text is None:
+                try:
+                    text = yamlio.read_text(self.file)
+                except yamlio.YamlProblem:
+                    text = ""
+            self._positions = yamlio.Positions(text)
+        return self._positions
+
+    def problem(self, path: JsonPath, message: str, key: str | None = None, at_key: bool = False) -> Problem:
+        """A problem at ``path`` (at the key itself with ``at_key``, e.g. an unknown key)."""
+        positions = self.positions()
+        if key is not None:
+            pos = positions.of_key(path, key)
+            path = path + [key]
+        elif at_key and path and isinstance(path[-1], str):
+            pos = positions.of_key(path[:-1], path[-1])
+        else:
+            pos = positions.of(path)
+        return Problem(str(self.file), pos[0] if pos else None, pos[1] if pos else None, message, _dotted(path))
+
+    def report(self, replaced: set[tuple[str | int, ...]] | None = None) -> list[Problem]:
+        """Every problem of this file, schema ones located, sorted by position, capped."""
+        out = list(self.problems)
+        for sp in self.schema:
+            if replaced and sp.path in replaced:
+                continue
+            out.append(self.problem(list(sp.path), sp.message, sp.key))
+        out.sort(key=lambda p: (p.line or 0, p.col or 0))
+        if len(out) > MAX_PROBLEMS_PER_FILE:
+            hidden = len(out) - MAX_PROBLEMS_PER_FILE
+            out = out[:MAX_PROBLEMS_PER_FILE]
+            out.append(Problem(str(self.file), None, None, f"... and {hidden} more problems in this file"))
+        return out
+
+
+class Loader:
+    """Reads and checks files; positions are found only for files that fail.
+
+    With a cache, a file whose exact bytes were validated before (under the same schemas and
+    engine) is neither parsed nor validated again.
+    """
+
+    def __init__(self, schemas: Schemas, cache: ValidationCache | None = None) -> None:
         self.schemas = schemas
+        self.cache = cache
+
+    def document(self, path: Path, kind: str | None = None) -> Document:
+        """Parse and schema-check one file, never raising for bad input."""
+        file = str(path)
+        fallback = kind or "card"
+        try:
+            content = yamlio.read_bytes(path)
+            if self.cache is not None:
+                hit = self.cache.get(content, kind)
+                if hit is not None:
+                    return Document(path, hit[0], hit[1], valid=True)
+            text = yamlio.decode(content, file)
+            raw = yamlio.load_text(text, file)
+        except yamlio.YamlProblem as exc:
+            return Document(path, fallback, problems=[exc.problem])
+        if not isinstance(raw, dict):
+            found = "an empty file" if raw is None else f"a {type(raw).__name__}"
+            return Document(path, fallback, raw, text=text,
+                            problems=[Problem(file, 1, 1, f"expected a mapping of fields at the top level, found {found}")])
+        detected = kind or detect_kind(raw)
+        doc = Document(path, detected, raw, text=text, schema=self.schemas.problems(detected, raw))
+        doc.valid = not doc.schema
+        if doc.valid and self.cache is not None:
+            self.cache.put(content, kind, detected, raw)
+        return doc
 
     def read(self, path: Path, kind: str | None = None) -> tuple[Any, str, list[Problem]]:
         """Parse and schema-check one file; returns (data, kind, problems)."""
-        file = str(path)
-        try:
-            text = yamlio.read_text(path)
-            data = yamlio.load_text(text, file)
-        except yamlio.YamlProblem as exc:
-            return None, kind or "card", [exc.problem]
-        if not isinstance(data, dict):
-            return None, kind or "card", [Problem(file, 1, 1, "expected a mapping of fields at the top level")]
-        kind = kind or detect_kind(data)
-        errors = self.schemas.check(kind, data)
-        problems: list[Problem] = []
-        for json_path, message, key in errors:
-            pos = yamlio.locate_key(text, json_path, key) if key else yamlio.locate(text, json_path)
-            dotted = _dotted(json_path + ([key] if key else []))
-            problems.append(Problem(file, pos[0] if pos else None, pos[1] if pos else None, message, dotted))
-        if problems:
-            return None, kind, problems
-        return data, kind, []
+        doc = self.document(path, kind)
+        return doc.data, doc.kind, doc.report()
 
 
 def detect_kind(data: Json) -> str:
@@ -259,7 +337,6 @@ def _number_targets(body: Json) -> Json:
     result: Json = visit(body)
     return result
 
-
 def _keyword_def(data: Json, source: str) -> KeywordDef:
     param = data.get("parameter", {})
     return KeywordDef(
@@ -271,7 +348,8 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
     )
 
 
-def _files(path: Path) -> list[Path]:
+def script_files(path: Path) -> list[Path]:
+    """The YAML files at ``path``: the file itself, or every ``*.yaml``/``*.yml`` below a folder."""
     if path.is_file():
         return [path]
     if not path.exists():
@@ -279,126 +357,317 @@ def _files(path: Path) -> list[Path]:
     return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
-def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (),
-                 strict: bool = True) -> Catalog:
-    """Load every installed plugin's keywords, effect primitives and sets.
+_files = script_files
 
-    With ``strict`` the first problem set raises ScriptError; otherwise problems are kept in
-    ``catalog.problems`` for reporting (``riftscript validate``).
+
+@dataclass
+class _Run:
+    """State of one load: the catalog being filled and every document read for it."""
+
+    catalog: Catalog
+    loader: Loader
+    documents: list[Document] = field(default_factory=list)
+
+    def read(self, path: Path, kind: str | None = None) -> Document:
+        doc = self.loader.document(path, kind)
+        self.documents.append(doc)
+        self.catalog.files += 1
+        return doc
+
+
+def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (),
+                 strict: bool = True, cache: ValidationCache | bool | None = None) -> Catalog:
+    """Load every installed plugin's keywords, effect primitives and sets, plus ``extra_cards``.
+
+    ``extra_cards`` are files or folders of any script kind (cards, keywords, set manifests,
+    decks) — what ``riftscript validate PATH`` checks.  They are checked against the installed
+    engine: a card, keyword or set there replaces an installed one with the same code or name
+    (so a working copy of an installed set can be validated), while duplicates among them are
+    problems.  With ``strict`` any problem raises ScriptError; otherwise problems are kept in
+    ``catalog.problems`` for reporting.  ``cache``: None uses the default validation cache
+    (see :mod:`.cache`), False none, or a given :class:`ValidationCache`.
     """
     plugins = plugins or load_plugins()
     catalog = Catalog(plugins=plugins)
     for etype in plugins.effect_types():
         if etype.name in catalog.effect_types:
-            raise PluginError(f"effect type {etype.name!r} is registered twice")
+            other = catalog.effect_types[etype.name]
+            raise PluginError(f"effect type {etype.name!r} is registered by two plugins: "
+                              f"{other.plugin or '?'} and {etype.plugin or '?'}")
         catalog.effect_types[etype.name] = etype
     schemas = Schemas((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None)
     catalog.schemas = schemas
-    loader = Loader(schemas)
-    problems = catalog.problems
+    store = ValidationCache.open(schemas) if cache is None or cache is True else (cache or None)
+    run = _Run(catalog, Loader(schemas, store))
 
-    for source in plugins.keywords():
-        for file in _files(source.path):
-            data, _, found = loader.read(file, "keyword")
-            problems.extend(found)
-            if data is not None:
-                kw = _keyword_def(data, str(file))
-                if kw.keyword in catalog.keywords:
-                    problems.append(Problem(str(file), None, None,
-                                            f"keyword {kw.keyword!r} is also defined in {catalog.keywords[kw.keyword].source}"))
-                catalog.keywords[kw.keyword] = kw
-
+    extra = [run.read(f) for path in extra_cards for f in script_files(Path(path))]
+    _load_keywords(run, extra)
     compiler = Compiler(catalog.keywords)
-    card_origin: dict[str, str] = {}
-    for spec in plugins.sets():
-        data, _, found = loader.read(spec.manifest, "set")
-        problems.extend(found)
-        if data is None:
-            continue
-        code = data["code"]
-        if code in catalog.sets:
-            other = catalog.sets[code]
-            raise PluginError(f"set code {code} is shipped by two plugins: {other.plugin or other.spec.manifest} "
-                              f"and {spec.plugin or spec.manifest}")
-        req = data["requires"]
-        if not version_satisfies(ENGINE_VERSION, req["engine"]):
-            raise PluginError(f"set {code} ({spec.manifest}) needs engine {req['engine']}, "
-                              f"but this is RiftScript {ENGINE_VERSION}")
-        if req["schema_version"] != SCHEMA_VERSION:
-            raise PluginError(f"set {code} ({spec.manifest}) is written for script schema version "
-                              f"{req['schema_version']}, but this engine reads version {SCHEMA_VERSION}")
-        info = SetInfo(code, data["name"], data["version"], spec.plugin, data, spec)
-        catalog.sets[code] = info
-        for file in _files(spec.cards):
-            card_data, _, found = loader.read(file, "card")
-            problems.extend(found)
-            if card_data is None:
-                continue
-            _add_card(catalog, compiler, card_data, code, file, card_origin, info)
-        if spec.decks is not None:
-            for file in _files(spec.decks):
-                deck, _, found = loader.read(file, "deck")
-                problems.extend(found)
-                if deck is not None:
-                    catalog.decks[deck["name"]] = (deck, str(file))
-
-    for file in extra_cards:
-        for f in _files(file):
-            card_data, kind, found = loader.read(f)
-            problems.extend(found)
-            if card_data is not None and kind == "card":
-                _add_card(catalog, compiler, card_data, card_data["code"].split("-")[0], f, card_origin, None)
-
-    problems.extend(check_integrity(catalog))
+    _load_sets(run, compiler, extra)
+    _load_extra(run, compiler, extra)
+    _report(run)
+    if store is not None:
+        store.save()
     if strict:
         catalog.raise_for_problems()
     return catalog
 
 
-def _add_card(catalog: Catalog, compiler: Compiler, data: Json, set_code: str, file: Path,
-              origin: dict[str, str], info: SetInfo | None) -> None:
+def _load_keywords(run: _Run, extra: list[Document]) -> None:
+    """Installed keywords, then those given as paths (which replace installed ones of that name)."""
+    catalog = run.catalog
+    overriding = {doc.data["keyword"] for doc in extra if doc.kind == "keyword" and doc.data}
+    for source in catalog.plugins.keywords() if catalog.plugins else []:
+        for file in script_files(source.path):
+            doc = run.read(file, "keyword")
+            if doc.data is not None and doc.data["keyword"] not in overriding:
+                _add_keyword(doc, doc.data, catalog)
+    for doc in extra:
+        if doc.kind == "keyword" and doc.data is not None:
+            _add_keyword(doc, doc.data, catalog)
+
+
+def _add_keyword(doc: Document, data: Json, catalog: Catalog) -> None:
+    known = catalog.keywords.get(data["keyword"])
+    if known is not None:
+        doc.problems.append(doc.problem(["keyword"], f"keyword {data['keyword']!r} is also defined in {known.source}"))
+        return
+    catalog.keywords[data["keyword"]] = _keyword_def(data, str(doc.file))
+
+
+def _check_requirements(doc: Document, data: Json, strict: bool) -> bool:
+    """Is the set written for this engine?  Installed sets raise PluginError; paths get a problem."""
+    req = data["requires"]
     code = data["code"]
-    if code in origin:
-        raise PluginError(f"card code {code} is defined twice: {origin[code]} and {file}")
-    origin[code] = str(file)
-    card = compiler.compile(data, set_code, str(file))
-    catalog.cards[code] = card
+    message = None
+    where: JsonPath = ["requires"]
+    if not version_satisfies(ENGINE_VERSION, req["engine"]):
+        message = f"set {code} needs engine {req['engine']}, but this is RiftScript {ENGINE_VERSION}"
+        where = ["requires", "engine"]
+    elif req["schema_version"] != SCHEMA_VERSION:
+        message = (f"set {code} is written for script schema version {req['schema_version']}, "
+                   f"but this engine reads version {SCHEMA_VERSION}")
+        where = ["requires", "schema_version"]
+    if message is None:
+        return True
+    if strict:
+        raise PluginError(f"{message} ({doc.file})")
+    doc.problems.append(doc.problem(where, message))
+    return False
+
+
+def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
+    catalog = run.catalog
+    plugins = catalog.plugins
+    shadow_sets = {doc.data["code"] for doc in extra if doc.kind == "set" and doc.data}
+    shadow_cards = {doc.data["code"] for doc in extra if doc.kind == "card" and doc.data}
+    origin: dict[str, str] = {}
+    for spec in plugins.sets() if plugins else []:
+        manifest = run.read(spec.manifest, "set")
+        data = manifest.data
+        if data is None:
+            continue
+        code = data["code"]
+        if code in catalog.sets:
+            other = catalog.sets[code]
+            raise PluginError(f"set code {code} is shipped by two plugins: "
+                              f"{other.plugin or '?'} ({other.spec.manifest}) and {spec.plugin or '?'} ({spec.manifest})")
+        if code in shadow_sets:
+            continue
+        _check_requirements(manifest, data, strict=True)
+        info = SetInfo(code, data["name"], data["version"], spec.plugin, data, spec)
+        catalog.sets[code] = info
+        for file in script_files(spec.cards):
+            doc = run.read(file, "card")
+            card = doc.data
+            if card is None:
+                continue
+            if card["code"] in origin:
+                raise PluginError(f"card code {card['code']} is defined twice: {origin[card['code']]} and {file}")
+            origin[card["code"]] = str(file)
+            if card["code"] not in shadow_cards:
+                _add_card(run, compiler, doc, card, code, info)
+        if spec.decks is not None:
+            for file in script_files(spec.decks):
+                deck = run.read(file, "deck").data
+                if deck is not None:
+                    catalog.decks[deck["name"]] = (deck, str(file))
+
+
+def _load_extra(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
+    catalog = run.catalog
+    for doc in extra:
+        data = doc.data
+        if doc.kind == "set" and data is not None:
+            if data["code"] in catalog.sets:
+                doc.problems.append(doc.problem(["code"], f"set code {data['code']} is also used by "
+                                                          f"{catalog.sets[data['code']].spec.manifest}"))
+            elif _check_requirements(doc, data, strict=False):
+                spec = SetSpec(manifest=doc.file, cards=doc.file.parent)
+                catalog.sets[data["code"]] = SetInfo(data["code"], data["name"], data["version"], "", data, spec)
+    seen: dict[str, Document] = {}
+    for doc in extra:
+        data = doc.data
+        if doc.kind == "card":
+            if data is None:
+                continue
+            code = data["code"]
+            if code in seen:
+                doc.problems.append(doc.problem(["code"], f"card code {code} is also defined in {seen[code].file}"))
+                continue
+            seen[code] = doc
+            catalog.cards.pop(code, None)
+            set_code = code.split("-")[0]
+            _add_card(run, compiler, doc, data, set_code, catalog.sets.get(set_code))
+        elif doc.kind == "deck" and data is not None:
+            catalog.decks[data["name"]] = (data, str(doc.file))
+
+
+def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code: str,
+              info: SetInfo | None) -> None:
+    catalog = run.catalog
+    try:
+        card = compiler.compile(data, set_code, str(doc.file))
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        doc.problems.append(Problem(str(doc.file), None, None, f"cannot compile this card: {type(exc).__name__}: {exc}"))
+        return
+    catalog.cards[card.code] = card
     if card.token:
         catalog.tokens.setdefault(card.name.lower(), card)
-    if info is not None:
-        info.cards.append(code)
+    if info is not None and card.code not in info.cards:
+        info.cards.append(card.code)
+
+
+def _report(run: _Run) -> None:
+    """Check references across files, then turn every document's findings into problems."""
+    catalog = run.catalog
+    for doc in run.documents:
+        if not isinstance(doc.raw, dict):
+            catalog.problems.extend(doc.report())
+            continue
+        replaced: set[tuple[str | int, ...]] = set()
+        if doc.kind == "card":
+            for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
+                doc.problems.append(doc.problem(path, message, at_key=at_key))
+                replaced.add(tuple(path[:2]))
+                replaced.add(tuple(path[:2]) + (path[2],) if len(path) > 2 else tuple(path[:2]))
+        if doc.kind in ("card", "keyword"):
+            for path, message in reference_problems(doc.raw, catalog.keywords, catalog.tokens):
+                doc.problems.append(doc.problem(path, message))
+        catalog.problems.extend(doc.report(replaced))
+
+
+KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")
+
+
+def _keyword_hint(name: str, keywords: dict[str, KeywordDef]) -> str:
+    match = did_you_mean(keyword_id(name), list(keywords))
+    if not match:
+        return ""
+    wanted = match.split("'")[1]
+    shown = wanted if name.islower() else keywords[wanted].name
+    return f"; did you mean {shown!r}?"
+
+
+def keyword_use_problems(uses: Any, keywords: dict[str, KeywordDef]) -> list[tuple[JsonPath, str, bool]]:
+    """Problems of a card's ``keywords:`` list as (path, message, at key): unknown names and
+    parameters that do not fit the keyword (``Assault: many``, ``Tank: 2``, a bare Deathknell)."""
+    if not isinstance(uses, list):
+        return []
+    out: list[tuple[JsonPath, str, bool]] = []
+    path: JsonPath
+    for i, use in enumerate(uses):
+        if isinstance(use, str):
+            name, value, has_value, path = use, None, False, ["keywords", i]
+        elif isinstance(use, dict) and len(use) == 1 and isinstance(next(iter(use)), str):
+            ((name, value),) = use.items()
+            has_value, path = True, ["keywords", i, name]
+        elif isinstance(use, dict) and use:
+            out.append((["keywords", i], f"write one keyword per list item (found {len(use)}: "
+                                         f"{', '.join(map(str, use))})", False))
+            continue
+        else:
+            out.append((["keywords", i], f"{_short(use)} is not a keyword; write a name (Tank) or a name "
+                                         f"with its parameter (Assault: 2)", False))
+            continue
+        kw = keywords.get(keyword_id(name))
+        if kw is None:
+            out.append((path, f"unknown keyword {name!r}{_keyword_hint(name, keywords)}", has_value))
+            continue
+        if not KEYWORD_NAME.match(name):
+            out.append((path, f"write keyword {name!r} as {kw.name!r}", has_value))
+            continue
+        message = _parameter_problem(kw, value, has_value)
+        if message:
+            out.append((path, message, False))
+    return out
+
+
+def _parameter_problem(kw: KeywordDef, value: Any, has_value: bool) -> str | None:
+    kind = kw.parameter_kind
+    example = {"number": f"'{kw.name}: 2'", "effect": f"'{kw.name}: {{type: draw, amount: 1}}'",
+               "cost": f"'{kw.name}: {{energy: 1}}'"}.get(kind or "", "")
+    if not has_value:
+        if kind in ("effect", "cost"):
+            return f"{kw.name} needs {'an effect' if kind == 'effect' else 'a cost'}, e.g. {example}"
+        return None
+    if kind is None:
+        return f"{kw.name} takes no parameter; write just '{kw.name}'"
+    if kind == "number" and not (type(value) is int and 0 <= value <= 99):
+        return f"{kw.name} takes a number from 0 to 99, e.g. {example}, not {_short(value)}"
+    if kind in ("effect", "cost") and not isinstance(value, dict):
+        return f"{kw.name} takes {'an effect' if kind == 'effect' else 'a cost'}, e.g. {example}, not {_short(value)}"
+    return None
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def reference_problems(raw: Json, keywords: dict[str, KeywordDef],
+                       tokens: dict[str, CardDef]) -> list[tuple[JsonPath, str]]:
+    """Keyword and token names a script refers to that are not installed, with hints.
+
+    Looks at ``grant_keyword``, modifiers and conditions of ``type: keyword``, ``extra_trigger``,
+    selection filters (``where: {keyword: ...}``) and ``create_token`` (its ``token`` and
+    ``keywords``); a keyword file's own name and abilities' display labels are not references.
+    """
+    out: list[tuple[JsonPath, str]] = []
+    stack: list[tuple[Any, JsonPath]] = [(raw, [])]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, path + [i]) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+            continue
+        if not isinstance(node, dict):
+            continue
+        name = node.get("keyword")
+        if path and isinstance(name, str) and "kind" not in node and keyword_id(name) not in keywords:
+            out.append((path + ["keyword"], f"unknown keyword {name!r}{_keyword_hint(name, keywords)}"))
+        if node.get("type") == "create_token":
+            token = node.get("token")
+            if isinstance(token, str) and token.lower() not in tokens:
+                match = did_you_mean(token.lower(), list(tokens))
+                hint = f"; did you mean {tokens[match.split(chr(39))[1]].name!r}?" if match else ""
+                known = "" if tokens else " (no token cards are installed)"
+                out.append((path + ["token"], f"unknown token {token!r}{hint}{known}"))
+            granted = node.get("keywords")
+            if isinstance(granted, list):
+                for i, kw in enumerate(granted):
+                    if isinstance(kw, str) and keyword_id(kw) not in keywords:
+                        out.append((path + ["keywords", i], f"unknown keyword {kw!r}{_keyword_hint(kw, keywords)}"))
+        stack.extend((v, path + [k]) for k, v in node.items() if isinstance(v, (dict, list)))
+    return sorted(out, key=lambda item: [str(x) for x in item[0]])
 
 
 def check_integrity(catalog: Catalog) -> list[Problem]:
-    """Every referenced keyword and token exists (with a 'did you mean' hint)."""
+    """Every keyword and token the loaded cards refer to exists (with a 'did you mean' hint)."""
     problems: list[Problem] = []
-    keyword_names = list(catalog.keywords)
-    token_names = list(catalog.tokens)
     for card in catalog.cards.values():
-        raw = card.raw
-        for i, (name, _) in enumerate(card.keywords):
-            if name not in catalog.keywords:
-                problems.append(_raw_problem(card.source, ["keywords", i],
-                                             f"unknown keyword {name!r}{did_you_mean(name, keyword_names)}"))
-        for node in _walk(raw.get("abilities", [])):
-            kw = None
-            if node.get("type") in ("grant_keyword",) or (node.get("type") == "keyword" and "keyword" in node):
-                kw = node.get("keyword")
-            if kw is not None and keyword_id(kw) not in catalog.keywords:
-                problems.append(Problem(card.source, None, None,
-                                        f"unknown keyword {kw!r}{did_you_mean(keyword_id(kw), keyword_names)}"))
-            if node.get("type") == "create_token":
-                token = str(node.get("token", "")).lower()
-                if token not in catalog.tokens:
-                    problems.append(Problem(card.source, None, None,
-                                            f"unknown token {node.get('token')!r}{did_you_mean(token, token_names)}"))
+        doc = Document(Path(card.source), "card", card.raw, valid=True)
+        for path, message, at_key in keyword_use_problems(card.raw.get("keywords"), catalog.keywords):
+            problems.append(doc.problem(path, message, at_key=at_key))
+        for path, message in reference_problems(card.raw, catalog.keywords, catalog.tokens):
+            problems.append(doc.problem(path, message))
     return problems
-
-
-def _raw_problem(source: str, path: list[str | int], message: str) -> Problem:
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-        pos = yamlio.locate(text, path)
-    except OSError:
-        pos = None
-    return Problem(source, pos[0] if pos else None, pos[1] if pos else None, message, _dotted(path))

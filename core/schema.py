@@ -8,16 +8,33 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from functools import lru_cache
 from importlib import resources
+from dataclasses import dataclass
 from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
 from referencing.jsonschema import DRAFT202012
+
+from .suggest import did_you_mean
 
 BASE = "https://riftscript.dev/schemas/"
 NAMES = ("effect", "card", "keyword", "deck", "set")
+JSON_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict,
+              "array": list, "null": type(None)}
+
+
+@dataclass(frozen=True)
+class SchemaProblem:
+    """One schema violation: where (JSON path), what, and the offending key for unknown keys."""
+
+    path: tuple[str | int, ...]
+    message: str
+    key: str | None = None
+    validator: str = ""
 
 
 @lru_cache(maxsize=None)
@@ -56,7 +73,7 @@ class Schemas:
         docs = {name: raw_schema(name) for name in NAMES}
         docs["effect"] = extend_effect_schema(plugin_effects)
         registry: Registry[Any] = Registry().with_resources(
-            (BASE + f"{name}.schema.json", Resource(contents=doc, specification=DRAFT202012))
+            (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc))
             for name, doc in docs.items()
         )
         self.documents = docs
@@ -65,41 +82,132 @@ class Schemas:
     def effect_names(self) -> list[str]:
         return list(self.documents["effect"]["$defs"]["effect_node"]["properties"]["type"]["enum"])
 
-    def check(self, kind: str, data: Any) -> list[tuple[list[str | int], str, str | None]]:
-        """All errors as (path, message, offending key) sorted by path; empty when valid."""
-        out: list[tuple[list[str | int], str, str | None]] = []
+    def problems(self, kind: str, data: Any) -> list[SchemaProblem]:
+        """Every violation in ``data`` with a readable message, sorted by path; empty when valid."""
+        found: dict[tuple[tuple[str, ...], str], SchemaProblem] = {}
         for error in self.validators[kind].iter_errors(data):
             for leaf in _leaves(error):
-                path = list(leaf.absolute_path)
-                key = None
-                message = leaf.message
-                if leaf.validator == "additionalProperties" and isinstance(leaf.instance, dict):
-                    allowed = set(leaf.schema.get("properties", {}))
-                    extra = sorted(k for k in leaf.instance if k not in allowed)
-                    if extra:
-                        key = extra[0]
-                        from .suggest import did_you_mean
-                        hint = did_you_mean(key, allowed)
-                        message = f"unknown key {key!r}{hint}"
-                elif leaf.validator == "enum":
-                    from .suggest import did_you_mean
-                    options = [str(v) for v in leaf.validator_value]
-                    hint = did_you_mean(str(leaf.instance), options)
-                    if len(options) > 12:
-                        message = f"{leaf.instance!r} is not a known value{hint}"
-                    else:
-                        message = f"{leaf.instance!r} is not one of {', '.join(options)}{hint}"
-                out.append((path, message, key))
-        unique = {(tuple(map(str, p)), m): (p, m, k) for p, m, k in out}
-        return sorted(unique.values(), key=lambda item: [str(x) for x in item[0]])
+                for problem in _describe(leaf):
+                    found.setdefault((tuple(map(str, problem.path)), problem.message), problem)
+        typed = {p.path for p in found.values() if p.validator == "type"}
+        kept = [p for p in found.values() if p.validator == "type" or p.path not in typed]
+        return sorted(kept, key=lambda p: ([str(x) for x in p.path], p.message))
+
+    def check(self, kind: str, data: Any) -> list[tuple[list[str | int], str, str | None]]:
+        """All errors as (path, message, offending key) sorted by path; empty when valid."""
+        return [(list(p.path), p.message, p.key) for p in self.problems(kind, data)]
 
 
-def _leaves(error: Any) -> list[Any]:
-    """Errors under if/then and anyOf are nested; report the most specific ones."""
-    if error.validator in ("anyOf", "oneOf") and error.context:
-        deepest = max(len(e.absolute_path) for e in error.context)
-        best = [e for e in error.context if len(e.absolute_path) == deepest]
-        if deepest > len(error.absolute_path):
-            return [leaf for e in best for leaf in _leaves(e)]
+def _short(value: Any, limit: int = 60) -> str:
+    """A value's repr, cut short: a 5000-digit number or a long list must not flood the report."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _describe(error: ValidationError) -> list[SchemaProblem]:
+    """Rewrite jsonschema's messages so they name the field and never dump a whole document."""
+    path = tuple(error.absolute_path)
+    value: Any = error.validator_value
+    instance: Any = error.instance
+    schema: Any = error.schema
+    kind = str(error.validator)
+
+    def one(message: str, key: str | None = None) -> list[SchemaProblem]:
+        return [SchemaProblem(path, message, key, kind)]
+
+    if kind == "additionalProperties" and isinstance(instance, dict):
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        extra = sorted(k for k in instance if k not in allowed and not any(re.search(p, k) for p in patterns))
+        return [SchemaProblem(path, f"unknown key {k!r}{did_you_mean(k, allowed)}", k, kind) for k in extra]
+    if kind == "required" and isinstance(instance, dict):
+        missing = [k for k in value if k not in instance]
+        owner = instance.get("type") if isinstance(instance.get("type"), str) else None
+        if owner is None and isinstance(instance.get("kind"), str):
+            owner = f"{instance['kind']} ability"
+        return [SchemaProblem(path, f"{owner + ' is ' if owner else ''}missing required key {k!r}", None, kind)
+                for k in missing]
+    if kind == "enum":
+        options = [str(v) for v in value]
+        hint = did_you_mean(str(instance), options)
+        if len(options) > 12:
+            what = path[-1] if path and isinstance(path[-1], str) else "value"
+            return one(f"{_short(instance)} is not a known {what}{hint}")
+        return one(f"{_short(instance)} is not one of {', '.join(options)}{hint}")
+    if kind == "const":
+        if path and path[-1] == "schema_version":
+            return one(f"schema_version {_short(instance)} is not supported; this engine reads schema version {value!r}")
+        return one(f"{_short(instance)} is not allowed here; expected {value!r}")
+    if kind == "type":
+        names = value if isinstance(value, list) else [value]
+        return one(f"{_short(instance)} is not of type {' or '.join(repr(n) for n in names)}")
+    if kind in ("maximum", "minimum"):
+        word = "greater than the maximum" if kind == "maximum" else "less than the minimum"
+        return one(f"{_short(instance)} is {word} of {value}")
+    if kind == "maxItems":
+        return one(f"too many items ({len(instance)}); at most {value}")
+    if kind == "minItems":
+        return one(f"needs at least {value} item{'s' if value != 1 else ''}")
+    if kind == "maxLength":
+        return one(f"text is too long ({len(instance):,} characters); at most {value}")
+    if kind == "minLength":
+        return one("must not be empty" if value == 1 else f"text is too short; at least {value} characters")
+    if kind == "maxProperties":
+        return one(f"too many keys ({len(instance)}); at most {value}")
+    if kind == "minProperties":
+        return one(f"needs at least {value} key{'s' if value != 1 else ''}")
+    if kind == "pattern":
+        return one(f"{_short(instance)} does not match the pattern {value!r}")
+    if kind in ("anyOf", "oneOf"):
+        types = _branch_types(error)
+        if types:
+            return one(f"{_short(instance)} is not of type {' or '.join(repr(t) for t in types)}")
+        return one(f"{_short(instance)} is not valid here")
+    return one(error.message if len(error.message) <= 200 else error.message[:197] + "...")
+
+
+def _mismatch(error: ValidationError) -> bool:
+    """The error only says the value has the wrong JSON type for this branch of an anyOf."""
+    value: Any = error.validator_value
+    if error.validator == "type":
+        return True
+    if error.validator in ("enum", "const"):
+        options = value if error.validator == "enum" else [value]
+        return not any(type(v) is type(error.instance) for v in options)
+    return False
+
+
+def _branch_types(error: ValidationError) -> list[str]:
+    """The JSON types an anyOf accepts, when every branch failed only on type."""
+    out: list[str] = []
+    for sub in error.context or []:
+        if not _mismatch(sub):
+            return []
+        value: Any = sub.validator_value
+        names: list[str]
+        if sub.validator == "type":
+            names = value if isinstance(value, list) else [value]
+        else:
+            options = value if sub.validator == "enum" else [value]
+            names = sorted({next((n for n, t in JSON_TYPES.items() if type(v) is t), "value") for v in options})
+        out.extend(n for n in names if n not in out)
+    return out
+
+
+def _leaves(error: ValidationError) -> list[ValidationError]:
+    """Errors under if/then and anyOf are nested; report the most specific ones.
+
+    Branches of an anyOf that fail only because the value has another JSON type are ignored;
+    if the remaining errors come from a single branch, that branch's errors are reported.
+    """
+    if error.validator not in ("anyOf", "oneOf") or not error.context:
         return [error]
+    relevant = [e for e in error.context if not _mismatch(e)]
+    branches = {e.relative_schema_path[0] for e in relevant if e.relative_schema_path}
+    if relevant and len(branches) == 1:
+        return [leaf for e in relevant for leaf in _leaves(e)]
+    deepest = max(len(e.absolute_path) for e in error.context)
+    if deepest > len(error.absolute_path):
+        best = [e for e in error.context if len(e.absolute_path) == deepest]
+        return [leaf for e in best for leaf in _leaves(e)]
     return [error]

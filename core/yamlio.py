@@ -2,161 +2,264 @@
 
 Untrusted card files never execute code: only the ``safe`` loader is used (tags such as
 ``!!python/object`` are refused, duplicate keys are errors).  Hostile input is refused before
-or while parsing, within bounded time and memory: file size, nesting depth, and the expanded
-size of the document (alias bombs) are all capped.  Positions of schema errors are found by
-re-parsing only the failing file with the round-trip loader.
+or while parsing, within bounded time and memory: file size, nesting depth, integer length and
+the expanded size of the document (alias bombs) are all capped.
+
+The fast C parser (``ruamel.yaml.clib``) is used when installed.  Its error messages differ
+from the pure-Python parser's, so a file it rejects is parsed again with the pure parser: users
+see the same message whichever is installed.  Positions of schema errors are found by parsing
+only the failing file once more with the round-trip loader (see :class:`Positions`).
 """
 from __future__ import annotations
 
+import datetime
+import importlib.util
+import os
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-from .errors import Problem
+from .errors import Problem, ScriptError
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
 MAX_NODES = 200_000
 MAX_SCALAR = 20_000
+MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
+PURE_ENV = "RIFTSCRIPT_PURE_YAML"
 
-try:  # the C parser is an optional extra; the pure-Python one gives identical results
-    import ruamel.yaml.clib  # noqa: F401
-
-    HAVE_CLIB = True
-except ImportError:  # pragma: no cover - depends on the installation
-    HAVE_CLIB = False
+JsonPath = list[str | int]
 
 
-class YamlProblem(Exception):
+def _have_clib() -> bool:
+    """True when ruamel.yaml's C parser is installed (it imports as ``_ruamel_yaml``)."""
+    return importlib.util.find_spec("_ruamel_yaml") is not None
+
+
+HAVE_CLIB = _have_clib()
+
+
+class YamlProblem(ScriptError):
     """A file could not be read as YAML; carries the problem with its position."""
 
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
-        super().__init__(str(problem))
+        super().__init__([problem])
 
 
-def _safe_loader() -> YAML:
-    yaml = YAML(typ="safe", pure=not HAVE_CLIB)
+class _TreeProblem(Exception):
+    """A parsed document breaks a limit; ``path`` says where, to be turned into a position."""
+
+    def __init__(self, message: str, path: JsonPath | None) -> None:
+        self.message = message
+        self.path = path
+        super().__init__(message)
+
+
+def _safe_loader(pure: bool) -> YAML:
+    yaml = YAML(typ="safe", pure=pure)
     yaml.allow_duplicate_keys = False
     return yaml
 
 
-_SAFE = _safe_loader()
+def use_c_parser() -> bool:
+    """Whether loads go through the C parser (installed, and not switched off by the env var)."""
+    return HAVE_CLIB and not os.environ.get(PURE_ENV)
 
 
-def _prescan(text: str, file: str) -> None:
-    """Refuse nesting deeper than MAX_DEPTH before the (recursive) parser sees it."""
+_PURE = _safe_loader(pure=True)
+_FAST = _safe_loader(pure=False) if HAVE_CLIB else _PURE
+
+_DEEP_INDENT = " " * (MAX_DEPTH // 2)
+_DEEP_DASHES = "- " * (MAX_DEPTH // 2)
+_LONG_INT = re.compile(r"[-+]?[0-9][0-9_]{%d,}" % (MAX_INT_DIGITS - 1))
+
+
+def _deep(file: str, line: int, col: int) -> YamlProblem:
+    return YamlProblem(Problem(file, line, col, f"nesting deeper than {MAX_DEPTH} levels is refused"))
+
+
+def _prescan_flow(text: str, file: str) -> None:
+    """Refuse ``[[[[...`` / ``{{{{...`` deeper than MAX_DEPTH before the recursive parser sees it."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
     depth = 0
     line = 1
     col = 0
-    in_single = in_double = False
+    quote = ""
     for ch in text:
         col += 1
         if ch == "\n":
             line += 1
             col = 0
-            in_single = in_double = False
+            quote = ""
             continue
-        if in_double:
-            if ch == '"':
-                in_double = False
+        if quote:
+            if ch == quote:
+                quote = ""
             continue
-        if in_single:
-            if ch == "'":
-                in_single = False
-            continue
-        if ch == '"':
-            in_double = True
-        elif ch == "'":
-            in_single = True
-        elif ch == "#":
-            continue
+        if ch in "\"'":
+            quote = ch
         elif ch in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                raise YamlProblem(Problem(file, line, col, f"nesting deeper than {MAX_DEPTH} levels is refused"))
+                raise _deep(file, line, col)
         elif ch in "]}":
             depth = max(0, depth - 1)
-    indent_limit = MAX_DEPTH * 8
+
+
+def _prescan_block(text: str, file: str) -> None:
+    """Refuse block nesting deeper than MAX_DEPTH: an upper bound from indentation and ``- - -``."""
+    if _DEEP_INDENT not in text and _DEEP_DASHES not in text:
+        return  # fewer than MAX_DEPTH/2 indent levels and dashes per line: cannot be too deep
+    indents: list[int] = []
     for number, raw in enumerate(text.split("\n"), start=1):
-        stripped = raw.lstrip(" -")
-        if stripped and len(raw) - len(stripped) > indent_limit:
-            raise YamlProblem(Problem(file, number, len(raw) - len(stripped) + 1,
-                                      f"nesting deeper than {MAX_DEPTH} levels is refused"))
+        stripped = raw.lstrip(" ")
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(raw) - len(stripped)
+        while indents and indents[-1] >= indent:
+            indents.pop()
+        indents.append(indent)
+        dashes = len(stripped) - len(stripped.lstrip("- "))
+        if len(indents) + dashes // 2 > MAX_DEPTH:
+            raise _deep(file, number, indent + 1)
 
 
-def _check_tree(data: Any, file: str) -> None:
-    """Bound the expanded size of the document: aliases are counted at every use."""
+def _check_tree(data: Any) -> None:
+    """Bound the expanded size of the document (aliases count at every use) and its depth;
+    allow only plain JSON data (text, numbers, booleans, null, lists, string-keyed mappings)."""
     budget = MAX_NODES
-    stack: list[tuple[Any, int]] = [(data, 0)]
+    stack: list[tuple[Any, JsonPath]] = [(data, [])]
     while stack:
-        node, depth = stack.pop()
+        node, path = stack.pop()
         budget -= 1
         if budget < 0:
-            raise YamlProblem(Problem(file, None, None,
-                                      f"document expands to more than {MAX_NODES} nodes (alias bomb?); refused"))
-        if depth > MAX_DEPTH:
-            raise YamlProblem(Problem(file, None, None, f"nesting deeper than {MAX_DEPTH} levels is refused"))
+            raise _TreeProblem(f"document expands to more than {MAX_NODES:,} values (alias bomb?); refused", None)
+        if len(path) > MAX_DEPTH:
+            raise _TreeProblem(f"nesting deeper than {MAX_DEPTH} levels is refused", path)
         if isinstance(node, dict):
             for key, value in node.items():
                 if not isinstance(key, str):
-                    raise YamlProblem(Problem(file, None, None, f"mapping key {key!r} must be a string"))
-                stack.append((value, depth + 1))
+                    raise _TreeProblem(f"mapping key {_short(key)} must be text", path)
+                stack.append((value, path + [key]))
         elif isinstance(node, list):
-            stack.extend((item, depth + 1) for item in node)
-        elif isinstance(node, str) and len(node) > MAX_SCALAR:
-            raise YamlProblem(Problem(file, None, None, f"a text value longer than {MAX_SCALAR} characters is refused"))
+            stack.extend((item, path + [i]) for i, item in enumerate(node))
+        elif isinstance(node, str):
+            if len(node) > MAX_SCALAR:
+                raise _TreeProblem(f"a text value longer than {MAX_SCALAR:,} characters is refused", path)
+        elif node is not None and not isinstance(node, (bool, int, float)):
+            raise _TreeProblem(f"{_kind_of(node)} is not allowed in script files; quote it to make it text", path)
+
+
+def _kind_of(value: object) -> str:
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"a date ({value.isoformat()})"
+    if isinstance(value, bytes):
+        return "binary data (!!binary)"
+    if isinstance(value, (set, frozenset)):
+        return "a set (!!set)"
+    return f"a value of type {type(value).__name__}"
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _mark_problem(file: str, exc: MarkedYAMLError) -> Problem:
     mark = exc.problem_mark or exc.context_mark
     message = exc.problem or exc.context or "invalid YAML"
-    if "found character '\\t'" in message or "\\t" in message:
+    if "'\\t'" in message:
         message = "tab characters are not allowed for indentation; use spaces"
-    if exc.problem and "duplicate key" in exc.problem:
-        message = exc.problem.split(" with value")[0]
-    if "could not determine a constructor for the tag" in str(exc):
-        tag = str(exc).split("tag ")[1].split("\n")[0] if "tag " in str(exc) else "?"
-        message = f"tag {tag} is not allowed (card files are plain data; no tags are executed)"
+    elif "duplicate key" in message:
+        message = message.split(" with value")[0]
+    elif "could not determine a constructor for the tag" in message:
+        tag = message.split("tag ", 1)[1].strip()
+        message = f"tag {tag} is not allowed (script files are plain data; tags are never executed)"
     if mark is None:
         return Problem(file, None, None, message)
     return Problem(file, mark.line + 1, mark.column + 1, message)
 
 
+def _position_of(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
 def read_text(path: Path) -> str:
-    """Read a file within the size limit."""
+    """Read a file within the size limit (checked before reading a single byte)."""
+    return decode(read_bytes(path), str(path))
+
+
+def read_bytes(path: Path) -> bytes:
+    """The raw bytes of a file, refusing files over MAX_FILE_BYTES without reading them."""
     file = str(path)
     try:
         size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise YamlProblem(Problem(file, None, None,
+                                      f"file is {size:,} bytes; files larger than {MAX_FILE_BYTES:,} bytes are refused"))
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
-        raise YamlProblem(Problem(file, None, None, f"cannot read file: {exc.strerror}")) from None
-    if size > MAX_FILE_BYTES:
-        raise YamlProblem(Problem(file, None, None,
-                                  f"file is {size:,} bytes; files larger than {MAX_FILE_BYTES:,} bytes are refused"))
+        raise YamlProblem(Problem(file, None, None, f"cannot read file: {exc.strerror or exc}")) from None
+    if len(data) > MAX_FILE_BYTES:  # grew after stat()
+        raise YamlProblem(Problem(file, None, None, f"files larger than {MAX_FILE_BYTES:,} bytes are refused"))
+    return data
+
+
+def decode(data: bytes, file: str) -> str:
+    """UTF-8 text of a file (a leading byte-order mark is dropped)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise YamlProblem(Problem(file, None, None, f"file is not UTF-8 text ({exc.reason})")) from None
+        line, col = _position_of(data.decode("utf-8", "replace"), exc.start)
+        raise YamlProblem(Problem(file, line, col, f"file is not UTF-8 text ({exc.reason})")) from None
 
 
-def load_text(text: str, file: str) -> Any:
-    """Parse YAML text safely, refusing hostile input with a positioned problem."""
-    if len(text) > MAX_FILE_BYTES:
-        raise YamlProblem(Problem(file, None, None, f"document larger than {MAX_FILE_BYTES:,} bytes is refused"))
-    _prescan(text, file)
+def _parse(yaml: YAML, text: str, file: str) -> Any:
     try:
-        data = _SAFE.load(text)
+        return yaml.load(text)
     except MarkedYAMLError as exc:
         raise YamlProblem(_mark_problem(file, exc)) from None
     except YAMLError as exc:
         raise YamlProblem(Problem(file, None, None, str(exc).splitlines()[0])) from None
     except RecursionError:
-        raise YamlProblem(Problem(file, None, None, "nesting too deep; refused")) from None
-    except ValueError as exc:  # e.g. an integer literal with thousands of digits
-        raise YamlProblem(Problem(file, None, None, f"value refused: {exc}")) from None
-    _check_tree(data, file)
+        raise YamlProblem(Problem(file, None, None, f"nesting deeper than {MAX_DEPTH} levels is refused")) from None
+    except ValueError as exc:  # an integer literal with thousands of digits
+        match = _LONG_INT.search(text)
+        if match is None:
+            raise YamlProblem(Problem(file, None, None, f"value refused: {exc}")) from None
+        line, col = _position_of(text, match.start())
+        digits = sum(ch.isdigit() for ch in match.group())
+        raise YamlProblem(Problem(file, line, col, f"an integer with {digits:,} digits is refused "
+                                                   f"(at most {MAX_INT_DIGITS:,})")) from None
+
+
+def load_text(text: str, file: str) -> Any:
+    """Parse YAML text safely, refusing hostile input with a positioned problem."""
+    if len(text) > MAX_FILE_BYTES:
+        raise YamlProblem(Problem(file, None, None, f"documents larger than {MAX_FILE_BYTES:,} bytes are refused"))
+    _prescan_flow(text, file)
+    _prescan_block(text, file)
+    if use_c_parser():
+        try:
+            data = _parse(_FAST, text, file)
+        except YamlProblem:
+            data = _parse(_PURE, text, file)  # same verdict; the pure parser's message and position
+    else:
+        data = _parse(_PURE, text, file)
+    try:
+        _check_tree(data)
+    except _TreeProblem as exc:
+        pos = Positions(text).of(exc.path) if exc.path is not None else None
+        raise YamlProblem(Problem(file, pos[0] if pos else None, pos[1] if pos else None, exc.message,
+                                  dotted(exc.path or []))) from None
     return data
 
 
@@ -164,38 +267,69 @@ def load_file(path: Path) -> Any:
     return load_text(read_text(path), str(path))
 
 
-def locate(text: str, path: list[str | int]) -> tuple[int, int] | None:
-    """Return the 1-based (line, col) of the node at a JSON path, re-parsing with positions."""
-    yaml = YAML(typ="rt")
-    yaml.allow_duplicate_keys = False
-    try:
-        node = yaml.load(text)
-    except Exception:
-        return None
-    position: tuple[int, int] | None = (1, 1)
+def dotted(path: JsonPath) -> str:
+    """A JSON path as users write it: ``abilities[0].effect.type``."""
+    out = ""
     for step in path:
-        try:
-            if isinstance(step, int):
-                line, col = node.lc.item(step)
-            else:
-                if step not in node:
-                    return (node.lc.line + 1, node.lc.col + 1)
-                line, col = node.lc.value(step)
-            position = (line + 1, col + 1)
-            node = node[step]
-        except (AttributeError, KeyError, IndexError, TypeError):
-            break
-    return position
+        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
+    return out
 
 
-def locate_key(text: str, path: list[str | int], key: str) -> tuple[int, int] | None:
-    """Position of an offending key (for 'unknown key' errors) inside the mapping at ``path``."""
-    yaml = YAML(typ="rt")
-    try:
-        node = yaml.load(text)
+class Positions:
+    """Line and column of nodes in one document; the round-trip parse happens once, on first use."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._root: Any = None
+        self._parsed = False
+
+    def _tree(self) -> Any:
+        if not self._parsed:
+            self._parsed = True
+            yaml = YAML(typ="rt")
+            try:
+                self._root = yaml.load(self.text)
+            except (YAMLError, RecursionError, ValueError):
+                self._root = None
+        return self._root
+
+    def of(self, path: JsonPath) -> tuple[int, int] | None:
+        """1-based (line, col) of the value at ``path``, or of its deepest existing ancestor."""
+        node = self._tree()
+        if node is None:
+            return None
+        position = (1, 1)
         for step in path:
-            node = node[step]
-        line, col = node.lc.key(key)
+            try:
+                if isinstance(step, int):
+                    line, col = node.lc.item(step)
+                else:
+                    if step not in node:
+                        return position
+                    line, col = node.lc.value(step)
+                node = node[step]
+            except (AttributeError, KeyError, IndexError, TypeError):
+                break
+            position = (line + 1, col + 1)
+        return position
+
+    def of_key(self, path: JsonPath, key: str) -> tuple[int, int] | None:
+        """1-based (line, col) of ``key`` itself inside the mapping at ``path``."""
+        node = self._tree()
+        try:
+            for step in path:
+                node = node[step]
+            line, col = node.lc.key(key)
+        except (AttributeError, KeyError, IndexError, TypeError):
+            return self.of(path)
         return (line + 1, col + 1)
-    except Exception:
-        return locate(text, path)
+
+
+def locate(text: str, path: JsonPath) -> tuple[int, int] | None:
+    """Return the 1-based (line, col) of the node at a JSON path, re-parsing with positions."""
+    return Positions(text).of(path)
+
+
+def locate_key(text: str, path: JsonPath, key: str) -> tuple[int, int] | None:
+    """Position of an offending key (for 'unknown key' errors) inside the mapping at ``path``."""
+    return Positions(text).of_key(path, key)
