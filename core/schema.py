@@ -16,9 +16,12 @@ from typing import Any, Iterable
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
+from jsonschema.protocols import Validator
+from jsonschema.validators import extend
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
+from .fastcheck import compile_check
 from .suggest import did_you_mean
 
 BASE = "https://riftscript.dev/schemas/"
@@ -66,24 +69,143 @@ def extend_effect_schema(extra: Iterable[tuple[str, dict[str, Any]]]) -> dict[st
     return schema
 
 
+SWITCH = "x-riftscript-switch"
+OBJECT_ONLY = {"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
+               "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "description",
+               "title", "$comment"}
+
+
+def _discriminated(item: Any) -> tuple[str, str, Any] | None:
+    """(field, value, then) for ``{if: {properties: {F: {const: V}}, required: [F]}, then: S}``."""
+    if not isinstance(item, dict) or set(item) != {"if", "then"}:
+        return None
+    cond = item["if"]
+    if not isinstance(cond, dict) or set(cond) != {"properties", "required"}:
+        return None
+    props = cond["properties"]
+    if not isinstance(props, dict) or len(props) != 1:
+        return None
+    ((name, test),) = props.items()
+    if cond["required"] != [name] or not isinstance(test, dict) or set(test) != {"const"} \
+            or not isinstance(test["const"], str):
+        return None
+    return name, test["const"], item["then"]
+
+
+def with_switches(node: Any) -> Any:
+    """A copy of a schema whose ``allOf`` lists of if/then variants keyed on one field (the
+    effect, condition, modifier and ability ``type``/``kind``) become a single dictionary lookup.
+
+    Same verdicts and error paths as the if/then chain, whose every ``if`` jsonschema would
+    otherwise evaluate for every node: that made validation ten times slower.  The shipped
+    schema files keep the standard form that editors understand.
+    """
+    if isinstance(node, list):
+        return [with_switches(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: with_switches(v) for k, v in node.items()}
+    items = out.get("allOf")
+    if isinstance(items, list):
+        field: str | None = None
+        cases: dict[str, Any] = {}
+        rest: list[Any] = []
+        for item in items:
+            found = _discriminated(item)
+            if found is None or (field is not None and found[0] != field) or found[1] in cases:
+                rest.append(item)
+                continue
+            field, cases[found[1]] = found[0], found[2]
+        if len(cases) >= 2:
+            loose = [value for value, then in cases.items()
+                     if not (isinstance(then, dict) and set(then) <= OBJECT_ONLY)]
+            out[SWITCH] = {"field": field, "cases": cases, "loose": loose}
+            if rest:
+                out["allOf"] = rest
+            else:
+                del out["allOf"]
+    return out
+
+
+def _switch(validator: Validator, spec: Any, instance: Any, schema: Any) -> Any:
+    """Apply the variant named by the instance's discriminator field (see with_switches)."""
+    cases = spec["cases"]
+    if not isinstance(instance, dict):
+        for value in spec["loose"]:  # an if/then chain applies every 'then' to a non-object
+            yield from validator.descend(instance, cases[value], schema_path=value)  # type: ignore[attr-defined]
+        return
+    value = instance.get(spec["field"])
+    if isinstance(value, str) and value in cases:
+        yield from validator.descend(instance, cases[value], schema_path=value)  # type: ignore[attr-defined]
+
+
+REF = "x-riftscript-ref"
+
+
+def link_refs(docs: dict[str, Any]) -> None:
+    """Replace every ``$ref`` in these (already copied) schemas by a direct link to its target.
+
+    The target is the very same dictionary, so validation follows a pointer instead of asking
+    the ``referencing`` registry to parse a URI and walk a JSON pointer at every step (a third
+    of validation time).  The linked schemas contain cycles and are used only for validation.
+    """
+    by_uri = {BASE + f"{name}.schema.json": doc for name, doc in docs.items()}
+    for name, doc in docs.items():
+        base = BASE + f"{name}.schema.json"
+        holders: list[dict[str, Any]] = []
+        stack: list[Any] = [doc]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("$ref"), str):
+                    holders.append(node)
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+        for node in holders:
+            uri, _, pointer = node["$ref"].partition("#")
+            target: Any = by_uri[uri or base]
+            for part in pointer.split("/")[1:]:
+                part = part.replace("~1", "/").replace("~0", "~")
+                target = target[int(part)] if isinstance(target, list) else target[part]
+            node[REF] = target
+            del node["$ref"]
+
+
+def _ref(validator: Validator, target: Any, instance: Any, schema: Any) -> Any:
+    yield from validator.descend(instance, target)  # type: ignore[attr-defined]
+
+
+FastValidator = extend(Draft202012Validator, {SWITCH: _switch, REF: _ref})
+
+
 class Schemas:
     """Validators for every document kind, built once and reused (validation is a hot path)."""
 
     def __init__(self, plugin_effects: Iterable[tuple[str, dict[str, Any]]] = ()) -> None:
         docs = {name: raw_schema(name) for name in NAMES}
         docs["effect"] = extend_effect_schema(plugin_effects)
+        fast = {name: with_switches(doc) for name, doc in docs.items()}
+        link_refs(fast)
         registry: Registry[Any] = Registry().with_resources(
             (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc))
-            for name, doc in docs.items()
+            for name, doc in fast.items()
         )
         self.documents = docs
-        self.validators = {name: Draft202012Validator(doc, registry=registry) for name, doc in docs.items()}
+        self.validators = {name: FastValidator(doc, registry=registry) for name, doc in fast.items()}
+        self.gates = {name: compile_check(doc) for name, doc in fast.items()}
+        self.reference = {name: Draft202012Validator(doc, registry=Registry().with_resources(
+            (BASE + f"{n}.schema.json", DRAFT202012.create_resource(d)) for n, d in docs.items()))
+            for name, doc in docs.items()}
 
     def effect_names(self) -> list[str]:
         return list(self.documents["effect"]["$defs"]["effect_node"]["properties"]["type"]["enum"])
 
     def problems(self, kind: str, data: Any) -> list[SchemaProblem]:
         """Every violation in ``data`` with a readable message, sorted by path; empty when valid."""
+        gate = self.gates[kind]
+        if gate is not None and gate(data):
+            return []
         found: dict[tuple[tuple[str, ...], str], SchemaProblem] = {}
         for error in self.validators[kind].iter_errors(data):
             for leaf in _leaves(error):

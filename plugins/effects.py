@@ -1,10 +1,638 @@
-"""Built-in effect primitives (placeholder until the kernel lands)."""
+"""The built-in effect primitives, registered through the same hook third-party sets use.
+
+Each primitive reads its script node (schema: ``schemas/effect.schema.json``) and acts through
+the game actions of ``riftscript.core.actions``.  ``emits`` lists the events a primitive can
+cause, for the interaction audit.
+"""
 from __future__ import annotations
 
+from typing import Any
+
+from riftscript.core import actions, layers, payment, scoring
+from riftscript.core.effects import EffectContext
+from riftscript.core.errors import EngineError
 from riftscript.core.hookspecs import hookimpl
 from riftscript.core.registry import EffectType
+from riftscript.core.state import NOWHERE, ChainItem, Lasting, is_battlefield
+
+Node = dict[str, Any]
+
+
+def _by(ctx: EffectContext) -> str:
+    """Damage and kills by a spell or by an ability (808, 'kill with a spell')."""
+    if ctx.item is not None and ctx.item.kind == "card":
+        return "spell"
+    return "ability"
+
+
+def _player(ctx: EffectContext, who: str | None) -> int:
+    if who in (None, "you"):
+        return ctx.you
+    if who == "its_controller":
+        it = ctx.bindings.get("it") or ctx.ref("target")
+        return ctx.g.obj(it[0]).controller if it else ctx.you
+    if who == "opponent":
+        opponents = ctx.g.opponents(ctx.you)
+        if len(opponents) > 1:
+            return int(ctx.ask(ctx.you, "choose an opponent", [(ctx.g.player(o).name, o) for o in opponents]))
+        return opponents[0] if opponents else ctx.you
+    if who == "event_player":
+        found = ctx.ref("event_player")
+        return found[0] if found else ctx.you
+    raise EngineError(f"unknown player reference {who!r}")
+
+
+def _location(ctx: EffectContext, spec: Any, unit: int | None = None) -> int:
+    g = ctx.g
+    if isinstance(spec, dict):
+        found = ctx.resolve(spec, "choose a destination")
+        if not found:
+            return NOWHERE
+        obj = g.obj(found[0])
+        return obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
+    if spec in ("base", "its_base"):
+        return g.obj(unit).controller if unit is not None else ctx.you
+    if spec == "your_base":
+        return ctx.you
+    if spec in ("here", "source_location"):
+        return ctx.here()
+    if spec == "there":
+        there = ctx.bindings.get("there") or []
+        return there[0] if there else NOWHERE
+    if spec == "event_location":
+        return int(ctx.event.get("loc", NOWHERE)) if ctx.event else NOWHERE
+    if spec == "destination":
+        dest = ctx.bindings.get("destination") or []
+        return dest[0] if dest else NOWHERE
+    if spec in ("choose_battlefield", "choose_location"):
+        options = [(g.name(bf.card), bf.loc) for bf in g.state.battlefields]
+        if spec == "choose_location":
+            options = [(f"{g.player(ctx.you).name}'s base", ctx.you)] + options
+        if unit is not None:
+            options = [(label, loc) for label, loc in options if loc != g.obj(unit).loc]
+        if not options:
+            return NOWHERE
+        loc = int(ctx.ask(ctx.you, "choose a destination", options))
+        ctx.bindings["destination"] = [loc]
+        return loc
+    raise EngineError(f"unknown location {spec!r}")
+
+
+# ---------------------------------------------------------------------- control flow
+def sequence(ctx: EffectContext, node: Node) -> None:
+    for step in node["steps"]:
+        ctx.run(step)
+
+
+def if_(ctx: EffectContext, node: Node) -> None:
+    if ctx.check(node["condition"]):
+        ctx.run(node["then"])
+    elif "else" in node:
+        ctx.run(node["else"])
+
+
+def may(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    chooser = _player(ctx, node.get("chooser", "you"))
+    name = g.name(ctx.source)
+    if "cost" in node:
+        cost = payment.ability_cost(g, chooser, ctx.source, node["cost"])
+        plan = payment.plan_payment(g, chooser, cost)
+        if plan is None or not _other_cost_possible(ctx, node["cost"]):
+            ctx.last["pay"] = False
+            return
+        if not ctx.ask(chooser, f"pay {cost.describe()} for {name}'s effect?", [("yes", True), ("no", False)]):
+            ctx.last["pay"] = False
+            return
+        payment.pay(g, chooser, plan)
+        _pay_other(ctx, node["cost"])
+    elif not ctx.ask(chooser, f"do {name}'s optional effect?", [("yes", True), ("no", False)]):
+        ctx.last["pay"] = False
+        return
+    ctx.last["pay"] = True
+    ctx.run(node["effect"])
+
+
+def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
+    g = ctx.g
+    if cost.get("exhaust_self") and g.obj(ctx.source).exhausted:
+        return False
+    if cost.get("spend_buff") and not any(g.obj(u).buffs for u in g.board_objects()
+                                          if g.obj(u).controller == ctx.you):
+        return False
+    if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
+        return False
+    return True
+
+
+def _pay_other(ctx: EffectContext, cost: Node) -> None:
+    g = ctx.g
+    if cost.get("exhaust_self"):
+        actions.exhaust(g, [ctx.source])
+    if cost.get("kill_self"):
+        actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.you)
+    if "discard" in cost:
+        chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
+                                 list(g.player(ctx.you).hand), "discard")
+        actions.discard(g, ctx.you, chosen)
+    if cost.get("spend_buff"):
+        buffed = [u for u in g.board_objects() if g.obj(u).controller == ctx.you and g.obj(u).buffs]
+        chosen = ctx.choose_from({"what": "unit", "count": 1}, buffed, "spend a buff from")
+        for oid in chosen:
+            actions.spend_buff(g, oid, ctx.you)
+
+
+def choose_one(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    chooser = _player(ctx, node.get("chooser", "you"))
+    options = [(opt.get("label", f"option {i + 1}"), i) for i, opt in enumerate(node["options"])
+               if "if" not in opt or ctx.check(opt["if"])]
+    if node.get("not_chosen_this_turn"):
+        used = {h[3] for h in g.state.history if h[0] == "mode" and h[2] == ctx.source}
+        options = [(label, i) for label, i in options if str(i) not in used]
+    chosen: list[int] = []
+    for _ in range(int(node.get("count", 1))):
+        left = [(label, i) for label, i in options if i not in chosen]
+        if not left:
+            break
+        pick = int(ctx.ask(chooser, f"choose one for {g.name(ctx.source)}", left))
+        chosen.append(pick)
+        g.remember("mode", chooser, ctx.source, code=str(pick))
+    for pick in chosen:
+        ctx.run(node["options"][pick]["effect"])
+
+
+def for_each(ctx: EffectContext, node: Node) -> None:
+    items = ctx.resolve(node["of"])
+    for oid in items:
+        ctx.bindings["it"] = [oid]
+        ctx.run(node["effect"])
+
+
+def for_each_player(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    which = node.get("players", "each")
+    start = g.next_player(ctx.controller) if which in ("starting_next", "each_other") else ctx.controller
+    order = g.in_turn_order(start)
+    if which in ("each_other", "opponents"):
+        order = [p for p in order if p != ctx.controller and (which != "opponents" or not g.friendly(p, ctx.controller))]
+    saved = ctx.you
+    for p in order:
+        ctx.you = p
+        ctx.run(node["effect"])
+    ctx.you = saved
+
+
+def repeat(ctx: EffectContext, node: Node) -> None:
+    for _ in range(max(0, min(99, ctx.amount(node["times"])))):
+        ctx.run(node["effect"])
+
+
+def choose_player(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    who = node.get("who", "opponent")
+    pool = g.opponents(ctx.you) if who == "opponent" else [p.index for p in g.state.players if not p.conceded]
+    if not pool:
+        return
+    chosen = int(ctx.ask(ctx.you, "choose a player", [(g.player(p).name, p) for p in pool]))
+    ctx.bindings["chosen"] = [chosen]
+    ctx.run(node["effect"])
+
+
+def record(ctx: EffectContext, node: Node) -> None:
+    ctx.variables[node["name"]] = ctx.amount(node["amount"])
+
+
+def keyword_effect(ctx: EffectContext, node: Node) -> None:
+    raise EngineError("keyword_effect is a placeholder inside keyword definitions and never runs")
+
+
+# ---------------------------------------------------------------------- damage and death
+def deal_damage(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    targets = ctx.resolve(node["target"], "deal damage to")
+    amount = ctx.amount(node["amount"])
+    source = ctx.resolve(node["source"])[0] if "source" in node and ctx.resolve(node["source"]) else ctx.source
+    if node.get("split") and len(targets) > 1:
+        shares = {oid: 0 for oid in targets}
+        for i in range(amount):
+            pick = int(ctx.ask(ctx.you, f"assign point {i + 1} of {amount} damage",
+                               [(ctx.describe(oid), oid) for oid in targets]))
+            shares[pick] += 1
+        for oid, share in shares.items():
+            if share:
+                actions.deal_damage(g, [oid], share, source, ctx.controller, _by(ctx))
+    elif amount > 0:
+        actions.deal_damage(g, targets, amount, source, ctx.controller, _by(ctx))
+    ctx.bindings["it"] = targets
+    ctx.last["kill"] = any(g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0
+                           for t in targets)
+
+
+def mutual_damage(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    a = ctx.resolve(node["a"])
+    b = ctx.resolve(node["b"])
+    if not a or not b:
+        return
+    ua, ub = a[0], b[0]
+    if g.obj(ua).zone != "board" or g.obj(ub).zone != "board":
+        return
+    might_a, might_b = layers.might(g, ua), layers.might(g, ub)
+    if might_a > 0:
+        actions.deal_damage(g, [ub], might_a, ua, ctx.controller, _by(ctx))
+    if might_b > 0:
+        actions.deal_damage(g, [ua], might_b, ub, ctx.controller, _by(ctx))
+
+
+def kill(ctx: EffectContext, node: Node) -> None:
+    targets = ctx.resolve(node["target"], "kill")
+    killed = actions.kill(ctx.g, targets, source=ctx.source, by=_by(ctx), killer=ctx.controller)
+    ctx.last["kill"] = bool(killed)
+    ctx.bindings["it"] = targets
+
+
+def prevent_damage(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    affects = ctx.resolve(node["target"]) if "target" in node else None
+    if "amount" in node and affects is not None and not node.get("all"):
+        amount = ctx.amount(node["amount"])
+        for oid in affects:
+            g.obj(oid).prevent += amount
+        return
+    _lasting(ctx, "prevent", {"from": node.get("from", "any")}, node.get("duration", "this_turn"), affects)
+
+
+# ---------------------------------------------------------------------- statuses
+def _simple(name: str) -> Any:
+    def run(ctx: EffectContext, node: Node) -> None:
+        g = ctx.g
+        targets = ctx.resolve(node["target"], name.replace("_", " "))
+        if name == "stun":
+            actions.stun(g, targets, ctx.controller)
+        elif name == "buff":
+            actions.buff(g, targets, ctx.controller)
+        elif name == "ready":
+            actions.ready(g, targets, ctx.controller)
+        elif name == "exhaust":
+            actions.exhaust(g, targets)
+        elif name == "heal":
+            actions.heal(g, targets)
+        elif name == "recall":
+            actions.recall(g, targets)
+        elif name == "return_to_hand":
+            actions.return_to_hand(g, targets)
+        elif name == "banish":
+            actions.banish(g, targets)
+        elif name == "put_in_hand":
+            actions.put_in_hand(g, targets)
+        elif name == "counter":
+            for oid in targets:
+                actions.counter(g, oid)
+        elif name == "take_control":
+            for oid in targets:
+                actions.take_control(g, oid, ctx.you)
+        elif name == "detach":
+            for oid in targets:
+                if g.obj(oid).attached_to != NOWHERE:
+                    g.obj(oid).attached_to = NOWHERE
+                    g.emit("detach", obj=oid)
+                    g.state.needs_cleanup = True
+        elif name == "reveal":
+            for oid in targets:
+                g.emit("reveal", obj=oid, code=g.obj(oid).code, player=g.obj(oid).owner)
+        ctx.bindings["it"] = targets
+    run.__name__ = name
+    return run
+
+
+def spend_buff(ctx: EffectContext, node: Node) -> None:
+    targets = ctx.resolve(node["target"], "spend a buff from")
+    spent = [oid for oid in targets if actions.spend_buff(ctx.g, oid, ctx.controller)]
+    ctx.variables["spent"] = ctx.variables.get("spent", 0) + len(spent)
+    ctx.last["pay"] = bool(spent)
+    ctx.bindings["it"] = targets
+
+
+def recycle(ctx: EffectContext, node: Node) -> None:
+    targets = ctx.resolve(node["target"], "recycle")
+    actions.recycle(ctx.g, targets, random_order=bool(node.get("random_order", len(targets) > 1)))
+    ctx.bindings["it"] = targets
+
+
+def modify_might(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    targets = [t for t in ctx.resolve(node["target"], "change the Might of") if g.obj(t).zone == "board"]
+    for oid in targets:
+        amount = layers.might(g, oid) if node.get("double") else ctx.amount(node.get("amount", 1))
+        mod: Node = {"type": "might", "amount": max(0, amount)}
+        if node.get("negative"):
+            mod["negative"] = True
+            if "minimum" in node:
+                mod["minimum"] = node["minimum"]
+        _lasting(ctx, "static", {"modifiers": [mod]}, node.get("duration", "this_turn"), [oid])
+    ctx.bindings["it"] = targets
+
+
+def grant_keyword(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    targets = [t for t in ctx.resolve(node["target"], "give a keyword to") if g.obj(t).zone == "board"]
+    keyword = node["keyword"].lower().replace("-", "_")
+    value = node.get("value")
+    if value is None:
+        kw = g.catalog.keywords.get(keyword)
+        value = kw.default if kw is not None and kw.parameter_kind == "number" else None
+    _lasting(ctx, "grant", {"keyword": keyword, "value": value}, node.get("duration", "this_turn"), targets)
+    ctx.bindings["it"] = targets
+
+
+def _lasting(ctx: EffectContext, kind: str, body: Node, duration: str, affects: list[int] | None,
+             uses: int = -1) -> Lasting:
+    g = ctx.g
+    lasting = Lasting(id=g.tick(), kind=kind, source=ctx.source, source_code=g.obj(ctx.source).code,
+                      controller=ctx.controller, body=body, duration=duration, affects=affects, uses=uses,
+                      timestamp=g.state.clock)
+    g.state.lasting.append(lasting)
+    g.emit("lasting", kind=kind, source=ctx.source, affects=affects, duration=duration, effect=body)
+    g.state.needs_cleanup = True
+    return lasting
+
+
+def create_effect(ctx: EffectContext, node: Node) -> None:
+    affects = ctx.resolve(node["affects"]) if "affects" in node else None
+    uses = int(node.get("uses", -1))
+    duration = node["duration"]
+    if "static" in node:
+        _lasting(ctx, "static", dict(node["static"]), duration, affects, uses)
+    if "trigger" in node:
+        body = {"kind": "triggered", **node["trigger"]}
+        _lasting(ctx, "trigger", body, duration, affects, uses)
+    if "replacement" in node:
+        body = {"kind": "replacement", **node["replacement"]}
+        _lasting(ctx, "replacement", body, duration, affects, uses)
+
+
+# ---------------------------------------------------------------------- movement
+def move(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    targets = [t for t in ctx.resolve(node["target"], "move") if g.obj(t).zone == "board"]
+    if not targets:
+        return
+    dest = _location(ctx, node["to"], targets[0])
+    if dest == NOWHERE:
+        return
+    if node["to"] in ("base", "its_base"):
+        for oid in targets:
+            actions.move_units(g, [oid], g.obj(oid).controller, ctx.you)
+    else:
+        actions.move_units(g, targets, dest, ctx.you)
+    if node.get("ready"):
+        actions.ready(g, targets, ctx.controller)
+    ctx.bindings["it"] = targets
+    ctx.bindings["there"] = [dest]
+
+
+def swap_locations(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    a = ctx.resolve(node["a"])
+    b = ctx.resolve(node["b"])
+    if not a or not b:
+        return
+    la, lb = g.obj(a[0]).loc, g.obj(b[0]).loc
+    actions.move_units(g, [a[0]], lb, ctx.you)
+    actions.move_units(g, [b[0]], la, ctx.you)
+
+
+# ---------------------------------------------------------------------- cards and resources
+def draw(ctx: EffectContext, node: Node) -> None:
+    player = _player(ctx, node.get("player"))
+    actions.draw(ctx.g, player, ctx.amount(node.get("amount", 1)))
+
+
+def discard(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    player = _player(ctx, node.get("player"))
+    hand = list(g.player(player).hand)
+    if node.get("whole_hand"):
+        chosen = hand
+    else:
+        count = min(len(hand), ctx.amount(node.get("amount", 1)))
+        chooser = ctx.you if node.get("chooser") == "you" else player
+        saved = ctx.you
+        ctx.you = chooser
+        chosen = ctx.choose_from({"what": "card", "count": count}, hand, "discard") if count else []
+        ctx.you = saved
+    actions.discard(g, player, chosen)
+    ctx.bindings["it"] = chosen
+    ctx.variables["discarded"] = len(chosen)
+
+
+def channel(ctx: EffectContext, node: Node) -> None:
+    player = _player(ctx, node.get("player"))
+    wanted = ctx.amount(node.get("amount", 1))
+    done = actions.channel(ctx.g, player, wanted, exhausted=bool(node.get("exhausted", False)))
+    ctx.last["fail"] = done < wanted
+    ctx.last["succeed"] = done == wanted
+
+
+def add(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    domains = g.card(ctx.source).domains
+    power: list[str] = []
+    for sym in node.get("power", []):
+        if sym == "own":
+            if len(domains) == 1:
+                power.append(domains[0])
+            elif domains:
+                power.append(str(ctx.ask(ctx.you, "choose the domain of the power",
+                                         [(d, d) for d in domains])))
+            else:
+                power.append("any")
+        else:
+            power.append(sym)
+    actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)), power,
+                          spells_only=node.get("only_for") == "spells")
+
+
+def ready_runes(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    exhausted = [r for r in g.player(ctx.you).runes if g.obj(r).exhausted][: int(node["count"])]
+    actions.ready(g, exhausted, ctx.you)
+
+
+def create_token(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    at = node.get("at", "here")
+    loc = _location(ctx, at)
+    if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, ctx.you)):
+        loc = ctx.you
+    made = actions.create_token(g, node["token"], ctx.you, loc, bool(node.get("ready", False)),
+                                ctx.amount(node.get("count", 1)))
+    ctx.bindings["it"] = made
+
+
+def gain_points(ctx: EffectContext, node: Node) -> None:
+    scoring.gain_points(ctx.g, _player(ctx, node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
+
+
+def gain_xp(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    amount = ctx.amount(node.get("amount", 1))
+    g.player(ctx.you).xp += amount
+    g.emit("xp", player=ctx.you, amount=amount)
+
+
+def look_at_top(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    deck = g.player(ctx.you).main_deck
+    count = ctx.amount(node["count"])
+    seen = deck[:count]
+    g.emit("look", player=ctx.you, count=len(seen), reveal=bool(node.get("reveal")),
+           cards=[g.obj(c).code for c in seen] if node.get("reveal") else None)
+    ctx.bindings["them"] = list(seen)
+    ctx.bindings["it"] = list(seen)
+    if "then" in node:
+        ctx.run(node["then"])
+    rest = [c for c in seen if g.obj(c).zone == "main_deck"]
+    how = node.get("rest", "keep_order")
+    if how == "recycle" and rest:
+        actions.recycle(g, rest, random_order=True)
+    elif how == "trash":
+        for oid in rest:
+            g.place(oid, "trash")
+
+
+def play(ctx: EffectContext, node: Node) -> None:
+    """Play a card from wherever the selector finds it, with its cost ignored or reduced."""
+    from riftscript.core import chain
+
+    g = ctx.g
+    cards = ctx.resolve(node["card"], "play")
+    for oid in cards:
+        card = g.card(oid)
+        ignore = node.get("ignore_cost", "")
+        cost = payment.play_cost(g, ctx.you, oid, [], ignore=ignore,
+                                 reduction=ctx.amount(node.get("cost_reduction", 0)))
+        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell")
+        if plan is None:
+            g.emit("cant_play", obj=oid, reason="cost")
+            continue
+        payment.pay(g, ctx.you, plan)
+        g.remember("played", ctx.you, oid, code=card.code)
+        if card.type in ("unit", "gear"):
+            if "at" in node:
+                loc = _location(ctx, node["at"])
+            else:
+                options = chain.play_locations(g, ctx.you, oid)
+                loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
+                                  [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you
+            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc)
+            g.place(oid, "chain")
+            g.emit("play", player=ctx.you, obj=oid, code=card.code, location=loc, by="effect")
+            chain.resolve_item(g, item)
+        else:
+            slots = chain.target_slots(card)
+            targets: list[list[int]] = []
+            if slots:
+                combos = chain.target_options(g, ctx.you, oid, slots)
+                if not combos:
+                    g.emit("cant_play", obj=oid, reason="no legal targets")
+                    continue
+                pick = int(ctx.ask(ctx.you, f"targets for {card.name}",
+                                   [(str(c), i) for i, c in enumerate(combos)]))
+                targets = combos[pick]
+            g.place(oid, "chain")
+            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
+            g.state.chain.insert(max(0, len(g.state.chain) - 1), item)
+            g.emit("play", player=ctx.you, obj=oid, code=card.code, by="effect", targets=targets)
+
+
+def extra_turn(ctx: EffectContext, node: Node) -> None:
+    """735-738: an extra turn is inserted right after the current one."""
+    ctx.g.state.extra_turns.append(ctx.you)
+    ctx.g.emit("extra_turn", player=ctx.you)
+
+
+def win_game(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    team = g.player(ctx.you).team
+    g.state.winners = [p.index for p in g.state.players if p.team == team]
+    g.state.result = "card"
+    g.state.decision = None
+    g.emit("game_over", winners=g.state.winners, reason=f"{g.name(ctx.source)} says so")
+
+
+def attach(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    equipment = ctx.resolve(node["equipment"], "attach")
+    units = ctx.resolve(node["to"], "attach to")
+    if not equipment or not units:
+        return
+    eq, unit = equipment[0], units[0]
+    if g.obj(unit).zone != "board":
+        return
+    g.place(eq, "board", g.obj(unit).loc)
+    g.obj(eq).attached_to = unit
+    g.emit("attach", obj=eq, unit=unit)
+    g.state.needs_cleanup = True
+
+
+def hide(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    cards = ctx.resolve(node["card"], "hide")
+    spots = [bf.loc for bf in g.state.battlefields if bf.controller == ctx.you and not bf.facedown]
+    for oid in cards:
+        if not spots:
+            return
+        loc = int(ctx.ask(ctx.you, "hide it where", [(g.name(g.bf_at(l).card), l) for l in spots]))
+        spots.remove(loc)
+        g.place(oid, "facedown", loc)
+        g.obj(oid).controller = ctx.you
+        g.obj(oid).hidden_turn = g.state.turn
+        g.emit("hide", player=ctx.you, obj=oid, loc=loc)
+
+
+def reveal_hand(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    player = ctx.bindings.get("chosen", [_player(ctx, "opponent")])[0]
+    g.emit("reveal_hand", player=player, cards=[g.obj(c).code for c in g.player(player).hand])
+
+
+PRIMITIVES: list[tuple[str, Any, tuple[str, ...], bool]] = [
+    ("sequence", sequence, (), False), ("if", if_, (), False), ("may", may, (), False),
+    ("choose_one", choose_one, (), False), ("for_each", for_each, (), False),
+    ("for_each_player", for_each_player, (), False), ("repeat", repeat, (), False),
+    ("choose_player", choose_player, (), False), ("record", record, (), False),
+    ("keyword_effect", keyword_effect, (), False),
+    ("deal_damage", deal_damage, ("damaged",), True), ("mutual_damage", mutual_damage, ("damaged",), True),
+    ("kill", kill, ("die", "kill", "leave_board"), True), ("prevent_damage", prevent_damage, ("lasting",), False),
+    ("stun", _simple("stun"), ("stun",), False), ("buff", _simple("buff"), ("buff",), False),
+    ("ready", _simple("ready"), ("ready",), False), ("exhaust", _simple("exhaust"), ("exhaust",), False),
+    ("heal", _simple("heal"), ("heal",), False), ("recall", _simple("recall"), ("recall",), False),
+    ("return_to_hand", _simple("return_to_hand"), ("return_to_hand", "leave_board"), False),
+    ("banish", _simple("banish"), ("banish", "leave_board"), False),
+    ("put_in_hand", _simple("put_in_hand"), ("put_in_hand",), False),
+    ("counter", _simple("counter"), ("counter",), False), ("take_control", _simple("take_control"), ("control",), False),
+    ("detach", _simple("detach"), ("detach",), False), ("reveal", _simple("reveal"), ("reveal",), False),
+    ("spend_buff", spend_buff, ("spend_buff",), False), ("recycle", recycle, ("recycle", "leave_board"), False),
+    ("modify_might", modify_might, ("lasting",), True), ("grant_keyword", grant_keyword, ("lasting",), False),
+    ("create_effect", create_effect, ("lasting",), False),
+    ("move", move, ("move", "contest", "showdown_start", "combat_start"), False),
+    ("swap_locations", swap_locations, ("move",), False),
+    ("draw", draw, ("draw", "burn_out"), False), ("discard", discard, ("discard",), False),
+    ("channel", channel, ("channel",), False), ("add", add, ("add",), False),
+    ("ready_runes", ready_runes, ("ready",), False),
+    ("create_token", create_token, ("create_token", "enter_board", "contest"), False),
+    ("gain_points", gain_points, ("points",), False), ("gain_xp", gain_xp, ("xp",), False),
+    ("look_at_top", look_at_top, ("look", "recycle"), False),
+    ("play", play, ("play", "played", "enter_board"), False),
+    ("extra_turn", extra_turn, ("extra_turn",), False), ("win_game", win_game, ("game_over",), False),
+    ("attach", attach, ("attach",), False), ("hide", hide, ("hide",), False),
+    ("reveal_hand", reveal_hand, ("reveal_hand",), False),
+]
 
 
 @hookimpl
 def riftscript_effect_types() -> list[EffectType]:
-    return []
+    return [EffectType(name=name, run=run, schema=None, emits=emits, may_kill=kills, plugin="core-effects")
+            for name, run, emits, kills in PRIMITIVES]

@@ -1,0 +1,503 @@
+"""Game actions: the closed set of verbs card text is built from (draw, kill, deal, move, ...).
+
+Each action changes the state, records events, and flags a cleanup where the rules call for one
+(322: after objects enter or leave the board, after any status change, after a move).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import layers
+from .state import BF0, NOWHERE, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _cleanup(g: "Game") -> None:
+    g.state.needs_cleanup = True
+
+
+# ---------------------------------------------------------------------- cards between zones
+def draw(g: "Game", player: int, count: int) -> list[int]:
+    """Draw from the top of the main deck; an empty deck burns out first (432)."""
+    drawn: list[int] = []
+    p = g.state.players[player]
+    for _ in range(count):
+        if not p.main_deck:
+            burn_out(g, player)
+            if g.state.winners is not None or not p.main_deck:
+                break
+        oid = p.main_deck[0]
+        g.place(oid, "hand")
+        drawn.append(oid)
+        g.emit("draw", player=player, obj=oid)
+        g.remember("draw", player, oid)
+    return drawn
+
+
+def burn_out(g: "Game", player: int) -> None:
+    """432.2: shuffle the trash into the main deck and an opponent gains 1 point."""
+    p = g.state.players[player]
+    trash = list(p.trash)
+    for oid in trash:
+        g.place(oid, "main_deck")
+    g.shuffle(p.main_deck)
+    opponents = g.opponents(player)
+    g.emit("burn_out", player=player, recycled=len(trash))
+    if opponents:
+        # In Duel there is one opponent; with more, the next opponent in turn order is chosen.
+        from . import scoring
+
+        scoring.gain_points(g, opponents[0], 1, "burn_out")
+        # 432.3.a: a burn-out point that reaches the Victory Score with a lead wins at once
+        from . import cleanup
+
+        cleanup.check_victory(g)
+
+
+def discard(g: "Game", player: int, ids: list[int]) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone != "hand":
+            continue
+        g.place(oid, "trash")
+        g.emit("discard", player=player, obj=oid, code=obj.code)
+        g.remember("discard", player, oid, code=obj.code)
+
+
+def recycle(g: "Game", ids: list[int], random_order: bool = False) -> None:
+    """To the bottom of the owner's matching deck (417); several main-deck cards in random order."""
+    ids = [oid for oid in ids if g.state.objs[oid].zone != "gone"]
+    if random_order and len(ids) > 1:
+        g.shuffle(ids)
+    for oid in ids:
+        obj = g.obj(oid)
+        left_board = obj.zone == "board"
+        if left_board:
+            _leave_board(g, oid)
+        target = "rune_deck" if g.card(oid).type == "rune" else "main_deck"
+        g.place(oid, target)
+        g.emit("recycle", player=obj.owner, obj=oid, code=obj.code)
+        g.remember("recycle", obj.owner, oid)
+        if left_board:
+            _cleanup(g)
+
+
+def banish(g: "Game", ids: list[int]) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone == "board":
+            _leave_board(g, oid)
+        g.place(oid, "banished")
+        g.emit("banish", obj=oid, code=obj.code)
+        _cleanup(g)
+
+
+def return_to_hand(g: "Game", ids: list[int]) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone == "gone":
+            continue
+        if obj.zone == "board":
+            _leave_board(g, oid)
+        obj.controller = obj.owner
+        g.place(oid, "hand")
+        g.emit("return_to_hand", obj=oid, player=obj.owner)
+        _cleanup(g)
+
+
+def put_in_hand(g: "Game", ids: list[int]) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone == "board":
+            _leave_board(g, oid)
+        g.place(oid, "hand")
+        g.emit("put_in_hand", obj=oid, player=obj.owner)
+
+
+def _leave_board(g: "Game", oid: int) -> None:
+    """Statuses end when an object leaves the board; attached gear detaches (436.4)."""
+    obj = g.obj(oid)
+    for other in list(g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base):
+        if g.obj(other).attached_to == oid:
+            g.obj(other).attached_to = NOWHERE
+            g.emit("detach", obj=other, unit=oid)
+    obj.exhausted = False
+    obj.damage = 0
+    obj.buffs = 0
+    obj.stunned = False
+    obj.designation = ""
+    obj.attached_to = NOWHERE
+    obj.prevent = 0
+    g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
+
+
+# ---------------------------------------------------------------------- permanents
+def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = False) -> None:
+    """Units enter exhausted (143.4), gear ready (149.1), unless an effect says otherwise."""
+    obj = g.obj(oid)
+    obj.controller = controller
+    card = g.card(oid)
+    g.place(oid, "board", loc)
+    obj.timestamp = g.tick()
+    obj.played_turn = g.state.turn
+    obj.moves_this_turn = 0
+    enters_ready = ready or card.type != "unit" or layers.chars(g, oid).enter_ready
+    if card.type == "unit" and not enters_ready:
+        enters_ready = _enter_ready_effect(g, oid, controller)
+    obj.exhausted = not enters_ready
+    g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)
+    if is_battlefield(loc):
+        contest(g, loc, controller)
+    _cleanup(g)
+
+
+def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
+    """Lasting and static 'enter ready' effects that cover other units (Confront, Magma Wurm)."""
+    from .effects import EffectContext
+
+    for (src, index) in list(g.static_sources):
+        ability = g.ability_of(src, index)
+        if ability.body.get("affects", "self") == "self":
+            continue
+        if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
+            continue
+        ctx = EffectContext(g, g.obj(src).controller, src)
+        if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
+            return True
+    for lasting in g.state.lasting:
+        if lasting.kind == "static" and any(m["type"] == "enter_ready" for m in lasting.body["modifiers"]):
+            ctx = EffectContext(g, lasting.controller, lasting.source)
+            affects = lasting.body.get("affects")
+            if lasting.affects is not None and oid not in lasting.affects:
+                continue
+            if isinstance(affects, dict) and not ctx.matches_selection(affects, oid):
+                continue
+            if lasting.controller != controller:
+                continue
+            if lasting.uses > 0:
+                lasting.uses -= 1
+                if lasting.uses == 0:
+                    g.state.lasting.remove(lasting)
+            return True
+    return False
+
+
+def contest(g: "Game", loc: int, player: int) -> None:
+    """452-455: units arriving at a battlefield their controller doesn't control contest it."""
+    bf = g.bf_at(loc)
+    if bf.controller != player and bf.contested_by == NOWHERE:
+        bf.contested_by = player
+        g.emit("contest", bf=loc, player=player)
+
+
+def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
+         lethal: bool = False) -> list[int]:
+    """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
+    from . import replacement
+
+    killed: list[int] = []
+    for oid in ids:
+        obj = g.state.objs.get(oid)
+        if obj is None or obj.zone != "board":
+            continue
+        if replacement.replace(g, "die", oid, {"source": source, "by": by, "killer": killer}):
+            continue
+        loc = obj.loc
+        g.emit("die", obj=oid, loc=loc, player=obj.controller, code=obj.code, source=source, by=by,
+               killer=killer, buffed=obj.buffs > 0, stunned=obj.stunned, token=obj.token)
+        g.remember("died", obj.controller, oid, code=obj.code, loc=loc)
+        if killer != NOWHERE and by in ("spell", "ability"):
+            g.emit("kill", obj=oid, player=killer, by=by, code=obj.code, stunned=obj.stunned)
+        _leave_board(g, oid)
+        obj.controller = obj.owner
+        g.place(oid, "trash")
+        killed.append(oid)
+        _cleanup(g)
+    return killed
+
+
+def deal_damage(g: "Game", targets: list[int], amount: int, source: int, controller: int,
+                by: str) -> dict[int, int]:
+    """Deal damage (only whole amounts of at least 1, after bonuses and prevention)."""
+    dealt: dict[int, int] = {}
+    for oid in targets:
+        obj = g.state.objs.get(oid)
+        if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
+            continue
+        total = amount
+        if by in ("spell", "ability"):
+            total += bonus_damage(g, controller, obj.loc)
+        total = prevent(g, oid, total, by)
+        if total < 1:
+            continue
+        obj.damage += total
+        dealt[oid] = total
+        g.emit("damaged", obj=oid, amount=total, source=source, by=by, player=controller, loc=obj.loc)
+        _cleanup(g)
+    return dealt
+
+
+def bonus_damage(g: "Game", controller: int, loc: int) -> int:
+    """Static 'Bonus Damage' effects of the damaging player's objects or of the battlefield."""
+    total = 0
+    for mod, src in static_modifiers(g, "bonus_damage"):
+        source = g.obj(src)
+        if mod.get("to_units_here"):
+            if source.zone == "bfcard" and g.state.battlefields[source.loc - BF0].loc == loc:
+                total += int(mod["amount"])
+        elif source.controller == controller:
+            total += int(mod["amount"])
+    for lasting in g.state.lasting:
+        if lasting.kind == "static" and lasting.controller == controller:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "bonus_damage":
+                    total += int(mod["amount"])
+    return total
+
+
+def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
+    obj = g.obj(oid)
+    if layers.chars(g, oid).prevent_all:
+        return 0
+    for lasting in g.state.lasting:
+        if lasting.kind == "prevent":
+            if lasting.body.get("from") == "spell_or_ability" and by not in ("spell", "ability"):
+                continue
+            if lasting.affects is not None and oid not in lasting.affects:
+                continue
+            return 0
+    if obj.prevent > 0:
+        used = min(obj.prevent, amount)
+        obj.prevent -= used
+        amount -= used
+    return amount
+
+
+def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
+    """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
+    from .effects import EffectContext
+
+    out: list[tuple[dict[str, Any], int]] = []
+    for (src, index) in list(g.static_sources):
+        ability = g.ability_of(src, index)
+        for mod in ability.body["modifiers"]:
+            if mod["type"] != kind:
+                continue
+            ctx = EffectContext(g, g.obj(src).controller, src)
+            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                break
+            if "while" in ability.body and not ctx.check(ability.body["while"]):
+                break
+            out.append((mod, src))
+    return out
+
+
+def heal(g: "Game", ids: list[int]) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.damage:
+            obj.damage = 0
+            g.emit("heal", obj=oid)
+
+
+def heal_all(g: "Game") -> None:
+    """317.2.b, 468.1: all units heal."""
+    healed = [oid for oid in g.board_objects() if g.obj(oid).damage]
+    for oid in healed:
+        g.obj(oid).damage = 0
+    if healed:
+        g.emit("heal_all", count=len(healed))
+
+
+def stun(g: "Game", ids: list[int], player: int) -> None:
+    """A stunned unit can't be stunned again (424)."""
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone != "board" or obj.stunned or g.card(oid).type != "unit":
+            continue
+        obj.stunned = True
+        g.emit("stun", obj=oid, player=player, controller=obj.controller)
+        g.remember("stun", player, oid)
+        _cleanup(g)
+
+
+def buff(g: "Game", ids: list[int], player: int) -> None:
+    """Put a +1 Might buff on a unit that has none (427); some units may have more."""
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone != "board" or g.card(oid).type != "unit":
+            continue
+        limit = 1 + sum(int(m.get("amount", 1)) - 1 for m in _own_modifiers(g, oid, "buff_limit"))
+        if obj.buffs >= limit:
+            continue
+        obj.buffs += 1
+        g.emit("buff", obj=oid, player=player)
+        g.remember("buff", player, oid)
+        _cleanup(g)
+
+
+def _own_modifiers(g: "Game", oid: int, kind: str) -> list[dict[str, Any]]:
+    out = []
+    for ability in g.card(oid).abilities:
+        if ability.kind == "static" and ability.body.get("affects", "self") == "self":
+            out.extend(m for m in ability.body["modifiers"] if m["type"] == kind)
+    return out
+
+
+def spend_buff(g: "Game", oid: int, player: int) -> bool:
+    obj = g.obj(oid)
+    if obj.buffs <= 0:
+        return False
+    obj.buffs -= 1
+    g.emit("spend_buff", obj=oid, player=player)
+    g.remember("spend_buff", player, oid)
+    _cleanup(g)
+    return True
+
+
+def ready(g: "Game", ids: list[int], player: int = NOWHERE) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.exhausted and obj.zone in ("board", "runes", "legend"):
+            obj.exhausted = False
+            g.emit("ready", obj=oid, player=player, controller=obj.controller)
+            _cleanup(g)
+
+
+def exhaust(g: "Game", ids: list[int]) -> None:
+    for oid in ids:
+        obj = g.obj(oid)
+        if not obj.exhausted and obj.zone in ("board", "runes", "legend"):
+            obj.exhausted = True
+            g.emit("exhaust", obj=oid)
+            _cleanup(g)
+
+
+def recall(g: "Game", ids: list[int]) -> None:
+    """457: relocate to its controller's base without moving; its state is unchanged."""
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone != "board" or obj.loc == obj.controller:
+            continue
+        origin = obj.loc
+        g.place(oid, "board", obj.controller)
+        obj.designation = ""
+        g.emit("recall", obj=oid, loc=origin, player=obj.controller)
+        _cleanup(g)
+
+
+def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool = False) -> list[int]:
+    """Move units (448-455); a move to a destination it can't go becomes a recall (449.2.c)."""
+    moved: list[int] = []
+    for oid in ids:
+        obj = g.obj(oid)
+        if obj.zone != "board" or obj.loc == to:
+            continue
+        dest = to
+        if not is_battlefield(dest) and dest != obj.controller:
+            dest = obj.controller  # units are never moved to another player's base
+        if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
+            recall(g, [oid])
+            continue
+        origin = obj.loc
+        g.place(oid, "board", dest)
+        obj.moves_this_turn += 1
+        if not is_battlefield(dest):
+            obj.designation = ""
+        g.emit("move", obj=oid, player=obj.controller, **{"from": origin}, to=dest, standard=standard,
+               nth=obj.moves_this_turn)
+        g.remember("move", obj.controller, oid, loc=dest)
+        moved.append(oid)
+        if is_battlefield(dest):
+            contest(g, dest, obj.controller)
+    if moved:
+        g.emit("move_done", player=player, units=moved, to=to)
+        _cleanup(g)
+    return moved
+
+
+def can_enter(g: "Game", loc: int, player: int) -> bool:
+    """451.2: no move takes units to a battlefield holding units of two other players."""
+    others = {g.obj(u).controller for u in g.units_at(loc)} - {player}
+    return len(others) < 2
+
+
+# ---------------------------------------------------------------------- resources
+def channel(g: "Game", player: int, count: int, exhausted: bool = False) -> int:
+    """Channel the top runes of the rune deck; fewer if the deck runs out (431.3)."""
+    p = g.state.players[player]
+    done = 0
+    for _ in range(count):
+        if not p.rune_deck:
+            break
+        oid = p.rune_deck[0]
+        g.obj(oid).controller = player
+        g.place(oid, "runes")
+        g.obj(oid).exhausted = exhausted
+        g.emit("channel", player=player, obj=oid, exhausted=exhausted)
+        done += 1
+    return done
+
+
+def add_resources(g: "Game", player: int, energy: int, power: list[str], spells_only: bool = False) -> None:
+    p = g.state.players[player]
+    if spells_only:
+        p.spell_energy += energy
+        for domain in power:
+            p.spell_power[domain] = p.spell_power.get(domain, 0) + 1
+    else:
+        p.energy += energy
+        for domain in power:
+            p.power[domain] = p.power.get(domain, 0) + 1
+    g.emit("add", player=player, energy=energy, power=list(power), spells_only=spells_only)
+
+
+def empty_pools(g: "Game") -> None:
+    """167: every rune pool empties."""
+    for p in g.state.players:
+        if p.energy or p.power or p.spell_energy or p.spell_power:
+            p.energy = 0
+            p.power = {}
+            p.spell_energy = 0
+            p.spell_power = {}
+            g.emit("pool_empty", player=p.index)
+
+
+# ---------------------------------------------------------------------- tokens, control, chain
+def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, count: int) -> list[int]:
+    card = g.catalog.tokens.get(name.lower())
+    if card is None:
+        from .errors import EngineError
+
+        raise EngineError(f"no token named {name!r} is installed")
+    made = []
+    for _ in range(count):
+        obj = g.new_obj(card.code, controller, "limbo", token=True)
+        g.emit("create_token", obj=obj.id, player=controller, code=card.code)
+        enter_board(g, obj.id, controller, loc, ready=ready)
+        made.append(obj.id)
+    return made
+
+
+def take_control(g: "Game", oid: int, player: int) -> None:
+    obj = g.obj(oid)
+    if obj.controller == player:
+        return
+    obj.controller = player
+    obj.timestamp = g.tick()
+    g.emit("control", obj=oid, player=player)
+    _cleanup(g)
+
+
+def counter(g: "Game", card_obj: int) -> bool:
+    """The item does nothing and leaves the chain; a countered card was not played."""
+    for item in list(g.state.chain):
+        if item.kind == "card" and item.obj == card_obj:
+            g.state.chain.remove(item)
+            g.emit("counter", obj=card_obj, item=item.id)
+            g.place(card_obj, "trash")
+            _cleanup(g)
+            return True
+    return False

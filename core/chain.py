@@ -1,0 +1,593 @@
+"""Timing, playing cards, activating abilities, priority, focus and the chain (308-348).
+
+Playing follows the pending steps of the rules: the card moves to the chain, choices are made
+(location, targets, optional costs), the total cost is paid, legality is checked, and the item
+is finalized.  Units, gear and resource-adding abilities resolve as soon as they are finalized
+(337.2); everything else waits for every player to pass priority in a row (339.1), then the
+newest item resolves (340.1).  Every check happens before anything changes, so an illegal play
+raises IllegalActionError with the state untouched.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import layers, payment
+from .cards import Ability, CardDef
+from .effects import EffectContext
+from .errors import IllegalActionError
+from .state import NOWHERE, ChainItem, Decision, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+MAX_TARGET_COMBOS = 60
+
+
+# ---------------------------------------------------------------------- timing (308-310)
+def state_name(g: "Game") -> str:
+    s = g.state
+    mode = "Showdown" if s.showdown is not None else "Neutral"
+    return f"{mode} {'Closed' if s.chain else 'Open'}"
+
+
+def timing_allows(g: "Game", player: int, timing: str | None) -> tuple[bool, str, str]:
+    """(allowed, reason, rule) for a play or activation with the given timing keyword."""
+    s = g.state
+    if s.chain:
+        if timing != "reaction":
+            return False, "only Reaction cards and abilities can be played while the chain is closed", "309.1.a"
+        return True, "", ""
+    if s.showdown is not None:
+        if timing not in ("action", "reaction"):
+            return False, "only Action or Reaction cards and abilities can be played in a showdown", "308.1.a"
+        return True, "", ""
+    if timing in ("action", "reaction") and s.step == "main":
+        return True, "", ""
+    if player != s.turn_player or s.step != "main":
+        return False, "by default cards are played only on your turn in your Main Phase, in a Neutral Open state", "310.1.a"
+    return True, "", ""
+
+
+def card_timing(g: "Game", oid: int) -> str | None:
+    values = layers.hook_values(g, oid, "timing")
+    if "reaction" in values:
+        return "reaction"
+    if "action" in values:
+        return "action"
+    return None
+
+
+# ---------------------------------------------------------------------- play options
+@dataclass
+class PlayCheck:
+    """Everything decided while a play is pending, computed before any change."""
+
+    cost: payment.Cost
+    plan: payment.Plan
+    location: int
+    targets: list[list[int]]
+    paid: list[str] = field(default_factory=list)
+    other_costs: dict[str, Any] = field(default_factory=dict)
+    from_hidden: bool = False
+
+
+def playable_zones(g: "Game", player: int, oid: int) -> bool:
+    obj = g.obj(oid)
+    if obj.owner != player and obj.controller != player:
+        return False
+    return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
+
+
+def target_slots(card: CardDef) -> list[dict[str, Any]]:
+    """The 'pick: target' selections of a card's spell or play triggers, in slot order."""
+    slots: list[dict[str, Any]] = []
+    for ability in card.abilities:
+        if ability.kind == "spell":
+            slots.extend(_target_nodes(ability.body))
+    return slots
+
+
+def _target_nodes(node: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if cur.get("pick") == "target":
+                out.append(cur)
+            stack.extend(reversed(list(cur.values())))
+        elif isinstance(cur, list):
+            stack.extend(reversed(cur))
+    out.sort(key=lambda n: int(n.get("_slot", 0)))
+    return out
+
+
+def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
+                   restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
+    """Every legal combination of targets (capped), one list of ids per slot."""
+    ctx = EffectContext(g, player, source)
+    per_slot: list[list[list[int]]] = []
+    for sel in slots:
+        candidates = ctx.candidates(sel)
+        if restrict_loc != NOWHERE:
+            candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
+        count = int(sel.get("count", 1))
+        choices: list[list[int]] = []
+        low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
+        high = len(candidates) if sel.get("any_number") else min(count, len(candidates))
+        if not candidates and not (sel.get("up_to") or sel.get("any_number")):
+            return []
+        for size in range(high, low - 1, -1):
+            for combo in itertools.combinations(candidates, size):
+                choices.append(list(combo))
+                if len(choices) >= MAX_TARGET_COMBOS:
+                    break
+        per_slot.append(choices)
+    combos: list[list[list[int]]] = []
+    for product in itertools.product(*per_slot):
+        combos.append([list(p) for p in product])
+        if len(combos) >= MAX_TARGET_COMBOS:
+            break
+    return combos
+
+
+def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
+    """Where a unit or gear may be played (355.2.a, 149.2, 822, 830, 811.1.d)."""
+    card = g.card(oid)
+    if card.type not in ("unit", "gear"):
+        return [NOWHERE]
+    if hidden_at != NOWHERE:
+        return [hidden_at]
+    locations = {player}
+    extra = [m.get("location") for m in _play_location_mods(g, player, oid)]
+    for bf in g.state.battlefields:
+        if card.type == "unit" and bf.controller == player:
+            locations.add(bf.loc)
+        elif "any_battlefield" in extra:
+            locations.add(bf.loc)
+        elif card.type == "unit" and "open_battlefield" in extra and bf.controller == NOWHERE:
+            locations.add(bf.loc)
+        elif card.type == "unit" and "battlefield_with_own_units" in extra and any(
+                g.obj(u).controller == player for u in g.units_at(bf.loc)):
+            locations.add(bf.loc)
+        elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller not in (NOWHERE, player) \
+                and g.units_at(bf.loc):
+            locations.add(bf.loc)
+    if card.type == "gear" and "any_battlefield" in extra:
+        locations.discard(player)
+    # 451.2 / 464.2: never a battlefield holding units of two other players
+    from .actions import can_enter
+
+    return sorted(loc for loc in locations if not is_battlefield(loc) or can_enter(g, loc, player))
+
+
+def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
+    from . import actions
+
+    mods: list[dict[str, Any]] = []
+    for ability in g.card(oid).abilities:
+        if ability.kind == "static" and ability.body.get("affects", "self") == "self":
+            mods.extend(m for m in ability.body["modifiers"] if m["type"] == "play_location")
+    for mod, src in actions.static_modifiers(g, "play_location"):
+        if g.obj(src).controller == player and src != oid:
+            mods.append(mod)
+    return mods
+
+
+def optional_costs(card: CardDef) -> list[str]:
+    return [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
+
+
+def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
+    """Validate a play action completely; raise IllegalActionError saying why not."""
+    s = g.state
+    oid = action.get("card")
+    if not isinstance(oid, int) or oid not in s.objs:
+        raise IllegalActionError(f"no card #{oid}")
+    obj = g.obj(oid)
+    card = g.card(oid)
+    if card.type not in ("unit", "spell", "gear"):
+        raise IllegalActionError(f"{card.name} is a {card.type}; only main deck cards are played", "133")
+    if not playable_zones(g, player, oid):
+        raise IllegalActionError(f"{card.name} is not in your hand or champion zone", "355")
+    from_hidden = obj.zone == "facedown"
+    if from_hidden and obj.hidden_turn >= s.turn:
+        raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
+    timing = "reaction" if from_hidden else card_timing(g, oid)
+    location = action.get("location", NOWHERE)
+    if card.type in ("unit", "gear"):
+        allowed = play_locations(g, player, oid, obj.loc if from_hidden else NOWHERE)
+        if location == NOWHERE and len(allowed) == 1:
+            location = allowed[0]
+        if location not in allowed:
+            raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}", "355.2.a")
+        ambush = layers.hook_values(g, oid, "reaction_when_played_to")
+        if "battlefield_with_own_units" in ambush and is_battlefield(location) and g.bf_at(location).controller != player:
+            timing = "reaction"
+    ok, reason, rule = timing_allows(g, player, timing)
+    if not ok:
+        raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
+    if _opponents_cant_play(g, player):
+        raise IllegalActionError(f"an effect stops you from playing cards this turn")
+    paid = list(action.get("costs", []))
+    for name in paid:
+        if name not in optional_costs(card):
+            raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
+    slots = target_slots(card)
+    targets = action.get("targets", [[] for _ in slots])
+    _check_targets(g, player, oid, slots, targets, obj.loc if from_hidden else NOWHERE)
+    cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
+    cost.power += payment.deflect_tax(g, player, targets)
+    other = dict(cost.other)
+    _check_other_costs(g, player, oid, other)
+    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
+    if plan is None:
+        raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
+    return PlayCheck(cost, plan, location, targets, paid, other, from_hidden)
+
+
+def _opponents_cant_play(g: "Game", player: int) -> bool:
+    for lasting in g.state.lasting:
+        if lasting.kind == "static" and not g.friendly(lasting.controller, player):
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play":
+                    return True
+    return False
+
+
+def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
+                   targets: Any, restrict_loc: int) -> None:
+    if not isinstance(targets, list) or len(targets) != len(slots):
+        raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
+    ctx = EffectContext(g, player, source)
+    for sel, chosen in zip(slots, targets):
+        if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
+            raise IllegalActionError(f"targets must be a list of distinct ids, got {chosen!r}")
+        count = int(sel.get("count", 1))
+        optional = sel.get("up_to") or sel.get("any_number")
+        limit = 99 if sel.get("any_number") else count
+        if len(chosen) > limit or (not optional and len(chosen) != count):
+            raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
+        for oid in chosen:
+            if not isinstance(oid, int) or oid not in g.state.objs or not ctx.matches_selection(sel, oid):
+                raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
+            if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
+                raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
+
+
+def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) -> None:
+    p = g.state.players[player]
+    if "discard" in other and len([c for c in p.hand if c != oid]) < int(other["discard"]):
+        raise IllegalActionError(f"you can't discard {other['discard']} card(s) to pay the cost", "cost")
+    if "recycle_from_trash" in other and len(p.trash) < int(other["recycle_from_trash"]):
+        raise IllegalActionError(f"you need {other['recycle_from_trash']} card(s) in your trash", "cost")
+    if other.get("exhaust_self") and g.obj(oid).exhausted:
+        raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    if other.get("spend_buff_self") and g.obj(oid).buffs <= 0:
+        raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
+    if "kill" in other or "exhaust" in other:
+        ctx = EffectContext(g, player, oid)
+        for key in ("kill", "exhaust"):
+            if key in other and not ctx.candidates(other[key]):
+                raise IllegalActionError(f"nothing to {key} to pay the cost", "cost")
+
+
+def describe_selection(sel: dict[str, Any]) -> str:
+    where = sel.get("where", {})
+    words = [f"{k}={v}" for k, v in sorted(where.items())]
+    return f"{sel.get('what', 'object')}" + (f" with {', '.join(words)}" if words else "")
+
+
+def describe_loc(g: "Game", loc: int) -> str:
+    if loc == NOWHERE:
+        return "nowhere"
+    if is_battlefield(loc):
+        return g.name(g.bf_at(loc).card)
+    return f"{g.state.players[loc].name}'s base"
+
+
+def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -> None:
+    """Perform a validated play: to the chain, pay, finalize (and resolve permanents at once)."""
+    s = g.state
+    oid = action["card"]
+    obj = g.obj(oid)
+    card = g.card(oid)
+    origin = obj.zone
+    g.place(oid, "chain")
+    item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
+                     paid=check.paid, location=check.location, from_hidden=check.from_hidden)
+    s.chain.append(item)
+    g.emit("play", player=player, obj=oid, code=card.code, **{"from": origin}, location=check.location,
+           targets=check.targets, paid=check.paid)
+    payment.pay(g, player, check.plan)
+    _pay_other(g, player, oid, check.other_costs, item)
+    for lid in check.cost.other.get("_use_lasting", []):
+        _use_lasting(g, lid)
+    g.remember("played", player, oid, code=card.code)
+    g.emit("finalize", player=player, obj=oid, item=item.id)
+    g.state.needs_cleanup = True
+    if card.type in ("unit", "gear"):
+        resolve_item(g, item)  # 337.2: permanents resolve as soon as they're finalized
+    else:
+        _after_add(g, player, discretionary=True)
+
+
+def _use_lasting(g: "Game", lid: int) -> None:
+    lasting = g.find_lasting(lid)
+    if lasting is not None and lasting.uses > 0:
+        lasting.uses -= 1
+        if lasting.uses == 0:
+            g.state.lasting.remove(lasting)
+
+
+def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: ChainItem) -> None:
+    """Non-resource costs: exhaust, kill, discard, recycle from trash, spend a buff."""
+    from . import actions
+
+    ctx = EffectContext(g, player, oid, item)
+    p = g.state.players[player]
+    if other.get("exhaust_self"):
+        actions.exhaust(g, [oid])
+    if "discard" in other:
+        count = int(other["discard"])
+        chosen = list(item.variables.get("_discard", []) or [c for c in p.hand if c != oid][:count])
+        actions.discard(g, player, [c for c in p.hand if c != oid][:count] if not chosen else chosen)
+    if "recycle_from_trash" in other:
+        actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
+    if other.get("spend_buff_self"):
+        actions.spend_buff(g, oid, player)
+    if "kill" in other:
+        victims = ctx.candidates(other["kill"])[:1]
+        actions.kill(g, victims, source=oid, by="cost", killer=player)
+        item.variables["killed_might"] = layers.might(g, victims[0]) if victims and g.obj(victims[0]).zone == "board" else 0
+    if other.get("kill_self"):
+        actions.kill(g, [oid], source=oid, by="cost", killer=player)
+    if other.get("recycle_self"):
+        actions.recycle(g, [oid])
+
+
+def _after_add(g: "Game", player: int, discretionary: bool) -> None:
+    s = g.state
+    s.priority = player
+    s.passes = 0
+    if s.showdown is not None and discretionary and len(s.chain) == 1:
+        s.showdown.acted = True
+        s.showdown.initial = False
+
+
+# ---------------------------------------------------------------------- abilities
+def activatable(g: "Game", player: int) -> list[tuple[int, Ability]]:
+    """(source, ability) pairs the player could activate, before cost and target checks."""
+    out: list[tuple[int, Ability]] = []
+    p = g.state.players[player]
+    sources = [p.legend] + [oid for oid in g.board_objects() if g.obj(oid).controller == player]
+    for oid in sources:
+        if oid == NOWHERE:
+            continue
+        for ability in g.card(oid).abilities:
+            if ability.kind == "activated":
+                out.append((oid, ability))
+    for rune in p.runes:
+        out.append((rune, _RUNE_EXHAUST))
+        out.append((rune, _RUNE_RECYCLE))
+    return out
+
+
+_RUNE_EXHAUST = Ability(kind="activated", index=-1, body={"kind": "activated", "cost": {"exhaust_self": True},
+                                                          "timing": "reaction", "effect": {"type": "add", "energy": 1}})
+_RUNE_RECYCLE = Ability(kind="activated", index=-2, body={"kind": "activated", "cost": {"recycle_self": True},
+                                                          "timing": "reaction", "effect": {"type": "add", "power": ["own"]}})
+
+
+def rune_ability(index: int) -> Ability:
+    """164.2: every basic rune has '[E]: Add 1' and 'Recycle this: Add one power of its domain'."""
+    return _RUNE_EXHAUST if index == -1 else _RUNE_RECYCLE
+
+
+def is_add_ability(ability: Ability) -> bool:
+    effect = ability.body.get("effect") or {}
+    return effect.get("type") == "add"
+
+
+def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
+    s = g.state
+    oid = action.get("source")
+    index = action.get("ability", 0)
+    if not isinstance(oid, int) or oid not in s.objs or not isinstance(index, int):
+        raise IllegalActionError(f"no ability {index!r} on #{oid}")
+    obj = g.obj(oid)
+    if obj.controller != player:
+        raise IllegalActionError(f"you don't control {g.name(oid)}")
+    if index < 0:
+        if obj.zone != "runes":
+            raise IllegalActionError(f"{g.name(oid)} is not a rune on the board")
+        ability = rune_ability(index)
+    else:
+        abilities = g.card(oid).abilities
+        if index >= len(abilities) or abilities[index].kind != "activated":
+            raise IllegalActionError(f"{g.name(oid)} has no activated ability {index}")
+        if obj.zone not in ("board", "legend"):
+            raise IllegalActionError(f"{g.name(oid)} is not on the board")
+        ability = abilities[index]
+    timing = ability.timing
+    if is_add_ability(ability) and timing is None:
+        timing = None
+    ok, reason, rule = timing_allows(g, player, timing)
+    if not ok:
+        raise IllegalActionError(f"can't activate that ability now: {reason}", rule)
+    ctx = EffectContext(g, player, oid)
+    for key in ("only_while", "condition"):
+        if key in ability.body and not ctx.check(ability.body[key]):
+            raise IllegalActionError(f"{g.name(oid)}'s ability can't be used now (its condition doesn't hold)")
+    cost_body = ability.body["cost"]
+    cost = payment.ability_cost(g, player, oid, cost_body)
+    if cost.other.get("exhaust_self") and obj.exhausted:
+        raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    slots = _target_nodes(ability.body.get("effect", {}))
+    targets = action.get("targets", [[] for _ in slots])
+    _check_targets(g, player, oid, slots, targets, NOWHERE)
+    cost.power += payment.deflect_tax(g, player, targets)
+    _check_other_costs(g, player, oid, cost.other)
+    plan = payment.plan_payment(g, player, cost)
+    if plan is None:
+        raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
+    if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
+        raise IllegalActionError("rune abilities cost no energy")
+    return PlayCheck(cost, plan, NOWHERE, targets)
+
+
+def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -> None:
+    oid = action["source"]
+    index = action.get("ability", 0)
+    ability = rune_ability(index) if index < 0 else g.card(oid).abilities[index]
+    item = ChainItem(id=g.tick(), kind="ability", controller=player, obj=oid, ability=index, targets=check.targets)
+    if index < 0:
+        _rune(g, player, oid, index)
+        return
+    g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
+    payment.pay(g, player, check.plan)
+    _pay_other(g, player, oid, check.cost.other, item)
+    if is_add_ability(ability):
+        ctx = EffectContext(g, player, oid, item)
+        ctx.run(ability.body["effect"])  # 337.2: resolves at once, passes neither priority nor focus
+        g.state.needs_cleanup = True
+        return
+    g.state.chain.append(item)
+    g.emit("finalize", player=player, obj=oid, item=item.id)
+    g.state.needs_cleanup = True
+    _after_add(g, player, discretionary=True)
+
+
+def _rune(g: "Game", player: int, oid: int, index: int) -> None:
+    from . import actions
+
+    if index == -1:
+        g.obj(oid).exhausted = True
+        g.emit("rune_exhaust", player=player, obj=oid)
+        actions.add_resources(g, player, 1, [])
+    else:
+        domain = g.card(oid).domains[0]
+        g.emit("rune_recycle", player=player, obj=oid, domain=domain)
+        actions.recycle(g, [oid])
+        actions.add_resources(g, player, 0, [domain])
+
+
+# ---------------------------------------------------------------------- priority
+def offer_priority(g: "Game") -> bool:
+    """Give priority or focus to whoever may act now; False when the game should move on."""
+    s = g.state
+    active = len(g.in_turn_order())
+    if s.chain:
+        if s.passes >= active:
+            s.passes = 0
+            s.tasks.append(["resolve"])
+            return True
+        s.decision = Decision("priority", s.priority, f"{state_name(g)}: play a Reaction or pass")
+        return True
+    if s.showdown is not None:
+        sd = s.showdown
+        if sd.passes >= active:
+            s.tasks.append(["showdown_end"])
+            return True
+        s.priority = sd.focus
+        s.decision = Decision("priority", sd.focus, f"Showdown at {describe_loc(g, sd.bf)}: you have focus")
+        return True
+    if s.step == "main":
+        s.priority = s.turn_player
+        s.decision = Decision("priority", s.turn_player, "Main Phase: your move")
+        return True
+    return False
+
+
+def pass_priority(g: "Game", player: int) -> None:
+    s = g.state
+    if s.chain:
+        s.passes += 1
+        s.priority = g.next_player(player)
+        g.emit("pass", player=player)
+    elif s.showdown is not None:
+        # 347.2: passing with focus moves focus to the next player
+        s.showdown.passes += 1
+        s.showdown.focus = g.next_player(player)
+        g.emit("pass_focus", player=player)
+
+
+def resolve_top(g: "Game") -> None:
+    item = g.state.chain[-1]
+    resolve_item(g, item)
+    s = g.state
+    if not s.chain:
+        sd = s.showdown
+        if sd is not None:
+            if sd.acted and not sd.initial:
+                sd.focus = g.next_player(sd.focus)  # 347.1.b: focus passes once the chain finishes
+            sd.passes = 0
+            sd.acted = False
+            sd.initial = False
+    else:
+        s.priority = s.chain[-1].controller
+        s.passes = 0
+
+
+def resolve_item(g: "Game", item: ChainItem) -> None:
+    """340.1: the item resolves completely, then leaves the chain."""
+    from . import actions
+
+    s = g.state
+    if item.kind == "card":
+        card = g.card(item.obj)
+        if card.type in ("unit", "gear"):
+            if item in s.chain:
+                s.chain.remove(item)
+            ready = _paid_enter_ready(card, item.paid)
+            actions.enter_board(g, item.obj, item.controller, item.location, ready=ready)
+            g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
+                   loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
+                   nth=_played_count(g, item.controller))
+        else:
+            ctx = EffectContext(g, item.controller, item.obj, item)
+            for ability in card.abilities:
+                if ability.kind == "spell":
+                    if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                        continue
+                    ctx.run(ability.body["effect"])
+            if item in s.chain:
+                s.chain.remove(item)
+            if g.obj(item.obj).zone == "chain":
+                g.place(item.obj, "trash")
+            g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
+                   from_hidden=item.from_hidden, cost=card.energy, nth=_played_count(g, item.controller))
+    else:
+        if item in s.chain:
+            s.chain.remove(item)
+        ability = g.ability_of(item.obj, item.ability, item.lasting) if item.ability >= 0 else rune_ability(item.ability)
+        ctx = EffectContext(g, item.controller, item.obj, item, item.event)
+        condition = ability.body.get("if")
+        if item.kind == "trigger" and condition is not None and not ctx.check(condition):
+            g.emit("fizzle", obj=item.obj, item=item.id, reason="its condition no longer holds")
+        elif ability.body.get("optional") and not _accept_optional(ctx, ability):
+            g.emit("decline", obj=item.obj, item=item.id, player=item.controller)
+        else:
+            effect = ability.body.get("effect") or {}
+            if effect:
+                ctx.run(effect)
+    g.emit("resolve", item=item.id, obj=item.obj)
+    s.needs_cleanup = True
+
+
+def _accept_optional(ctx: EffectContext, ability: Ability) -> bool:
+    answer = ctx.ask(ctx.controller, f"use {ctx.g.name(ctx.source)}'s optional ability?",
+                     [("yes", True), ("no", False)])
+    return bool(answer)
+
+
+def _paid_enter_ready(card: CardDef, paid: list[str]) -> bool:
+    """805: an optional cost such as Accelerate that makes the unit enter ready."""
+    return any(a.kind == "additional_cost" and a.body["name"] in paid
+               and a.body.get("effect_on_cost", {}).get("enter_ready") for a in card.abilities)
+
+
+def _played_count(g: "Game", player: int) -> int:
+    return sum(1 for h in g.state.history if h[0] == "played" and h[1] == player)

@@ -1,0 +1,123 @@
+"""Cleanups (322-323; Core Rules, cleanup procedure), run until one changes nothing.
+
+A cleanup is an outstanding task after state changes (open/closed, phase, chain items, objects
+entering or leaving the board, status changes, completed moves).  Its tasks, in order: victory;
+combat designations; lethal damage kills; empty battlefields lose control in an open state;
+stray gear and hidden cards; staging showdowns and combats; beginning one in a Neutral Open state.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import actions, combat, layers, scoring
+from .state import NOWHERE, Decision, Showdown
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def check_victory(g: "Game") -> None:
+    """194.2: at least the Victory Score and more points than every other player."""
+    s = g.state
+    if s.winners is not None:
+        return
+    target = scoring.victory_score(g)
+    teams: dict[int, int] = {}
+    for p in s.players:
+        if not p.conceded:
+            teams[p.team] = max(teams.get(p.team, 0), p.points)
+    for team, points in teams.items():
+        if points >= target and all(points > other for t, other in teams.items() if t != team):
+            s.winners = [p.index for p in s.players if p.team == team]
+            s.result = "victory"
+            s.decision = None
+            g.emit("game_over", winners=s.winners, reason="victory score", points=points)
+            return
+
+
+def cleanup(g: "Game") -> None:
+    s = g.state
+    s.needs_cleanup = False
+    check_victory(g)
+    if s.winners is not None:
+        return
+    sd = s.showdown
+    # 2. combat designations follow the units (attackers/defenders fixed until combat cleanup)
+    if sd is not None and sd.combat:
+        combat.refresh_designations(g)
+    # 3. lethal damage kills (Deathknell triggers are noted as they die)
+    lethal = [oid for oid in g.board_objects()
+              if g.card(oid).type == "unit" and g.obj(oid).damage > 0
+              and g.obj(oid).damage >= layers.might(g, oid)]
+    if lethal:
+        actions.kill(g, lethal, by="damage", lethal=True)
+    open_state = not s.chain
+    # 4. empty battlefields become uncontrolled in an open state
+    for bf in s.battlefields:
+        if open_state and bf.controller != NOWHERE and not g.units_at(bf.loc) \
+                and not (sd is not None and sd.bf == bf.loc) and bf.contested_by == NOWHERE:
+            g.emit("lose_control", bf=bf.loc, player=bf.controller)
+            bf.controller = NOWHERE
+    # 5. unattached gear at battlefields is recalled unless it stays (Deploy); hidden cards lost
+    for bf in s.battlefields:
+        for oid in list(bf.here):
+            obj = g.obj(oid)
+            if g.card(oid).type == "gear" and obj.attached_to == NOWHERE \
+                    and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
+                actions.recall(g, [oid])
+        for oid in list(bf.facedown):
+            if g.obj(oid).controller != bf.controller:
+                g.place(oid, "trash")
+                g.emit("hidden_lost", obj=oid, bf=bf.loc)
+    for p in s.players:
+        for oid in list(p.base):
+            if g.obj(oid).controller != p.index:
+                actions.recall(g, [oid])
+    # 6-7. stage showdowns and combats where contested was applied
+    for bf in s.battlefields:
+        if bf.contested_by == NOWHERE:
+            bf.showdown_staged = bf.combat_staged = False
+            continue
+        units = g.units_at(bf.loc)
+        contesters = [u for u in units if g.obj(u).controller == bf.contested_by]
+        if not contesters:
+            if not (sd is not None and sd.bf == bf.loc):
+                bf.contested_by = NOWHERE
+                bf.showdown_staged = bf.combat_staged = False
+            continue
+        others = {g.obj(u).controller for u in units} - {bf.contested_by}
+        bf.showdown_staged = not (sd is not None and sd.bf == bf.loc)
+        bf.combat_staged = bool(others)
+        if not others and bf.controller == bf.contested_by:
+            bf.contested_by = NOWHERE
+            bf.showdown_staged = bf.combat_staged = False
+    # 8-9. begin a staged showdown or combat
+    if open_state and sd is None:
+        staged = [bf for bf in s.battlefields if bf.showdown_staged]
+        if staged:
+            if len(staged) > 1:
+                s.decision = Decision("showdown", s.turn_player, "choose which showdown or combat begins first",
+                                      options=[{"label": g.name(bf.card), "value": bf.loc} for bf in staged])
+                return
+            begin_showdown(g, staged[0].loc)
+    elif open_state and sd is not None and not sd.combat:
+        bf = g.bf_at(sd.bf)
+        if bf.combat_staged:
+            sd.combat = True  # a non-combat showdown becomes a combat when another player's units arrive
+            combat.start_combat(g)
+
+
+def begin_showdown(g: "Game", loc: int) -> None:
+    s = g.state
+    bf = g.bf_at(loc)
+    bf.showdown_staged = False
+    attacker = bf.contested_by
+    others = [g.obj(u).controller for u in g.units_at(loc) if g.obj(u).controller != attacker]
+    defender = others[0] if others else (bf.controller if bf.controller != NOWHERE else attacker)
+    s.showdown = Showdown(bf=loc, combat=bf.combat_staged, attacker=attacker, defender=defender, focus=attacker)
+    g.emit("showdown_start", bf=loc, player=attacker, combat=bf.combat_staged, loc=loc)
+    if bf.combat_staged:
+        bf.combat_staged = False
+        combat.start_combat(g)
+    s.needs_cleanup = True
+

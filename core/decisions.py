@@ -1,0 +1,305 @@
+"""Player decisions: listing legal actions, validating an action, and performing it.
+
+Actions are plain JSON-friendly dicts.  Validation does every check before anything changes, so
+``Game.apply`` is atomic: an illegal action raises IllegalActionError naming the rule and the
+state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn),
+``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
+(a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first).
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from . import chain, combat, movement, payment
+from .errors import IllegalActionError
+from .state import NOWHERE, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Action = dict[str, Any]
+
+
+def legal_actions(g: "Game") -> list[Action]:
+    d = g.state.decision
+    assert d is not None
+    if d.kind == "priority":
+        return priority_actions(g, d.player)
+    if d.kind == "mulligan":
+        return [{"type": "mulligan", "cards": o["value"]} for o in d.options]
+    if d.kind in ("choose", "showdown"):
+        return [{"type": "choose", "value": o["value"]} for o in d.options]
+    if d.kind == "order":
+        return [{"type": "order", "order": o["value"]} for o in d.options]
+    if d.kind == "targets":
+        return [{"type": "targets", "targets": o["value"]} for o in d.options]
+    if d.kind == "assign":
+        return [{"type": "assign", "damage": o["value"]} for o in d.options]
+    return []
+
+
+def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Action]:
+    s = g.state
+    out: list[Action] = []
+    p = s.players[player]
+    sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
+                                                 if g.obj(oid).controller == player]
+    for oid in sources:
+        card = g.card(oid)
+        if card.type not in ("unit", "spell", "gear"):
+            continue
+        obj = g.obj(oid)
+        hidden = obj.zone == "facedown"
+        timing = "reaction" if hidden else chain.card_timing(g, oid)
+        ok, _, _ = chain.timing_allows(g, player, timing)
+        if not ok and not (card.type == "unit" and "battlefield_with_own_units" in
+                           g_hook(g, oid, "reaction_when_played_to")):
+            continue
+        base = payment.play_cost(g, player, oid, [], hidden=hidden)
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None:
+            continue
+        locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
+        optional = chain.optional_costs(card)
+        slots = chain.target_slots(card)
+        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
+        for location in locations:
+            for size in range(len(optional) + 1):
+                for paid in itertools.combinations(optional, size):
+                    for targets in target_sets:
+                        action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
+                        if location != NOWHERE:
+                            action["location"] = location
+                        try:
+                            chain.check_play(g, player, action)
+                        except IllegalActionError:
+                            continue
+                        out.append(action)
+    for oid, ability in chain.activatable(g, player):
+        if ability.index < 0:
+            if not resources:
+                continue
+            action = {"type": "activate", "source": oid, "ability": ability.index}
+            if ability.index == -1 and g.obj(oid).exhausted:
+                continue
+            try:
+                chain.check_activate(g, player, action)
+            except IllegalActionError:
+                continue
+            out.append(action)
+            continue
+        if not resources and chain.is_add_ability(ability):
+            continue
+        slots = chain._target_nodes(ability.body.get("effect", {}))
+        target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
+        for targets in target_sets:
+            action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
+            try:
+                chain.check_activate(g, player, action)
+            except IllegalActionError:
+                continue
+            out.append(action)
+    for dest, units in movement.destinations(g, player).items():
+        for oid in units:
+            out.append({"type": "move", "units": [oid], "to": dest})
+        if len(units) > 1:
+            out.append({"type": "move", "units": list(units), "to": dest})
+    out.extend(hide_actions(g, player))
+    if s.chain or s.showdown is not None:
+        out.append({"type": "pass"})
+    elif s.step == "main" and player == s.turn_player:
+        out.append({"type": "end_turn"})
+    return out
+
+
+def g_hook(g: "Game", oid: int, hook: str) -> list[Any]:
+    from . import layers
+
+    return layers.hook_values(g, oid, hook)
+
+
+def is_resource_action(g: "Game", action: Action) -> bool:
+    """Rune abilities and other Add abilities: they only fill the pool (payment does that too)."""
+    if action.get("type") != "activate":
+        return False
+    index = int(action.get("ability", 0))
+    if index < 0:
+        return True
+    return chain.is_add_ability(g.card(int(action["source"])).abilities[index])
+
+
+# ---------------------------------------------------------------------- hiding (811)
+def hide_actions(g: "Game", player: int) -> list[Action]:
+    out: list[Action] = []
+    s = g.state
+    if s.chain or s.turn_player != player or s.step != "main":
+        return out
+    for oid in s.players[player].hand:
+        if True not in g_hook(g, oid, "hide"):
+            continue
+        for bf in s.battlefields:
+            action = {"type": "hide", "card": oid, "battlefield": bf.loc}
+            try:
+                check_hide(g, player, action)
+            except IllegalActionError:
+                continue
+            out.append(action)
+    return out
+
+
+def check_hide(g: "Game", player: int, action: Action) -> payment.Plan:
+    s = g.state
+    oid = action.get("card")
+    loc = action.get("battlefield")
+    if not isinstance(oid, int) or oid not in s.objs or g.obj(oid).zone != "hand" or g.obj(oid).owner != player:
+        raise IllegalActionError(f"#{oid} is not a card in your hand")
+    if True not in g_hook(g, oid, "hide"):
+        raise IllegalActionError(f"{g.name(oid)} doesn't have Hidden", "811")
+    if s.chain or s.turn_player != player:
+        raise IllegalActionError("cards are hidden only in your open state on your turn", "811.1.a")
+    if not isinstance(loc, int) or not is_battlefield(loc) or loc - 10 >= len(s.battlefields):
+        raise IllegalActionError(f"{loc!r} is not a battlefield")
+    bf = g.bf_at(loc)
+    if bf.controller != player:
+        raise IllegalActionError("cards are hidden only at a battlefield you control", "811.1.a")
+    if bf.facedown:
+        raise IllegalActionError("that battlefield already has a hidden card", "811.1.a")
+    plan = payment.plan_payment(g, player, payment.Cost(0, [payment.ANY]))
+    if plan is None:
+        raise IllegalActionError("hiding costs one power of any domain", "811.1.a")
+    return plan
+
+
+def hide(g: "Game", player: int, action: Action, plan: payment.Plan) -> None:
+    payment.pay(g, player, plan)
+    oid = int(action["card"])
+    g.place(oid, "facedown", int(action["battlefield"]))
+    g.obj(oid).controller = player
+    g.obj(oid).hidden_turn = g.state.turn
+    g.emit("hide", player=player, obj=oid, loc=action["battlefield"])
+    g.state.needs_cleanup = True
+
+
+# ---------------------------------------------------------------------- validate / perform
+def validate(g: "Game", action: Any) -> None:
+    d = g.state.decision
+    assert d is not None
+    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+        raise IllegalActionError(f"an action is a mapping with a 'type', got {action!r}")
+    kind = action["type"]
+    if kind == "concede":
+        return
+    player = d.player
+    if d.kind == "priority":
+        if kind == "play":
+            g._pending_check = chain.check_play(g, player, action)
+        elif kind == "activate":
+            g._pending_check = chain.check_activate(g, player, action)
+        elif kind == "move":
+            movement.check_move(g, player, action)
+        elif kind == "hide":
+            g._pending_plan = check_hide(g, player, action)
+        elif kind == "pass":
+            if not g.state.chain and g.state.showdown is None:
+                raise IllegalActionError("nothing to pass in a Neutral Open state; end your turn instead", "310.1")
+        elif kind == "end_turn":
+            s = g.state
+            if s.chain or s.showdown is not None or s.step != "main" or player != s.turn_player:
+                raise IllegalActionError("you can end your turn only in your Main Phase in a Neutral Open state",
+                                         "316.5")
+        else:
+            raise IllegalActionError(f"{kind!r} is not possible now; {d.prompt}")
+        return
+    expected = {"mulligan": "mulligan", "choose": "choose", "showdown": "choose", "order": "order",
+                "targets": "targets", "assign": "assign"}[d.kind]
+    if kind != expected:
+        raise IllegalActionError(f"the game waits for a {d.kind} decision ({d.prompt}); got {kind!r}")
+    if d.kind == "assign":
+        damage = action.get("damage")
+        if not isinstance(damage, dict):
+            raise IllegalActionError("an assignment maps unit ids to damage")
+        try:
+            parsed = {int(k): v for k, v in damage.items()}
+        except (TypeError, ValueError):
+            raise IllegalActionError("an assignment maps unit ids to damage") from None
+        combat.check_assignment(g, int(d.context["total"]), list(d.context["units"]), parsed)
+        return
+    field = {"mulligan": "cards", "choose": "value", "order": "order", "targets": "targets"}[kind]
+    values = [o["value"] for o in d.options]
+    if action.get(field) not in values:
+        if d.kind == "mulligan":
+            cards = action.get("cards")
+            if isinstance(cards, list) and len(cards) > 2:
+                raise IllegalActionError("set aside at most 2 cards", "117.1")
+            raise IllegalActionError(f"{cards!r} are not cards in your hand", "117.1")
+        raise IllegalActionError(f"{action.get(field)!r} is not one of the options: {d.prompt}")
+
+
+def perform(g: "Game", action: Action) -> None:
+    s = g.state
+    d = s.decision
+    assert d is not None
+    player = d.player
+    kind = action["type"]
+    s.decision = None
+    from . import loops
+
+    loops.decision_made(g)
+    if kind == "concede":
+        concede(g, player)
+        return
+    if d.kind == "priority":
+        if kind == "play":
+            chain.play_card(g, player, action, g._pending_check)
+        elif kind == "activate":
+            chain.activate(g, player, action, g._pending_check)
+        elif kind == "move":
+            units, dest = movement.check_move(g, player, action)
+            movement.standard_move(g, player, units, dest)
+        elif kind == "hide":
+            hide(g, player, action, g._pending_plan)
+        elif kind == "pass":
+            chain.pass_priority(g, player)
+        elif kind == "end_turn":
+            from . import turn
+
+            turn.end_turn(g, player)
+        return
+    if d.kind == "mulligan":
+        from . import setup
+
+        setup.mulligan(g, player, list(action["cards"]))
+    elif d.kind == "choose" and d.context.get("replay"):
+        s.answers.append(action["value"])
+    elif d.kind == "showdown":
+        from . import cleanup
+
+        cleanup.begin_showdown(g, int(action["value"]))
+    elif d.kind == "order":
+        group = [t for t in s.pending_triggers if t.controller == player]
+        ordered = [group[i] for i in action["order"]]
+        for t in ordered:
+            t.ordered = True
+        rest = [t for t in s.pending_triggers if t.controller != player]
+        s.pending_triggers = ordered + rest
+    elif d.kind == "targets":
+        group = [t for t in s.pending_triggers if t.controller == player]
+        group[0].targets = action["targets"]
+    elif d.kind == "assign":
+        from .combat import _store
+
+        _store(g, str(d.context["side"]), {int(k): v for k, v in action["damage"].items()})
+
+
+def concede(g: "Game", player: int) -> None:
+    """A conceding player leaves; if one team remains it wins."""
+    s = g.state
+    s.players[player].conceded = True
+    g.emit("concede", player=player)
+    teams = {p.team for p in s.players if not p.conceded}
+    if len(teams) == 1:
+        (team,) = teams
+        s.winners = [p.index for p in s.players if p.team == team]
+        s.result = "concession"
+        s.decision = None
+        g.emit("game_over", winners=s.winners, reason="concession")

@@ -1,0 +1,585 @@
+"""The effect interpreter: selectors, amounts, conditions and the context effects run in.
+
+Effect primitives (``plugins/effects.py`` and third-party plugins) receive an ``EffectContext``
+and a script node; they read the node with the helpers here and change the game only through
+the game actions of ``core/actions.py``.  Choices made while resolving go through ``ask``: an
+answer the game does not have yet raises ``NeedDecision`` and the resolution is replayed from
+its snapshot once the player has answered, so a paused resolution is plain serializable data.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import layers
+from .errors import EngineError
+from .state import NOWHERE, ChainItem, Decision, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Node = dict[str, Any]
+BOARD_KINDS = ("unit", "gear", "permanent")
+
+
+class EffectContext:
+    """Everything a resolving effect can refer to."""
+
+    __slots__ = ("g", "controller", "source", "item", "event", "targets", "bindings", "variables",
+                 "last", "you", "subject", "source_loc")
+
+    def __init__(self, g: "Game", controller: int, source: int, item: ChainItem | None = None,
+                 event: dict[str, Any] | None = None) -> None:
+        self.g = g
+        self.controller = controller
+        self.source = source
+        self.item = item
+        self.event = event
+        self.targets: list[list[int]] = item.targets if item is not None else []
+        self.bindings: dict[str, list[int]] = {}
+        self.variables: dict[str, int] = dict(item.variables) if item is not None else {}
+        self.last: dict[str, bool] = {}
+        self.you = controller
+        self.subject: int | None = None
+        self.source_loc = NOWHERE
+
+    # ------------------------------------------------------------------ running effects
+    def run(self, node: Node) -> None:
+        etype = self.g.catalog.effect_types.get(node["type"])
+        if etype is None:
+            raise EngineError(f"effect type {node['type']!r} has no installed primitive")
+        etype.run(self, node)
+
+    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
+        """Get a player's choice among options; one option needs no decision."""
+        if len(options) == 1:
+            return options[0][1]
+        if not options:
+            raise EngineError(f"no options for: {prompt}")
+        g = self.g
+        if g.answer_pos < len(g.state.answers):
+            answer = g.state.answers[g.answer_pos]
+            g.answer_pos += 1
+            for label, value in options:
+                if value == answer:
+                    return value
+            raise EngineError(f"recorded answer {answer!r} is not an option of {prompt!r}")
+        from .game import NeedDecision
+
+        raise NeedDecision(Decision(kind=kind, player=player, prompt=prompt,
+                                    options=[{"label": label, "value": value} for label, value in options]))
+
+    # ------------------------------------------------------------------ references
+    def here(self) -> int:
+        """The source's location, or where it was when it left the board (remembered by Deathknell)."""
+        obj = self.g.state.objs.get(self.source)
+        if obj is not None and obj.zone == "board":
+            return obj.loc
+        if self.source_loc != NOWHERE:
+            return self.source_loc
+        if self.event is not None and self.event.get("obj") == self.source and "loc" in self.event:
+            return int(self.event["loc"])
+        return NOWHERE
+
+    def ref(self, name: str) -> list[int]:
+        g = self.g
+        if name == "self":
+            return [self.source]
+        if name in ("it", "them", "chosen", "destination"):
+            return list(self.bindings.get(name, self.bindings.get("it", []) if name == "them" else []))
+        if name == "target":
+            return self._live_targets(0)
+        if name == "targets":
+            return [oid for slot in range(len(self.targets)) for oid in self._live_targets(slot)]
+        if name == "event_subject":
+            if self.subject is not None:
+                return [self.subject]
+            return [int(self.event["obj"])] if self.event and "obj" in self.event else []
+        if name == "event_source":
+            return [int(self.event["source"])] if self.event and self.event.get("source", NOWHERE) != NOWHERE else []
+        if name == "event_player":
+            return [int(self.event["player"])] if self.event and "player" in self.event else []
+        if name == "host":
+            obj = g.state.objs.get(self.source)
+            return [obj.attached_to] if obj is not None and obj.attached_to != NOWHERE else []
+        if name in ("you", "controller"):
+            return [self.you]
+        if name == "owner":
+            return [g.obj(self.source).owner]
+        if name == "source_location":
+            return [self.here()]
+        raise EngineError(f"unknown reference {name!r}")
+
+    def _live_targets(self, slot: int) -> list[int]:
+        if slot >= len(self.targets):
+            return []
+        return [oid for oid in self.targets[slot] if oid in self.g.state.objs and self.g.obj(oid).zone != "gone"]
+
+    # ------------------------------------------------------------------ selectors
+    def resolve(self, selector: Any, purpose: str = "") -> list[int]:
+        """The objects (or players, for what: player) a selector denotes now."""
+        if isinstance(selector, str):
+            return self.ref(selector)
+        pick = selector["pick"]
+        if pick == "target":
+            slot = int(selector.get("_slot", 0))
+            chosen = self._live_targets(slot)
+            live = [oid for oid in chosen if self.matches_selection(selector, oid, resolving=True)]
+            self.bindings["it"] = live
+            if "as" in selector:
+                self.bindings[selector["as"]] = live
+            return live
+        candidates = self.candidates(selector)
+        if pick == "all":
+            result = candidates
+        elif pick == "random":
+            count = int(selector.get("count", 1))
+            pool = list(candidates)
+            result = []
+            while pool and len(result) < count:
+                result.append(pool.pop(self.g.random_below(len(pool))))
+        else:
+            result = self.choose_from(selector, candidates, purpose)
+        self.bindings["it"] = result
+        if "as" in selector:
+            self.bindings[selector["as"]] = result
+        return result
+
+    def choose_from(self, selector: Node, candidates: list[int], purpose: str) -> list[int]:
+        chooser = self.chooser_of(selector.get("chooser", "you"))
+        count = 99 if selector.get("any_number") else int(selector.get("count", 1))
+        optional = bool(selector.get("up_to") or selector.get("any_number"))
+        chosen: list[int] = []
+        pool = list(candidates)
+        while pool and len(chosen) < count:
+            options: list[tuple[str, Any]] = [(self.describe(oid), oid) for oid in pool]
+            if optional or (chosen and len(chosen) >= count):
+                options.append(("done", -1))
+            what = selector.get("what", "card")
+            prompt = f"choose a {what}" + (f" to {purpose}" if purpose else "")
+            answer = self.ask(chooser, prompt, options)
+            if answer == -1:
+                break
+            chosen.append(int(answer))
+            pool.remove(int(answer))
+        return chosen
+
+    def chooser_of(self, who: str) -> int:
+        if who in ("you",):
+            return self.you
+        if who == "its_controller":
+            it = self.bindings.get("it") or self.ref("target")
+            return self.g.obj(it[0]).controller if it else self.you
+        if who == "opponent":
+            opponents = self.g.opponents(self.you)
+            return opponents[0] if opponents else self.you
+        if who == "event_player" and self.event is not None:
+            return int(self.event.get("player", self.you))
+        return self.you
+
+    def describe(self, oid: int) -> str:
+        obj = self.g.state.objs.get(oid)
+        if obj is None:
+            return f"#{oid}"
+        return f"{self.g.name(oid)} #{oid}"
+
+    def candidates(self, selector: Node) -> list[int]:
+        g = self.g
+        what = selector.get("what", "unit")
+        zone = selector.get("zone")
+        if what == "player":
+            players = [p.index for p in g.state.players if not p.conceded]
+            filt = selector.get("where", {})
+            if filt.get("controller") == "enemy":
+                players = [p for p in players if not g.friendly(p, self.you)]
+            elif filt.get("controller") == "friendly":
+                players = [p for p in players if g.friendly(p, self.you)]
+            return players
+        if what == "battlefield":
+            out = [bf.card for bf in g.state.battlefields]
+            return [oid for oid in out if self.matches_selection(selector, oid)]
+        if what == "location":
+            locs = [p.index for p in g.state.players] + [bf.loc for bf in g.state.battlefields]
+            return locs
+        if zone is None:
+            zone = "chain" if what in ("spell", "chain_item") else ("runes" if what == "rune" else "board")
+        ids: list[int]
+        if zone == "board":
+            ids = list(g.board_objects())
+        elif zone == "chain":
+            ids = [item.obj for item in g.state.chain if item.kind == "card"]
+        elif zone == "facedown":
+            ids = [oid for bf in g.state.battlefields for oid in bf.facedown]
+        elif zone == "runes":
+            ids = [oid for p in g.state.players for oid in p.runes]
+        else:
+            attr = {"hand": "hand", "trash": "trash", "main_deck": "main_deck", "rune_deck": "rune_deck",
+                    "champion_zone": "champion", "banishment": "banished"}[zone]
+            whose = selector.get("whose", "you")
+            if whose == "you":
+                players = [self.you]
+            elif whose in ("opponent", "its_controller"):
+                players = g.opponents(self.you)
+            else:
+                players = [p.index for p in g.state.players]
+            ids = [oid for p in players for oid in getattr(g.state.players[p], attr)]
+        return [oid for oid in ids if self.matches_selection(selector, oid)]
+
+    def matches_selection(self, selector: Node, oid: int, resolving: bool = False) -> bool:
+        g = self.g
+        obj = g.state.objs.get(oid)
+        if obj is None or obj.zone == "gone":
+            return False
+        what = selector.get("what", "unit")
+        if not self.is_kind(oid, what):
+            return False
+        if resolving and what in BOARD_KINDS and selector.get("zone", "board") == "board" and obj.zone != "board":
+            return False
+        return self.matches(oid, selector.get("where"))
+
+    def is_kind(self, oid: int, what: str) -> bool:
+        card = self.g.card(oid)
+        if what in ("card", "chain_item", "location", "player"):
+            return True
+        if what == "permanent":
+            return card.type in ("unit", "gear")
+        return card.type == what
+
+    def selector_matches(self, selector: Any, oid: int) -> bool:
+        """For static abilities: does this selector cover object ``oid``?"""
+        if isinstance(selector, str):
+            if selector == "self":
+                return oid == self.source
+            if selector == "host":
+                return oid in self.ref("host")
+            return oid in self.ref(selector)
+        obj = self.g.obj(oid)
+        if selector.get("zone", "board") == "board" and obj.zone != "board":
+            return False
+        return self.matches_selection(selector, oid)
+
+    def matches(self, oid: int, filt: Node | None) -> bool:
+        if not filt:
+            return True
+        g = self.g
+        obj = g.obj(oid)
+        card = g.card(oid)
+        for key, want in filt.items():
+            if key == "controller":
+                if want == "friendly" and not g.friendly(obj.controller, self.you):
+                    return False
+                if want == "enemy" and g.friendly(obj.controller, self.you):
+                    return False
+            elif key == "owner":
+                if want == "you" and obj.owner != self.you:
+                    return False
+                if want == "opponent" and obj.owner == self.you:
+                    return False
+            elif key == "location":
+                if not self._location_ok(obj.zone, obj.loc, want):
+                    return False
+            elif key == "other":
+                if want and oid == self.source:
+                    return False
+            elif key == "distinct_from":
+                for ref in want:
+                    if oid in self.ref(ref):
+                        return False
+            elif key == "stunned":
+                if obj.stunned != want:
+                    return False
+            elif key == "buffed":
+                if (obj.buffs > 0) != want:
+                    return False
+            elif key == "damaged":
+                if (obj.damage > 0) != want:
+                    return False
+            elif key == "exhausted":
+                if obj.exhausted != want:
+                    return False
+            elif key == "ready":
+                if (not obj.exhausted) != want:
+                    return False
+            elif key == "attacker":
+                if (obj.designation == "attacker") != want:
+                    return False
+            elif key == "defender":
+                if (obj.designation == "defender") != want:
+                    return False
+            elif key == "in_combat":
+                sd = g.state.showdown
+                in_combat = sd is not None and sd.combat and obj.zone == "board" and obj.loc == sd.bf
+                if in_combat != want:
+                    return False
+            elif key == "mighty":
+                if (layers.might(g, oid) >= 5) != want:
+                    return False
+            elif key == "token":
+                if obj.token != want:
+                    return False
+            elif key == "facedown":
+                if (obj.zone == "facedown") != want:
+                    return False
+            elif key == "tag":
+                if want not in card.tags and want != card.champion_tag:
+                    return False
+            elif key == "not_tag":
+                if want in card.tags:
+                    return False
+            elif key == "name":
+                if card.name != want:
+                    return False
+            elif key == "type":
+                if not self.is_kind(oid, want):
+                    return False
+            elif key == "keyword":
+                kw = want.lower().replace("-", "_")
+                if obj.zone == "board":
+                    if not layers.has_keyword(g, oid, kw):
+                        return False
+                elif not card.has_keyword(kw):
+                    return False
+            elif key == "might":
+                value = layers.might(g, oid) if obj.zone == "board" else card.might
+                if "min" in want and value < want["min"]:
+                    return False
+                if "max" in want and value > want["max"]:
+                    return False
+            elif key == "energy_cost":
+                if "min" in want and card.energy < want["min"]:
+                    return False
+                if "max" in want and card.energy > want["max"]:
+                    return False
+            elif key == "power_cost":
+                if "min" in want and len(card.power) < want["min"]:
+                    return False
+                if "max" in want and len(card.power) > want["max"]:
+                    return False
+            elif key == "champion":
+                if (card.supertype == "champion") != want:
+                    return False
+            elif key == "chosen_champion":
+                pass
+            elif key == "total_might":
+                pass
+            elif key == "not_chosen_this_turn":
+                pass
+        return True
+
+    def _location_ok(self, zone: str, loc: int, want: str) -> bool:
+        g = self.g
+        if want == "any":
+            return True
+        if zone != "board":
+            return False
+        if want == "battlefield":
+            return is_battlefield(loc)
+        if want == "base":
+            return not is_battlefield(loc)
+        if want == "here":
+            return loc == self.here() and self.here() != NOWHERE
+        if want == "not_here":
+            return loc != self.here()
+        if want == "there":
+            there = self.bindings.get("there") or []
+            return bool(there) and loc == there[0]
+        if want == "same_as_event_subject":
+            subj = self.ref("event_subject")
+            return bool(subj) and g.obj(subj[0]).loc == loc
+        if want == "open_battlefield":
+            return is_battlefield(loc) and g.bf_at(loc).controller == NOWHERE
+        if want == "controlled_battlefield":
+            return is_battlefield(loc) and g.bf_at(loc).controller == self.you
+        if want == "enemy_battlefield":
+            return is_battlefield(loc) and g.bf_at(loc).controller not in (NOWHERE, self.you)
+        return True
+
+    # ------------------------------------------------------------------ amounts
+    def amount(self, value: Any, subject: int | None = None) -> int:
+        if isinstance(value, bool):
+            return int(value)
+        if isinstance(value, int):
+            return value
+        if value is None:
+            return 1
+        g = self.g
+        kind = value["type"]
+        if kind == "count":
+            saved = dict(self.bindings)
+            result = len(self.resolve(value["of"]))
+            self.bindings = saved
+        elif kind == "might":
+            ids = [subject] if value["of"] == "event_subject" and subject is not None else self.resolve(value["of"])
+            result = layers.might(g, ids[0]) if ids else 0
+        elif kind == "energy_cost":
+            ids = self.resolve(value["of"])
+            result = g.card(ids[0]).energy if ids else 0
+        elif kind == "stat":
+            result = self.stat(value["stat"], value.get("player", "you"))
+        elif kind == "variable":
+            result = self.variables.get(value["name"], 0)
+        else:
+            raise EngineError(f"unknown amount type {kind!r}")
+        result = result * int(value.get("times", 1)) + int(value.get("plus", 0))
+        return result
+
+    def stat(self, stat: str, who: str) -> int:
+        g = self.g
+        if who == "opponent":
+            players = g.opponents(self.you)
+        elif who == "its_controller":
+            it = self.bindings.get("it") or []
+            players = [g.obj(it[0]).controller] if it else [self.you]
+        else:
+            players = [self.you]
+        values = []
+        for p in players:
+            pl = g.state.players[p]
+            if stat == "points":
+                values.append(pl.points)
+            elif stat == "hand_size":
+                values.append(len(pl.hand))
+            elif stat == "trash_size":
+                values.append(len(pl.trash))
+            elif stat == "main_deck_size":
+                values.append(len(pl.main_deck))
+            elif stat == "runes":
+                values.append(len(pl.runes))
+            elif stat == "xp":
+                values.append(pl.xp)
+            elif stat == "victory_score":
+                values.append(g.state.victory_score)
+            elif stat == "highest_might":
+                mights = [layers.might(g, u) for u in g.board_objects()
+                          if g.obj(u).controller == p and g.card(u).type == "unit"]
+                values.append(max(mights, default=0))
+            elif stat == "moves_this_turn":
+                values.append(g.obj(self.source).moves_this_turn)
+            elif stat == "cards_played_this_turn":
+                values.append(sum(1 for h in g.state.history if h[0] == "played" and h[1] == p))
+            elif stat == "opponent_points_max":
+                values.append(max((g.state.players[o].points for o in g.opponents(self.you)), default=0))
+        return max(values, default=0)
+
+    # ------------------------------------------------------------------ conditions
+    def check(self, cond: Node, subject: int | None = None) -> bool:
+        g = self.g
+        kind = cond["type"]
+        if kind == "all":
+            return all(self.check(c, subject) for c in cond["of"])
+        if kind == "any":
+            return any(self.check(c, subject) for c in cond["of"])
+        if kind == "not":
+            return not self.check(cond["of"], subject)
+        if kind == "exists":
+            saved = dict(self.bindings)
+            count = len(self.resolve(cond["what"]))
+            self.bindings = saved
+            if count < int(cond.get("at_least", 1)):
+                return False
+            return "at_most" not in cond or count <= int(cond["at_most"])
+        if kind == "is":
+            ids = [subject] if cond["subject"] == "event_subject" and subject is not None else self.resolve(cond["subject"])
+            return bool(ids) and all(self.state_of(oid, cond["state"]) for oid in ids)
+        if kind == "compare":
+            left = self.amount(cond["left"], subject)
+            right = self.amount(cond["right"], subject)
+            op = cond["op"]
+            return {"ge": left >= right, "gt": left > right, "le": left <= right, "lt": left < right,
+                    "eq": left == right, "ne": left != right}[op]
+        if kind == "history":
+            return self.history_count(cond) >= int(cond.get("at_least", 1))
+        if kind == "keyword":
+            kw = g.catalog.keywords.get(cond["keyword"].lower())
+            if kw is None or kw.condition is None:
+                raise EngineError(f"keyword {cond['keyword']!r} defines no condition")
+            from .catalog import _substitute
+
+            return self.check(_substitute(kw.condition, cond.get("value")), subject)
+        if kind == "did":
+            return bool(self.last.get(cond["what"], False))
+        if kind == "paid":
+            return self.item is not None and cond["cost"] in self.item.paid
+        if kind == "turn":
+            mine = g.friendly(g.state.turn_player, self.you)
+            return mine if cond["whose"] == "yours" else not mine
+        if kind == "first_time":
+            return self.history_count({"event": cond["event"], "player": "you"}) <= 1
+        raise EngineError(f"unknown condition type {kind!r}")
+
+    def history_count(self, cond: Node) -> int:
+        g = self.g
+        event = cond["event"]
+        who = cond.get("player", "any")
+        exclude = cond.get("exclude_self", False)
+        subject = cond.get("subject")
+        count = 0
+        for entry in g.state.history:
+            if entry[0] != event:
+                continue
+            player = entry[1]
+            if who == "you" and not g.friendly(player, self.you):
+                continue
+            if who == "opponent" and g.friendly(player, self.you):
+                continue
+            if exclude and entry[2] == self.source:
+                continue
+            if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
+                if not self.matches(entry[2], subject) and not _matches_dead(self, entry, subject):
+                    continue
+            count += 1
+        return count
+
+    def state_of(self, oid: int, state: str) -> bool:
+        g = self.g
+        obj = g.state.objs.get(oid)
+        if obj is None:
+            return False
+        on_board = obj.zone == "board"
+        if state == "attacker":
+            return on_board and obj.designation == "attacker"
+        if state == "defender":
+            return on_board and obj.designation == "defender"
+        if state in ("attacking_alone", "defending_alone"):
+            role = "attacker" if state == "attacking_alone" else "defender"
+            if not on_board or obj.designation != role:
+                return False
+            mates = [u for u in g.units_at(obj.loc) if g.obj(u).designation == role
+                     and g.obj(u).controller == obj.controller]
+            return len(mates) == 1
+        if state == "at_battlefield":
+            return on_board and is_battlefield(obj.loc)
+        if state == "at_base":
+            return on_board and not is_battlefield(obj.loc)
+        if state == "buffed":
+            return obj.buffs > 0
+        if state == "stunned":
+            return obj.stunned
+        if state == "mighty":
+            return layers.might(g, oid) >= 5
+        if state == "damaged":
+            return obj.damage > 0
+        if state == "exhausted":
+            return obj.exhausted
+        if state == "ready":
+            return not obj.exhausted
+        if state == "token":
+            return obj.token
+        if state == "in_combat":
+            sd = g.state.showdown
+            return sd is not None and sd.combat and on_board and obj.loc == sd.bf
+        if state == "facedown":
+            return obj.zone == "facedown"
+        if state in ("on_board", "alive"):
+            return on_board
+        raise EngineError(f"unknown state {state!r}")
+
+
+def _matches_dead(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
+    """History entries about objects that left the board are judged by their card only."""
+    if "controller" in subject:
+        friendly = ctx.g.friendly(entry[1], ctx.you)
+        if subject["controller"] == "enemy" and friendly:
+            return False
+        if subject["controller"] == "friendly" and not friendly:
+            return False
+    return True

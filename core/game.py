@@ -1,0 +1,403 @@
+"""The headless game: ``Game`` holds a ``GameState`` and plays it by the Core Rules.
+
+The API follows OpenSpiel: ``pending_decision()`` says who must decide what, ``legal_actions()``
+lists the actions, ``apply(action)`` is atomic (an illegal action raises IllegalActionError and
+leaves the state exactly as it was), ``observation(player)`` hides what that player can't see,
+and ``to_json``/``from_json`` round-trip the whole game.  Rules areas live in their own modules
+(turn, chain, combat, movement, scoring, payment, cleanup, ...); this module wires them together
+and owns the event log and trigger dispatch index.
+"""
+from __future__ import annotations
+
+import json
+import pickle
+from typing import Any, Iterable
+
+from . import rng
+from .cards import Ability, CardDef
+from .catalog import Catalog, Compiler
+from .errors import EngineError, GameOverError, IllegalActionError
+from .events import Event, log_hash
+from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, Player,
+                    from_jsonable, is_battlefield, to_jsonable)
+
+ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
+
+
+class NeedDecision(Exception):
+    """Raised inside a resolving effect that needs an answer the game does not have yet."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+        super().__init__(decision.prompt)
+
+
+class Game:
+    """One game of Riftbound."""
+
+    def __init__(self, catalog: Catalog, state: GameState, log: list[Event] | None = None) -> None:
+        self.catalog = catalog
+        self.defs: dict[str, CardDef] = catalog.cards
+        self.state = state
+        self.log: list[Event] = log if log is not None else []
+        self.listeners: dict[str, dict[tuple[int, int], None]] = {}
+        self.static_sources: dict[tuple[int, int], None] = {}
+        self._chars: dict[int, Any] = {}
+        self._chars_version = -1
+        self.version = 0
+        self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
+        self._lasting_abilities: dict[int, Ability] = {}
+        self._compiler = Compiler(catalog.keywords)
+        self.replaying = False
+        self.answer_pos = 0
+        self._pending_check: Any = None
+        self._pending_plan: Any = None
+        self.max_events = 20_000
+        self._rebuild_index()
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, catalog: Catalog, decks: list[Any], mode: str = "duel", seed: int = 0,
+            names: list[str] | None = None) -> "Game":
+        """Create a game from decks (``Deck`` objects or deck names), a mode and a seed."""
+        from . import setup
+
+        return setup.new_game(cls, catalog, decks, mode, seed, names)
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def over(self) -> bool:
+        return self.state.winners is not None
+
+    def pending_decision(self) -> Decision | None:
+        """Who must decide what now (None once the game is over)."""
+        return None if self.over else self.state.decision
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        from . import decisions
+
+        if self.over or self.state.decision is None:
+            return []
+        return decisions.legal_actions(self)
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply one action of the deciding player; atomic on illegal input."""
+        from . import decisions
+
+        if self.over:
+            raise GameOverError("the game is over")
+        decision = self.state.decision
+        if decision is None:
+            raise EngineError("no decision is pending")
+        decisions.validate(self, action)
+        self.emit_action(decision.player, action)
+        decisions.perform(self, action)
+        self.run()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        from . import observe
+
+        return observe.observation(self, player)
+
+    def to_json(self) -> str:
+        return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, catalog: Catalog, text: str) -> "Game":
+        data = json.loads(text)
+        return cls(catalog, from_jsonable(data["state"]), data["log"])
+
+    def log_hash(self) -> str:
+        return log_hash(self.log)
+
+    # ------------------------------------------------------------------ the loop (HOT FEPR)
+    def run(self) -> None:
+        """Handle outstanding tasks, cleanups and triggers, then give priority or move on."""
+        from . import chain, cleanup, turn, triggers
+
+        while self.state.decision is None and self.state.winners is None:
+            s = self.state
+            if s.log_count - s.loop_guard > self.max_events:
+                from . import loops
+
+                loops.settle_runaway(self)
+                continue
+            if s.tasks:
+                task = s.tasks[-1]
+                if turn.may_ask(self, task):
+                    self._guarded(lambda: turn.run_task(self, self.state.tasks.pop()))
+                else:
+                    self._unguarded(lambda: turn.run_task(self, s.tasks.pop()))
+                continue
+            if s.needs_cleanup:
+                if self.optional_replacements():
+                    self._guarded(lambda: cleanup.cleanup(self))
+                else:
+                    self._unguarded(lambda: cleanup.cleanup(self))
+                continue
+            if s.pending_triggers:
+                triggers.put_on_chain(self)
+                continue
+            if chain.offer_priority(self):
+                continue
+            turn.advance(self)
+
+    def _guarded(self, step: Any) -> None:
+        """Run a step that may ask a player; if it does, rewind it and wait for the answer.
+
+        The step is replayed from its snapshot with all answers given so far, so the paused
+        step is plain data (the task stays on the stack and the answers are in the state).
+        """
+        snap = self.snapshot()
+        self.answer_pos = 0
+        try:
+            step()
+        except NeedDecision as need:
+            answers = list(self.state.answers)
+            self.restore(snap)
+            self.state.answers = answers
+            need.decision.context["replay"] = True
+            self.state.decision = need.decision
+            return
+        self.state.answers = []
+
+    def _unguarded(self, step: Any) -> None:
+        self.answer_pos = 0
+        try:
+            step()
+        except NeedDecision as need:
+            raise EngineError(f"a step that was not expected to ask a player asked: {need.decision.prompt}") from None
+
+    def optional_replacements(self) -> bool:
+        """Whether a replacement effect that asks its controller could apply now."""
+        for key, table in self.listeners.items():
+            if key.startswith("replace:"):
+                for (oid, index) in table:
+                    body = self.defs[self.state.objs[oid].code].abilities[index].body
+                    if body.get("optional") or body.get("cost"):
+                        return True
+        return any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
+                   for l in self.state.lasting)
+
+    # ------------------------------------------------------------------ events
+    def emit(self, etype: str, **fields: Any) -> Event:
+        """Record an event and queue the triggered abilities that listen to it."""
+        from . import triggers
+
+        s = self.state
+        s.log_count += 1
+        event: Event = {"n": s.log_count, "t": etype}
+        event.update(fields)
+        self.log.append(event)
+        self.version += 1
+        if etype in self.listeners or s.lasting:
+            triggers.dispatch(self, event)
+        return event
+
+    def emit_action(self, player: int, action: dict[str, Any]) -> None:
+        self.emit("action", player=player, action=action)
+
+    def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
+        """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
+        entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE)]
+        self.state.history.append(entry)
+
+    def touch(self) -> None:
+        self.version += 1
+
+    # ------------------------------------------------------------------ objects and zones
+    def obj(self, oid: int) -> Obj:
+        return self.state.objs[oid]
+
+    def card(self, oid: int) -> CardDef:
+        return self.defs[self.state.objs[oid].code]
+
+    def player(self, index: int) -> Player:
+        return self.state.players[index]
+
+    def bf_at(self, loc: int) -> Battlefield:
+        return self.state.battlefields[loc - BF0]
+
+    def new_obj(self, code: str, owner: int, zone: str, token: bool = False) -> Obj:
+        s = self.state
+        obj = Obj(id=s.next_id, code=code, owner=owner, controller=owner, zone=zone, token=token)
+        s.next_id += 1
+        s.objs[obj.id] = obj
+        return obj
+
+    def tick(self) -> int:
+        self.state.clock += 1
+        return self.state.clock
+
+    def zone_list(self, obj: Obj) -> list[int] | None:
+        """The ordered list that holds the object, if its zone has one."""
+        p = self.state.players[obj.owner]
+        zone = obj.zone
+        if zone == "board":
+            if is_battlefield(obj.loc):
+                return self.bf_at(obj.loc).here
+            return self.state.players[obj.loc].base
+        if zone == "facedown":
+            return self.bf_at(obj.loc).facedown
+        lists = {"hand": p.hand, "trash": p.trash, "main_deck": p.main_deck, "rune_deck": p.rune_deck,
+                 "runes": self.state.players[obj.controller].runes, "champion": p.champion,
+                 "banished": p.banished}
+        return lists.get(zone)
+
+    def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:
+        """Move an object to a zone (and location); keeps lists and the trigger index in step."""
+        obj = self.state.objs[oid]
+        old_list = self.zone_list(obj)
+        if old_list is not None and oid in old_list:
+            old_list.remove(oid)
+        was_active = obj.zone in ACTIVE_ZONES
+        obj.zone = zone
+        obj.loc = loc
+        if obj.token and zone not in ("board", "chain", "bfcard"):
+            # 185.3.b: a token that leaves the board ceases to exist
+            self._unindex(oid)
+            obj.zone = "gone"
+            self.version += 1
+            return
+        new_list = self.zone_list(obj)
+        if new_list is not None:
+            if top:
+                new_list.insert(0, oid)
+            else:
+                new_list.append(oid)
+        now_active = zone in ACTIVE_ZONES
+        if was_active or now_active or self._listens_elsewhere(obj):
+            self._unindex(oid)
+            self._index(oid)
+        self.version += 1
+
+    def _listens_elsewhere(self, obj: Obj) -> bool:
+        return any(a.kind == "triggered" and a.body["when"].get("from_zone")
+                   for a in self.defs[obj.code].abilities)
+
+    # ------------------------------------------------------------------ dispatch index
+    def _index(self, oid: int) -> None:
+        obj = self.state.objs[oid]
+        card = self.defs[obj.code]
+        active = obj.zone in ACTIVE_ZONES
+        if obj.zone == "board" and obj.attached_to != NOWHERE:
+            active = True
+        for ability in card.abilities:
+            if ability.kind == "triggered":
+                from_zone = ability.body["when"].get("from_zone")
+                if (from_zone is None and active) or (from_zone is not None and obj.zone == from_zone):
+                    self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
+            elif ability.kind == "replacement" and active:
+                self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
+            elif ability.kind == "static" and active:
+                self.static_sources[(oid, ability.index)] = None
+
+    def _unindex(self, oid: int) -> None:
+        for table in self.listeners.values():
+            for key in [k for k in table if k[0] == oid]:
+                del table[key]
+        for key in [k for k in self.static_sources if k[0] == oid]:
+            del self.static_sources[key]
+
+    def _rebuild_index(self) -> None:
+        self.listeners = {}
+        self.static_sources = {}
+        for oid, obj in self.state.objs.items():
+            if obj.zone != "gone":
+                self._index(oid)
+
+    # ------------------------------------------------------------------ abilities
+    def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
+        key = (keyword, json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value)
+        cached = self._keyword_abilities.get(key)
+        if cached is None:
+            card = self._compiler.compile({"code": "KW-000", "name": keyword, "type": "unit",
+                                           "keywords": [{keyword: value} if value is not None else keyword]},
+                                          "KW", "keyword")
+            cached = card.abilities
+            self._keyword_abilities[key] = cached
+        return cached
+
+    def lasting_ability(self, lasting: Lasting) -> Ability:
+        cached = self._lasting_abilities.get(lasting.id)
+        if cached is None:
+            body = dict(lasting.body)
+            compiled = self._compiler._ability(body, 0, lasting.keyword, None)
+            self._lasting_abilities[lasting.id] = compiled
+            cached = compiled
+        return cached
+
+    def find_lasting(self, lid: int) -> Lasting | None:
+        for lasting in self.state.lasting:
+            if lasting.id == lid:
+                return lasting
+        return None
+
+    def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
+        if lasting != NOWHERE:
+            found = self.find_lasting(lasting)
+            if found is None:
+                raise EngineError(f"lasting effect {lasting} is gone")
+            if found.kind == "grant":
+                return self.keyword_abilities(found.body["keyword"], found.body.get("value"))[index]
+            return self.lasting_ability(found)
+        return self.defs[self.state.objs[oid].code].abilities[index]
+
+    # ------------------------------------------------------------------ chance
+    def random_below(self, n: int) -> int:
+        self.state.rng, value = rng.below(self.state.rng, n)
+        return value
+
+    def shuffle(self, items: list[int]) -> None:
+        self.state.rng = rng.shuffle(self.state.rng, items)
+
+    # ------------------------------------------------------------------ snapshots
+    def snapshot(self) -> bytes:
+        return pickle.dumps((self.state, len(self.log)), protocol=pickle.HIGHEST_PROTOCOL)
+
+    def restore(self, snap: bytes) -> None:
+        state, log_len = pickle.loads(snap)
+        self.state = state
+        del self.log[log_len:]
+        self._chars = {}
+        self.version += 1
+        self._rebuild_index()
+
+    # ------------------------------------------------------------------ players
+    def opponents(self, player: int) -> list[int]:
+        team = self.state.players[player].team
+        return [p.index for p in self.state.players if p.team != team and not p.conceded]
+
+    def next_player(self, player: int) -> int:
+        order = self.state.turn_order
+        i = order.index(player)
+        for step in range(1, len(order) + 1):
+            candidate = order[(i + step) % len(order)]
+            if not self.state.players[candidate].conceded:
+                return candidate
+        return player
+
+    def in_turn_order(self, start: int | None = None) -> list[int]:
+        order = self.state.turn_order
+        first = self.state.turn_player if start is None else start
+        i = order.index(first)
+        return [order[(i + k) % len(order)] for k in range(len(order))
+                if not self.state.players[order[(i + k) % len(order)]].conceded]
+
+    def friendly(self, a: int, b: int) -> bool:
+        """Same player or teammates (491: 'friendly' includes a teammate's objects)."""
+        return self.state.players[a].team == self.state.players[b].team
+
+    def units_at(self, loc: int) -> list[int]:
+        ids = self.bf_at(loc).here if is_battlefield(loc) else self.state.players[loc].base
+        return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
+                and self.state.objs[i].attached_to == NOWHERE]
+
+    def board_objects(self) -> Iterable[int]:
+        for p in self.state.players:
+            yield from p.base
+        for bf in self.state.battlefields:
+            yield from bf.here
+
+    def name(self, oid: int) -> str:
+        return self.defs[self.state.objs[oid].code].name

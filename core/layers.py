@@ -1,0 +1,233 @@
+"""Characteristics through layers of continuous effects (Core Rules, layers; 143.2).
+
+Layer 1 (traits) is the card's printed facts plus control; layer 2 grants keywords and hooks;
+layer 3 does Might arithmetic: increases first, then decreases (each decrease respects its own
+minimum, "to a minimum of 1").  Because a layer-2 grant may depend on layer-3 Might (a unit
+"with Shield while Mighty"), the computation repeats until nothing changes.
+
+Results are cached per object and per state version, so a busy board costs nothing until a
+characteristic is actually read.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(slots=True)
+class Chars:
+    might: int
+    keywords: dict[str, Any] = field(default_factory=dict)
+    hooks: dict[str, list[Any]] = field(default_factory=dict)
+    prevent_all: bool = False
+    enter_ready: bool = False
+
+
+def chars(g: "Game", oid: int) -> Chars:
+    if g._chars_version != g.version:
+        g._chars = {}
+        g._chars_version = g.version
+    cached = g._chars.get(oid)
+    if cached is not None:
+        return cached
+    g._chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
+    result = _compute(g, oid)
+    g._chars[oid] = result
+    return result
+
+
+def might(g: "Game", oid: int) -> int:
+    return chars(g, oid).might
+
+
+def has_keyword(g: "Game", oid: int, keyword: str) -> bool:
+    return keyword in chars(g, oid).keywords
+
+
+def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
+    return chars(g, oid).hooks.get(hook, [])
+
+
+def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
+    """(modifier, source object, controller, timestamp) of every static effect applying now."""
+    from .effects import EffectContext
+
+    obj = g.obj(oid)
+    card = g.card(oid)
+    out: list[tuple[dict[str, Any], int, int, int]] = []
+    # the object's own static abilities (work in every zone when they affect only itself)
+    for ability in card.abilities:
+        if ability.kind != "static":
+            continue
+        affects = ability.body.get("affects", "self")
+        if affects != "self":
+            continue
+        ctx = EffectContext(g, obj.controller, oid)
+        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+            continue
+        if "while" in ability.body and not ctx.check(ability.body["while"]):
+            continue
+        for mod in ability.body["modifiers"]:
+            out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
+    if obj.zone != "board" and obj.zone not in ("hand", "champion", "chain", "facedown"):
+        return out
+    # static abilities of other objects on the board (Captain Farron, battlefields, legends)
+    for (src, index) in list(g.static_sources):
+        if src == oid:
+            continue
+        ability = g.ability_of(src, index)
+        affects = ability.body.get("affects", "self")
+        if affects == "self":
+            continue
+        source = g.obj(src)
+        ctx = EffectContext(g, source.controller, src)
+        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+            continue
+        if not ctx.selector_matches(affects, oid):
+            continue
+        if "while" in ability.body and not ctx.check(ability.body["while"], subject=oid):
+            continue
+        for mod in ability.body["modifiers"]:
+            out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
+    # lasting effects created by resolved spells and abilities
+    for lasting in g.state.lasting:
+        if lasting.kind == "grant":
+            if lasting.affects and oid in lasting.affects:
+                out.append(({"type": "keyword", "keyword": lasting.body["keyword"],
+                             "value": lasting.body.get("value"), "granted": True}, lasting.source,
+                            lasting.controller, lasting.timestamp))
+            continue
+        if lasting.kind != "static":
+            continue
+        if lasting.affects is not None:
+            if oid not in lasting.affects:
+                continue
+            ctx = EffectContext(g, lasting.controller, lasting.source)
+        else:
+            ctx = EffectContext(g, lasting.controller, lasting.source)
+            if not ctx.selector_matches(lasting.body.get("affects", "self"), oid):
+                continue
+        if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
+            continue
+        for mod in lasting.body["modifiers"]:
+            out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
+    return out
+
+
+def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> dict[str, Any]:
+    """Fix computed amounts of a modifier now (e.g. 'equal to your points')."""
+    amount = mod.get("amount")
+    value = mod.get("value")
+    if isinstance(amount, dict) or isinstance(value, dict):
+        resolved = dict(mod)
+        if isinstance(amount, dict):
+            resolved["amount"] = ctx.amount(amount, subject=subject)
+        if isinstance(value, dict):
+            resolved["value"] = ctx.amount(value, subject=subject)
+        return resolved
+    return mod
+
+
+def _compute(g: "Game", oid: int) -> Chars:
+    obj = g.obj(oid)
+    card = g.card(oid)
+    base = card.might
+    keywords: dict[str, Any] = {}
+    for name, value in card.keywords:
+        _add_keyword(g, keywords, name, value)
+    result = Chars(might=base + obj.buffs, keywords=dict(keywords))
+    for _ in range(3):
+        g._chars[oid] = result
+        mods = _modifiers_for(g, oid)
+        kw = dict(keywords)
+        hooks: dict[str, list[Any]] = {}
+        plus = 0
+        decreases: list[tuple[int, int]] = []
+        prevent_all = False
+        enter_ready = False
+        granted: list[tuple[str, Any]] = []
+        for mod, _src, _ctl, _ts in sorted(mods, key=lambda m: m[3]):
+            kind = mod["type"]
+            if kind == "might":
+                amount = int(mod["amount"])
+                if mod.get("negative"):
+                    decreases.append((amount, int(mod.get("minimum", -999))))
+                else:
+                    plus += amount
+            elif kind == "keyword":
+                name = mod["keyword"].lower().replace("-", "_")
+                _add_keyword(g, kw, name, mod.get("value"))
+                granted.append((name, mod.get("value")))
+            elif kind == "hook":
+                hooks.setdefault(mod["hook"], []).append(mod["value"])
+            elif kind == "prevent_damage":
+                prevent_all = True
+            elif kind == "enter_ready":
+                enter_ready = True
+        for name, value in granted:
+            for ability in g.keyword_abilities(name, value):
+                if ability.kind != "static":
+                    continue
+                from .effects import EffectContext
+
+                ctx = EffectContext(g, obj.controller, oid)
+                if "while" in ability.body and not ctx.check(ability.body["while"]):
+                    continue
+                for m in ability.body["modifiers"]:
+                    m = _resolve_mod(ctx, m)
+                    if m["type"] == "hook":
+                        hooks.setdefault(m["hook"], []).append(m["value"])
+                    elif m["type"] == "might":
+                        plus += int(m["amount"])
+        might = base + obj.buffs + plus + _equipment_bonus(g, oid)
+        for amount, minimum in decreases:
+            floor = min(might, minimum) if minimum > -999 else -999
+            might = max(might - amount, floor)
+        new = Chars(might=might, keywords=kw, hooks=hooks, prevent_all=prevent_all, enter_ready=enter_ready)
+        if new == result:
+            break
+        result = new
+    return result
+
+
+def _equipment_bonus(g: "Game", oid: int) -> int:
+    obj = g.obj(oid)
+    if obj.zone != "board":
+        return 0
+    total = 0
+    here = g.bf_at(obj.loc).here if obj.loc >= 10 else g.state.players[obj.loc].base
+    for other in here:
+        o = g.obj(other)
+        if o.attached_to == oid:
+            total += g.card(other).might_bonus
+    return total
+
+
+def _add_keyword(g: "Game", keywords: dict[str, Any], name: str, value: Any) -> None:
+    kw = g.catalog.keywords.get(name)
+    if kw is not None and kw.parameter_kind == "number":
+        amount = int(value if value is not None else (kw.default or 1))
+        if name in keywords and kw.stacking == "add":
+            keywords[name] = int(keywords[name]) + amount
+        elif name in keywords and kw.stacking == "max":
+            keywords[name] = max(int(keywords[name]), amount)
+        else:
+            keywords[name] = amount
+    else:
+        keywords.setdefault(name, value)
+
+
+def is_stunned(g: "Game", oid: int) -> bool:
+    return g.obj(oid).stunned
+
+
+def combat_might(g: "Game", oid: int) -> int:
+    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0."""
+    if g.obj(oid).stunned:
+        return 0
+    return max(0, might(g, oid))
+

@@ -1,0 +1,99 @@
+"""The standard move (144) and where units may go (448-460).
+
+A standard move exhausts each unit as its cost (144.2), in the turn player's Main Phase outside
+showdowns with an empty chain (144.1), from base to a battlefield or back (144.4.a-b), and between
+battlefields with Ganking (810).  Several units may move together to one destination (144.3).
+Moves don't use the chain (448.3.c).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import actions, layers
+from .errors import IllegalActionError
+from .state import is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def can_move_to(g: "Game", oid: int, dest: int) -> bool:
+    obj = g.obj(oid)
+    if obj.loc == dest:
+        return False
+    if is_battlefield(obj.loc) and is_battlefield(dest):
+        if "battlefield_to_battlefield" not in layers.hook_values(g, oid, "standard_move"):
+            return False
+    elif not is_battlefield(dest) and dest != obj.controller:
+        return False
+    if not is_battlefield(obj.loc) and not is_battlefield(dest):
+        return False
+    if is_battlefield(obj.loc) and not is_battlefield(dest) and _cant_move_to_base(g, obj.loc):
+        return False
+    return True
+
+
+def _cant_move_to_base(g: "Game", loc: int) -> bool:
+    for mod, src in actions.static_modifiers(g, "restriction"):
+        if mod["restriction"] == "cant_move_to_base" and g.obj(src).loc == loc:
+            return True
+    return False
+
+
+def destinations(g: "Game", player: int) -> dict[int, list[int]]:
+    """For each destination, the units that could make a standard move there now."""
+    s = g.state
+    out: dict[int, list[int]] = {}
+    if s.step != "main" or s.chain or s.showdown is not None or s.turn_player != player:
+        return out
+    units = [oid for oid in g.board_objects()
+             if g.obj(oid).controller == player and g.card(oid).type == "unit" and not g.obj(oid).exhausted]
+    targets = [player] + [bf.loc for bf in s.battlefields if actions.can_enter(g, bf.loc, player)]
+    for dest in targets:
+        movers = [u for u in units if can_move_to(g, u, dest)]
+        if movers:
+            out[dest] = movers
+    return out
+
+
+def check_move(g: "Game", player: int, action: dict[str, Any]) -> tuple[list[int], int]:
+    s = g.state
+    units = action.get("units")
+    dest = action.get("to")
+    if not isinstance(units, list) or not units or not isinstance(dest, int):
+        raise IllegalActionError("a move names one or more units and a destination")
+    if len(set(units)) != len(units):
+        raise IllegalActionError("a unit can be named only once in a move")
+    if s.turn_player != player or s.step != "main":
+        raise IllegalActionError("the standard move is only possible in your Main Phase", "144.1.a")
+    if s.showdown is not None:
+        raise IllegalActionError("no standard moves during a showdown or combat", "144.1.c")
+    if s.chain:
+        raise IllegalActionError("no standard moves while the chain is closed", "144.1.a")
+    valid_dest = dest == player or any(bf.loc == dest for bf in s.battlefields)
+    if not valid_dest:
+        raise IllegalActionError(f"{dest} is not your base or a battlefield", "144.4")
+    for oid in units:
+        if not isinstance(oid, int) or oid not in s.objs:
+            raise IllegalActionError(f"no unit #{oid}")
+        obj = g.obj(oid)
+        if obj.zone != "board" or g.card(oid).type != "unit":
+            raise IllegalActionError(f"{g.name(oid)} is not a unit on the board")
+        if obj.controller != player:
+            raise IllegalActionError(f"you don't control {g.name(oid)}")
+        if obj.exhausted:
+            raise IllegalActionError(f"{g.name(oid)} is exhausted; exhausting it is the cost of moving", "144.2")
+        if not can_move_to(g, oid, dest):
+            if is_battlefield(obj.loc) and is_battlefield(dest):
+                raise IllegalActionError(f"{g.name(oid)} can't move between battlefields without Ganking", "144.4.c")
+            raise IllegalActionError(f"{g.name(oid)} can't move there", "144.4")
+    if is_battlefield(dest) and not actions.can_enter(g, dest, player):
+        raise IllegalActionError("that battlefield already holds units of two other players", "451.2")
+    return units, dest
+
+
+def standard_move(g: "Game", player: int, units: list[int], dest: int) -> None:
+    for oid in units:
+        g.obj(oid).exhausted = True  # 144.2: the cost
+    g.emit("standard_move", player=player, units=units, to=dest)
+    actions.move_units(g, units, dest, player, standard=True)

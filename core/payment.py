@@ -1,0 +1,271 @@
+"""Costs and paying them (131, 135.2.e, 161-167, 430-431; the process of playing a card, step 3-4).
+
+The total cost is found in the rules' order: base cost (or its replacement), additional costs,
+increases, then discounts; energy and power never go below 0.  Payment uses the rune pool first,
+then the basic rune abilities (exhaust: add 1 energy; recycle: add one power of its domain, 164.2),
+planned so that a rune exhausted for energy can still be recycled for power (417.1).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards import DOMAINS
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass
+class Cost:
+    """Energy, power symbols (each a set of allowed domains) and non-resource costs."""
+
+    energy: int = 0
+    power: list[frozenset[str]] = field(default_factory=list)
+    other: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        parts = [str(self.energy)] if self.energy else []
+        for allowed in self.power:
+            parts.append("any" if len(allowed) == len(DOMAINS) else "/".join(sorted(allowed)))
+        return "+".join(parts) or "0"
+
+
+@dataclass
+class Plan:
+    """How a cost will be paid: pool amounts used and rune abilities activated, in order."""
+
+    pool_energy: int = 0
+    pool_spell_energy: int = 0
+    pool_power: list[str] = field(default_factory=list)
+    pool_spell_power: list[str] = field(default_factory=list)
+    exhaust: list[int] = field(default_factory=list)
+    recycle: list[tuple[int, str]] = field(default_factory=list)
+
+
+ANY = frozenset(DOMAINS)
+
+
+def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
+    """A power symbol as the set of domains that can pay it (135.2.e.5-6)."""
+    if sym == "any":
+        return ANY
+    if sym == "own":
+        return frozenset(card_domains) if card_domains else ANY
+    return frozenset([sym])
+
+
+def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) -> Plan | None:
+    """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid."""
+    p = g.state.players[player]
+    plan = Plan()
+    need_energy = cost.energy
+    spell_e = p.spell_energy if for_spell else 0
+    take = min(spell_e, need_energy)
+    plan.pool_spell_energy = take
+    need_energy -= take
+    take = min(p.energy, need_energy)
+    plan.pool_energy = take
+    need_energy -= take
+    pool_power = dict(p.power)
+    spell_power = dict(p.spell_power) if for_spell else {}
+    remaining: list[frozenset[str]] = []
+    for allowed in sorted(cost.power, key=len):
+        paid = False
+        for source, record in ((spell_power, plan.pool_spell_power), (pool_power, plan.pool_power)):
+            for domain in sorted(allowed):
+                if source.get(domain, 0) > 0:
+                    source[domain] -= 1
+                    record.append(domain)
+                    paid = True
+                    break
+            if not paid and source.get("any", 0) > 0:
+                source["any"] -= 1
+                record.append("any")
+                paid = True
+            if paid:
+                break
+        if not paid:
+            remaining.append(allowed)
+    runes = [oid for oid in p.runes]
+    used: set[int] = set()
+    # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
+    for allowed in remaining:
+        candidates = [r for r in runes if r not in used and g.card(r).domains and g.card(r).domains[0] in allowed]
+        if not candidates:
+            return None
+        candidates.sort(key=lambda r: (not g.obj(r).exhausted, r))
+        rune = candidates[0]
+        used.add(rune)
+        plan.recycle.append((rune, g.card(rune).domains[0]))
+    # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
+    if need_energy:
+        ready = [r for r in runes if not g.obj(r).exhausted]
+        ready.sort(key=lambda r: (r not in used, r))
+        if len(ready) < need_energy:
+            return None
+        plan.exhaust = ready[:need_energy]
+    return plan
+
+
+def pay(g: "Game", player: int, plan: Plan) -> None:
+    """Carry out a plan: rune abilities add to the pool, then the cost is taken from it."""
+    from . import actions
+
+    p = g.state.players[player]
+    for rune in plan.exhaust:
+        g.obj(rune).exhausted = True
+        g.emit("rune_exhaust", player=player, obj=rune)
+        actions.add_resources(g, player, 1, [])
+    for rune, domain in plan.recycle:
+        g.emit("rune_recycle", player=player, obj=rune, domain=domain)
+        actions.recycle(g, [rune])
+        actions.add_resources(g, player, 0, [domain])
+    p.energy -= plan.pool_energy + len(plan.exhaust)
+    p.spell_energy -= plan.pool_spell_energy
+    for domain in plan.pool_power:
+        p.power[domain] -= 1
+    for domain in plan.pool_spell_power:
+        p.spell_power[domain] -= 1
+    for _, domain in plan.recycle:
+        p.power[domain] -= 1
+    p.power = {k: v for k, v in p.power.items() if v}
+    p.spell_power = {k: v for k, v in p.spell_power.items() if v}
+    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + len(plan.exhaust),
+           power=plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle])
+
+
+def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
+              ignore: str = "", reduction: int = 0) -> Cost:
+    """The total cost of playing a card (process of playing a card, step 3)."""
+    from .effects import EffectContext
+
+    card = g.card(oid)
+    energy = card.energy
+    power = [symbol(s, card.domains) for s in card.power]
+    if hidden or ignore == "all":
+        energy, power = 0, []
+    elif ignore == "energy":
+        energy = 0
+    extra_energy = 0
+    extra_power: list[frozenset[str]] = []
+    other: dict[str, Any] = {}
+    reduce_energy = reduction
+    for ability in card.abilities:
+        if ability.kind != "additional_cost":
+            continue
+        name = ability.body["name"]
+        optional = ability.body.get("optional", False)
+        if optional and name not in paid:
+            continue
+        ctx = EffectContext(g, player, oid)
+        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+            continue
+        body_cost = ability.body["cost"]
+        extra_energy += ctx.amount(body_cost.get("energy", 0))
+        extra_power += [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        for key, value in body_cost.items():
+            if key not in ("energy", "power"):
+                other[key] = value
+        effect = ability.body.get("effect_on_cost", {})
+        if effect.get("ignore_cost"):
+            energy, power = 0, []
+        if "reduce_energy" in effect:
+            reduce_energy += ctx.amount(effect["reduce_energy"])
+    # discounts and increases from static effects (own, board, lasting)
+    minimum = 0
+    if not (hidden or ignore == "all"):
+        for mod, floor, src_lasting in cost_modifiers(g, player, oid):
+            amount = EffectContext(g, player, oid).amount(mod.get("energy", 0))
+            if mod.get("increase"):
+                extra_energy += amount
+            else:
+                if floor:
+                    amount = max(0, min(amount, energy - floor))
+                reduce_energy += amount
+                minimum = max(minimum, floor)
+            if src_lasting is not None and src_lasting.uses > 0:
+                other.setdefault("_use_lasting", []).append(src_lasting.id)
+    energy = max(0, energy - reduce_energy) + extra_energy
+    return Cost(energy=energy, power=power + extra_power, other=other)
+
+
+def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
+    from .effects import EffectContext
+
+    out: list[tuple[dict[str, Any], int, Any]] = []
+    card = g.card(oid)
+    for ability in card.abilities:
+        if ability.kind == "static" and ability.body.get("affects", "self") == "self":
+            ctx = EffectContext(g, player, oid)
+            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                continue
+            if "while" in ability.body and not ctx.check(ability.body["while"]):
+                continue
+            for mod in ability.body["modifiers"]:
+                if mod["type"] == "cost":
+                    out.append((mod, int(mod.get("minimum", 0)), None))
+    for (src, index) in list(g.static_sources):
+        ability = g.ability_of(src, index)
+        affects = ability.body.get("affects", "self")
+        if affects == "self" or isinstance(affects, str):
+            continue
+        source = g.obj(src)
+        ctx = EffectContext(g, source.controller, src)
+        if not any(m["type"] == "cost" for m in ability.body["modifiers"]):
+            continue
+        if "while" in ability.body and not ctx.check(ability.body["while"]):
+            continue
+        if not ctx.is_kind(oid, affects.get("what", "card")) or not ctx.matches(oid, _card_filter(affects)):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "cost":
+                out.append((mod, int(mod.get("minimum", 0)), None))
+    for lasting in g.state.lasting:
+        if lasting.kind != "static" or lasting.controller != player:
+            continue
+        if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
+            continue
+        ctx = EffectContext(g, lasting.controller, lasting.source)
+        affects = lasting.body.get("affects")
+        if isinstance(affects, dict) and (not ctx.is_kind(oid, affects.get("what", "card"))
+                                          or not ctx.matches(oid, _card_filter(affects))):
+            continue
+        for mod in lasting.body["modifiers"]:
+            if mod["type"] == "cost":
+                out.append((mod, int(mod.get("minimum", 0)), lasting))
+    return out
+
+
+def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:
+    """Location criteria don't apply to a card being played from hand."""
+    where = dict(selection.get("where", {}))
+    where.pop("location", None)
+    return where
+
+
+def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost:
+    from .effects import EffectContext
+
+    card = g.card(oid)
+    ctx = EffectContext(g, player, oid)
+    energy = ctx.amount(cost.get("energy", 0))
+    power = [symbol(s, card.domains) for s in cost.get("power", [])]
+    other = {k: v for k, v in cost.items() if k not in ("energy", "power")}
+    return Cost(energy=energy, power=power, other=other)
+
+
+def deflect_tax(g: "Game", player: int, targets: list[list[int]]) -> list[frozenset[str]]:
+    """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power."""
+    from . import layers
+
+    extra: list[frozenset[str]] = []
+    for slot in targets:
+        for oid in slot:
+            obj = g.state.objs.get(oid)
+            if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
+                continue
+            for value in layers.hook_values(g, oid, "targeting_tax"):
+                extra += [ANY] * int(value)
+    return extra
+

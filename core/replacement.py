@@ -1,0 +1,89 @@
+"""Replacement effects (Core Rules, replacement effects): 'if X would happen, Y instead'.
+
+A replacement applies at most once to an event.  Optional ones (a cost, or 'you may') ask their
+controller; several applying to one event are applied in the affected object's owner's order
+(here: printed abilities by timestamp, then lasting effects by creation).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .effects import EffectContext
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
+    """Apply the first applicable replacement of ``event`` for object ``oid``; True if replaced."""
+    s = g.state
+    candidates: list[tuple[int, dict[str, Any], int, Any]] = []
+    for (src, index) in list(g.listeners.get("replace:" + event, {})):
+        body = g.defs[s.objs[src].code].abilities[index].body
+        candidates.append((src, body, s.objs[src].controller, None))
+    for lasting in list(s.lasting):
+        if lasting.kind == "replacement" and lasting.body["replaces"]["event"] == event:
+            candidates.append((lasting.source, lasting.body, lasting.controller, lasting))
+    for src, body, controller, lasting in candidates:
+        ctx = EffectContext(g, controller, src, event={"t": event, "obj": oid, **info})
+        ctx.bindings["it"] = [oid]
+        if lasting is not None and lasting.affects is not None and oid not in lasting.affects:
+            continue
+        if not _applies(g, ctx, body["replaces"], oid, src):
+            continue
+        if "if" in body and not ctx.check(body["if"]):
+            continue
+        if body.get("optional") or body.get("cost"):
+            if not _accept(g, ctx, body, oid):
+                continue
+        if lasting is not None and lasting.uses > 0:
+            lasting.uses -= 1
+            if lasting.uses == 0:
+                s.lasting.remove(lasting)
+        g.emit("replaced", event=event, obj=oid, by=src)
+        ctx.run(body["instead"])
+        s.needs_cleanup = True
+        return True
+    return False
+
+
+def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, src: int) -> bool:
+    subject = pattern.get("subject")
+    if subject == "self":
+        return oid == src
+    if subject == "host":
+        return g.obj(src).attached_to == oid
+    if isinstance(subject, dict):
+        return ctx.matches(oid, subject)
+    return True
+
+
+def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bool:
+    from . import payment
+
+    if body.get("cost"):
+        cost = payment.ability_cost(g, ctx.controller, ctx.source, body["cost"])
+        plan = payment.plan_payment(g, ctx.controller, cost)
+        if plan is None:
+            return False
+        other = cost.other
+        if other.get("exhaust_self") and g.obj(ctx.source).exhausted:
+            return False
+        if other.get("spend_buff") and g.obj(oid).buffs <= 0:
+            return False
+        answer = ctx.ask(ctx.controller, f"pay {cost.describe()} to use {g.name(ctx.source)} for {g.name(oid)}?",
+                         [("yes", True), ("no", False)])
+        if not answer:
+            return False
+        payment.pay(g, ctx.controller, plan)
+        from . import actions
+
+        if other.get("exhaust_self"):
+            actions.exhaust(g, [ctx.source])
+        if other.get("spend_buff"):
+            actions.spend_buff(g, oid, ctx.controller)
+        if other.get("kill_self"):
+            actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.controller)
+        return True
+    return bool(ctx.ask(ctx.controller, f"use {g.name(ctx.source)} for {g.name(oid)}?",
+                        [("yes", True), ("no", False)]))

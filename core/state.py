@@ -1,0 +1,223 @@
+"""The game state: plain, serializable data with no behaviour.
+
+Everything a game needs to continue lives here, so that ``to_json``/``from_json`` lose nothing
+and a snapshot is a copy of this tree.  Card definitions are referenced by code, never copied.
+
+Locations are small integers: a player's base is the player's index (0-3); battlefield ``i``
+is ``BF0 + i`` (rule 198.1: the locations are the bases and the battlefields).
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+BF0 = 10
+NOWHERE = -1
+
+PHASES = ("awaken", "beginning", "channel", "draw", "main", "ending")
+
+
+def is_battlefield(loc: int) -> bool:
+    return loc >= BF0
+
+
+@dataclass(slots=True)
+class Obj:
+    """A card or token anywhere in the game (rule 180 for tokens)."""
+
+    id: int
+    code: str
+    owner: int
+    controller: int
+    zone: str
+    loc: int = NOWHERE
+    exhausted: bool = False
+    damage: int = 0
+    buffs: int = 0
+    stunned: bool = False
+    attached_to: int = NOWHERE
+    token: bool = False
+    designation: str = ""
+    timestamp: int = 0
+    hidden_turn: int = -1
+    moves_this_turn: int = 0
+    played_turn: int = -1
+    prevent: int = 0
+
+
+@dataclass(slots=True)
+class Player:
+    index: int
+    name: str
+    team: int
+    legend: int = NOWHERE
+    points: int = 0
+    xp: int = 0
+    energy: int = 0
+    power: dict[str, int] = field(default_factory=dict)
+    spell_energy: int = 0
+    spell_power: dict[str, int] = field(default_factory=dict)
+    main_deck: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=list)
+    trash: list[int] = field(default_factory=list)
+    rune_deck: list[int] = field(default_factory=list)
+    runes: list[int] = field(default_factory=list)
+    champion: list[int] = field(default_factory=list)
+    banished: list[int] = field(default_factory=list)
+    base: list[int] = field(default_factory=list)
+    battlefields_owned: list[int] = field(default_factory=list)
+    turns_taken: int = 0
+    conceded: bool = False
+    mulliganed: bool = False
+
+
+@dataclass(slots=True)
+class Battlefield:
+    index: int
+    card: int
+    owner: int
+    controller: int = NOWHERE
+    here: list[int] = field(default_factory=list)
+    facedown: list[int] = field(default_factory=list)
+    contested_by: int = NOWHERE
+    showdown_staged: bool = False
+    combat_staged: bool = False
+    scored_by: list[int] = field(default_factory=list)
+    controlled_at_scoring: list[int] = field(default_factory=list)
+
+    @property
+    def loc(self) -> int:
+        return BF0 + self.index
+
+
+@dataclass(slots=True)
+class ChainItem:
+    """A card or ability on the chain (rules 328-340)."""
+
+    id: int
+    kind: str
+    controller: int
+    obj: int
+    ability: int = -1
+    targets: list[list[int]] = field(default_factory=list)
+    paid: list[str] = field(default_factory=list)
+    location: int = NOWHERE
+    event: dict[str, Any] | None = None
+    from_hidden: bool = False
+    mode: list[int] = field(default_factory=list)
+    variables: dict[str, int] = field(default_factory=dict)
+    lasting: int = NOWHERE
+
+
+@dataclass(slots=True)
+class PendingTrigger:
+    """A triggered ability waiting to go on the chain (383.3)."""
+
+    obj: int
+    ability: int
+    controller: int
+    event: dict[str, Any]
+    lasting: int = NOWHERE
+    ordered: bool = False
+    targets: list[list[int]] | None = None
+
+
+@dataclass(slots=True)
+class Showdown:
+    """A showdown or combat at one battlefield (316.7-316.8, 345-348)."""
+
+    bf: int
+    combat: bool
+    attacker: int
+    defender: int
+    focus: int
+    passes: int = 0
+    initial: bool = True
+    acted: bool = False
+    attacked: list[int] = field(default_factory=list)
+    defended: list[int] = field(default_factory=list)
+    assignments: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Lasting:
+    """An effect created by a resolving ability: "this turn", "the next time ...", delayed triggers."""
+
+    id: int
+    kind: str
+    source: int
+    source_code: str
+    controller: int
+    body: dict[str, Any]
+    duration: str
+    affects: list[int] | None = None
+    uses: int = -1
+    timestamp: int = 0
+    keyword: str | None = None
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the game waits for: who must decide, and what kind of decision."""
+
+    kind: str
+    player: int
+    prompt: str
+    options: list[dict[str, Any]] = field(default_factory=list)
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class GameState:
+    mode: str
+    seed: int
+    rng: int
+    victory_score: int
+    players: list[Player]
+    battlefields: list[Battlefield]
+    objs: dict[int, Obj]
+    next_id: int = 1
+    clock: int = 0
+    turn: int = 0
+    turn_player: int = 0
+    order_player: int = 0
+    turn_order: list[int] = field(default_factory=list)
+    extra_turns: list[int] = field(default_factory=list)
+    phase: str = "setup"
+    step: str = "setup"
+    chain: list[ChainItem] = field(default_factory=list)
+    showdown: Showdown | None = None
+    priority: int = NOWHERE
+    passes: int = 0
+    tasks: list[list[Any]] = field(default_factory=list)
+    pending_triggers: list[PendingTrigger] = field(default_factory=list)
+    lasting: list[Lasting] = field(default_factory=list)
+    decision: Decision | None = None
+    winners: list[int] | None = None
+    result: str = ""
+    needs_cleanup: bool = False
+    history: list[list[Any]] = field(default_factory=list)
+    expiration_chain_used: bool = False
+    log_count: int = 0
+    loop_guard: int = 0
+    answers: list[Any] = field(default_factory=list)
+
+
+def to_jsonable(state: GameState) -> dict[str, Any]:
+    data = dataclasses.asdict(state)
+    data["objs"] = {str(k): v for k, v in data["objs"].items()}
+    return data
+
+
+def from_jsonable(data: dict[str, Any]) -> GameState:
+    d = dict(data)
+    d["players"] = [Player(**p) for p in d["players"]]
+    d["battlefields"] = [Battlefield(**b) for b in d["battlefields"]]
+    d["objs"] = {int(k): Obj(**v) for k, v in d["objs"].items()}
+    d["chain"] = [ChainItem(**c) for c in d["chain"]]
+    d["showdown"] = Showdown(**d["showdown"]) if d["showdown"] else None
+    d["pending_triggers"] = [PendingTrigger(**p) for p in d["pending_triggers"]]
+    d["lasting"] = [Lasting(**l) for l in d["lasting"]]
+    d["decision"] = Decision(**d["decision"]) if d["decision"] else None
+    return GameState(**d)

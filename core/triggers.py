@@ -1,0 +1,214 @@
+"""Trigger dispatch and putting triggered abilities on the chain (383).
+
+Dispatch is by event type: ``Game.listeners`` maps each event type to the abilities that listen
+to it, kept up to date as objects change zones, so an event costs only the abilities that
+actually listen — never a scan of the board.  Simultaneous triggers go on the chain in turn
+order, each controller ordering their own (383.3.d, Radiance patch notes); in the opening of a
+combat the attacker's go first and the defender's last (466.2.d.1).
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from .cards import Ability
+from .effects import EffectContext
+from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+PLAYER_EVENTS = ("conquer", "hold")
+
+
+def dispatch(g: "Game", event: dict[str, Any]) -> None:
+    s = g.state
+    etype = event["t"]
+    table = g.listeners.get(etype)
+    if table:
+        for (oid, index) in list(table):
+            obj = s.objs[oid]
+            ability = g.defs[obj.code].abilities[index]
+            if _matches(g, oid, obj.controller, ability, event):
+                _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
+    if not s.lasting:
+        return
+    for lasting in list(s.lasting):
+        if lasting.kind == "trigger" and lasting.body["when"]["event"] == etype:
+            ability = g.lasting_ability(lasting)
+            if _matches(g, lasting.source, lasting.controller, ability, event):
+                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)
+                if lasting.uses > 0:
+                    lasting.uses -= 1
+                    if lasting.uses == 0:
+                        s.lasting.remove(lasting)
+        elif lasting.kind == "grant" and lasting.affects:
+            for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
+                if ability.kind != "triggered" or ability.event != etype:
+                    continue
+                for oid in lasting.affects:
+                    obj = s.objs.get(oid)
+                    if obj is None or obj.zone != "board":
+                        continue
+                    if _matches(g, oid, obj.controller, ability, event):
+                        _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=lasting.id), ability)
+
+
+def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
+    g.state.pending_triggers.append(trigger)
+    if ability.body.get("once_per_turn") or ability.body["when"].get("first_this_turn"):
+        g.remember("fired", trigger.controller, trigger.obj, code=str(ability.index))
+
+
+def _fired_this_turn(g: "Game", oid: int, index: int) -> bool:
+    return any(h[0] == "fired" and h[2] == oid and h[3] == str(index) for h in g.state.history)
+
+
+def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any]) -> bool:
+    when = ability.body["when"]
+    etype = event["t"]
+    s = g.state
+    subject = when.get("subject")
+    ev_obj = event.get("obj", NOWHERE)
+    if subject == "self":
+        if etype in PLAYER_EVENTS:
+            obj = s.objs[oid]
+            if obj.zone != "board" or obj.loc != event.get("loc") or obj.controller != event.get("player"):
+                return False
+        elif ev_obj != oid:
+            return False
+    elif subject == "host":
+        if ev_obj == NOWHERE or ev_obj != s.objs[oid].attached_to:
+            return False
+    elif isinstance(subject, dict):
+        if ev_obj == NOWHERE or ev_obj not in s.objs:
+            return False
+        ctx = EffectContext(g, controller, oid)
+        if not ctx.matches(ev_obj, subject):
+            return False
+    what = when.get("what")
+    if what is not None:
+        if ev_obj == NOWHERE or ev_obj not in s.objs:
+            return False
+        if not EffectContext(g, controller, oid).is_kind(ev_obj, what):
+            return False
+    player = when.get("player")
+    if player is not None and "player" in event:
+        ev_player = event["player"]
+        if player == "you" and ev_player != controller:
+            return False
+        if player == "opponent" and g.friendly(ev_player, controller):
+            return False
+    if "phase" in when and event.get("phase") != when["phase"]:
+        return False
+    whose = when.get("whose_turn")
+    if whose == "yours" and not g.friendly(s.turn_player, controller):
+        return False
+    if whose == "opponents" and g.friendly(s.turn_player, controller):
+        return False
+    if when.get("here"):
+        here = _here(g, oid)
+        if here == NOWHERE or event.get("loc", event.get("to", NOWHERE)) != here:
+            return False
+    if when.get("from_here") and event.get("from") != _here(g, oid):
+        return False
+    if when.get("to_battlefield") and not is_battlefield(int(event.get("to", NOWHERE))):
+        return False
+    by = when.get("by")
+    if by is not None:
+        ev_by = event.get("by", "")
+        if by == "spell_or_ability" and ev_by not in ("spell", "ability"):
+            return False
+        if by != "spell_or_ability" and ev_by != by:
+            return False
+    if when.get("from_hidden") and not event.get("from_hidden"):
+        return False
+    if "nth_this_turn" in when and event.get("nth") != when["nth_this_turn"]:
+        return False
+    if when.get("first_this_turn") and _fired_this_turn(g, oid, ability.index):
+        return False
+    if ability.body.get("once_per_turn") and _fired_this_turn(g, oid, ability.index):
+        return False
+    if when.get("first_turn") and s.players[controller].turns_taken != 1:
+        return False
+    if "min_cost" in when and int(event.get("cost", 0)) < when["min_cost"]:
+        return False
+    if when.get("alone") and ev_obj in s.objs:
+        ctx = EffectContext(g, controller, oid)
+        role = "attacking_alone" if etype == "attack" else "defending_alone"
+        if not ctx.state_of(ev_obj, role):
+            return False
+    ctx = EffectContext(g, controller, oid, event=event)
+    if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+        return False
+    if "if" in ability.body and not ctx.check(ability.body["if"]):
+        return False
+    return True
+
+
+def _here(g: "Game", oid: int) -> int:
+    obj = g.state.objs[oid]
+    if obj.zone in ("board", "bfcard"):
+        return obj.loc
+    return NOWHERE
+
+
+def put_on_chain(g: "Game") -> None:
+    """Put the next pending trigger on the chain, asking for order and targets when needed."""
+    s = g.state
+    pending = s.pending_triggers
+    sd = s.showdown
+    if sd is not None and sd.combat and sd.initial:
+        order = [sd.attacker, sd.defender] + [p for p in g.in_turn_order() if p not in (sd.attacker, sd.defender)]
+    else:
+        order = g.in_turn_order()
+    player = next((p for p in order if any(t.controller == p for t in pending)), pending[0].controller)
+    group = [t for t in pending if t.controller == player]
+    if len(group) > 1 and not all(t.ordered for t in group):
+        distinct = {(t.obj, t.ability, t.lasting) for t in group}
+        if len(distinct) == 1 or len(group) > 5:
+            for t in group:
+                t.ordered = True
+        else:
+            perms = list(itertools.permutations(range(len(group))))
+            s.decision = Decision("order", player, "order your triggered abilities (first goes on the chain first)",
+                                  options=[{"label": " then ".join(_label(g, group[i]) for i in perm),
+                                            "value": list(perm)} for perm in perms])
+            return
+    trigger = group[0]
+    ability = g.ability_of(trigger.obj, trigger.ability, trigger.lasting)
+    from .chain import _target_nodes, target_options
+
+    slots = _target_nodes(ability.body.get("effect") or {})
+    targets: list[list[int]] = []
+    if slots:
+        if trigger.targets is None:
+            combos = target_options(g, trigger.controller, trigger.obj, slots)
+            if not combos:
+                pending.remove(trigger)
+                g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
+                return
+            if len(combos) > 1:
+                s.decision = Decision("targets", trigger.controller, f"choose targets for {_label(g, trigger)}",
+                                      options=[{"label": _targets_label(g, c), "value": c} for c in combos])
+                return
+            trigger.targets = combos[0]
+        targets = trigger.targets
+    pending.remove(trigger)
+    item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
+                     ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
+    s.chain.append(item)
+    g.emit("trigger", player=trigger.controller, obj=trigger.obj, ability=trigger.ability, item=item.id,
+           targets=targets, code=s.objs[trigger.obj].code)
+    s.priority = trigger.controller
+    s.passes = 0
+    s.needs_cleanup = True
+
+
+def _label(g: "Game", trigger: PendingTrigger) -> str:
+    return f"{g.name(trigger.obj)} ({trigger.event['t']})"
+
+
+def _targets_label(g: "Game", combo: list[list[int]]) -> str:
+    return "; ".join(", ".join(f"{g.name(o)} #{o}" for o in slot) or "none" for slot in combo)
+

@@ -1,0 +1,162 @@
+"""The turn: phases and steps as outstanding tasks (315-317), extra turns (735-738).
+
+Awaken readies (315.1.b); Beginning runs start-of-phase effects (315.2.a.1) and then the scoring
+step holds (315.2.b.2); Channel channels 2 (315.3.b; the last player channels one more on their
+first turn, 487.7/489.7); Draw draws 1 (315.4.b; burn out on an empty deck, 432); Main empties the
+rune pools (167) and hands priority to the turn player; Ending runs end-of-turn effects (317.1.a)
+and then the expiration step heals all units, ends "this turn" effects and empties pools
+(317.2.b-d), repeating while anything went on the chain during it (317.2.f).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import actions, chain, combat, scoring
+from .errors import EngineError
+from .state import NOWHERE
+
+if TYPE_CHECKING:
+    from .game import Game
+
+ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
+PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
+            "draw": "draw", "main": "main", "main_end": "main", "ending": "ending", "expiration": "ending"}
+
+
+def may_ask(g: "Game", task: list[Any]) -> bool:
+    """Whether a task could need a player's answer mid-way (then it runs guarded)."""
+    if task[0] == "resolve":
+        item = g.state.chain[-1] if g.state.chain else None
+        if item is None:
+            return False
+        if item.kind == "card":
+            return any(a.decides for a in g.card(item.obj).abilities if a.kind == "spell") or g.optional_replacements()
+        ability = g.ability_of(item.obj, item.ability, item.lasting) if item.ability >= 0 else None
+        return ability is not None and (ability.decides or g.optional_replacements())
+    return task[0] in ("combat_cleanup", "showdown_end") and g.optional_replacements()
+
+
+def run_task(g: "Game", task: list[Any]) -> None:
+    name = task[0]
+    if name == "resolve":
+        chain.resolve_top(g)
+    elif name == "showdown_end":
+        combat.showdown_end(g)
+    elif name == "combat_damage":
+        combat.damage_step(g)
+    elif name == "combat_cleanup":
+        combat.combat_cleanup(g, int(task[1]))
+    elif name == "mulligan":
+        from . import setup
+
+        setup.ask_mulligan(g, int(task[1]))
+    else:
+        raise EngineError(f"unknown task {name!r}")
+
+
+def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
+    s = g.state
+    s.turn += 1
+    s.turn_player = player
+    if not extra:
+        s.order_player = player
+    s.players[player].turns_taken += 1
+    s.history = []
+    for bf in s.battlefields:
+        bf.scored_by = []
+        bf.controlled_at_scoring = []
+    for oid in g.board_objects():
+        g.obj(oid).moves_this_turn = 0
+    s.step = "awaken"
+    s.phase = "awaken"
+    g.emit("turn_start", player=player, turn=s.turn, extra=extra)
+    # 315.1.b: the turn player readies everything they control that can be readied
+    p = s.players[player]
+    to_ready = [oid for oid in g.board_objects() if g.obj(oid).controller == player and g.obj(oid).exhausted]
+    to_ready += [r for r in p.runes if g.obj(r).exhausted]
+    if p.legend != NOWHERE and g.obj(p.legend).exhausted:
+        to_ready.append(p.legend)
+    for oid in to_ready:
+        g.obj(oid).exhausted = False
+    g.emit("awaken", player=player, readied=len(to_ready))
+    g.touch()
+
+
+def advance(g: "Game") -> None:
+    """Nothing is pending: move to the next step of the turn."""
+    s = g.state
+    from . import loops
+
+    if s.step == "setup":
+        begin_turn(g, s.turn_order[0])
+        return
+    step = s.step
+    if step == "expiration":
+        if s.expiration_chain_used:
+            s.expiration_chain_used = False
+            _expiration(g)
+            return
+        loops.check_turn_limit(g)
+        if s.winners is not None:
+            return
+        if s.extra_turns:
+            begin_turn(g, s.extra_turns.pop(), extra=True)  # 738: the last created is taken first
+        else:
+            begin_turn(g, g.next_player(s.order_player))
+        return
+    nxt = ORDER[ORDER.index(step) + 1]
+    if step == "main":
+        return  # the Main Phase ends only when the turn player ends the turn
+    s.step = nxt
+    s.phase = PHASE_OF[nxt]
+    tp = s.turn_player
+    player = s.players[tp]
+    mode = g.catalog.plugins.modes().get(s.mode) if g.catalog.plugins else None
+    if nxt == "beginning":
+        g.emit("phase_start", phase="beginning", player=tp)  # 315.2.a.1
+    elif nxt == "scoring":
+        scoring.hold_all(g, tp)  # 315.2.b.2
+    elif nxt == "channel":
+        count = 2
+        last = [p for p in s.turn_order if not s.players[p].conceded][-1]
+        if player.turns_taken == 1 and tp == last and mode is not None:
+            count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
+        g.emit("phase_start", phase="channel", player=tp)
+        actions.channel(g, tp, count)  # 315.3.b, 431.4.a
+    elif nxt == "draw":
+        g.emit("phase_start", phase="draw", player=tp)
+        first = s.turn_order[0]
+        if not (mode is not None and mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
+            actions.draw(g, tp, 1)  # 315.4.b
+    elif nxt == "main":
+        actions.empty_pools(g)  # 167: pools empty at the start of each Main Phase
+        g.emit("phase_start", phase="main", player=tp)
+    elif nxt == "ending":
+        g.emit("turn_end", player=tp)  # 317.1.a: end-of-turn effects
+        for oid in g.board_objects():
+            if g.obj(oid).stunned:
+                g.obj(oid).stunned = False  # stun wears off at the next ending step
+                g.emit("unstun", obj=oid)
+    elif nxt == "expiration":
+        _expiration(g)
+
+
+def _expiration(g: "Game") -> None:
+    """317.2.b-d: heal all units, 'this turn' effects expire together, pools empty."""
+    s = g.state
+    actions.heal_all(g)
+    expired = [l for l in s.lasting if l.duration in ("this_turn", "this_combat")]
+    if expired:
+        s.lasting = [l for l in s.lasting if l.duration not in ("this_turn", "this_combat")]
+        g.emit("expire", count=len(expired))
+    for oid in list(g.board_objects()):
+        obj = g.obj(oid)
+        if obj.prevent:
+            obj.prevent = 0
+    actions.empty_pools(g)
+    g.emit("expiration", player=s.turn_player)
+
+
+def end_turn(g: "Game", player: int) -> None:
+    g.state.step = "main_end"
+    g.emit("end_turn", player=player)

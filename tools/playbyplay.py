@@ -1,0 +1,175 @@
+"""A readable play-by-play of a game's event log."""
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from riftscript.core.catalog import Catalog
+from riftscript.core.state import BF0
+
+Event = dict[str, Any]
+
+
+class Narrator:
+    """Turns events into English lines; events of no interest to a reader are skipped."""
+
+    def __init__(self, catalog: Catalog, players: list[str], codes: dict[int, str],
+                 battlefields: dict[int, str] | None = None) -> None:
+        self.catalog = catalog
+        self.players = players
+        self.codes = codes
+        self.battlefields = battlefields or {}
+
+    def card(self, oid: Any) -> str:
+        code = self.codes.get(int(oid)) if oid is not None else None
+        if code is None or code not in self.catalog.cards:
+            return f"#{oid}"
+        return self.catalog.cards[code].name
+
+    def who(self, player: Any) -> str:
+        try:
+            return self.players[int(player)]
+        except (TypeError, ValueError, IndexError):
+            return "?"
+
+    def where(self, loc: Any) -> str:
+        try:
+            loc = int(loc)
+        except (TypeError, ValueError):
+            return "?"
+        if loc >= BF0:
+            return self.battlefields.get(loc, f"battlefield {loc - BF0 + 1}")
+        if loc < 0:
+            return "nowhere"
+        return f"{self.who(loc)}'s base"
+
+    def line(self, e: Event) -> str | None:
+        t = e["t"]
+        handler: Callable[[Event], str | None] | None = getattr(self, "e_" + t, None)
+        return handler(e) if handler is not None else None
+
+    # one method per event type worth showing
+    def e_setup(self, e: Event) -> str:
+        return f"Setup: {e['mode']} (seed {e['seed']}): " + " vs ".join(
+            f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
+
+    def e_battlefield(self, e: Event) -> str:
+        self.battlefields[int(e["loc"])] = self.card(e["obj"])
+        return f"  {self.who(e['player'])} brings {self.card(e['obj'])} into play"
+
+    def e_turn_order(self, e: Event) -> str:
+        return f"  {self.who(e['order'][0])} goes first"
+
+    def e_mulligan(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} mulligans {e['count']} card(s)"
+
+    def e_turn_start(self, e: Event) -> str:
+        extra = " (extra turn)" if e.get("extra") else ""
+        return f"\n== Turn {e['turn']}: {self.who(e['player'])}{extra} =="
+
+    def e_draw(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} draws a card"
+
+    def e_burn_out(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} burns out: trash shuffled into the deck"
+
+    def e_channel(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} channels {self.card(e['obj'])}"
+
+    def e_play(self, e: Event) -> str:
+        targets = [self.card(t) for slot in e.get("targets", []) or [] for t in slot]
+        to = f" to {self.where(e['location'])}" if e.get("location", -1) not in (-1, None) else ""
+        extra = f" targeting {', '.join(targets)}" if targets else ""
+        paid = f" (paying {', '.join(e['paid'])})" if e.get("paid") else ""
+        return f"  {self.who(e['player'])} plays {self.card(e['obj'])}{to}{extra}{paid}"
+
+    def e_activate(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} activates {self.card(e['obj'])}"
+
+    def e_trigger(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} triggers"
+
+    def e_hide(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} hides a card at {self.where(e['loc'])}"
+
+    def e_standard_move(self, e: Event) -> str:
+        names = ", ".join(self.card(u) for u in e["units"])
+        return f"  {self.who(e['player'])} moves {names} to {self.where(e['to'])}"
+
+    def e_move(self, e: Event) -> str | None:
+        if e.get("standard"):
+            return None
+        return f"    {self.card(e['obj'])} moves to {self.where(e['to'])}"
+
+    def e_recall(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} is recalled to base"
+
+    def e_showdown_start(self, e: Event) -> str:
+        kind = "Combat" if e.get("combat") else "Showdown"
+        return f"  {kind} at {self.where(e['bf'])} ({self.who(e['player'])} contests)"
+
+    def e_combat_start(self, e: Event) -> str:
+        return f"  Combat at {self.where(e['bf'])}: {self.who(e['attacker'])} attacks, {self.who(e['defender'])} defends"
+
+    def e_damaged(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} takes {e['amount']} damage"
+
+    def e_die(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} dies"
+
+    def e_stun(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} is stunned"
+
+    def e_buff(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} gets a buff"
+
+    def e_discard(self, e: Event) -> str:
+        return f"    {self.who(e['player'])} discards {self.card(e['obj'])}"
+
+    def e_return_to_hand(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} returns to hand"
+
+    def e_create_token(self, e: Event) -> str:
+        return f"    {self.who(e['player'])} gets a {self.card(e['obj'])} token"
+
+    def e_counter(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} is countered"
+
+    def e_combat_end(self, e: Event) -> str:
+        if e.get("winner", -1) >= 0:
+            return f"  {self.who(e['winner'])} wins the combat at {self.where(e['bf'])}"
+        return f"  Combat at {self.where(e['bf'])} ends with no result"
+
+    def e_conquer(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} conquers {self.where(e['loc'])}"
+
+    def e_hold(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} holds {self.where(e['loc'])}"
+
+    def e_final_point_denied(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} needs every battlefield scored for the final point: draws instead"
+
+    def e_points(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} scores: {e['total']} point(s)"
+
+    def e_extra_turn(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} will take an extra turn"
+
+    def e_concede(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} concedes"
+
+    def e_loop_draw(self, e: Event) -> str:
+        return f"  The game is a draw: {e['reason']}"
+
+    def e_game_over(self, e: Event) -> str:
+        names = " and ".join(self.who(w) for w in e["winners"])
+        return f"\n*** {names} win{'s' if len(e['winners']) == 1 else ''} ({e['reason']}) ***"
+
+
+def render(catalog: Catalog, log: Iterable[Event], players: list[str], codes: dict[int, str]) -> list[str]:
+    narrator = Narrator(catalog, players, codes)
+    lines = []
+    for event in log:
+        text = narrator.line(event)
+        if text is not None:
+            lines.append(text)
+    return lines
