@@ -166,7 +166,7 @@ def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
         ctx = EffectContext(g, g.obj(src).controller, src)
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
-    for lasting in g.state.lasting:
+    for lasting in g.active_lasting():
         if lasting.kind == "static" and any(m["type"] == "enter_ready" for m in lasting.body["modifiers"]):
             ctx = EffectContext(g, lasting.controller, lasting.source)
             affects = lasting.body.get("affects")
@@ -176,10 +176,7 @@ def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
                 continue
             if lasting.controller != controller:
                 continue
-            if lasting.uses > 0:
-                lasting.uses -= 1
-                if lasting.uses == 0:
-                    g.state.lasting.remove(lasting)
+            g.spend_use(lasting)
             return True
     return False
 
@@ -249,7 +246,7 @@ def bonus_damage(g: "Game", controller: int, loc: int) -> int:
                 total += int(mod["amount"])
         elif source.controller == controller:
             total += int(mod["amount"])
-    for lasting in g.state.lasting:
+    for lasting in g.active_lasting():
         if lasting.kind == "static" and lasting.controller == controller:
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "bonus_damage":
@@ -261,7 +258,7 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
     obj = g.obj(oid)
     if layers.chars(g, oid).prevent_all:
         return 0
-    for lasting in g.state.lasting:
+    for lasting in g.active_lasting():
         if lasting.kind == "prevent":
             if lasting.body.get("from") == "spell_or_ability" and by not in ("spell", "ability"):
                 continue

@@ -27,7 +27,7 @@ from .version import ENGINE_VERSION, SCHEMA_VERSION
 
 CACHE_DIR_ENV = "RIFTSCRIPT_CACHE_DIR"
 NO_CACHE_ENV = "RIFTSCRIPT_NO_CACHE"
-FORMAT = 1
+FORMAT = 2
 MAX_ENTRIES = 20_000
 KEEP_FILES = 4
 PREFIX = "validated-"
@@ -105,22 +105,23 @@ class ValidationCache:
             return None
         return entries if isinstance(entries, dict) else None
 
-    def get(self, content: bytes, kind: str | None) -> tuple[str, Any] | None:
-        """(kind, data) stored for a file with exactly these bytes, read as ``kind``."""
+    def get(self, content: bytes, kind: str | None) -> tuple[str, Any, list[Any]] | None:
+        """(kind, data, references) stored for a file with exactly these bytes, read as ``kind``."""
         key = content_key(content, kind)
         entry = self._load().get(key)
-        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)
-                and isinstance(entry[1], dict)):
+        if not (isinstance(entry, list) and len(entry) == 3 and isinstance(entry[0], str)
+                and isinstance(entry[1], dict) and isinstance(entry[2], list)
+                and all(isinstance(r, list) and len(r) == 3 and isinstance(r[0], list) for r in entry[2])):
             self.misses += 1
             return None
         self.hits += 1
         self._used.add(key)
-        return entry[0], entry[1]
+        return entry[0], entry[1], [(r[0], r[1], r[2]) for r in entry[2]]
 
-    def put(self, content: bytes, kind: str | None, detected: str, data: Any) -> None:
+    def put(self, content: bytes, kind: str | None, detected: str, data: Any, refs: list[Any]) -> None:
         """Remember that these bytes are a valid ``detected`` document with this data."""
         key = content_key(content, kind)
-        self._new[key] = [detected, data]  # serialised in save(), before the loader returns
+        self._new[key] = [detected, data, refs]  # serialised in save(), before the loader returns
         self._used.add(key)
 
     def save(self) -> None:

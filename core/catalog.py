@@ -5,6 +5,7 @@ Every problem in every file is collected in one run and reported as
 """
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,8 +21,11 @@ from .suggest import did_you_mean
 from .version import ENGINE_VERSION, SCHEMA_VERSION
 
 JsonPath = yamlio.JsonPath
+Reference = tuple[JsonPath, str, str]
 MAX_PROBLEMS_PER_FILE = 50
-DECIDING_EFFECTS = {"may", "choose_one", "discard", "look_at_top", "choose_player", "play", "hide", "recycle"}
+DECIDING_EFFECTS = {"may", "choose_one", "discard", "choose_player", "play", "hide", "select", "reveal_until",
+                    "put_in_zone"}
+CHOSEN_LOCATIONS = {"choose_battlefield", "choose_location"}
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,7 @@ class Document:
     problems: list[Problem] = field(default_factory=list)
     schema: list[SchemaProblem] = field(default_factory=list)
     text: str | None = None
+    refs: list[Reference] | None = None
     _positions: yamlio.Positions | None = field(default=None, repr=False)
 
     @property
@@ -187,7 +192,7 @@ class Loader:
             if self.cache is not None:
                 hit = self.cache.get(content, kind)
                 if hit is not None:
-                    return Document(path, hit[0], hit[1], valid=True)
+                    return Document(path, hit[0], hit[1], valid=True, refs=hit[2])
             text = yamlio.decode(content, file)
             raw = yamlio.load_text(text, file)
         except yamlio.YamlProblem as exc:
@@ -200,7 +205,8 @@ class Loader:
         doc = Document(path, detected, raw, text=text, schema=self.schemas.problems(detected, raw))
         doc.valid = not doc.schema
         if doc.valid and self.cache is not None:
-            self.cache.put(content, kind, detected, raw)
+            doc.refs = references(raw)
+            self.cache.put(content, kind, detected, raw, doc.refs)
         return doc
 
     def read(self, path: Path, kind: str | None = None) -> tuple[Any, str, list[Problem]]:
@@ -295,8 +301,9 @@ class Compiler:
         body = _number_targets(body)
         slots = sum(1 for node in _walk(body) if node.get("pick") == "target")
         decides = any(
-            node.get("pick") in ("choose", "random") or node.get("type") in DECIDING_EFFECTS
-            or node.get("up_to") or node.get("split")
+            node.get("pick") == "choose" or node.get("type") in DECIDING_EFFECTS
+            or node.get("split") or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
+            or (node.get("type") == "add" and "own" in node.get("power", []))
             for node in _walk(body.get("effect") or body.get("instead") or {})
         ) or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
@@ -304,6 +311,10 @@ class Compiler:
             event = body["replaces"]["event"]
         return Ability(kind=body["kind"], index=index, body=body, keyword=keyword, keyword_value=value,
                        event=event, target_slots=slots, decides=decides)
+
+
+def _chosen_location(spec: Any) -> bool:
+    return isinstance(spec, str) and spec in CHOSEN_LOCATIONS
 
 
 def _substitute(node: Any, value: Any) -> Any:
@@ -349,12 +360,15 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
 
 
 def script_files(path: Path) -> list[Path]:
-    """The YAML files at ``path``: the file itself, or every ``*.yaml``/``*.yml`` below a folder."""
+    """The YAML files at ``path``: the file itself, or every ``*.yaml``/``*.yml`` below a folder
+    (hidden folders such as ``.git`` are skipped)."""
     if path.is_file():
         return [path]
-    if not path.exists():
-        return []
-    return sorted(p for p in path.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file())
+    found: list[Path] = []
+    for folder, dirs, names in os.walk(path):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        found.extend(Path(folder, n) for n in names if n.endswith((".yaml", ".yml")))
+    return sorted(found)
 
 
 _files = script_files
@@ -552,7 +566,8 @@ def _report(run: _Run) -> None:
                 replaced.add(tuple(path[:2]))
                 replaced.add(tuple(path[:2]) + (path[2],) if len(path) > 2 else tuple(path[:2]))
         if doc.kind in ("card", "keyword"):
-            for path, message in reference_problems(doc.raw, catalog.keywords, catalog.tokens):
+            refs = doc.refs if doc.refs is not None else references(doc.raw)
+            for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
                 doc.problems.append(doc.problem(path, message))
         catalog.problems.extend(doc.report(replaced))
 
@@ -625,15 +640,16 @@ def _short(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def reference_problems(raw: Json, keywords: dict[str, KeywordDef],
-                       tokens: dict[str, CardDef]) -> list[tuple[JsonPath, str]]:
-    """Keyword and token names a script refers to that are not installed, with hints.
+def references(raw: Any) -> list[Reference]:
+    """Every keyword and token name a script refers to, as (path, "keyword" | "token", name).
 
     Looks at ``grant_keyword``, modifiers and conditions of ``type: keyword``, ``extra_trigger``,
     selection filters (``where: {keyword: ...}``) and ``create_token`` (its ``token`` and
-    ``keywords``); a keyword file's own name and abilities' display labels are not references.
+    ``keywords``); a keyword file's own name and abilities' display labels are not references,
+    nor is a card's ``keywords:`` list (see keyword_use_problems).  Depends on the data alone,
+    so it is stored in the validation cache with it.
     """
-    out: list[tuple[JsonPath, str]] = []
+    out: list[Reference] = []
     stack: list[tuple[Any, JsonPath]] = [(raw, [])]
     while stack:
         node, path = stack.pop()
@@ -643,22 +659,34 @@ def reference_problems(raw: Json, keywords: dict[str, KeywordDef],
         if not isinstance(node, dict):
             continue
         name = node.get("keyword")
-        if path and isinstance(name, str) and "kind" not in node and keyword_id(name) not in keywords:
-            out.append((path + ["keyword"], f"unknown keyword {name!r}{_keyword_hint(name, keywords)}"))
+        if path and isinstance(name, str) and "kind" not in node:
+            out.append((path + ["keyword"], "keyword", name))
         if node.get("type") == "create_token":
             token = node.get("token")
-            if isinstance(token, str) and token.lower() not in tokens:
-                match = did_you_mean(token.lower(), list(tokens))
-                hint = f"; did you mean {tokens[match.split(chr(39))[1]].name!r}?" if match else ""
-                known = "" if tokens else " (no token cards are installed)"
-                out.append((path + ["token"], f"unknown token {token!r}{hint}{known}"))
+            if isinstance(token, str):
+                out.append((path + ["token"], "token", token))
             granted = node.get("keywords")
             if isinstance(granted, list):
-                for i, kw in enumerate(granted):
-                    if isinstance(kw, str) and keyword_id(kw) not in keywords:
-                        out.append((path + ["keywords", i], f"unknown keyword {kw!r}{_keyword_hint(kw, keywords)}"))
+                out.extend((path + ["keywords", i], "keyword", kw) for i, kw in enumerate(granted)
+                           if isinstance(kw, str))
         stack.extend((v, path + [k]) for k, v in node.items() if isinstance(v, (dict, list)))
     return sorted(out, key=lambda item: [str(x) for x in item[0]])
+
+
+def reference_problems(refs: list[Reference], keywords: dict[str, KeywordDef],
+                       tokens: dict[str, CardDef]) -> list[tuple[JsonPath, str]]:
+    """The references that name no installed keyword or token, with 'did you mean' hints."""
+    out: list[tuple[JsonPath, str]] = []
+    for path, what, name in refs:
+        if what == "keyword":
+            if keyword_id(name) not in keywords:
+                out.append((path, f"unknown keyword {name!r}{_keyword_hint(name, keywords)}"))
+        elif name.lower() not in tokens:
+            match = did_you_mean(name.lower(), list(tokens))
+            hint = f"; did you mean {tokens[match.split(chr(39))[1]].name!r}?" if match else ""
+            known = "" if tokens else " (no token cards are installed)"
+            out.append((path, f"unknown token {name!r}{hint}{known}"))
+    return out
 
 
 def check_integrity(catalog: Catalog) -> list[Problem]:
@@ -668,6 +696,6 @@ def check_integrity(catalog: Catalog) -> list[Problem]:
         doc = Document(Path(card.source), "card", card.raw, valid=True)
         for path, message, at_key in keyword_use_problems(card.raw.get("keywords"), catalog.keywords):
             problems.append(doc.problem(path, message, at_key=at_key))
-        for path, message in reference_problems(card.raw, catalog.keywords, catalog.tokens):
+        for path, message in reference_problems(references(card.raw), catalog.keywords, catalog.tokens):
             problems.append(doc.problem(path, message))
     return problems

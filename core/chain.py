@@ -229,7 +229,7 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
 
 
 def _opponents_cant_play(g: "Game", player: int) -> bool:
-    for lasting in g.state.lasting:
+    for lasting in g.active_lasting():
         if lasting.kind == "static" and not g.friendly(lasting.controller, player):
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play":
@@ -316,10 +316,8 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
 
 def _use_lasting(g: "Game", lid: int) -> None:
     lasting = g.find_lasting(lid)
-    if lasting is not None and lasting.uses > 0:
-        lasting.uses -= 1
-        if lasting.uses == 0:
-            g.state.lasting.remove(lasting)
+    if lasting is not None:
+        g.spend_use(lasting)
 
 
 def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: ChainItem) -> None:

@@ -261,6 +261,7 @@ def combat_cleanup(g: "Game", loc: int) -> None:
         (winner,) = present
     for oid in g.board_objects():
         g.obj(oid).designation = ""
+    s.lasting = [lasting for lasting in s.lasting if lasting.duration != "this_combat"]  # 'this combat' ends
     bf = g.bf_at(loc)
     bf.contested_by = NOWHERE
     s.showdown = None

@@ -327,6 +327,15 @@ class Game:
             cached = compiled
         return cached
 
+    def active_lasting(self) -> list[Lasting]:
+        """Lasting effects still in force ('the next time' effects that were used are spent)."""
+        return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+
+    def spend_use(self, lasting: Lasting) -> None:
+        """A limited-use effect was used once; a spent one stays listed until the turn ends."""
+        if lasting.uses > 0:
+            lasting.uses -= 1
+
     def find_lasting(self, lid: int) -> Lasting | None:
         for lasting in self.state.lasting:
             if lasting.id == lid:

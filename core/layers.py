@@ -94,7 +94,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         for mod in ability.body["modifiers"]:
             out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
     # lasting effects created by resolved spells and abilities
-    for lasting in g.state.lasting:
+    for lasting in g.active_lasting():
         if lasting.kind == "grant":
             if lasting.affects and oid in lasting.affects:
                 out.append(({"type": "keyword", "keyword": lasting.body["keyword"],

@@ -73,16 +73,12 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) ->
     for allowed in sorted(cost.power, key=len):
         paid = False
         for source, record in ((spell_power, plan.pool_spell_power), (pool_power, plan.pool_power)):
-            for domain in sorted(allowed):
-                if source.get(domain, 0) > 0:
-                    source[domain] -= 1
-                    record.append(domain)
+            for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
+                if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
+                    source[key] -= 1
+                    record.append(key)
                     paid = True
                     break
-            if not paid and source.get("any", 0) > 0:
-                source["any"] -= 1
-                record.append("any")
-                paid = True
             if paid:
                 break
         if not paid:
@@ -221,7 +217,7 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
-    for lasting in g.state.lasting:
+    for lasting in g.active_lasting():
         if lasting.kind != "static" or lasting.controller != player:
             continue
         if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):

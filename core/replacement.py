@@ -21,7 +21,7 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
     for (src, index) in list(g.listeners.get("replace:" + event, {})):
         body = g.defs[s.objs[src].code].abilities[index].body
         candidates.append((src, body, s.objs[src].controller, None))
-    for lasting in list(s.lasting):
+    for lasting in g.active_lasting():
         if lasting.kind == "replacement" and lasting.body["replaces"]["event"] == event:
             candidates.append((lasting.source, lasting.body, lasting.controller, lasting))
     for src, body, controller, lasting in candidates:
@@ -36,10 +36,8 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
         if body.get("optional") or body.get("cost"):
             if not _accept(g, ctx, body, oid):
                 continue
-        if lasting is not None and lasting.uses > 0:
-            lasting.uses -= 1
-            if lasting.uses == 0:
-                s.lasting.remove(lasting)
+        if lasting is not None:
+            g.spend_use(lasting)
         g.emit("replaced", event=event, obj=oid, by=src)
         ctx.run(body["instead"])
         s.needs_cleanup = True

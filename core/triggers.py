@@ -33,15 +33,12 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                 _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
     if not s.lasting:
         return
-    for lasting in list(s.lasting):
+    for lasting in g.active_lasting():
         if lasting.kind == "trigger" and lasting.body["when"]["event"] == etype:
             ability = g.lasting_ability(lasting)
             if _matches(g, lasting.source, lasting.controller, ability, event):
                 _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)
-                if lasting.uses > 0:
-                    lasting.uses -= 1
-                    if lasting.uses == 0:
-                        s.lasting.remove(lasting)
+                g.spend_use(lasting)
         elif lasting.kind == "grant" and lasting.affects:
             for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
                 if ability.kind != "triggered" or ability.event != etype:

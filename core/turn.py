@@ -145,9 +145,9 @@ def _expiration(g: "Game") -> None:
     """317.2.b-d: heal all units, 'this turn' effects expire together, pools empty."""
     s = g.state
     actions.heal_all(g)
-    expired = [l for l in s.lasting if l.duration in ("this_turn", "this_combat")]
+    expired = [l for l in s.lasting if l.duration in ("this_turn", "this_combat") or l.uses == 0]
     if expired:
-        s.lasting = [l for l in s.lasting if l.duration not in ("this_turn", "this_combat")]
+        s.lasting = [l for l in s.lasting if l not in expired]
         g.emit("expire", count=len(expired))
     for oid in list(g.board_objects()):
         obj = g.obj(oid)

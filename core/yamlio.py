@@ -200,16 +200,14 @@ def read_bytes(path: Path) -> bytes:
     """The raw bytes of a file, refusing files over MAX_FILE_BYTES without reading them."""
     file = str(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise YamlProblem(Problem(file, None, None,
-                                      f"file is {size:,} bytes; files larger than {MAX_FILE_BYTES:,} bytes are refused"))
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
+            if len(data) > MAX_FILE_BYTES:
+                size = os.fstat(handle.fileno()).st_size
+                raise YamlProblem(Problem(file, None, None, f"file is {size:,} bytes; files larger than "
+                                                            f"{MAX_FILE_BYTES:,} bytes are refused"))
     except OSError as exc:
         raise YamlProblem(Problem(file, None, None, f"cannot read file: {exc.strerror or exc}")) from None
-    if len(data) > MAX_FILE_BYTES:  # grew after stat()
-        raise YamlProblem(Problem(file, None, None, f"files larger than {MAX_FILE_BYTES:,} bytes are refused"))
     return data
 
 

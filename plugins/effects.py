@@ -441,13 +441,8 @@ def add(ctx: EffectContext, node: Node) -> None:
     power: list[str] = []
     for sym in node.get("power", []):
         if sym == "own":
-            if len(domains) == 1:
-                power.append(domains[0])
-            elif domains:
-                power.append(str(ctx.ask(ctx.you, "choose the domain of the power",
-                                         [(d, d) for d in domains])))
-            else:
-                power.append("any")
+            # one power of any of the card's domains: kept open until it is spent (135.2.e.6)
+            power.append("|".join(sorted(domains)) if domains else "any")
         else:
             power.append(sym)
     actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)), power,
