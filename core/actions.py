@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from . import layers
 from .state import BF0, NOWHERE, is_battlefield
 
+from . import effects
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -155,20 +157,18 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
 
 def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
     """Lasting and static 'enter ready' effects that cover other units (Confront, Magma Wurm)."""
-    from .effects import EffectContext
-
     for (src, index) in list(g.static_sources):
         ability = g.ability_of(src, index)
         if ability.body.get("affects", "self") == "self":
             continue
         if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
             continue
-        ctx = EffectContext(g, g.obj(src).controller, src)
+        ctx = effects.EffectContext(g, g.obj(src).controller, src)
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
     for lasting in g.active_lasting():
         if lasting.kind == "static" and any(m["type"] == "enter_ready" for m in lasting.body["modifiers"]):
-            ctx = EffectContext(g, lasting.controller, lasting.source)
+            ctx = effects.EffectContext(g, lasting.controller, lasting.source)
             affects = lasting.body.get("affects")
             if lasting.affects is not None and oid not in lasting.affects:
                 continue
@@ -274,15 +274,13 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
-    from .effects import EffectContext
-
     out: list[tuple[dict[str, Any], int]] = []
     for (src, index) in list(g.static_sources):
         ability = g.ability_of(src, index)
         for mod in ability.body["modifiers"]:
             if mod["type"] != kind:
                 continue
-            ctx = EffectContext(g, g.obj(src).controller, src)
+            ctx = effects.EffectContext(g, g.obj(src).controller, src)
             if "condition" in ability.body and not ctx.check(ability.body["condition"]):
                 break
             if "while" in ability.body and not ctx.check(ability.body["while"]):

@@ -13,7 +13,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import layers, payment
+from . import actions, layers, payment
 from .cards import Ability, CardDef
 from .effects import EffectContext
 from .errors import IllegalActionError
@@ -80,16 +80,33 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
 
 
+_SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
+
+
 def target_slots(card: CardDef) -> list[dict[str, Any]]:
-    """The 'pick: target' selections of a card's spell or play triggers, in slot order."""
+    """The 'pick: target' selections of a card's spell abilities, in slot order."""
+    hit = _SLOTS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
     slots: list[dict[str, Any]] = []
     for ability in card.abilities:
         if ability.kind == "spell":
             slots.extend(_target_nodes(ability.body))
+    _SLOTS[id(card)] = (card, slots)
     return slots
 
 
 def _target_nodes(node: Any) -> list[dict[str, Any]]:
+    """Scripts are immutable once compiled, so the walk is done once per script node."""
+    hit = _SLOTS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    out = _walk_targets(node)
+    _SLOTS[id(node)] = (node, out)
+    return out
+
+
+def _walk_targets(node: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     stack = [node]
     while stack:
@@ -164,8 +181,6 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
 
 
 def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
-    from . import actions
-
     mods: list[dict[str, Any]] = []
     for ability in g.card(oid).abilities:
         if ability.kind == "static" and ability.body.get("affects", "self") == "self":
@@ -322,8 +337,6 @@ def _use_lasting(g: "Game", lid: int) -> None:
 
 def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: ChainItem) -> None:
     """Non-resource costs: exhaust, kill, discard, recycle from trash, spend a buff."""
-    from . import actions
-
     ctx = EffectContext(g, player, oid, item)
     p = g.state.players[player]
     if other.get("exhaust_self"):
@@ -459,8 +472,6 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
 
 
 def _rune(g: "Game", player: int, oid: int, index: int) -> None:
-    from . import actions
-
     if index == -1:
         g.obj(oid).exhausted = True
         g.emit("rune_exhaust", player=player, obj=oid)
@@ -531,8 +542,6 @@ def resolve_top(g: "Game") -> None:
 
 def resolve_item(g: "Game", item: ChainItem) -> None:
     """340.1: the item resolves completely, then leaves the chain."""
-    from . import actions
-
     s = g.state
     if item.kind == "card":
         card = g.card(item.obj)

@@ -77,16 +77,9 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                         out.append(action)
     for oid, ability in chain.activatable(g, player):
         if ability.index < 0:
-            if not resources:
-                continue
-            action = {"type": "activate", "source": oid, "ability": ability.index}
-            if ability.index == -1 and g.obj(oid).exhausted:
-                continue
-            try:
-                chain.check_activate(g, player, action)
-            except IllegalActionError:
-                continue
-            out.append(action)
+            # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+            if resources and not (ability.index == -1 and g.obj(oid).exhausted):
+                out.append({"type": "activate", "source": oid, "ability": ability.index})
             continue
         if not resources and chain.is_add_ability(ability):
             continue

@@ -34,14 +34,23 @@ def _is_number(x: Any) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
+def _false(x: Any) -> bool:
+    return False
+
+
+def _of(kind: type | tuple[type, ...]) -> Check:
+    def check(x: Any) -> bool:
+        return isinstance(x, kind)
+    return check
+
+
+def _is_null(x: Any) -> bool:
+    return x is None
+
+
 TYPES: dict[str, Check] = {
-    "string": lambda x: isinstance(x, str),
-    "integer": _is_int,
-    "number": _is_number,
-    "boolean": lambda x: isinstance(x, bool),
-    "object": lambda x: isinstance(x, dict),
-    "array": lambda x: isinstance(x, list),
-    "null": lambda x: x is None,
+    "string": _of(str), "integer": _is_int, "number": _is_number, "boolean": _of(bool),
+    "object": _of(dict), "array": _of(list), "null": _is_null,
 }
 
 
@@ -65,9 +74,9 @@ class _Compiler:
 
     def compile(self, schema: Any) -> Check:
         if schema is True:
-            return lambda x: True
+            return _true
         if schema is False:
-            return lambda x: False
+            return _false
         if not isinstance(schema, dict):
             raise Unsupported(f"schema {schema!r}")
         key = id(schema)
@@ -75,7 +84,10 @@ class _Compiler:
             return self.done[key]
         if key in self.cells:  # a cycle through a linked $ref: call through a cell filled later
             cell = self.cells[key]
-            return lambda x: cell[0](x)
+
+            def later(x: Any) -> bool:
+                return cell[0](x)
+            return later
         self.cells[key] = cell = []
         check = self._build(schema)
         cell.append(check)
@@ -84,101 +96,206 @@ class _Compiler:
 
     def _build(self, s: dict[str, Any]) -> Check:
         checks: list[Check] = []
-        obj: list[Check] = []
-        arr: list[Check] = []
-        txt: list[Check] = []
-        num: list[Check] = []
+        by_type: dict[str, list[Check]] = {"object": [], "array": [], "string": [], "number": []}
         for word, value in s.items():
             if word in ANNOTATIONS or word in ("then", "else"):
                 continue
-            if word == "type":
-                names = value if isinstance(value, list) else [value]
-                tests = [TYPES[n] for n in names]
-                checks.append(lambda x, t=tests: any(f(x) for f in t))
-            elif word == "enum":
-                if all(isinstance(v, str) for v in value):
-                    options = frozenset(value)
-                    checks.append(lambda x, o=options: isinstance(x, str) and x in o)
-                else:
-                    checks.append(lambda x, o=list(value): any(equal(x, v) for v in o))
-            elif word == "const":
-                checks.append(lambda x, c=value: equal(x, c))
-            elif word == "properties":
-                props = {k: self.compile(v) for k, v in value.items()}
-                obj.append(lambda x, p=props: all(p[k](v) for k, v in x.items() if k in p))
-            elif word == "required":
-                obj.append(lambda x, r=list(value): all(k in x for k in r))
-            elif word == "patternProperties":
-                pats = [(re.compile(p), self.compile(v)) for p, v in value.items()]
-                obj.append(lambda x, ps=pats: all(c(v) for k, v in x.items() for r, c in ps if r.search(k)))
-            elif word == "additionalProperties":
-                known = set(s.get("properties", {}))
-                pats2 = [re.compile(p) for p in s.get("patternProperties", {})]
-                extra = self.compile(value)
-                obj.append(lambda x, k=known, ps=pats2, e=extra: all(
-                    e(v) for key, v in x.items() if key not in k and not any(r.search(key) for r in ps)))
-            elif word in ("minProperties", "maxProperties"):
-                obj.append((lambda x, n=value: len(x) >= n) if word == "minProperties"
-                           else (lambda x, n=value: len(x) <= n))
-            elif word == "items":
-                item = self.compile(value)
-                arr.append(lambda x, c=item: all(c(v) for v in x))
-            elif word in ("minItems", "maxItems"):
-                arr.append((lambda x, n=value: len(x) >= n) if word == "minItems" else (lambda x, n=value: len(x) <= n))
-            elif word in ("minLength", "maxLength"):
-                txt.append((lambda x, n=value: len(x) >= n) if word == "minLength" else (lambda x, n=value: len(x) <= n))
-            elif word == "pattern":
-                txt.append(lambda x, r=re.compile(value): r.search(x) is not None)
-            elif word in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-                ops: dict[str, Check] = {
-                    "minimum": lambda x, n=value: x >= n, "maximum": lambda x, n=value: x <= n,
-                    "exclusiveMinimum": lambda x, n=value: x > n, "exclusiveMaximum": lambda x, n=value: x < n}
-                num.append(ops[word])
-            elif word in ("anyOf", "oneOf", "allOf"):
-                subs = [self.compile(v) for v in value]
-                if word == "anyOf":
-                    checks.append(lambda x, ss=subs: any(c(x) for c in ss))
-                elif word == "allOf":
-                    checks.append(lambda x, ss=subs: all(c(x) for c in ss))
-                else:
-                    checks.append(lambda x, ss=subs: sum(1 for c in ss if c(x)) == 1)
-            elif word == "not":
-                sub = self.compile(value)
-                checks.append(lambda x, c=sub: not c(x))
-            elif word == "if":
-                cond = self.compile(value)
-                then = self.compile(s.get("then", True))
-                other = self.compile(s.get("else", True))
-                checks.append(lambda x, i=cond, t=then, e=other: t(x) if i(x) else e(x))
-            elif word == SWITCH:
-                cases = {k: self.compile(v) for k, v in value["cases"].items()}
-                loose = [cases[k] for k in value["loose"]]
-                field = value["field"]
-
-                def switch(x: Any, cs: dict[str, Check] = cases, lo: list[Check] = loose, f: str = field) -> bool:
-                    if not isinstance(x, dict):
-                        return all(c(x) for c in lo)
-                    tag = x.get(f)
-                    return not isinstance(tag, str) or tag not in cs or cs[tag](x)
-
-                checks.append(switch)
-            elif word == REF:
-                checks.append(self.compile(value))
+            if word in KEYWORDS:
+                applies, check = KEYWORDS[word](self, value, s)
+                (checks if applies == "any" else by_type[applies]).append(check)
             else:
                 raise Unsupported(word)
-        if obj:
-            checks.append(lambda x, cs=obj: not isinstance(x, dict) or all(c(x) for c in cs))
-        if arr:
-            checks.append(lambda x, cs=arr: not isinstance(x, list) or all(c(x) for c in cs))
-        if txt:
-            checks.append(lambda x, cs=txt: not isinstance(x, str) or all(c(x) for c in cs))
-        if num:
-            checks.append(lambda x, cs=num: not _is_number(x) or all(c(x) for c in cs))
-        if not checks:
-            return lambda x: True
-        if len(checks) == 1:
-            return checks[0]
-        return lambda x, cs=checks: all(c(x) for c in cs)
+        for name, group in by_type.items():
+            if group:
+                checks.append(_guard(TYPES[name], group))
+        return _all(checks)
+
+
+def _all(checks: list[Check]) -> Check:
+    if not checks:
+        return _true
+    if len(checks) == 1:
+        return checks[0]
+
+    def every(x: Any) -> bool:
+        return all(c(x) for c in checks)
+    return every
+
+
+def _true(x: Any) -> bool:
+    return True
+
+
+def _guard(is_type: Check, group: list[Check]) -> Check:
+    """Keywords such as ``required`` or ``maxLength`` only constrain values of their type."""
+    inner = _all(group)
+
+    def guarded(x: Any) -> bool:
+        return not is_type(x) or inner(x)
+    return guarded
+
+
+Built = tuple[str, Check]
+
+
+def _type(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    tests = [TYPES[n] for n in (value if isinstance(value, list) else [value])]
+
+    def check(x: Any) -> bool:
+        return any(t(x) for t in tests)
+    return "any", check
+
+
+def _enum(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    if all(isinstance(v, str) for v in value):
+        options = frozenset(value)
+
+        def check(x: Any) -> bool:
+            return isinstance(x, str) and x in options
+        return "any", check
+    items = list(value)
+
+    def check_any(x: Any) -> bool:
+        return any(equal(x, v) for v in items)
+    return "any", check_any
+
+
+def _const(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    def check(x: Any) -> bool:
+        return equal(x, value)
+    return "any", check
+
+
+def _properties(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    props = {k: c.compile(v) for k, v in value.items()}
+
+    def check(x: Any) -> bool:
+        return all(props[k](v) for k, v in x.items() if k in props)
+    return "object", check
+
+
+def _required(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    names = list(value)
+
+    def check(x: Any) -> bool:
+        return all(k in x for k in names)
+    return "object", check
+
+
+def _pattern_properties(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    pats = [(re.compile(p), c.compile(v)) for p, v in value.items()]
+
+    def check(x: Any) -> bool:
+        return all(sub(v) for k, v in x.items() for rx, sub in pats if rx.search(k))
+    return "object", check
+
+
+def _additional(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    known = set(s.get("properties", {}))
+    pats = [re.compile(p) for p in s.get("patternProperties", {})]
+    extra = c.compile(value)
+
+    def check(x: Any) -> bool:
+        return all(extra(v) for k, v in x.items() if k not in known and not any(rx.search(k) for rx in pats))
+    return "object", check
+
+
+def _items(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    sub = c.compile(value)
+
+    def check(x: Any) -> bool:
+        return all(sub(v) for v in x)
+    return "array", check
+
+
+def _size(applies: str, at_least: bool) -> Callable[[_Compiler, Any, dict[str, Any]], Built]:
+    def build(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+        def check(x: Any) -> bool:
+            return bool(len(x) >= value) if at_least else bool(len(x) <= value)
+        return applies, check
+    return build
+
+
+def _pattern(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    rx = re.compile(value)
+
+    def check(x: Any) -> bool:
+        return rx.search(x) is not None
+    return "string", check
+
+
+def _bound(op: str) -> Callable[[_Compiler, Any, dict[str, Any]], Built]:
+    def build(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+        def check(x: Any) -> bool:
+            if op == "minimum":
+                return bool(x >= value)
+            if op == "maximum":
+                return bool(x <= value)
+            if op == "exclusiveMinimum":
+                return bool(x > value)
+            return bool(x < value)
+        return "number", check
+    return build
+
+
+def _combine(word: str) -> Callable[[_Compiler, Any, dict[str, Any]], Built]:
+    def build(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+        subs = [c.compile(v) for v in value]
+
+        def check(x: Any) -> bool:
+            if word == "anyOf":
+                return any(sub(x) for sub in subs)
+            if word == "allOf":
+                return all(sub(x) for sub in subs)
+            return sum(1 for sub in subs if sub(x)) == 1
+        return "any", check
+    return build
+
+
+def _not(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    sub = c.compile(value)
+
+    def check(x: Any) -> bool:
+        return not sub(x)
+    return "any", check
+
+
+def _if(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    cond, then, other = c.compile(value), c.compile(s.get("then", True)), c.compile(s.get("else", True))
+
+    def check(x: Any) -> bool:
+        return then(x) if cond(x) else other(x)
+    return "any", check
+
+
+def _switch(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    cases = {k: c.compile(v) for k, v in value["cases"].items()}
+    loose = [cases[k] for k in value["loose"]]
+    field = value["field"]
+
+    def check(x: Any) -> bool:
+        if not isinstance(x, dict):
+            return all(sub(x) for sub in loose)
+        tag = x.get(field)
+        return not isinstance(tag, str) or tag not in cases or cases[tag](x)
+    return "any", check
+
+
+def _ref(c: _Compiler, value: Any, s: dict[str, Any]) -> Built:
+    return "any", c.compile(value)
+
+
+KEYWORDS: dict[str, Callable[[_Compiler, Any, dict[str, Any]], Built]] = {
+    "type": _type, "enum": _enum, "const": _const, "properties": _properties, "required": _required,
+    "patternProperties": _pattern_properties, "additionalProperties": _additional, "items": _items,
+    "minProperties": _size("object", True), "maxProperties": _size("object", False),
+    "minItems": _size("array", True), "maxItems": _size("array", False),
+    "minLength": _size("string", True), "maxLength": _size("string", False), "pattern": _pattern,
+    "minimum": _bound("minimum"), "maximum": _bound("maximum"),
+    "exclusiveMinimum": _bound("exclusiveMinimum"), "exclusiveMaximum": _bound("exclusiveMaximum"),
+    "anyOf": _combine("anyOf"), "allOf": _combine("allOf"), "oneOf": _combine("oneOf"), "not": _not,
+    "if": _if, SWITCH: _switch, REF: _ref,
+}
 
 
 def compile_check(schema: Any) -> Check | None:

@@ -13,7 +13,7 @@ import json
 import pickle
 from typing import Any, Iterable
 
-from . import rng
+from . import rng, triggers
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
@@ -42,6 +42,7 @@ class Game:
         self.log: list[Event] = log if log is not None else []
         self.listeners: dict[str, dict[tuple[int, int], None]] = {}
         self.static_sources: dict[tuple[int, int], None] = {}
+        self._indexed: dict[int, list[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
         self.version = 0
@@ -182,8 +183,6 @@ class Game:
     # ------------------------------------------------------------------ events
     def emit(self, etype: str, **fields: Any) -> Event:
         """Record an event and queue the triggered abilities that listen to it."""
-        from . import triggers
-
         s = self.state
         s.log_count += 1
         event: Event = {"n": s.log_count, "t": etype}
@@ -282,26 +281,36 @@ class Game:
         active = obj.zone in ACTIVE_ZONES
         if obj.zone == "board" and obj.attached_to != NOWHERE:
             active = True
+        keys: list[str] = []
         for ability in card.abilities:
             if ability.kind == "triggered":
                 from_zone = ability.body["when"].get("from_zone")
                 if (from_zone is None and active) or (from_zone is not None and obj.zone == from_zone):
                     self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
+                    keys.append(ability.event or "")
             elif ability.kind == "replacement" and active:
                 self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
+                keys.append("replace:" + (ability.event or ""))
             elif ability.kind == "static" and active:
                 self.static_sources[(oid, ability.index)] = None
+        if keys:
+            self._indexed[oid] = keys
 
     def _unindex(self, oid: int) -> None:
-        for table in self.listeners.values():
+        """Remove an object's listeners: cost is its own abilities, not the size of the board."""
+        for event in self._indexed.pop(oid, []):
+            table = self.listeners.get(event, {})
             for key in [k for k in table if k[0] == oid]:
                 del table[key]
-        for key in [k for k in self.static_sources if k[0] == oid]:
-            del self.static_sources[key]
+        card = self.defs[self.state.objs[oid].code]
+        for ability in card.abilities:
+            if ability.kind == "static":
+                self.static_sources.pop((oid, ability.index), None)
 
     def _rebuild_index(self) -> None:
         self.listeners = {}
         self.static_sources = {}
+        self._indexed = {}
         for oid, obj in self.state.objs.items():
             if obj.zone != "gone":
                 self._index(oid)

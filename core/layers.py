@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 
+from . import effects
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -34,9 +36,43 @@ def chars(g: "Game", oid: int) -> Chars:
     cached = g._chars.get(oid)
     if cached is not None:
         return cached
+    obj = g.state.objs[oid]
+    if obj.zone not in ("board", "legend", "bfcard"):
+        printed = _printed(g, obj.code)
+        if printed is not None:
+            return printed
     g._chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
     result = _compute(g, oid)
     g._chars[oid] = result
+    return result
+
+
+_PRINTED: dict[tuple[str, int], Chars | None] = {}
+
+
+def _printed(g: "Game", code: str) -> Chars | None:
+    """Characteristics of a card off the board when only its unconditional text applies."""
+    card = g.defs[code]
+    key = (code, id(card))
+    if key in _PRINTED:
+        return _PRINTED[key]
+    result: Chars | None = None
+    simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
+                                        and "condition" not in a.body
+                                        and all(m["type"] == "hook" and not isinstance(m["value"], dict)
+                                                for m in a.body["modifiers"]))
+                 for a in card.abilities)
+    if simple:
+        keywords: dict[str, Any] = {}
+        for name, value in card.keywords:
+            _add_keyword(g, keywords, name, value)
+        hooks: dict[str, list[Any]] = {}
+        for a in card.abilities:
+            if a.kind == "static":
+                for m in a.body["modifiers"]:
+                    hooks.setdefault(m["hook"], []).append(m["value"])
+        result = Chars(might=card.might, keywords=keywords, hooks=hooks)
+    _PRINTED[key] = result
     return result
 
 
@@ -54,8 +90,6 @@ def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
 
 def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
     """(modifier, source object, controller, timestamp) of every static effect applying now."""
-    from .effects import EffectContext
-
     obj = g.obj(oid)
     card = g.card(oid)
     out: list[tuple[dict[str, Any], int, int, int]] = []
@@ -66,7 +100,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         affects = ability.body.get("affects", "self")
         if affects != "self":
             continue
-        ctx = EffectContext(g, obj.controller, oid)
+        ctx = effects.EffectContext(g, obj.controller, oid)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
         if "while" in ability.body and not ctx.check(ability.body["while"]):
@@ -84,7 +118,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         if affects == "self":
             continue
         source = g.obj(src)
-        ctx = EffectContext(g, source.controller, src)
+        ctx = effects.EffectContext(g, source.controller, src)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
         if not ctx.selector_matches(affects, oid):
@@ -106,9 +140,9 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         if lasting.affects is not None:
             if oid not in lasting.affects:
                 continue
-            ctx = EffectContext(g, lasting.controller, lasting.source)
+            ctx = effects.EffectContext(g, lasting.controller, lasting.source)
         else:
-            ctx = EffectContext(g, lasting.controller, lasting.source)
+            ctx = effects.EffectContext(g, lasting.controller, lasting.source)
             if not ctx.selector_matches(lasting.body.get("affects", "self"), oid):
                 continue
         if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
@@ -172,9 +206,7 @@ def _compute(g: "Game", oid: int) -> Chars:
             for ability in g.keyword_abilities(name, value):
                 if ability.kind != "static":
                     continue
-                from .effects import EffectContext
-
-                ctx = EffectContext(g, obj.controller, oid)
+                ctx = effects.EffectContext(g, obj.controller, oid)
                 if "while" in ability.body and not ctx.check(ability.body["while"]):
                     continue
                 for m in ability.body["modifiers"]:

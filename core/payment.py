@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import DOMAINS
 
+from . import actions, effects, layers
+
 if TYPE_CHECKING:
     from .game import Game
 
@@ -106,8 +108,6 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) ->
 
 def pay(g: "Game", player: int, plan: Plan) -> None:
     """Carry out a plan: rune abilities add to the pool, then the cost is taken from it."""
-    from . import actions
-
     p = g.state.players[player]
     for rune in plan.exhaust:
         g.obj(rune).exhausted = True
@@ -134,8 +134,6 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
 def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
               ignore: str = "", reduction: int = 0) -> Cost:
     """The total cost of playing a card (process of playing a card, step 3)."""
-    from .effects import EffectContext
-
     card = g.card(oid)
     energy = card.energy
     power = [symbol(s, card.domains) for s in card.power]
@@ -154,7 +152,7 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
         optional = ability.body.get("optional", False)
         if optional and name not in paid:
             continue
-        ctx = EffectContext(g, player, oid)
+        ctx = effects.EffectContext(g, player, oid)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
         body_cost = ability.body["cost"]
@@ -172,7 +170,7 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
     minimum = 0
     if not (hidden or ignore == "all"):
         for mod, floor, src_lasting in cost_modifiers(g, player, oid):
-            amount = EffectContext(g, player, oid).amount(mod.get("energy", 0))
+            amount = effects.EffectContext(g, player, oid).amount(mod.get("energy", 0))
             if mod.get("increase"):
                 extra_energy += amount
             else:
@@ -187,13 +185,11 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
 
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
-    from .effects import EffectContext
-
     out: list[tuple[dict[str, Any], int, Any]] = []
     card = g.card(oid)
     for ability in card.abilities:
         if ability.kind == "static" and ability.body.get("affects", "self") == "self":
-            ctx = EffectContext(g, player, oid)
+            ctx = effects.EffectContext(g, player, oid)
             if "condition" in ability.body and not ctx.check(ability.body["condition"]):
                 continue
             if "while" in ability.body and not ctx.check(ability.body["while"]):
@@ -207,7 +203,7 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         if affects == "self" or isinstance(affects, str):
             continue
         source = g.obj(src)
-        ctx = EffectContext(g, source.controller, src)
+        ctx = effects.EffectContext(g, source.controller, src)
         if not any(m["type"] == "cost" for m in ability.body["modifiers"]):
             continue
         if "while" in ability.body and not ctx.check(ability.body["while"]):
@@ -222,7 +218,7 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             continue
         if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
             continue
-        ctx = EffectContext(g, lasting.controller, lasting.source)
+        ctx = effects.EffectContext(g, lasting.controller, lasting.source)
         affects = lasting.body.get("affects")
         if isinstance(affects, dict) and (not ctx.is_kind(oid, affects.get("what", "card"))
                                           or not ctx.matches(oid, _card_filter(affects))):
@@ -241,10 +237,8 @@ def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:
 
 
 def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost:
-    from .effects import EffectContext
-
     card = g.card(oid)
-    ctx = EffectContext(g, player, oid)
+    ctx = effects.EffectContext(g, player, oid)
     energy = ctx.amount(cost.get("energy", 0))
     power = [symbol(s, card.domains) for s in cost.get("power", [])]
     other = {k: v for k, v in cost.items() if k not in ("energy", "power")}
@@ -253,8 +247,6 @@ def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost
 
 def deflect_tax(g: "Game", player: int, targets: list[list[int]]) -> list[frozenset[str]]:
     """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power."""
-    from . import layers
-
     extra: list[frozenset[str]] = []
     for slot in targets:
         for oid in slot:

@@ -176,7 +176,7 @@ def _ref(validator: Validator, target: Any, instance: Any, schema: Any) -> Any:
     yield from validator.descend(instance, target)  # type: ignore[attr-defined]
 
 
-FastValidator = extend(Draft202012Validator, {SWITCH: _switch, REF: _ref})
+FastValidator = extend(Draft202012Validator, {SWITCH: _switch, REF: _ref})  # type: ignore[no-untyped-call]
 
 
 class Schemas:
