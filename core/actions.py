@@ -26,10 +26,11 @@ def draw(g: "Game", player: int, count: int) -> list[int]:
     drawn: list[int] = []
     p = g.state.players[player]
     for _ in range(count):
-        if not p.main_deck:
+        # 432.2-432.3: burn out, and again while the trash gave nothing to draw, until a win
+        while not p.main_deck and g.state.winners is None and g.opponents(player):
             burn_out(g, player)
-            if g.state.winners is not None or not p.main_deck:
-                break
+        if g.state.winners is not None or not p.main_deck:
+            break
         oid = p.main_deck[0]
         g.place(oid, "hand")
         drawn.append(oid)
