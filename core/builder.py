@@ -143,6 +143,8 @@ class Builder:
             bf = Battlefield(index=len(state.battlefields), card=obj.id, owner=owner, controller=controller)
             state.battlefields.append(bf)
             obj.loc = bf.loc
+            if controller >= 0:
+                obj.controller = controller  # a battlefield's controller controls its abilities
         ids: list[int] = []
         for placed in self.placed:
             obj = g.new_obj(placed.code, placed.player, "limbo", token=g.defs[placed.code].token)

@@ -57,7 +57,7 @@ def cleanup(g: "Game") -> None:
         if open_state and bf.controller != NOWHERE and not g.units_at(bf.loc) \
                 and not (sd is not None and sd.bf == bf.loc) and bf.contested_by == NOWHERE:
             g.emit("lose_control", bf=bf.loc, player=bf.controller)
-            bf.controller = NOWHERE
+            scoring.set_controller(g, bf.loc, NOWHERE)
     # 5. unattached gear at battlefields is recalled unless it stays (Deploy); hidden cards lost
     for bf in s.battlefields:
         for oid in list(bf.here):

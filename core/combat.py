@@ -273,5 +273,5 @@ def combat_cleanup(g: "Game", loc: int) -> None:
             scoring.establish_control(g, player, loc)  # 468.5
     elif not present and bf.controller != NOWHERE:
         g.emit("lose_control", bf=loc, player=bf.controller)
-        bf.controller = NOWHERE
+        scoring.set_controller(g, loc, NOWHERE)
     s.needs_cleanup = True

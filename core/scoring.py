@@ -31,10 +31,19 @@ def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
     g.state.needs_cleanup = True
 
 
+def set_controller(g: "Game", loc: int, player: int) -> None:
+    """Change who controls a battlefield; its controller also controls its abilities (170-171),
+    so the battlefield card's controller follows (its owner while nobody controls it)."""
+    bf = g.bf_at(loc)
+    bf.controller = player
+    g.obj(bf.card).controller = player if player >= 0 else bf.owner
+    g.touch()
+
+
 def establish_control(g: "Game", player: int, loc: int) -> None:
     """468.5: take control of a battlefield; a conquer if not yet scored this turn (468.5.d)."""
     bf = g.bf_at(loc)
-    bf.controller = player
+    set_controller(g, loc, player)
     g.emit("control", bf=loc, player=player)
     if player not in bf.scored_by:
         conquer(g, player, loc)

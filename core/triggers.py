@@ -84,6 +84,10 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
         if not ctx.matches(ev_obj, subject):
             return False
     what = when.get("what")
+    if subject is None and what is None and etype in ("attack", "defend") and ev_obj != NOWHERE:
+        # "When you attack/defend (here)" is the player's event, once per combat (Patch Notes,
+        # Oct 2025), not one more trigger for each unit that gains the designation
+        return False
     if what is not None:
         if ev_obj == NOWHERE or ev_obj not in s.objs:
             return False
