@@ -304,6 +304,7 @@ class Compiler:
             node.get("pick") == "choose" or node.get("type") in DECIDING_EFFECTS
             or node.get("split") or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
             or (node.get("type") == "add" and "own" in node.get("power", []))
+            or (node.get("type") == "create_token" and "at" not in node)
             for node in _walk(body.get("effect") or body.get("instead") or {})
         ) or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
