@@ -314,6 +314,8 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
                      paid=check.paid, location=check.location, from_hidden=check.from_hidden)
     s.chain.append(item)
+    if s.step == "expiration":
+        s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
     g.emit("play", player=player, obj=oid, code=card.code, **{"from": origin}, location=check.location,
            targets=check.targets, paid=check.paid)
     payment.pay(g, player, check.plan)
@@ -466,6 +468,8 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         g.state.needs_cleanup = True
         return
     g.state.chain.append(item)
+    if g.state.step == "expiration":
+        g.state.expiration_chain_used = True  # 317.2.f: the expiration step repeats
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     _after_add(g, player, discretionary=True)

@@ -199,6 +199,8 @@ def put_on_chain(g: "Game") -> None:
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
     s.chain.append(item)
+    if s.step == "expiration":
+        s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
     g.emit("trigger", player=trigger.controller, obj=trigger.obj, ability=trigger.ability, item=item.id,
            targets=targets, code=s.objs[trigger.obj].code)
     s.priority = trigger.controller

@@ -526,3 +526,66 @@ def test_738_last_created_extra_turn_is_taken_first() -> None:
     advance_to_main(g, 1, skip=1)  # player 1's normal turn
     advance_to_main(g, 0)
     assert _turn_players(g)[:4] == [(0, True), (1, True), (1, False), (0, False)]
+
+
+# ---------------------------------------------------------------------- 317.2.f
+def _catalog_with_dusk_echo() -> Any:
+    """A test-only unit whose trigger fires in the expiration step.
+
+    No printed Origins card triggers there, so this unit is compiled for the test: 'When units
+    heal (once each turn), deal 1 damage to me and I get +2 Might this turn.'
+    """
+    from riftscript.core.catalog import Compiler
+
+    catalog = load_catalog()
+    card = Compiler(catalog.keywords).compile({
+        "code": "TST-001", "name": "Dusk Echo", "type": "unit", "domains": ["fury"],
+        "cost": {"energy": 1}, "might": 3,
+        "abilities": [{"kind": "triggered", "when": {"event": "heal_all"}, "once_per_turn": True,
+                       "effect": {"type": "sequence", "steps": [
+                           {"type": "deal_damage", "target": "self", "amount": 1},
+                           {"type": "modify_might", "target": "self", "amount": 2, "duration": "this_turn"}]}}],
+    }, "TST", "test")
+    catalog.cards[card.code] = card
+    return catalog
+
+
+def test_317_2_f_expiration_repeats_after_a_trigger_went_on_the_chain() -> None:
+    from riftscript.core import layers
+
+    b = Builder(_catalog_with_dusk_echo())
+    u = b.add(0, "TST-001", at="base", damage=1)
+    b.deck(1, [ENFORCER] * 3)
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    g.apply({"type": "end_turn"})
+    # the units healed, the trigger is on the chain during the expiration step
+    assert g.state.step == "expiration" and len(g.state.chain) == 1
+    advance_to_main(g, 1)
+    # the damage and the 'this turn' Might it gave were both cleared by the repeated step
+    assert g.obj(ids[u]).damage == 0
+    assert layers.might(g, ids[u]) == 3
+    assert len(events(g, "expiration")) == 2
+
+
+def test_317_2_f_this_turn_effect_played_during_expiration_still_ends_this_turn() -> None:
+    from riftscript.core import layers
+
+    b = Builder(_catalog_with_dusk_echo())
+    b.add(0, "TST-001", at="base", damage=1)
+    target = b.add(0, SKULKER, at="base")
+    card = b.hand(0, [DISCIPLINE])[0]
+    b.runes(0, [FURY_RUNE] * 2)
+    b.deck(0, [ENFORCER] * 3)
+    b.deck(1, [ENFORCER] * 3)
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    g.apply({"type": "end_turn"})
+    assert g.state.step == "expiration" and g.pending_decision().player == 0
+    # a Reaction played while the trigger waits on the chain
+    g.apply({"type": "play", "card": ids[card], "targets": [[ids[target]]]})
+    g.apply({"type": "pass"})
+    g.apply({"type": "pass"})
+    assert layers.might(g, ids[target]) == 5
+    advance_to_main(g, 1)
+    assert layers.might(g, ids[target]) == 3
