@@ -139,12 +139,15 @@ def assignment_options(g: "Game", total: int, units: list[int]) -> list[dict[int
             give = min(left, lethal(g, oid))
             assignment[oid] += give
             left -= give
+        candidates = [assignment]
         if left and order:
-            assignment[order[-1]] += left  # excess only once every unit has lethal
-        key = tuple(sorted(assignment.items()))
-        if key not in seen:
-            seen.add(key)
-            options.append(assignment)
+            # 467.2.c.4: once every unit has lethal, the excess may go to any of them
+            candidates = [{**assignment, oid: assignment[oid] + left} for oid in order]
+        for candidate in candidates:
+            key = tuple(sorted(candidate.items()))
+            if key not in seen:
+                seen.add(key)
+                options.append(candidate)
     return options
 
 
