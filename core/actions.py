@@ -147,6 +147,9 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
     enters_ready = ready or card.type != "unit" or layers.chars(g, oid).enter_ready
+    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities if a.kind == "static"
+                                   for m in a.body["modifiers"]):
+        enters_ready = False
     if card.type == "unit" and not enters_ready:
         enters_ready = _enter_ready_effect(g, oid, controller)
     obj.exhausted = not enters_ready

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
@@ -15,8 +16,8 @@ from . import yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
-from .registry import EffectType, Plugins, SetSpec, load_plugins
-from .schema import SchemaProblem, Schemas
+from .registry import EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
+from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import did_you_mean
 from .version import ENGINE_VERSION, SCHEMA_VERSION
 
@@ -390,6 +391,30 @@ class _Run:
         return doc
 
 
+def _collect(plugins: Plugins | None, hook: str, record: type[Any]) -> list[tuple[Any, str]]:
+    """Every record a hook returns, with the name of the plugin that returned it.
+
+    Calls each implementation itself (in pluggy's order) instead of ``pm.hook.NAME()``, so that
+    a plugin whose hook raises or returns something else than a list of ``record`` is skipped
+    with a warning naming it and the cause, and conflicts can name the plugins involved.
+    """
+    if plugins is None:
+        return []
+    out: list[tuple[Any, str]] = []
+    for impl in reversed(getattr(plugins.pm.hook, hook).get_hookimpls()):
+        try:
+            records = list(impl.function())
+            bad = [r for r in records if not isinstance(r, record)]
+            if bad:
+                raise TypeError(f"expected {record.__name__} records, got {type(bad[0]).__name__}")
+        except Exception as exc:  # a broken plugin must not stop the others
+            warnings.warn(f"skipping {hook} of plugin {impl.plugin_name}: {type(exc).__name__}: {exc}",
+                          PluginWarning, stacklevel=3)
+            continue
+        out.extend((r, impl.plugin_name) for r in records)
+    return out
+
+
 def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (),
                  strict: bool = True, cache: ValidationCache | bool | None = None) -> Catalog:
     """Load every installed plugin's keywords, effect primitives and sets, plus ``extra_cards``.
@@ -404,11 +429,16 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
     """
     plugins = plugins or load_plugins()
     catalog = Catalog(plugins=plugins)
-    for etype in plugins.effect_types():
+    owners: dict[str, str] = {}
+    builtin = set(builtin_effect_names())
+    for etype, plugin in _collect(plugins, "riftscript_effect_types", EffectType):
         if etype.name in catalog.effect_types:
-            other = catalog.effect_types[etype.name]
             raise PluginError(f"effect type {etype.name!r} is registered by two plugins: "
-                              f"{other.plugin or '?'} and {etype.plugin or '?'}")
+                              f"{owners[etype.name]} and {plugin}")
+        if etype.schema is not None and etype.name in builtin:
+            raise PluginError(f"plugin {plugin} registers effect type {etype.name!r} with its own schema, "
+                              f"but that is a built-in effect of the script language")
+        owners[etype.name] = plugin
         catalog.effect_types[etype.name] = etype
     schemas = Schemas((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None)
     catalog.schemas = schemas
@@ -432,7 +462,7 @@ def _load_keywords(run: _Run, extra: list[Document]) -> None:
     """Installed keywords, then those given as paths (which replace installed ones of that name)."""
     catalog = run.catalog
     overriding = {doc.data["keyword"] for doc in extra if doc.kind == "keyword" and doc.data}
-    for source in catalog.plugins.keywords() if catalog.plugins else []:
+    for source, _ in _collect(catalog.plugins, "riftscript_keywords", KeywordSource):
         for file in script_files(source.path):
             doc = run.read(file, "keyword")
             if doc.data is not None and doc.data["keyword"] not in overriding:
@@ -477,7 +507,7 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
     shadow_sets = {doc.data["code"] for doc in extra if doc.kind == "set" and doc.data}
     shadow_cards = {doc.data["code"] for doc in extra if doc.kind == "card" and doc.data}
     origin: dict[str, str] = {}
-    for spec in plugins.sets() if plugins else []:
+    for spec, plugin in _collect(plugins, "riftscript_sets", SetSpec):
         manifest = run.read(spec.manifest, "set")
         data = manifest.data
         if data is None:
@@ -486,11 +516,11 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
         if code in catalog.sets:
             other = catalog.sets[code]
             raise PluginError(f"set code {code} is shipped by two plugins: "
-                              f"{other.plugin or '?'} ({other.spec.manifest}) and {spec.plugin or '?'} ({spec.manifest})")
+                              f"{other.plugin} ({other.spec.manifest}) and {plugin} ({spec.manifest})")
         if code in shadow_sets:
             continue
         _check_requirements(manifest, data, strict=True)
-        info = SetInfo(code, data["name"], data["version"], spec.plugin, data, spec)
+        info = SetInfo(code, data["name"], data["version"], plugin, data, spec)
         catalog.sets[code] = info
         for file in script_files(spec.cards):
             doc = run.read(file, "card")

@@ -209,6 +209,7 @@ def damage_step(g: "Game") -> None:
                 dealt_any = dealt_any or bool(dealt)
     excess = _excess(g, _assigned(g, "atk") or {})
     g.emit("combat_damage", bf=sd.bf, attacker_excess=excess)
+    g.record("excess_damage", sd.attacker, excess)
     _clear(g)
 
 

@@ -155,12 +155,32 @@ def check_hide(g: "Game", player: int, action: Action) -> payment.Plan:
     bf = g.bf_at(loc)
     if bf.controller != player:
         raise IllegalActionError("cards are hidden only at a battlefield you control", "811.1.a")
-    if bf.facedown:
+    room = 1 + sum(int(v) for v in g_hook(g, bf.card, "extra_hidden_cards"))
+    if len(bf.facedown) >= room:
         raise IllegalActionError("that battlefield already has a hidden card", "811.1.a")
-    plan = payment.plan_payment(g, player, payment.Cost(0, [payment.ANY]))
-    if plan is None:
-        raise IllegalActionError("hiding costs one power of any domain", "811.1.a")
-    return plan
+    for cost in _hide_costs(g, player):
+        plan = payment.plan_payment(g, player, cost)
+        if plan is not None:
+            return plan
+    raise IllegalActionError("hiding costs one power of any domain", "811.1.a")
+
+
+def _hide_costs(g: "Game", player: int) -> list[payment.Cost]:
+    """One power of any domain (811), or what a 'hide_cost' effect lets the player pay instead."""
+    from . import actions
+
+    costs = [payment.Cost(0, [payment.ANY])]
+    for mod, src in actions.static_modifiers(g, "hide_cost"):
+        if g.obj(src).controller == player:
+            alternative = payment.ability_cost(g, player, src, mod["cost"])
+            costs = costs + [alternative] if mod.get("optional") else [alternative]
+    for lasting in g.active_lasting():
+        if lasting.controller == player and lasting.kind == "static":
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "hide_cost":
+                    alternative = payment.ability_cost(g, player, lasting.source, mod["cost"])
+                    costs = costs + [alternative] if mod.get("optional") else [alternative]
+    return costs
 
 
 def hide(g: "Game", player: int, action: Action, plan: payment.Plan) -> None:

@@ -119,14 +119,16 @@ class EffectContext:
         """The objects (or players, for what: player) a selector denotes now."""
         if isinstance(selector, str):
             return self.ref(selector)
+        if "named" in selector:
+            return [oid for oid in self.bindings.get("@" + selector["named"], [])
+                    if oid not in self.g.state.objs or self.g.obj(oid).zone != "gone"]
         pick = selector["pick"]
         if pick == "target":
             slot = int(selector.get("_slot", 0))
             chosen = self._live_targets(slot)
             live = [oid for oid in chosen if self.matches_selection(selector, oid, resolving=True)]
             self.bindings["it"] = live
-            if "as" in selector:
-                self.bindings[selector["as"]] = live
+            self._name(selector, live)
             return live
         candidates = self.candidates(selector)
         if pick == "all":
@@ -140,9 +142,14 @@ class EffectContext:
         else:
             result = self.choose_from(selector, candidates, purpose)
         self.bindings["it"] = result
-        if "as" in selector:
-            self.bindings[selector["as"]] = result
+        self._name(selector, result)
         return result
+
+    def _name(self, selector: Node, result: list[int]) -> None:
+        """'as: NAME' collects what a selection picked, across for_each iterations."""
+        if "as" in selector:
+            key = "@" + selector["as"]
+            self.bindings[key] = self.bindings.get(key, []) + [r for r in result if r not in self.bindings.get(key, [])]
 
     def choose_from(self, selector: Node, candidates: list[int], purpose: str) -> list[int]:
         chooser = self.chooser_of(selector.get("chooser", "you"))
@@ -200,6 +207,10 @@ class EffectContext:
         if what == "location":
             locs = [p.index for p in g.state.players] + [bf.loc for bf in g.state.battlefields]
             return locs
+        if "among" in selector:
+            pool = self.resolve(selector["among"]) if not isinstance(selector["among"], str) else self.ref(selector["among"])
+            return [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
+                    and self.matches(oid, selector.get("where"))]
         if zone is None:
             zone = "chain" if what in ("spell", "chain_item") else ("runes" if what == "rune" else "board")
         ids: list[int]
@@ -269,6 +280,21 @@ class EffectContext:
                     return False
                 if want == "enemy" and g.friendly(obj.controller, self.you):
                     return False
+                if want == "event_player":
+                    players = self.ref("event_player")
+                    if not players or obj.controller != players[0]:
+                        return False
+            elif key == "any_of":
+                if not any(self.matches(oid, alternative) for alternative in want):
+                    return False
+            elif key == "at":
+                where = self.location_of(want)
+                if where == NOWHERE or obj.zone != "board" or obj.loc != where:
+                    return False
+            elif key == "alone":
+                role = "attacking_alone" if obj.designation == "attacker" else "defending_alone"
+                if self.state_of(oid, role) != want:
+                    return False
             elif key == "owner":
                 if want == "you" and obj.owner != self.you:
                     return False
@@ -282,7 +308,7 @@ class EffectContext:
                     return False
             elif key == "distinct_from":
                 for ref in want:
-                    if oid in self.ref(ref):
+                    if oid in (self.ref(ref) if isinstance(ref, str) else self.resolve(ref)):
                         return False
             elif key == "stunned":
                 if obj.stunned != want:
@@ -338,21 +364,14 @@ class EffectContext:
                         return False
                 elif not card.has_keyword(kw):
                     return False
-            elif key == "might":
-                value = layers.might(g, oid) if obj.zone == "board" else card.might
-                if "min" in want and value < want["min"]:
+            elif key in ("might", "energy_cost", "power_cost"):
+                if key == "might":
+                    value = layers.might(g, oid) if obj.zone == "board" else card.might
+                else:
+                    value = card.energy if key == "energy_cost" else len(card.power)
+                if "min" in want and value < self.amount(want["min"]):
                     return False
-                if "max" in want and value > want["max"]:
-                    return False
-            elif key == "energy_cost":
-                if "min" in want and card.energy < want["min"]:
-                    return False
-                if "max" in want and card.energy > want["max"]:
-                    return False
-            elif key == "power_cost":
-                if "min" in want and len(card.power) < want["min"]:
-                    return False
-                if "max" in want and len(card.power) > want["max"]:
+                if "max" in want and value > self.amount(want["max"]):
                     return False
             elif key == "champion":
                 if (card.supertype == "champion") != want:
@@ -382,6 +401,8 @@ class EffectContext:
         if want == "there":
             there = self.bindings.get("there") or []
             return bool(there) and loc == there[0]
+        if want == "event_location":
+            return self.event is not None and loc == self.event.get("loc", NOWHERE)
         if want == "same_as_event_subject":
             subj = self.ref("event_subject")
             return bool(subj) and g.obj(subj[0]).loc == loc
@@ -392,6 +413,18 @@ class EffectContext:
         if want == "enemy_battlefield":
             return is_battlefield(loc) and g.bf_at(loc).controller not in (NOWHERE, self.you)
         return True
+
+    def location_of(self, spec: Any) -> int:
+        """The location a selector denotes: a battlefield card's battlefield, or where an object is."""
+        ids = self.ref(spec) if isinstance(spec, str) else self.resolve(spec)
+        if not ids or ids[0] not in self.g.state.objs:
+            return NOWHERE
+        obj = self.g.obj(ids[0])
+        if obj.zone in ("board", "bfcard"):
+            return obj.loc
+        if self.event is not None and self.event.get("obj") == ids[0]:
+            return int(self.event.get("loc", NOWHERE))
+        return NOWHERE
 
     # ------------------------------------------------------------------ amounts
     def amount(self, value: Any, subject: int | None = None) -> int:
@@ -416,7 +449,12 @@ class EffectContext:
         elif kind == "stat":
             result = self.stat(value["stat"], value.get("player", "you"))
         elif kind == "variable":
-            result = self.variables.get(value["name"], 0)
+            name = value["name"]
+            if name in self.variables:
+                result = self.variables[name]
+            else:
+                recorded = [h[4] for h in g.state.history if h[0] == "var:" + name and h[1] == self.you]
+                result = int(recorded[-1]) if recorded else 0
         else:
             raise EngineError(f"unknown amount type {kind!r}")
         result = result * int(value.get("times", 1)) + int(value.get("plus", 0))

@@ -201,6 +201,10 @@ class Game:
         entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE)]
         self.state.history.append(entry)
 
+    def record(self, name: str, player: int, value: int) -> None:
+        """A number scripts can read later this turn as {type: variable, name: ...}."""
+        self.state.history.append(["var:" + name, player, NOWHERE, "", value])
+
     def touch(self) -> None:
         self.version += 1
 

@@ -115,7 +115,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             continue
         ability = g.ability_of(src, index)
         affects = ability.body.get("affects", "self")
-        if affects == "self":
+        if affects == "self" or not _affects_objects(affects):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -150,6 +150,13 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         for mod in lasting.body["modifiers"]:
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
+
+
+def _affects_objects(affects: Any) -> bool:
+    """Statics that affect players (bonus damage, hide costs, restrictions) change no object."""
+    if isinstance(affects, str):
+        return affects not in ("you", "controller", "owner", "event_player")
+    return bool(affects.get("what") != "player")
 
 
 def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> dict[str, Any]:
@@ -192,8 +199,12 @@ def _compute(g: "Game", oid: int) -> Chars:
                     decreases.append((amount, int(mod.get("minimum", -999))))
                 else:
                     plus += amount
+            elif kind == "buff_bonus":
+                plus += obj.buffs * int(mod.get("amount", 1))
             elif kind == "keyword":
                 name = mod["keyword"].lower().replace("-", "_")
+                if mod.get("if_absent") and name in kw:
+                    continue
                 _add_keyword(g, kw, name, mod.get("value"))
                 granted.append((name, mod.get("value")))
             elif kind == "hook":

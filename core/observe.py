@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import layers
-from .state import is_battlefield
+from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -39,7 +39,7 @@ def observation(g: "Game", viewer: int) -> dict[str, Any]:
             "trash": [_card(g, c) for c in p.trash],
             "runes": [_card(g, r) for r in p.runes],
             "champion": [_card(g, c) for c in p.champion],
-            "legend": _card(g, p.legend),
+            "legend": _card(g, p.legend) if p.legend != NOWHERE else None,  # built positions may have none
             "base": [_card(g, c) for c in p.base],
         })
     battlefields = []

@@ -45,7 +45,73 @@ class FirstAgent:
         return actions[0]
 
 
+class GreedyAgent:
+    """A simple eager player for demos: plays its most expensive card, then attacks, then ends.
+
+    Spells that choose units prefer enemy units when the card allows any; everything else takes
+    the first option.  Ties are broken by its own seeded chance, so games stay reproducible.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.state = rng.seed_state(seed ^ 0x6EED)
+
+    def _score(self, game: "Game", player: int, action: dict[str, Any]) -> float:
+        kind = action.get("type")
+        if kind == "play":
+            card = game.card(int(action["card"]))
+            targets = [t for slot in action.get("targets", []) for t in slot]
+            enemy = sum(1 for t in targets if t in game.state.objs and game.obj(t).controller != player)
+            friendly = len(targets) - enemy
+            hostile = _harms(card.abilities)
+            aim = (enemy - friendly) if hostile else (friendly - enemy)
+            return 100 + card.energy * 5 + aim * 3 + len(action.get("costs", []))
+        if kind == "move":
+            to = int(action["to"])
+            units = len(action["units"])
+            return (60 + units) if to >= 10 else 5
+        if kind == "hide":
+            return 20
+        if kind == "activate":
+            return 30
+        return 0
+
+    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+        decision = game.pending_decision()
+        player = decision.player if decision is not None else 0
+        meaningful = [a for a in actions if not decisions.is_resource_action(game, a)] or actions
+        if decision is not None and decision.kind == "mulligan":
+            return meaningful[0]
+        if decision is not None and decision.kind == "choose":
+            answers = [a for a in meaningful if a.get("value") not in (-1, False)]
+            return (answers or meaningful)[0]
+        scored = [(self._score(game, player, a), i) for i, a in enumerate(meaningful)]
+        best = max(score for score, _ in scored)
+        top = [i for score, i in scored if score == best]
+        self.state, pick = rng.below(self.state, len(top))
+        return meaningful[top[pick]]
+
+
+HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter", "mutual_damage"}
+
+
+def _harms(abilities: Any) -> bool:
+    """Whether a card's script mostly hurts what it targets (damage, kill, stun, bounce)."""
+    stack: list[Any] = [a.body for a in abilities]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            if node.get("type") in HARMFUL or node.get("negative"):
+                return True
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
 @hookimpl
 def riftscript_agents() -> list[AgentSpec]:
     return [AgentSpec("random", RandomAgent, "uniform random over the legal actions"),
-            AgentSpec("first", FirstAgent, "always the first legal action")]
+            AgentSpec("first", FirstAgent, "always the first legal action"),
+            AgentSpec("greedy", GreedyAgent, "plays its most expensive card, then attacks")]

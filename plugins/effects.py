@@ -39,6 +39,10 @@ def _player(ctx: EffectContext, who: str | None) -> int:
     if who == "event_player":
         found = ctx.ref("event_player")
         return found[0] if found else ctx.you
+    if who == "controller":
+        return ctx.controller  # the ability's controller, even inside for_each_player
+    if who == "owner":
+        return ctx.g.obj(ctx.source).owner
     raise EngineError(f"unknown player reference {who!r}")
 
 
@@ -99,18 +103,19 @@ def may(ctx: EffectContext, node: Node) -> None:
         cost = payment.ability_cost(g, chooser, ctx.source, node["cost"])
         plan = payment.plan_payment(g, chooser, cost)
         if plan is None or not _other_cost_possible(ctx, node["cost"]):
-            ctx.last["pay"] = False
+            ctx.last["pay"] = ctx.last["succeed"] = False
             return
         if not ctx.ask(chooser, f"pay {cost.describe()} for {name}'s effect?", [("yes", True), ("no", False)]):
-            ctx.last["pay"] = False
+            ctx.last["pay"] = ctx.last["succeed"] = False
             return
         payment.pay(g, chooser, plan)
         _pay_other(ctx, node["cost"])
     elif not ctx.ask(chooser, f"do {name}'s optional effect?", [("yes", True), ("no", False)]):
-        ctx.last["pay"] = False
+        ctx.last["pay"] = ctx.last["succeed"] = False
         return
     ctx.last["pay"] = True
     ctx.run(node["effect"])
+    ctx.last["succeed"] = True
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
@@ -144,6 +149,13 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
 
 def choose_one(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
+    if "by_domain_of" in node:
+        cards = ctx.resolve(node["by_domain_of"])
+        domains = set(g.card(cards[0]).domains) if cards else set()
+        for opt in node["options"]:
+            if str(opt.get("label", "")).lower() in domains:
+                ctx.run(opt["effect"])
+        return
     chooser = _player(ctx, node.get("chooser", "you"))
     options = [(opt.get("label", f"option {i + 1}"), i) for i, opt in enumerate(node["options"])
                if "if" not in opt or ctx.check(opt["if"])]
@@ -291,7 +303,14 @@ def _simple(name: str) -> Any:
                 actions.counter(g, oid)
         elif name == "take_control":
             for oid in targets:
-                actions.take_control(g, oid, ctx.you)
+                if g.obj(oid).zone == "chain":
+                    for item in g.state.chain:
+                        if item.obj == oid:
+                            item.controller = ctx.you  # the spell's effects now act for its new controller
+                    g.obj(oid).controller = ctx.you
+                    g.emit("control", obj=oid, player=ctx.you)
+                else:
+                    actions.take_control(g, oid, ctx.you)
         elif name == "detach":
             for oid in targets:
                 if g.obj(oid).attached_to != NOWHERE:
@@ -324,7 +343,12 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     targets = [t for t in ctx.resolve(node["target"], "change the Might of") if g.obj(t).zone == "board"]
     for oid in targets:
-        amount = layers.might(g, oid) if node.get("double") else ctx.amount(node.get("amount", 1))
+        if node.get("double"):
+            amount = layers.might(g, oid)
+        elif "raise_to" in node:
+            amount = max(0, ctx.amount(node["raise_to"]) - layers.might(g, oid))
+        else:
+            amount = ctx.amount(node.get("amount", 1))
         mod: Node = {"type": "might", "amount": max(0, amount)}
         if node.get("negative"):
             mod["negative"] = True
@@ -457,8 +481,14 @@ def ready_runes(ctx: EffectContext, node: Node) -> None:
 
 def create_token(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    at = node.get("at", "here")
-    loc = _location(ctx, at)
+    at = node.get("at")
+    if at is None:
+        # played where a unit could normally be played: base or a battlefield you control (355.2.a)
+        options = [(f"{g.player(ctx.you).name}'s base", ctx.you)] + [
+            (g.name(bf.card), bf.loc) for bf in g.state.battlefields if bf.controller == ctx.you]
+        loc = int(ctx.ask(ctx.you, f"where to play the {node['token']} token", options))
+    else:
+        loc = _location(ctx, at)
     if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, ctx.you)):
         loc = ctx.you
     made = actions.create_token(g, node["token"], ctx.you, loc, bool(node.get("ready", False)),
@@ -479,16 +509,21 @@ def gain_xp(ctx: EffectContext, node: Node) -> None:
 
 def look_at_top(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    deck = g.player(ctx.you).main_deck
+    attr = "rune_deck" if node.get("deck") == "rune_deck" else "main_deck"
+    who = node.get("player", "you")
+    owners = g.opponents(ctx.you) if who == "opponents" else (
+        g.in_turn_order(ctx.you) if who == "each" else [ctx.you])
     count = ctx.amount(node["count"])
-    seen = deck[:count]
+    seen = [oid for p in owners for oid in getattr(g.player(p), attr)[:count]]
     g.emit("look", player=ctx.you, count=len(seen), reveal=bool(node.get("reveal")),
            cards=[g.obj(c).code for c in seen] if node.get("reveal") else None)
+    for oid in seen:
+        g.emit("looked_at", obj=oid, player=ctx.you, owner=g.obj(oid).owner)
     ctx.bindings["them"] = list(seen)
     ctx.bindings["it"] = list(seen)
     if "then" in node:
         ctx.run(node["then"])
-    rest = [c for c in seen if g.obj(c).zone == "main_deck"]
+    rest = [c for c in seen if g.obj(c).zone == attr]
     how = node.get("rest", "keep_order")
     if how == "recycle" and rest:
         actions.recycle(g, rest, random_order=True)
@@ -503,7 +538,9 @@ def play(ctx: EffectContext, node: Node) -> None:
 
     g = ctx.g
     cards = ctx.resolve(node["card"], "play")
+    saved = ctx.you
     for oid in cards:
+        ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
         card = g.card(oid)
         ignore = node.get("ignore_cost", "")
         cost = payment.play_cost(g, ctx.you, oid, [], ignore=ignore,
@@ -540,6 +577,7 @@ def play(ctx: EffectContext, node: Node) -> None:
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
             g.state.chain.insert(max(0, len(g.state.chain) - 1), item)
             g.emit("play", player=ctx.you, obj=oid, code=card.code, by="effect", targets=targets)
+    ctx.you = saved
 
 
 def extra_turn(ctx: EffectContext, node: Node) -> None:
@@ -593,6 +631,60 @@ def reveal_hand(ctx: EffectContext, node: Node) -> None:
     g.emit("reveal_hand", player=player, cards=[g.obj(c).code for c in g.player(player).hand])
 
 
+def select(ctx: EffectContext, node: Node) -> None:
+    """Choose objects now and act on them in later steps ('it', or their 'as' name)."""
+    ctx.resolve(node["target"], "choose")
+
+
+def reveal_until(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    player = _player(ctx, node.get("player", "you"))
+    deck = g.player(player).main_deck
+    revealed: list[int] = []
+    found: list[int] = []
+    for oid in list(deck):
+        revealed.append(oid)
+        g.emit("reveal", obj=oid, code=g.obj(oid).code, player=player)
+        g.emit("looked_at", obj=oid, player=ctx.you, owner=player)
+        if ctx.is_kind(oid, node.get("what", "card")) and ctx.matches(oid, node.get("where")):
+            found = [oid]
+            break
+    ctx.bindings["them"] = revealed
+    ctx.bindings["it"] = found
+    if found and "then" in node:
+        ctx.run(node["then"])
+    rest = [c for c in revealed if g.obj(c).zone == "main_deck"]
+    how = node.get("rest", "recycle")
+    if how == "recycle" and rest:
+        actions.recycle(g, rest, random_order=True)
+    elif how == "trash":
+        for oid in rest:
+            g.place(oid, "trash")
+
+
+def put_in_zone(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    zone = {"champion_zone": "champion", "banishment": "banished"}.get(node["zone"], node["zone"])
+    for oid in ctx.resolve(node["target"], "move"):
+        obj = g.obj(oid)
+        g.place(oid, zone, obj.owner if zone == "board" else NOWHERE)
+        g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner)
+
+
+def trigger_abilities(ctx: EffectContext, node: Node) -> None:
+    """The selected objects' abilities for an event trigger as if it had happened to them."""
+    from riftscript.core.state import PendingTrigger
+
+    g = ctx.g
+    event_type = node["event"]
+    for oid in ctx.resolve(node["of"]):
+        obj = g.obj(oid)
+        for ability in g.card(oid).abilities:
+            if ability.kind == "triggered" and ability.event == event_type:
+                event = {"t": event_type, "obj": oid, "player": obj.controller, "loc": obj.loc, "n": -1}
+                g.state.pending_triggers.append(PendingTrigger(oid, ability.index, obj.controller, event))
+
+
 PRIMITIVES: list[tuple[str, Any, tuple[str, ...], bool]] = [
     ("sequence", sequence, (), False), ("if", if_, (), False), ("may", may, (), False),
     ("choose_one", choose_one, (), False), ("for_each", for_each, (), False),
@@ -624,6 +716,10 @@ PRIMITIVES: list[tuple[str, Any, tuple[str, ...], bool]] = [
     ("extra_turn", extra_turn, ("extra_turn",), False), ("win_game", win_game, ("game_over",), False),
     ("attach", attach, ("attach",), False), ("hide", hide, ("hide",), False),
     ("reveal_hand", reveal_hand, ("reveal_hand",), False),
+    ("select", select, (), False),
+    ("reveal_until", reveal_until, ("reveal", "looked_at", "recycle"), False),
+    ("put_in_zone", put_in_zone, ("put_in_zone",), False),
+    ("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die"), False),
 ]
 
 

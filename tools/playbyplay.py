@@ -60,6 +60,8 @@ class Narrator:
         return f"  {self.who(e['order'][0])} goes first"
 
     def e_mulligan(self, e: Event) -> str:
+        if not e["count"]:
+            return f"  {self.who(e['player'])} keeps their hand"
         return f"  {self.who(e['player'])} mulligans {e['count']} card(s)"
 
     def e_turn_start(self, e: Event) -> str:
@@ -67,7 +69,25 @@ class Narrator:
         return f"\n== Turn {e['turn']}: {self.who(e['player'])}{extra} =="
 
     def e_draw(self, e: Event) -> str:
-        return f"  {self.who(e['player'])} draws a card"
+        return f"    {self.who(e['player'])} draws a card"
+
+    def e_points(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} has {e['total']} point(s)"
+
+    def e_lasting(self, e: Event) -> str | None:
+        effect = e.get("effect", {})
+        mods = effect.get("modifiers", [])
+        if e.get("kind") == "static" and mods and mods[0].get("type") == "might" and e.get("affects"):
+            sign = "-" if mods[0].get("negative") else "+"
+            names = ", ".join(self.card(a) for a in e["affects"])
+            return f"    {names} gets {sign}{mods[0]['amount']} Might this turn"
+        if e.get("kind") == "grant" and e.get("affects"):
+            names = ", ".join(self.card(a) for a in e["affects"])
+            return f"    {names} gains {effect.get('keyword', '?').title()}"
+        return None
+
+    def e_ready(self, e: Event) -> str | None:
+        return f"    {self.card(e['obj'])} readies" if e.get("player", -1) >= 0 else None
 
     def e_burn_out(self, e: Event) -> str:
         return f"  {self.who(e['player'])} burns out: trash shuffled into the deck"
@@ -103,9 +123,10 @@ class Narrator:
     def e_recall(self, e: Event) -> str:
         return f"    {self.card(e['obj'])} is recalled to base"
 
-    def e_showdown_start(self, e: Event) -> str:
-        kind = "Combat" if e.get("combat") else "Showdown"
-        return f"  {kind} at {self.where(e['bf'])} ({self.who(e['player'])} contests)"
+    def e_showdown_start(self, e: Event) -> str | None:
+        if e.get("combat"):
+            return None  # the combat_start line says it
+        return f"  Showdown at {self.where(e['bf'])} ({self.who(e['player'])} contests)"
 
     def e_combat_start(self, e: Event) -> str:
         return f"  Combat at {self.where(e['bf'])}: {self.who(e['attacker'])} attacks, {self.who(e['defender'])} defends"
@@ -147,9 +168,6 @@ class Narrator:
 
     def e_final_point_denied(self, e: Event) -> str:
         return f"  {self.who(e['player'])} needs every battlefield scored for the final point: draws instead"
-
-    def e_points(self, e: Event) -> str:
-        return f"  {self.who(e['player'])} scores: {e['total']} point(s)"
 
     def e_extra_turn(self, e: Event) -> str:
         return f"  {self.who(e['player'])} will take an extra turn"

@@ -1,0 +1,122 @@
+"""Playing games from the command line: a demo with a play-by-play, and batch simulation."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+from riftscript.core.agents import Agent, play_out
+from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.errors import RiftScriptError
+from riftscript.core.game import Game
+from riftscript.tools.playbyplay import render
+
+DEMO_DECKS = ("Jinx Champion Deck", "Viktor Champion Deck")
+
+
+def make_agents(catalog: Catalog, names: list[str], seed: int) -> list[Agent]:
+    assert catalog.plugins is not None
+    specs = catalog.plugins.agents()
+    agents: list[Agent] = []
+    for i, name in enumerate(names):
+        spec = specs.get(name)
+        if spec is None:
+            raise RiftScriptError(f"unknown agent {name!r}; installed: {', '.join(sorted(specs))}")
+        agents.append(spec.factory(seed * 7919 + i))
+    return agents
+
+
+def play_one(catalog: Catalog, decks: list[str], seed: int, agents: list[str], mode: str = "duel") -> Game:
+    game = Game.new(catalog, list(decks), mode=mode, seed=seed, names=[d.split()[0] for d in decks])
+    play_out(game, make_agents(catalog, agents, seed))
+    return game
+
+
+def narrate(game: Game) -> list[str]:
+    codes = {oid: obj.code for oid, obj in game.state.objs.items()}
+    return render(game.catalog, game.log, [p.name for p in game.state.players], codes)
+
+
+def summary(game: Game) -> str:
+    s = game.state
+    scores = ", ".join(f"{p.name} {p.points}" for p in s.players)
+    if s.result == "draw":
+        outcome = "draw"
+    else:
+        outcome = " and ".join(s.players[w].name for w in s.winners or []) + " won"
+    return f"{outcome} after {s.turn} turns ({scores}); {len(game.log)} events, log hash {game.log_hash()[:16]}"
+
+
+def cmd_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """The main job: one seeded game between two built-in decks, as a readable play-by-play."""
+    catalog = load_catalog()
+    decks = args.decks or list(DEMO_DECKS)
+    game = play_one(catalog, decks, args.seed, [args.agent, args.agent])
+    for line in narrate(game):
+        print(line, file=out)
+    print("\n" + summary(game), file=out)
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Play many seeded games between two decks with agents and report the results."""
+    catalog = load_catalog()
+    decks = list(args.decks)
+    wins: Counter[str] = Counter()
+    turns = 0
+    actions = 0
+    started = time.perf_counter()
+    log_file = Path(args.log).open("w", encoding="utf-8") if args.log else None
+    try:
+        for i in range(args.games):
+            seed = args.seed + i
+            game = Game.new(catalog, decks, seed=seed, names=[d.split()[0] for d in decks])
+            actions += play_out(game, make_agents(catalog, args.agents, seed))
+            s = game.state
+            turns += s.turn
+            key = "draw" if s.result == "draw" else " & ".join(f"{s.players[w].name} (seat {w + 1})"
+                                                               for w in s.winners or [])
+            wins[key] += 1
+            if log_file is not None:
+                print(f"=== game {i + 1}, seed {seed} ===", file=log_file)
+                for line in narrate(game):
+                    print(line, file=log_file)
+                print(summary(game) + "\n", file=log_file)
+            if args.json:
+                print(json.dumps({"seed": seed, "result": s.result, "winners": s.winners, "turns": s.turn,
+                                  "hash": game.log_hash()}), file=out)
+    finally:
+        if log_file is not None:
+            log_file.close()
+    elapsed = time.perf_counter() - started
+    if not args.json:
+        print(f"{args.games} games of {decks[0]} vs {decks[1]} ({' vs '.join(args.agents)} agents), "
+              f"seeds {args.seed}..{args.seed + args.games - 1}", file=out)
+        for key, count in wins.most_common():
+            print(f"  {key}: {count}", file=out)
+        print(f"  average {turns / max(1, args.games):.1f} turns, {actions} actions, "
+              f"{args.games / elapsed:.1f} games/s", file=out)
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Register 'demo' and 'simulate' on an argparse subparsers object."""
+    demo = sub.add_parser("demo", help="play a demo game between built-in decks and show the play-by-play",
+                          description="Play one seeded game between two built-in decks and print it.")
+    demo.add_argument("--decks", nargs=2, metavar=("A", "B"), help=f"deck names (default: {', '.join(DEMO_DECKS)})")
+    demo.add_argument("--seed", type=int, default=2026)
+    demo.add_argument("--agent", default="greedy", help="agent for both players (default: greedy)")
+    demo.set_defaults(func=cmd_demo)
+    sim = sub.add_parser("simulate", help="play many games between two decks with agents",
+                         description="Play seeded games AI against AI and print the results.")
+    sim.add_argument("--decks", nargs=2, required=True, metavar=("A", "B"), help="deck names or deck files")
+    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--agents", nargs=2, default=["random", "random"], metavar=("A", "B"))
+    sim.add_argument("--log", help="write the play-by-play of every game to this file")
+    sim.add_argument("--json", action="store_true", help="one JSON line per game")
+    sim.set_defaults(func=cmd_simulate)
