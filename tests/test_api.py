@@ -1,0 +1,280 @@
+"""The API's promises: atomic illegal actions, JSON round trips, determinism, hidden information."""
+from __future__ import annotations
+
+import json
+import random
+from functools import lru_cache
+from typing import Any
+
+import pytest
+
+from riftscript.core.builder import Builder
+from riftscript.core.catalog import load_catalog
+from riftscript.core.errors import IllegalActionError
+from riftscript.core.game import Game
+from riftscript.plugins.agents import RandomAgent
+
+JINX = "Jinx Champion Deck"
+VIKTOR = "Viktor Champion Deck"
+LEE = "Lee Sin Champion Deck"
+ANNIE = "Annie Starter Deck"
+
+
+@lru_cache(maxsize=1)
+def cat() -> Any:
+    return load_catalog()
+
+
+def new(seed: int, decks: tuple[str, str] = (JINX, VIKTOR)) -> Game:
+    return Game.new(cat(), list(decks), seed=seed)
+
+
+def play(g: Game, agents: list[RandomAgent], steps: int) -> list[dict[str, Any]]:
+    """Apply up to ``steps`` agent actions; returns them."""
+    done = []
+    for _ in range(steps):
+        d = g.pending_decision()
+        if d is None:
+            break
+        action = agents[d.player].choose(g, g.legal_actions())
+        g.apply(action)
+        done.append(action)
+    return done
+
+
+def agents(seed: int) -> list[RandomAgent]:
+    return [RandomAgent(seed), RandomAgent(seed + 1000)]
+
+
+def assert_illegal_unchanged(g: Game, action: Any) -> IllegalActionError:
+    before = g.to_json()
+    hash_before = g.log_hash()
+    with pytest.raises(IllegalActionError) as err:
+        g.apply(action)
+    assert g.to_json() == before, f"{action!r} changed the state"
+    assert g.log_hash() == hash_before
+    return err.value
+
+
+# ---------------------------------------------------------------------- illegal actions are atomic
+def test_illegal_actions_during_the_mulligan_leave_the_game_unchanged() -> None:
+    g = new(1)
+    me = g.pending_decision().player
+    mine = g.state.players[me].hand
+    theirs = g.state.players[1 - me].hand
+    for action in ({"type": "end_turn"}, {"type": "pass"}, {"type": "mulligan", "cards": mine[:3]},
+                   {"type": "mulligan", "cards": [theirs[0]]}, {"type": "mulligan", "cards": [mine[0], mine[0]]},
+                   {"type": "mulligan", "cards": "all"}, {"type": "play", "card": mine[0]},
+                   {"type": "bogus"}, {"kind": "mulligan"}, "keep", None, 7):
+        assert_illegal_unchanged(g, action)
+    # and a legal action still works afterwards
+    g.apply({"type": "mulligan", "cards": []})
+
+
+def test_illegal_actions_in_the_main_phase_leave_the_game_unchanged() -> None:
+    b = Builder(cat())
+    bf = b.battlefield("OGN-294")
+    tired = b.add(0, "OGN-175", at="base", exhausted=True)
+    fresh = b.add(0, "OGN-175", at="base")
+    enemy = b.add(1, "OGN-175", at="base")
+    costly = b.hand(0, ["OGN-011"])[0]      # Magma Wurm: 8 energy
+    spell = b.hand(0, ["OGN-004"])[0]       # Cleave: 1 energy, targets a unit
+    their_card = b.hand(1, ["OGN-175"])[0]
+    rune = b.runes(0, ["OGN-007"], exhausted=True)[0]
+    their_rune = b.runes(1, ["OGN-007"])[0]
+    b.deck(0, ["OGN-003"] * 3)
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    illegal = [
+        {"type": "pass"},                                            # nothing to pass in Neutral Open
+        {"type": "play", "card": ids[costly], "location": 0, "targets": []},   # can't pay
+        {"type": "play", "card": ids[their_card], "location": 0, "targets": []},  # not your card
+        {"type": "play", "card": ids[spell], "targets": [[ids[enemy]]]},      # no rune to pay with
+        {"type": "play", "card": 9999, "targets": []},
+        {"type": "play", "card": "x"},
+        {"type": "move", "units": [ids[tired]], "to": bf},             # exhausted
+        {"type": "move", "units": [ids[enemy]], "to": bf},             # not yours
+        {"type": "move", "units": [ids[fresh]], "to": 1},              # another player's base
+        {"type": "move", "units": [ids[fresh]], "to": 99},
+        {"type": "move", "units": "all", "to": bf},
+        {"type": "activate", "source": ids[rune], "ability": -1},      # exhausted rune
+        {"type": "activate", "source": ids[their_rune], "ability": -1},  # not your rune
+        {"type": "activate", "source": ids[fresh], "ability": 3},
+        {"type": "hide", "card": ids[spell], "battlefield": bf},      # no Hidden
+        {"type": "choose", "value": 1},
+        {"type": "mulligan", "cards": []},
+        {"type": "assign", "damage": {}},
+    ]
+    for action in illegal:
+        assert_illegal_unchanged(g, action)
+    g.apply({"type": "move", "units": [ids[fresh]], "to": bf})
+
+
+def test_illegal_action_reports_the_rule() -> None:
+    b = Builder(cat())
+    b.at_turn(0, "main")
+    g, _ = b.build()
+    err = assert_illegal_unchanged(g, {"type": "pass"})
+    assert err.rule == "310.1"
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_illegal_actions_at_random_points_leave_the_game_unchanged(seed: int) -> None:
+    """Through whole random games, wrong-shaped and out-of-turn actions never change anything."""
+    g = new(seed, (LEE, ANNIE))
+    bots = agents(seed)
+    rnd = random.Random(seed)
+    checked = 0
+    while not g.over:
+        legal = g.legal_actions()
+        if rnd.random() < 0.2:
+            kind = g.pending_decision().kind
+            wrong: list[Any] = [{"type": "nope"}, {"type": "play", "card": -5}]
+            if kind != "priority":
+                wrong.append({"type": "end_turn"})
+            elif g.state.chain or g.state.showdown is not None:
+                wrong.append({"type": "end_turn"})
+            else:
+                wrong.append({"type": "pass"})
+            for action in wrong:
+                if action not in legal:
+                    assert_illegal_unchanged(g, action)
+                    checked += 1
+        g.apply(bots[g.pending_decision().player].choose(g, legal))
+    assert checked > 20
+
+
+# ---------------------------------------------------------------------- JSON round trip
+@pytest.mark.parametrize("seed", [1, 2, 7])
+def test_to_json_from_json_round_trip_then_continuing_gives_the_same_log_hash(seed: int) -> None:
+    cut_points = (0, 15, 40, 90)
+    for cut in cut_points:
+        g = new(seed)
+        play(g, agents(seed), cut)
+        text = g.to_json()
+        copy = Game.from_json(cat(), text)
+        assert copy.to_json() == text
+        assert copy.log_hash() == g.log_hash()
+        # both continue with identically seeded agents
+        a1, a2 = agents(seed + 17), agents(seed + 17)
+        done1 = play(g, a1, 10_000)
+        done2 = play(copy, a2, 10_000)
+        assert done1 == done2
+        assert g.over and copy.over
+        assert copy.log_hash() == g.log_hash()
+        assert copy.to_json() == g.to_json()
+
+
+def test_round_trip_while_a_player_answers_mid_resolution() -> None:
+    """A game saved while a 'choose' decision is pending resumes the paused resolution."""
+    found = 0
+    for seed in range(40):
+        g = new(seed, (LEE, ANNIE))
+        bots = agents(seed)
+        while not g.over:
+            d = g.pending_decision()
+            if d.kind == "choose":
+                text = g.to_json()
+                copy = Game.from_json(cat(), text)
+                action = bots[d.player].choose(g, g.legal_actions())
+                g.apply(action)
+                copy.apply(action)
+                assert copy.to_json() == g.to_json()
+                found += 1
+                break
+            g.apply(bots[d.player].choose(g, g.legal_actions()))
+        if found >= 3:
+            break
+    assert found >= 1, "no game reached a 'choose' decision"
+
+
+# ---------------------------------------------------------------------- determinism
+def test_same_seed_and_same_actions_give_the_same_log_hash() -> None:
+    g1 = new(11)
+    actions = play(g1, agents(5), 10_000)
+    assert g1.over
+    g2 = new(11)
+    for action in actions:
+        g2.apply(json.loads(json.dumps(action)))  # actions as plain JSON
+    assert g2.over
+    assert g2.log_hash() == g1.log_hash()
+    assert g2.to_json() == g1.to_json()
+
+
+def test_a_different_seed_gives_a_different_game() -> None:
+    assert new(11).log_hash() != new(12).log_hash()
+    assert new(11).log_hash() == new(11).log_hash()
+
+
+# ---------------------------------------------------------------------- hidden information
+def _swap_hidden(text: str, player: int) -> str:
+    """The same game, except for what ``player`` keeps hidden: their deck order and which cards
+    are in their hand (one hand card swapped with a deck card of another name)."""
+    data = json.loads(text)
+    p = data["state"]["players"][player]
+    objs = data["state"]["objs"]
+    deck = p["main_deck"]
+    hand = p["hand"]
+    other = next(i for i, c in enumerate(deck) if objs[str(c)]["code"] != objs[str(hand[0])]["code"])
+    hand[0], deck[other] = deck[other], hand[0]
+    objs[str(hand[0])]["zone"] = "hand"
+    objs[str(deck[other])]["zone"] = "main_deck"
+    deck.reverse()
+    return json.dumps(data, sort_keys=True)
+
+
+@pytest.mark.parametrize("steps", [0, 2, 30, 70])
+def test_observation_hides_the_opponents_hand_and_deck_order(steps: int) -> None:
+    g = new(6)
+    play(g, agents(6), steps)
+    assert not g.over
+    for viewer in (0, 1):
+        opponent = 1 - viewer
+        obs = g.observation(viewer)
+        assert obs["players"][opponent]["hand"] == len(g.state.players[opponent].hand)
+        assert obs["players"][viewer]["hand"] == [
+            {"id": c, "code": g.obj(c).code, "name": g.name(c), "controller": g.obj(c).controller}
+            for c in g.state.players[viewer].hand]
+        for p in obs["players"]:
+            assert p["main_deck"] == len(g.state.players[p["index"]].main_deck)
+            assert p["rune_deck"] == len(g.state.players[p["index"]].rune_deck)
+        # a game differing only in the opponent's secrets looks exactly the same
+        other = Game.from_json(cat(), _swap_hidden(g.to_json(), opponent))
+        assert json.dumps(other.observation(viewer), sort_keys=True) == json.dumps(obs, sort_keys=True)
+        # ... while the opponent sees the difference in their own hand
+        assert other.observation(opponent)["players"][opponent]["hand"] != \
+            g.observation(opponent)["players"][opponent]["hand"]
+
+
+def test_observation_hides_the_opponents_own_deck_order_too() -> None:
+    g = new(8)
+    obs = g.observation(0)
+    reordered = json.loads(g.to_json())
+    reordered["state"]["players"][0]["main_deck"].reverse()
+    reordered["state"]["players"][0]["rune_deck"].reverse()
+    other = Game.from_json(cat(), json.dumps(reordered))
+    assert other.observation(0) == obs  # deck order is never shown, not even to the owner
+
+
+def test_observation_hides_facedown_cards_from_the_opponent() -> None:
+    b = Builder(cat())
+    bf = b.battlefield("OGN-294", controller=1)
+    b.add(1, "OGN-175", at=bf)
+    hidden = b.add(1, "OGN-053", zone="facedown", at=bf, controller=1)
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    theirs = g.observation(0)["battlefields"][0]["facedown"]
+    assert theirs == [{"id": ids[hidden], "hidden": True}]
+    assert "OGN-053" not in json.dumps(g.observation(0))
+    mine = g.observation(1)["battlefields"][0]["facedown"]
+    assert mine[0]["code"] == "OGN-053"
+
+
+def test_observation_hides_the_options_of_the_opponents_decision() -> None:
+    g = new(1)
+    d = g.pending_decision()
+    assert d.kind == "mulligan"
+    mine = g.observation(d.player)["decision"]
+    theirs = g.observation(1 - d.player)["decision"]
+    assert mine["options"] == d.options
+    assert theirs["options"] == len(d.options)  # the labels name the cards in hand
