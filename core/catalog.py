@@ -338,6 +338,10 @@ def _number_targets(body: Json) -> Json:
 
     def visit(node: Any) -> Any:
         if isinstance(node, dict):
+            if node.get("type") == "move" and _chosen_location(node.get("to")):
+                # Move destinations are chosen as the card is played (Patch Notes, Oct 2025)
+                where = {"location": "battlefield"} if node["to"] == "choose_battlefield" else {}
+                node = {**node, "to": {"pick": "target", "what": "location", "where": where}}
             out = {k: visit(v) for k, v in node.items()}
             if out.get("pick") == "target":
                 out["_slot"] = counter[0]

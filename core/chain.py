@@ -128,7 +128,7 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
     per_slot: list[list[list[int]]] = []
     for sel in slots:
         candidates = ctx.candidates(sel)
-        if restrict_loc != NOWHERE:
+        if restrict_loc != NOWHERE and sel.get("what") != "location":
             candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
         count = int(sel.get("count", 1))
         choices: list[list[int]] = []
@@ -234,13 +234,18 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, obj.loc if from_hidden else NOWHERE)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
-    cost.power += payment.deflect_tax(g, player, targets)
+    cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden)
+
+
+def _object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
+    """Target slots that hold objects (location slots hold location numbers)."""
+    return [chosen for sel, chosen in zip(slots, targets) if sel.get("what") != "location"]
 
 
 def _opponents_cant_play(g: "Game", player: int) -> bool:
@@ -266,6 +271,10 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
         if len(chosen) > limit or (not optional and len(chosen) != count):
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
         for oid in chosen:
+            if sel.get("what") == "location":
+                if not ctx.matches_selection(sel, oid):
+                    raise IllegalActionError(f"{oid!r} is not a legal destination", "355.4")
+                continue
             if not isinstance(oid, int) or oid not in g.state.objs or not ctx.matches_selection(sel, oid):
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
@@ -441,7 +450,7 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)
-    cost.power += payment.deflect_tax(g, player, targets)
+    cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)
     plan = payment.plan_payment(g, player, cost)
     if plan is None:

@@ -123,6 +123,11 @@ class EffectContext:
             return [oid for oid in self.bindings.get("@" + selector["named"], [])
                     if oid not in self.g.state.objs or self.g.obj(oid).zone != "gone"]
         pick = selector["pick"]
+        if pick == "target" and selector.get("what") == "location":
+            slot = int(selector.get("_slot", 0))
+            chosen = list(self.targets[slot]) if slot < len(self.targets) else []
+            self.bindings["destination"] = chosen
+            return chosen
         if pick == "target":
             slot = int(selector.get("_slot", 0))
             chosen = self._live_targets(slot)
@@ -206,7 +211,8 @@ class EffectContext:
             return [oid for oid in out if self.matches_selection(selector, oid)]
         if what == "location":
             locs = [p.index for p in g.state.players] + [bf.loc for bf in g.state.battlefields]
-            return locs
+            want = selector.get("where", {}).get("location", "any")
+            return [loc for loc in locs if self.valid_location(loc, want)]
         if "among" in selector:
             pool = self.resolve(selector["among"]) if not isinstance(selector["among"], str) else self.ref(selector["among"])
             return [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
@@ -237,6 +243,8 @@ class EffectContext:
 
     def matches_selection(self, selector: Node, oid: int, resolving: bool = False) -> bool:
         g = self.g
+        if selector.get("what") == "location":
+            return self.valid_location(oid, selector.get("where", {}).get("location", "any"))
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone == "gone":
             return False
@@ -413,6 +421,19 @@ class EffectContext:
         if want == "enemy_battlefield":
             return is_battlefield(loc) and g.bf_at(loc).controller not in (NOWHERE, self.you)
         return True
+
+    def valid_location(self, loc: Any, want: str = "any") -> bool:
+        """A base or a battlefield of this game (198.1), optionally only battlefields or bases."""
+        g = self.g
+        if not isinstance(loc, int):
+            return False
+        bf = is_battlefield(loc) and loc - 10 < len(g.state.battlefields)
+        base = 0 <= loc < len(g.state.players)
+        if want == "battlefield":
+            return bf
+        if want == "base":
+            return base
+        return bf or base
 
     def location_of(self, spec: Any) -> int:
         """The location a selector denotes: a battlefield card's battlefield, or where an object is."""

@@ -52,6 +52,8 @@ def _location(ctx: EffectContext, spec: Any, unit: int | None = None) -> int:
         found = ctx.resolve(spec, "choose a destination")
         if not found:
             return NOWHERE
+        if spec.get("what") == "location":
+            return int(found[0])
         obj = g.obj(found[0])
         return obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
     if spec in ("base", "its_base"):
