@@ -1,0 +1,372 @@
+"""The ``riftscript`` command: check card scripts and look at what is installed.
+
+Subcommands live in the COMMANDS table below, each a small function taking the parsed arguments
+and returning the exit status.  Bad input never produces a traceback: problems in script files
+are printed as ``file:line:col: message (json.path)``, other errors as ``error: ...``.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import sys
+import warnings
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Sequence, TextIO
+
+from ruamel.yaml import YAML
+
+from riftscript.core import cache as cachemod
+from riftscript.core import yamlio
+from riftscript.core.cards import CardDef
+from riftscript.core.catalog import Catalog, keyword_id, load_catalog, script_files
+from riftscript.core.errors import Problem, RiftScriptError
+from riftscript.core.schema import NAMES, Schemas
+from riftscript.core.suggest import did_you_mean
+from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
+
+DEBUG_ENV = "RIFTSCRIPT_DEBUG"
+Run = Callable[[argparse.Namespace], int]
+
+
+def no_arguments(parser: argparse.ArgumentParser) -> None:
+    """For subcommands without options of their own."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its one-line help, what it runs, and how it adds its arguments."""
+
+    help: str
+    run: Run
+    arguments: Callable[[argparse.ArgumentParser], None] = no_arguments
+    description: str = ""
+    epilog: str = ""
+
+
+@dataclass
+class Context:
+    """Settings every subcommand shares (from the global options)."""
+
+    out: TextIO | None = None
+    use_cache: bool = True
+
+    @property
+    def stream(self) -> TextIO:
+        return self.out or sys.stdout
+
+
+CONTEXT = Context()
+
+
+def _catalog(paths: Sequence[Path] = ()) -> Catalog:
+    return load_catalog(extra_cards=list(paths), strict=False, cache=None if CONTEXT.use_cache else False)
+
+
+def _print(*parts: object) -> None:
+    print(*parts, file=CONTEXT.stream)
+
+
+# --- validate ----------------------------------------------------------------------------------
+
+def _validate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
+                        help="card, keyword, deck or set files, or folders of them (default: all installed sets)")
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    """Check files (or every installed set) and print each problem with its position."""
+    paths: list[Path] = args.paths
+    missing = [p for p in paths if not p.exists()]
+    for path in missing:
+        _print(Problem(str(path), None, None, "no such file or folder"))
+    present = [p for p in paths if p.exists()]
+    if paths and not present:
+        return 1
+    catalog = _catalog(present)
+    if paths:
+        mine = {str(f) for p in present for f in script_files(p)}
+        problems = [p for p in catalog.problems if p.file in mine]
+        checked = len(mine)
+    else:
+        problems = catalog.problems
+        checked = catalog.files
+    for problem in problems:
+        _print(problem)
+    files = len({p.file for p in problems})
+    if problems or missing:
+        count = len(problems) + len(missing)
+        _print(f"{count} problem{'s' if count != 1 else ''} in {files + len(missing)} "
+               f"file{'s' if files + len(missing) != 1 else ''} ({checked} checked)")
+        return 1
+    what = f"{checked} file{'s' if checked != 1 else ''}"
+    if not paths:
+        what += f" in {len(catalog.sets)} set{'s' if len(catalog.sets) != 1 else ''}"
+    _print(f"{what} checked: no problems")
+    return 0
+
+
+# --- sets --------------------------------------------------------------------------------------
+
+def _json_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+
+
+def _table(rows: list[list[str]], header: list[str]) -> None:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    for row in [header, *rows]:
+        _print("  ".join(str(cell).ljust(width) for cell, width in zip(row, widths)).rstrip())
+
+
+def cmd_sets(args: argparse.Namespace) -> int:
+    """List installed set plugins with how many of their cards are scripted."""
+    catalog = _catalog()
+    rows: list[dict[str, Any]] = []
+    for info in sorted(catalog.sets.values(), key=lambda i: i.code):
+        declared = info.manifest.get("card_count")
+        rows.append({"code": info.code, "name": info.name, "version": info.version, "plugin": info.plugin,
+                     "scripted": len(info.cards), "declared": declared})
+    if args.json:
+        _print(json.dumps(rows, indent=2))
+        return 0
+    _table([[r["code"], r["name"], r["version"], r["plugin"], str(r["scripted"]),
+             "-" if r["declared"] is None else str(r["declared"])] for r in rows],
+           ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED"])
+    return 0
+
+
+# --- cards -------------------------------------------------------------------------------------
+
+def _cards_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--name", help="part of the card name (any case)")
+    parser.add_argument("--type", help="unit, spell, gear, legend, battlefield or rune")
+    parser.add_argument("--domain", help="fury, calm, mind, body, chaos or order")
+    parser.add_argument("--keyword", help="a keyword the card has, e.g. Assault")
+    parser.add_argument("--set", dest="set_code", metavar="CODE", help="set code, e.g. OGN")
+    parser.add_argument("--show", metavar="CODE", help="print one card's facts and its script as YAML")
+    _json_argument(parser)
+
+
+def _cost(card: CardDef) -> str:
+    parts = [str(card.energy)] if card.energy or not card.power else []
+    parts += [p[0].upper() + p[1:] for p in card.power]
+    return " ".join(parts) if card.type not in ("legend", "battlefield", "rune") else ""
+
+
+def _keywords(card: CardDef) -> str:
+    out = []
+    for name, value in card.keywords:
+        out.append(name.replace("_", "-").title() + (f" {value}" if isinstance(value, int) else ""))
+    return ", ".join(out)
+
+
+def _matches(card: CardDef, args: argparse.Namespace) -> bool:
+    return ((not args.name or args.name.lower() in card.name.lower())
+            and (not args.type or card.type == args.type.lower())
+            and (not args.domain or args.domain.lower() in card.domains)
+            and (not args.keyword or card.has_keyword(keyword_id(args.keyword)))
+            and (not args.set_code or card.set_code.upper() == args.set_code.upper()))
+
+
+def cmd_cards(args: argparse.Namespace) -> int:
+    """Search installed cards, or show one card with --show CODE."""
+    catalog = _catalog()
+    if args.show:
+        return _show(catalog, args.show)
+    found = sorted((c for c in catalog.cards.values() if _matches(c, args)), key=lambda c: c.code)
+    if args.json:
+        _print(json.dumps([_facts(c) for c in found], indent=2))
+        return 0
+    _table([[c.code, c.name, c.type + (f" ({c.supertype})" if c.supertype else ""), ", ".join(c.domains),
+             _cost(c), str(c.might) if c.type == "unit" else "", _keywords(c)] for c in found],
+           ["CODE", "NAME", "TYPE", "DOMAINS", "COST", "MIGHT", "KEYWORDS"])
+    _print(f"{len(found)} card{'s' if len(found) != 1 else ''}")
+    return 0
+
+
+def _facts(card: CardDef) -> dict[str, Any]:
+    facts: dict[str, Any] = {"code": card.code, "name": card.name, "set": card.set_code, "type": card.type}
+    if card.supertype:
+        facts["supertype"] = card.supertype
+    facts.update({"domains": list(card.domains), "energy": card.energy, "power": list(card.power)})
+    if card.type == "unit":
+        facts["might"] = card.might
+    if card.might_bonus:
+        facts["might_bonus"] = card.might_bonus
+    if card.tags:
+        facts["tags"] = list(card.tags)
+    facts["keywords"] = _keywords(card)
+    facts["abilities"] = len(card.abilities)
+    facts["file"] = card.source
+    return facts
+
+
+def _show(catalog: Catalog, code: str) -> int:
+    card = catalog.cards.get(code.upper()) or catalog.by_name(code)
+    if card is None:
+        hint = did_you_mean(code.upper(), list(catalog.cards)) or did_you_mean(
+            code, [c.name for c in catalog.cards.values()])
+        raise RiftScriptError(f"no installed card {code!r}{hint}")
+    for key, value in _facts(card).items():
+        if value in ([], ""):
+            continue
+        shown = ", ".join(map(str, value)) if isinstance(value, list) else value
+        _print(f"{key + ':':<11}{shown}")
+    _print("--- script")
+    yaml = YAML(typ="rt", pure=True)
+    yaml.default_flow_style = None
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    buffer = io.StringIO()
+    yaml.dump(card.raw, buffer)
+    CONTEXT.stream.write(buffer.getvalue())
+    return 0
+
+
+# --- keywords ----------------------------------------------------------------------------------
+
+def cmd_keywords(args: argparse.Namespace) -> int:
+    """List installed keywords: what parameter they take and the rule defining them."""
+    catalog = _catalog()
+    rows = sorted(catalog.keywords.values(), key=lambda k: k.name)
+    if args.json:
+        _print(json.dumps([{"keyword": k.keyword, "name": k.name, "rule": k.rule, "parameter": k.parameter_kind,
+                            "summary": k.summary, "file": k.source} for k in rows], indent=2))
+        return 0
+    _table([[k.name, k.parameter_kind or "", k.rule, k.summary] for k in rows],
+           ["KEYWORD", "PARAMETER", "RULE", "SUMMARY"])
+    return 0
+
+
+# --- schema ------------------------------------------------------------------------------------
+
+def _schema_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("name", nargs="?", choices=NAMES, help="print the path of this schema file")
+    parser.add_argument("--path", action="store_true", help="print the folder holding the installed schemas")
+    parser.add_argument("--dump", action="store_true",
+                        help="print the schema NAME as JSON, with the effect types of installed plugins added")
+
+
+def schema_dir() -> Path:
+    """The folder of the installed ``*.schema.json`` files (for editor settings)."""
+    return Path(str(resources.files("riftscript.schemas")))
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    """Where the JSON Schemas for card, keyword, deck and set files are installed."""
+    folder = schema_dir()
+    if args.dump:
+        if not args.name:
+            raise RiftScriptError("--dump needs a schema NAME, e.g. 'riftscript schema card --dump'")
+        catalog = _catalog()
+        schemas = catalog.schemas or Schemas()
+        _print(json.dumps(schemas.documents[args.name], indent=1))
+        return 0
+    if args.path:
+        _print(folder)
+        return 0
+    if args.name:
+        _print(folder / f"{args.name}.schema.json")
+        return 0
+    for name in NAMES:
+        _print(f"{name + ':':<9}{folder / f'{name}.schema.json'}")
+    return 0
+
+
+def cmd_info(args: argparse.Namespace) -> int:
+    """Versions, parser, cache and plugin status: what to paste into a bug report."""
+    catalog = _catalog()
+    _print(f"riftscript {ENGINE_VERSION} (script schema version {SCHEMA_VERSION}), Python {sys.version.split()[0]}")
+    _print(f"YAML parser: {'C (ruamel.yaml.clib)' if yamlio.use_c_parser() else 'pure Python'}")
+    cache_state = "off" if not (CONTEXT.use_cache and cachemod.enabled()) else str(cachemod.default_dir())
+    _print(f"validation cache: {cache_state}")
+    _print(f"schemas: {schema_dir()}")
+    if catalog.plugins is not None:
+        for plugin in catalog.plugins.loaded:
+            state = f"  ({plugin.error})" if plugin.error else ""
+            _print(f"plugin {plugin.name:<20} {plugin.group:<22} {plugin.module}{state}")
+    return 0
+
+
+EPILOG_VALIDATE = """\
+examples:
+  riftscript validate                      check every installed set
+  riftscript validate my-set/cards/        check a folder of card files
+  riftscript validate my-card.yaml         check one file
+exit status: 0 when every file is valid, 1 otherwise."""
+
+# The subcommands, in the order ``riftscript --help`` lists them.  Game commands (demo,
+# simulate, play) come from the kernel's tools: add them as entries here, or register a whole
+# module's parsers through MODULE_COMMANDS.
+COMMANDS: dict[str, Command] = {
+    "validate": Command("check card, keyword, deck and set files; print every problem as file:line:col",
+                        cmd_validate, _validate_arguments, epilog=EPILOG_VALIDATE),
+    "sets": Command("list installed card sets and how many cards each has scripted", cmd_sets, _json_argument),
+    "cards": Command("search installed cards, or --show one card's facts and script", cmd_cards, _cards_arguments),
+    "keywords": Command("list installed keywords", cmd_keywords, _json_argument),
+    "schema": Command("print where the JSON Schemas are installed (for editor settings)", cmd_schema,
+                      _schema_arguments),
+    "info": Command("print versions, YAML parser, cache folder and plugin status", cmd_info),
+}
+
+# Functions ``add_commands(subparsers)`` that register several subcommands at once (each parser
+# calling ``set_defaults(func=...)`` with a function returning the exit status).
+MODULE_COMMANDS: list[Callable[[Any], None]] = []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="riftscript", description="RiftScript: the Riftbound rules engine and card-scripting framework.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=f"Run 'riftscript COMMAND --help' for a command's options. Set {cachemod.NO_CACHE_ENV}=1 "
+               f"to bypass the validation cache, {DEBUG_ENV}=1 to see tracebacks of internal errors.")
+    parser.add_argument("--version", action="version", version=f"riftscript {ENGINE_VERSION}")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the validation cache")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, command in COMMANDS.items():
+        child = sub.add_parser(name, help=command.help, description=command.description or command.help,
+                               epilog=command.epilog or None, formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.arguments(child)
+        child.set_defaults(func=command.run)
+    for register in MODULE_COMMANDS:
+        register(sub)
+    return parser
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``riftscript`` command; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Run | None = getattr(args, "func", None)
+    if func is None:
+        parser.print_help(CONTEXT.stream)
+        return 0
+    CONTEXT.use_cache = not args.no_cache
+    warnings.showwarning = _show_warning
+    try:
+        return func(args)
+    except RiftScriptError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()  # output piped into 'head': not an error
+        return 0
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"internal error (a bug in RiftScript or a plugin): {type(exc).__name__}: {exc}\n"
+              f"run with {DEBUG_ENV}=1 to see the traceback", file=sys.stderr)
+        return 70
+
+
+if __name__ == "__main__":
+    sys.exit(main())
