@@ -14,8 +14,15 @@ if TYPE_CHECKING:
     from .game import Game
 
 
+_APPLYING: list[tuple[str, int, int]] = []
+
+
 def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
-    """Apply the first applicable replacement of ``event`` for object ``oid``; True if replaced."""
+    """Apply the first applicable replacement of ``event`` for object ``oid``; True if replaced.
+
+    Each replacement applies at most once to an event and to whatever replaced it (Core Rules,
+    replacement effects): one already applying is skipped (Zhonya's Hourglass kills itself
+    instead of the unit; that kill is not replaced by the Hourglass again)."""
     s = g.state
     candidates: list[tuple[int, dict[str, Any], int, Any]] = []
     for (src, index) in list(g.listeners.get("replace:" + event, {})):
@@ -29,7 +36,10 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
         ctx.bindings["it"] = [oid]
         if lasting is not None and lasting.affects is not None and oid not in lasting.affects:
             continue
-        if not _applies(g, ctx, body["replaces"], oid, src):
+        key = (event, src, lasting.id if lasting is not None else -1)
+        if key in _APPLYING:
+            continue
+        if not _applies(g, ctx, body["replaces"], oid, src, lasting):
             continue
         if "if" in body and not ctx.check(body["if"]):
             continue
@@ -39,15 +49,25 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
         if lasting is not None:
             g.spend_use(lasting)
         g.emit("replaced", event=event, obj=oid, by=src)
-        ctx.run(body["instead"])
+        _APPLYING.append(key)
+        try:
+            ctx.run(body["instead"])
+        finally:
+            _APPLYING.remove(key)
         s.needs_cleanup = True
         return True
     return False
 
 
-def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, src: int) -> bool:
+def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, src: int,
+             lasting: Any = None) -> bool:
+    what = pattern.get("what")
+    if what is not None and not ctx.is_kind(oid, what):
+        return False  # "if a friendly unit would die": not gear
     subject = pattern.get("subject")
     if subject == "self":
+        if lasting is not None and lasting.affects is not None:
+            return oid in lasting.affects  # a created effect's "it" is the object it affects
         return oid == src
     if subject == "host":
         return g.obj(src).attached_to == oid

@@ -219,28 +219,65 @@ def test_451_2_no_move_to_a_battlefield_holding_units_of_two_other_players(cat):
 
 
 def test_449_2_c_an_effect_moving_a_unit_where_it_cant_go_recalls_it_instead(cat):
-    """Three players: P0 Charms P1's unit towards a battlefield that holds units of P0 and P2;
-    P1's unit can't go there, so it is recalled to P1's base instead (not moved)."""
+    """Three players. P0 Charms P1's Sergeant towards the Grove (P0 controls it; only P2's unit
+    is there, so P1's unit may go). In response P0 plays a unit hidden at the Grove, so the
+    Grove now holds units of P0 and P2: when Charm resolves, P1's unit can't go there
+    (451.2) and is recalled to P1's base instead."""
+    b = position(cat, players=3)
+    grove = b.battlefield(GROVE, controller=0)
+    plaza = b.battlefield(PLAZA, controller=1)
+    b.add(2, SKULKER, at=grove)
+    victim = b.add(1, SERGEANT, at=plaza)
+    b.add(1, SKULKER, at=plaza)  # P1 keeps the Plaza occupied
+    cub = b.add(0, PAKAA_CUB, zone="facedown", at=grove)
+    charm = b.hand(0, [CHARM])[0]
+    b.runes(0, [CALM] * 2)
+    g, ids = b.build()
+    g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]})
+    g.apply({"type": "play", "card": ids[cub], "location": grove})  # Reaction timing from Hidden
+    assert g.obj(ids[cub]).loc == grove and len(g.state.chain) == 1
+    for _ in range(3):
+        pass_(g)
+    assert not g.state.chain
+    assert g.obj(ids[victim]).loc == 1
+    assert events(g, "recall", obj=ids[victim])
+    assert not events(g, "move", obj=ids[victim])
+
+
+@pytest.mark.xfail(strict=True, reason="core/effects.py location candidates for a move destination don't exclude "
+                   "a battlefield the moved unit can't enter (451.2): the invalid choice is accepted")
+def test_451_2_a_move_effect_cant_choose_a_battlefield_holding_two_other_players_units(cat):
+    """Patch Notes (Oct 2025): destinations are chosen as the card is played and must be valid;
+    no move may take units to a battlefield with units of two other players (451.2)."""
     b = position(cat, players=3)
     grove = b.battlefield(GROVE)
     plaza = b.battlefield(PLAZA, controller=1)
     b.add(0, SKULKER, at=grove)
     b.add(2, SKULKER, at=grove)
     victim = b.add(1, SERGEANT, at=plaza)
-    b.add(1, SKULKER, at=plaza)  # P1 keeps the Plaza occupied
     charm = b.hand(0, [CHARM])[0]
     b.runes(0, [CALM] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]]]})
-    for _ in range(3):
-        pass_(g)
-    d = g.pending_decision()
-    if d.kind == "choose":
-        assert grove in [o["value"] for o in d.options]
-        g.apply({"type": "choose", "value": grove})
-    assert g.obj(ids[victim]).loc == 1
-    assert events(g, "recall", obj=ids[victim])
-    assert not events(g, "move", obj=ids[victim])
+    assert not any(a.get("card") == ids[charm] and a["targets"][1] == [grove] for a in g.legal_actions())
+    with pytest.raises(IllegalActionError):
+        g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]})
+
+
+@pytest.mark.xfail(strict=True, reason="core/effects.py location candidates for a move destination include the "
+                   "unit's current location")
+def test_451_1_a_move_destination_must_differ_from_where_the_unit_is(cat):
+    """movement.md (451, 451.1, 355.4): you choose the destination as you play the card, and it
+    must be somewhere other than where the units are."""
+    b = position(cat)
+    grove = b.battlefield(GROVE)
+    plaza = b.battlefield(PLAZA, controller=1)
+    victim = b.add(1, SERGEANT, at=plaza)
+    charm = b.hand(0, [CHARM])[0]
+    b.runes(0, [CALM] * 2)
+    g, ids = b.build()
+    assert not any(a.get("card") == ids[charm] and a["targets"][1] == [plaza] for a in g.legal_actions())
+    with pytest.raises(IllegalActionError):
+        g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [plaza]]})
 
 
 # ---------------------------------------------------------------------- recalls (457)
