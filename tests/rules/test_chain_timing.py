@@ -29,7 +29,9 @@ FORTIFIED = "OGN-279"    # battlefield: when you defend here, a unit gets Shield
 GROVE = "OGN-280"        # battlefield whose only ability is a hold trigger
 PLAZA = "OGN-293"        # battlefield whose only ability is a hold trigger
 FLURRY = "OGN-133"       # Reaction spell: 1 damage to every unit at a battlefield
-FURY, CALM, MIND, ORDER, BODY = "OGN-007", "OGN-042", "OGN-089", "OGN-214", "OGN-126"
+CLEAVE = "OGN-004"       # Action spell: a unit gets Assault 3 this turn
+FLASH = "OGS-011"        # Reaction spell: move up to 2 friendly units to base
+FURY, CALM, MIND, ORDER, BODY, CHAOS = "OGN-007", "OGN-042", "OGN-089", "OGN-214", "OGN-126", "OGN-166"
 FILLER = ["OGN-175"] * 6
 
 
@@ -38,8 +40,8 @@ def cat():
     return load_catalog()
 
 
-def events(g, etype):
-    return [e for e in g.log if e["t"] == etype]
+def events(g, etype, **match):
+    return [e for e in g.log if e["t"] == etype and all(e.get(k) == v for k, v in match.items())]
 
 
 def pass_(g, times=1):
@@ -316,7 +318,7 @@ def test_383_4_a_when_you_play_me_goes_on_the_chain_after_the_unit_and_can_be_re
 
 
 # ---------------------------------------------------------------------- focus (345-347)
-def test_345_contesting_player_has_focus_first_and_347_2_passing_moves_focus(cat):
+def test_313_1_and_345_contesting_player_has_focus_first_and_347_2_passing_moves_focus(cat):
     b, grove, plaza = base_position(cat)
     mover = b.add(0, SKULKER, exhausted=False)
     g, ids = b.build()
@@ -447,3 +449,38 @@ def test_466_2_d_1_attackers_combat_triggers_go_on_first_so_the_defenders_resolv
     pass_(g, 2)
     assert g.obj(ids[defender]).damage == 1
     assert not g.state.chain and g.state.showdown.focus == 0
+
+
+def test_timing_md_example_cleave_meets_flash(cat):
+    """timing.md 'Cleave meets Flash' (313.1, 340.1, 347.1, 347.2): with focus in the combat's
+    showdown P0 plays Cleave on the attacker; P1 answers with Flash, moving its only defender
+    to base. Flash resolves first, then Cleave; focus passes to P1; both pass; no defenders
+    remain, so there is no combat damage and P0 conquers."""
+    b, grove, plaza = base_position(cat)
+    attacker = b.add(0, SKULKER, exhausted=False)
+    defender = b.add(1, SERGEANT, at=plaza)
+    cleave = b.hand(0, [CLEAVE])[0]
+    b.runes(0, [FURY])
+    flash = b.hand(1, [FLASH])[0]
+    b.runes(1, [CHAOS] * 2)
+    g, ids = b.build()
+    g.apply({"type": "move", "units": [ids[attacker]], "to": plaza})
+    assert g.state.showdown.combat and g.state.showdown.focus == 0
+    g.apply({"type": "play", "card": ids[cleave], "targets": [[ids[attacker]]]})
+    pass_(g)
+    assert decision_player(g) == 1
+    g.apply({"type": "play", "card": ids[flash], "targets": [[ids[defender]]]})
+    pass_(g, 2)
+    assert g.obj(ids[defender]).loc == 1  # Flash resolved first
+    assert [g.obj(i.obj).code for i in g.state.chain] == [CLEAVE]
+    assert g.state.showdown.focus == 0  # passing priority on the chain doesn't give up focus
+    pass_(g, 2)
+    assert layers.might(g, ids[attacker]) == 3 + 3  # Assault 3 while attacking
+    assert g.state.showdown is not None and g.state.showdown.focus == 1
+    assert decision_player(g) == 1
+    pass_(g)
+    pass_(g)
+    assert g.state.showdown is None
+    assert not events(g, "damaged")
+    assert g.bf_at(plaza).controller == 0
+    assert events(g, "conquer", player=0, loc=plaza)

@@ -19,9 +19,10 @@ CAITLYN = "OGN-068"      # Caitlyn, Patrolling: 3 Might, must be assigned combat
 CORSAIR = "OGN-130"      # Crackshot Corsair: 3 Might, "when I attack" deal 1 to an enemy unit here
 RIDE_THE_WIND = "OGN-173"  # Action spell: move a friendly unit to a location you choose, ready it
 FLASH = "OGS-011"        # Reaction spell: move up to 2 friendly units to base
+CLEAVE = "OGN-004"       # Action spell: a unit gets Assault 3 this turn
 GROVE = "OGN-280"        # battlefield with only a hold trigger
 PLAZA = "OGN-293"        # battlefield with only a hold trigger
-CHAOS = "OGN-166"
+CHAOS, FURY = "OGN-166", "OGN-007"
 FILLER = ["OGN-175"] * 6
 
 
@@ -302,6 +303,29 @@ def test_468_1_a_1_and_468_1_a_2_survivors_heal_and_attackers_are_recalled_if_bo
     assert not events(g, "conquer")
 
 
+def test_468_5_active_defense_tie_the_defender_stays_and_conquers(cat):
+    """rulings-faq (active defense): P0 contests the empty Grove; P1 brings a stunned Mega-Mech
+    in with Ride the Wind. Both sides survive: P0's attacker is recalled, and P1, the only player
+    left there, establishes control of the uncontrolled Grove: a conquer on P0's turn."""
+    b = position(cat)
+    grove = b.battlefield(GROVE)
+    mine = b.add(0, SKULKER, exhausted=False)
+    theirs = b.add(1, MEGA_MECH, stunned=True)
+    ride = b.hand(1, [RIDE_THE_WIND])[0]
+    b.runes(1, [CHAOS] * 3)
+    g, ids = b.build()
+    g.apply({"type": "move", "units": [ids[mine]], "to": grove})
+    pass_(g)
+    g.apply({"type": "play", "card": ids[ride], "targets": [[ids[theirs]], [grove]]})
+    pass_(g, 2)
+    assert g.state.showdown.combat and g.state.showdown.defender == 1
+    pass_until_not_priority(g)
+    assert g.obj(ids[mine]).loc == 0 and g.obj(ids[theirs]).loc == grove
+    assert events(g, "combat_end")[-1]["result"] == "no result"
+    assert g.bf_at(grove).controller == 1
+    assert events(g, "conquer", player=1, loc=grove)
+
+
 def test_468_3_d_no_result_and_uncontrolled_when_no_units_remain(cat):
     b = position(cat)
     plaza = b.battlefield(PLAZA, controller=1)
@@ -405,6 +429,22 @@ def test_807_814_assault_and_shield_count_only_for_the_attacker_and_defender(cat
     assert layers.might(g, ids[home_poro]) == 2  # not in the combat
     pass_until_not_priority(g)
     assert layers.might(g, ids[officer]) == 5  # back to normal once the combat is over
+
+
+def test_807_assault_instances_add_up(cat):
+    """Petty Officer (Assault) given Assault 3 by Cleave attacks with 5 + 1 + 3 = 9 Might."""
+    b = position(cat)
+    plaza = b.battlefield(PLAZA, controller=1)
+    officer = b.add(0, PETTY_OFFICER, exhausted=False)
+    b.add(1, MEGA_MECH, at=plaza)
+    cleave = b.hand(0, [CLEAVE])[0]
+    b.runes(0, [FURY])
+    g, ids = b.build()
+    g.apply({"type": "play", "card": ids[cleave], "targets": [[ids[officer]]]})
+    pass_(g, 2)
+    assert layers.might(g, ids[officer]) == 5  # not an attacker yet
+    g.apply({"type": "move", "units": [ids[officer]], "to": plaza})
+    assert layers.might(g, ids[officer]) == 9
 
 
 def test_464_451_2_a_third_player_cant_join_a_combat(cat):

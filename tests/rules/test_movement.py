@@ -309,6 +309,7 @@ def test_457_recall_ignores_a_restriction_on_moving_to_base(cat):
     finish_showdown(g)
     assert g.obj(ids[attacker]).loc == 0
     assert events(g, "recall", obj=ids[attacker])
+    assert g.obj(ids[attacker]).exhausted  # a recall doesn't change the unit's state
 
 
 def test_lair_stops_the_standard_move_to_base(cat):
@@ -380,6 +381,36 @@ def test_811_hide_for_one_power_at_a_battlefield_you_control_not_playable_this_t
     with pytest.raises(IllegalActionError) as err:
         g.apply({"type": "play", "card": ids[cub], "location": mine})
     assert err.value.rule == "811.1.c"
+
+
+def test_811_a_hidden_card_can_be_played_from_the_next_turn_even_on_the_opponents(cat):
+    """P0 hides a Hidden Blade on turn 3; on P1's turn 4, while P1's spell waits, P0 may play it
+    (Reaction timing, no cost)."""
+    b = position(cat)
+    grove = b.battlefield(GROVE, controller=0)
+    plaza = b.battlefield(PLAZA, controller=1)
+    mine = b.add(0, SERGEANT, at=grove)
+    raider = b.add(1, SKULKER, at=grove)
+    blade = b.hand(0, [HIDDEN_BLADE])[0]
+    b.runes(0, [ORDER])
+    stupefy = b.hand(1, [STUPEFY])[0]
+    b.runes(1, [MIND] * 2)
+    b.rune_deck(1, [MIND] * 4)
+    g, ids = b.build()
+    g.apply({"type": "hide", "card": ids[blade], "battlefield": grove})
+    g.apply({"type": "end_turn"})
+    for _ in range(20):
+        d = g.pending_decision()
+        if d.kind == "priority" and d.player == 1 and d.prompt.startswith("Main Phase"):
+            break
+        g.apply(g.legal_actions()[0] if d.kind != "priority" else {"type": "pass"})
+    assert g.state.turn_player == 1
+    g.apply({"type": "play", "card": ids[stupefy], "targets": [[ids[mine]]]})
+    g.apply({"type": "pass"})
+    assert g.pending_decision().player == 0
+    assert any(a.get("card") == ids[blade] for a in g.legal_actions())
+    g.apply({"type": "play", "card": ids[blade], "targets": [[ids[raider]]]})
+    assert g.obj(ids[blade]).zone == "chain"
 
 
 def test_811_hide_needs_one_power(cat):
