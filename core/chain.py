@@ -335,7 +335,15 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
+        _after_add(g, player, discretionary=True)
         resolve_item(g, item)  # 337.2: permanents resolve as soon as they're finalized
+        sd = s.showdown
+        if sd is not None and sd.acted and not s.chain and not s.pending_triggers:
+            # 347.1: the chain its focus holder started (just this permanent) is over, so focus
+            # passes; with a "when you play me" trigger pending it passes once that resolves
+            sd.focus = g.next_player(sd.focus)
+            sd.passes = 0
+            sd.acted = False
     else:
         _after_add(g, player, discretionary=True)
 

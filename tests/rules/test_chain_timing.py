@@ -27,6 +27,8 @@ SENTRY = "OGN-096"       # Watchful Sentry: 1 Might, Deathknell draw 1
 ENERGY_CONDUIT = "OGN-098"  # gear with a Reaction ability that adds 1 energy
 FORTIFIED = "OGN-279"    # battlefield: when you defend here, a unit gets Shield 2 this combat
 GROVE = "OGN-280"        # battlefield whose only ability is a hold trigger
+HILLOCK = "OGN-297"      # battlefield: units here have Ganking
+PAKAA_CUB = "OGN-135"    # unit with Hidden
 PLAZA = "OGN-293"        # battlefield whose only ability is a hold trigger
 FLURRY = "OGN-133"       # Reaction spell: 1 damage to every unit at a battlefield
 CLEAVE = "OGN-004"       # Action spell: a unit gets Assault 3 this turn
@@ -484,3 +486,26 @@ def test_timing_md_example_cleave_meets_flash(cat):
     assert not events(g, "damaged")
     assert g.bf_at(plaza).controller == 0
     assert events(g, "conquer", player=0, loc=plaza)
+
+
+def test_347_1_playing_a_unit_with_focus_is_a_chain_so_focus_passes(cat):
+    """In a showdown P0, with focus, plays a unit hidden at a battlefield P0 controls (Reaction
+    timing from Hidden). It resolves at once (337.2), the chain P0 started is over, so focus
+    moves to P1 (engine-notes, the chain loop: 'If the chain is then empty ... in a showdown,
+    focus passes to the next player')."""
+    b, grove, plaza = base_position(cat)
+    mine = b.battlefield(HILLOCK, controller=0)
+    b.add(0, SERGEANT, at=mine)
+    mover = b.add(0, SKULKER, exhausted=False)
+    cub = b.add(0, PAKAA_CUB, zone="facedown", at=mine)
+    g, ids = b.build()
+    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    assert g.state.showdown.focus == 0
+    g.apply({"type": "play", "card": ids[cub], "location": mine})
+    assert g.obj(ids[cub]).zone == "board" and not g.state.chain
+    assert g.state.showdown is not None
+    assert g.state.showdown.focus == 1 and decision_player(g) == 1
+    pass_(g)
+    assert g.state.showdown is not None and decision_player(g) == 0  # P0 may still act
+    pass_(g)
+    assert g.state.showdown is None
