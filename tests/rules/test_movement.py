@@ -98,6 +98,17 @@ def test_144_4_b_move_battlefield_to_base(cat):
     assert g.state.showdown is None
 
 
+def test_144_4_no_standard_move_to_another_players_base(cat):
+    b = position(cat)
+    grove = b.battlefield(GROVE, controller=0)
+    u = b.add(0, SKULKER, at=grove, exhausted=False)
+    g, ids = b.build()
+    assert {"type": "move", "units": [ids[u]], "to": 1} not in g.legal_actions()
+    with pytest.raises(IllegalActionError):
+        g.apply({"type": "move", "units": [ids[u]], "to": 1})
+    assert g.obj(ids[u]).loc == grove
+
+
 def test_144_4_c_no_battlefield_to_battlefield_move_without_ganking(cat):
     b = position(cat)
     grove = b.battlefield(GROVE, controller=0)
