@@ -341,7 +341,14 @@ def _number_targets(body: Json) -> Json:
             if node.get("type") == "move" and _chosen_location(node.get("to")):
                 # Move destinations are chosen as the card is played (Patch Notes, Oct 2025)
                 where = {"location": "battlefield"} if node["to"] == "choose_battlefield" else {}
-                node = {**node, "to": {"pick": "target", "what": "location", "where": where}}
+                target = visit(node["target"])
+                dest: dict[str, Any] = {"pick": "target", "what": "location", "where": where}
+                if isinstance(target, dict) and "_slot" in target:
+                    dest["_move_of"] = target["_slot"]
+                rest = {k: visit(v) for k, v in node.items() if k not in ("target", "to")}
+                dest["_slot"] = counter[0]
+                counter[0] += 1
+                return {**rest, "target": target, "to": dest}
             out = {k: visit(v) for k, v in node.items()}
             if out.get("pick") == "target":
                 out["_slot"] = counter[0]

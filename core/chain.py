@@ -143,11 +143,42 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
                     break
         per_slot.append(choices)
     combos: list[list[list[int]]] = []
+    moves = _move_pairs(slots)
     for product in itertools.product(*per_slot):
-        combos.append([list(p) for p in product])
+        combo = [list(p) for p in product]
+        if moves and _bad_destination(g, moves, combo) is not None:
+            continue
+        combos.append(combo)
         if len(combos) >= MAX_TARGET_COMBOS:
             break
     return combos
+
+
+def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """(unit slot, destination slot) of move steps whose destination is chosen as played."""
+    pairs: list[tuple[int, int]] = []
+    for sel in slots:
+        parent = sel.get("_move_of")
+        if parent is not None:
+            pairs.append((int(parent), int(sel["_slot"])))
+    return pairs
+
+
+def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> str | None:
+    """355.4, 451.2: a destination other than the unit's location, where it may go."""
+    for unit_slot, dest_slot in moves:
+        if dest_slot >= len(targets) or unit_slot >= len(targets):
+            continue
+        for dest in targets[dest_slot]:
+            for unit in targets[unit_slot]:
+                obj = g.obj(unit)
+                if obj.zone == "board" and obj.loc == dest:
+                    return "a move's destination must be somewhere other than where the unit is (355.4)"
+                if not is_battlefield(dest) and dest != obj.controller:
+                    return "units are moved only to their controller's base or a battlefield (144.4)"
+                if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
+                    return "no move takes units to a battlefield holding units of two other players (451.2)"
+    return None
 
 
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
@@ -233,6 +264,9 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     slots = target_slots(card)
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, obj.loc if from_hidden else NOWHERE)
+    bad = _bad_destination(g, _move_pairs(slots), targets)
+    if bad is not None:
+        raise IllegalActionError(bad, "355.4")
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     other = dict(cost.other)

@@ -72,11 +72,13 @@ class EffectContext:
     def here(self) -> int:
         """The source's location, or where it was when it left the board (remembered by Deathknell)."""
         obj = self.g.state.objs.get(self.source)
-        if obj is not None and obj.zone == "board":
-            return obj.loc
+        if obj is not None and obj.zone in ("board", "bfcard"):
+            return obj.loc  # a battlefield card's 'here' is its battlefield
         if self.source_loc != NOWHERE:
             return self.source_loc
-        if self.event is not None and self.event.get("obj") == self.source and "loc" in self.event:
+        # No last-known information, except what Deathknell remembers of the dying card (808)
+        if self.event is not None and self.event.get("t") == "die" and self.event.get("obj") == self.source \
+                and "loc" in self.event:
             return int(self.event["loc"])
         return NOWHERE
 

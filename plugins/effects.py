@@ -355,7 +355,10 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
         if node.get("negative"):
             mod["negative"] = True
             if "minimum" in node:
-                mod["minimum"] = node["minimum"]
+                # the limit is fixed when the effect first applies (Core Rules, layers)
+                current = layers.might(g, oid)
+                floor = min(current, int(node["minimum"]))
+                mod["amount"] = max(0, current - max(floor, current - amount))
         _lasting(ctx, "static", {"modifiers": [mod]}, node.get("duration", "this_turn"), [oid])
     ctx.bindings["it"] = targets
 

@@ -350,9 +350,6 @@ def test_layers_increases_apply_before_decreases(cat):
     assert layers.might(g, ids[unit]) == 5
 
 
-@pytest.mark.xfail(strict=True, reason="plugins/effects.py modify_might doesn't snapshot a limited decrease: the "
-                   "'minimum of 1' is recomputed every time instead of fixing the actual reduction when the "
-                   "effect first applies (layers: limit remembered for its duration)")
 def test_layers_minimum_of_1_is_fixed_when_the_decrease_first_applies(cat):
     """Smoke Screen on a 3-Might unit reduces it by only 2 (to 1) and remembers -2; a later +2
     makes it 3 again (engine-notes, layers: 'a limit ... is fixed when the effect first applies
@@ -370,8 +367,6 @@ def test_layers_minimum_of_1_is_fixed_when_the_decrease_first_applies(cat):
     assert layers.might(g, ids[unit]) == 3
 
 
-@pytest.mark.xfail(strict=True, reason="core/effects.py EffectContext.here() returns NOWHERE for a battlefield card "
-                   "(zone 'bfcard'), so a battlefield's 'units here' statics never apply")
 def test_layers_battlefield_static_gives_units_there_plus_one_might(cat):
     b = position(cat)
     camp = b.battlefield(WAR_CAMP, controller=0)
@@ -473,9 +468,6 @@ def test_808_deathknell_remembers_where_the_unit_died(cat):
 
 
 # ---------------------------------------------------------------------- no last-known information
-@pytest.mark.xfail(strict=True, reason="core/effects.py EffectContext.here() falls back to the triggering event's "
-                   "location for any trigger, so a 'here' ability of a unit that left the board still finds "
-                   "'here' (last-known information); only Deathknell should remember its location")
 def test_no_last_known_information_attack_trigger_of_a_dead_unit_finds_no_here(cat):
     """rulings-faq (Anivia / Hidden Blade): Riftbound has no last-known information. The Corsair
     attacks; before its 'deal 1 to an enemy unit here' resolves, the defender kills it with

@@ -133,8 +133,6 @@ def test_810_ganking_moves_battlefield_to_battlefield(cat):
     assert g.obj(ids[vi]).loc == plaza and g.obj(ids[vi]).exhausted
 
 
-@pytest.mark.xfail(strict=True, reason="core/effects.py EffectContext.here() returns NOWHERE for a battlefield card "
-                   "(zone 'bfcard'), so a battlefield's 'units here' statics never apply")
 def test_810_ganking_granted_by_a_battlefield(cat):
     """Windswept Hillock gives Ganking to units there: a vanilla unit may leave it for another
     battlefield."""
@@ -255,8 +253,6 @@ def test_449_2_c_an_effect_moving_a_unit_where_it_cant_go_recalls_it_instead(cat
     assert not events(g, "move", obj=ids[victim])
 
 
-@pytest.mark.xfail(strict=True, reason="core/effects.py location candidates for a move destination don't exclude "
-                   "a battlefield the moved unit can't enter (451.2): the invalid choice is accepted")
 def test_451_2_a_move_effect_cant_choose_a_battlefield_holding_two_other_players_units(cat):
     """Patch Notes (Oct 2025): destinations are chosen as the card is played and must be valid;
     no move may take units to a battlefield with units of two other players (451.2)."""
@@ -274,8 +270,6 @@ def test_451_2_a_move_effect_cant_choose_a_battlefield_holding_two_other_players
         g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]})
 
 
-@pytest.mark.xfail(strict=True, reason="core/effects.py location candidates for a move destination include the "
-                   "unit's current location")
 def test_451_1_a_move_destination_must_differ_from_where_the_unit_is(cat):
     """movement.md (451, 451.1, 355.4): you choose the destination as you play the card, and it
     must be somewhere other than where the units are."""
