@@ -11,7 +11,7 @@ remain (468.1.a.2), and the last player standing establishes control, a conquer 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from . import actions, layers, scoring
 from .errors import IllegalActionError
@@ -121,15 +121,22 @@ def groups(g: "Game", units: list[int]) -> list[list[int]]:
     return [grp for grp in (first, middle, last) if grp]
 
 
+def _orders(grps: list[list[int]]) -> "Iterator[list[int]]":
+    """Every order of the units that keeps the groups in sequence, one at a time."""
+    if not grps:
+        yield []
+        return
+    for head in itertools.permutations(grps[0]):
+        for rest in _orders(grps[1:]):
+            yield list(head) + rest
+
+
 def assignment_options(g: "Game", total: int, units: list[int]) -> list[dict[int, int]]:
     """Legal assignments, one per order of the units within their groups (capped)."""
     grps = groups(g, units)
-    orders: list[list[int]] = []
-    per_group = [list(itertools.permutations(grp)) for grp in grps]
-    for combo in itertools.product(*per_group):
-        orders.append([u for part in combo for u in part])
-        if len(orders) >= MAX_ORDERS:
-            break
+    # 467.2.c: orders are generated lazily and capped -- listing every permutation of a big
+    # combat (a dozen units) would not fit in memory
+    orders: list[list[int]] = list(itertools.islice(_orders(grps), MAX_ORDERS))
     options: list[dict[int, int]] = []
     seen: set[tuple[tuple[int, int], ...]] = set()
     for order in orders or [[]]:
