@@ -304,6 +304,39 @@ def test_315_2_b_2_only_the_turn_player_holds() -> None:
     assert g.state.players[0].points == 0
 
 
+LOOSE_CANNON = "OGN-251"  # legend: at the start of your Beginning Phase, draw 1 if you have <= 1 card
+
+
+def _loose_cannon_position(hand: int) -> tuple[Game, list[int]]:
+    b = Builder(cat())
+    bf = b.battlefield(PLAIN_BF, controller=1)
+    b.add(1, SKULKER, at=bf)
+    b.legend(1, LOOSE_CANNON)
+    b.hand(1, [ENFORCER] * hand)
+    b.deck(1, [ENFORCER] * 5)
+    b.at_turn(0, "main")
+    return b.build()
+
+
+@pytest.mark.parametrize("hand", [1, 5])
+def test_315_2_a_1_start_of_beginning_trigger_gives_priority_before_the_hold(hand: int) -> None:
+    # Ruling (rulings-faq): Loose Cannon's ability goes on the chain every turn, whatever the hand
+    # size, so the opponent can react before the hold is scored.
+    g, ids = _loose_cannon_position(hand)
+    g.apply({"type": "end_turn"})
+    assert g.state.phase == "beginning" and len(g.state.chain) == 1
+    g.apply({"type": "pass"})
+    d = g.pending_decision()
+    assert d.player == 0 and d.kind == "priority"
+    assert g.state.players[1].points == 0  # not held yet
+    g.apply({"type": "pass"})
+    advance_to_main(g, 1)
+    # the hand size is checked on resolution: 1 card draws, 5 don't (plus the Draw Phase's card)
+    assert len(g.state.players[1].hand) == hand + (1 if hand <= 1 else 0) + 1
+    assert g.state.players[1].points == 1
+    assert at(g, "trigger") < at(g, "hold")
+
+
 def test_315_3_b_channel_two_ready_runes() -> None:
     b = Builder(cat())
     rune_ids = b.rune_deck(1, [FURY_RUNE] * 5)
