@@ -164,6 +164,9 @@ class Document:
         for sp in self.schema:
             if replaced and sp.path in replaced:
                 continue
+            if sp.validator == "limit":
+                out.append(Problem(str(self.file), None, None, sp.message))
+                continue
             out.append(self.problem(list(sp.path), sp.message, sp.key))
         out.sort(key=lambda p: (p.line or 0, p.col or 0))
         if len(out) > MAX_PROBLEMS_PER_FILE:
@@ -227,10 +230,7 @@ def detect_kind(data: Json) -> str:
 
 
 def _dotted(path: Iterable[str | int]) -> str:
-    out = ""
-    for step in path:
-        out += f"[{step}]" if isinstance(step, int) else (f".{step}" if out else str(step))
-    return out
+    return yamlio.dotted(list(path))
 
 
 def _walk(node: Any) -> Iterable[Json]:

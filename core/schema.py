@@ -26,6 +26,7 @@ from .suggest import did_you_mean
 
 BASE = "https://riftscript.dev/schemas/"
 NAMES = ("effect", "card", "keyword", "deck", "set")
+MAX_ERRORS = 100
 JSON_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict,
               "array": list, "null": type(None)}
 
@@ -207,7 +208,11 @@ class Schemas:
         if gate is not None and gate(data):
             return []
         found: dict[tuple[tuple[str, ...], str], SchemaProblem] = {}
-        for error in self.validators[kind].iter_errors(data):
+        for count, error in enumerate(self.validators[kind].iter_errors(data)):
+            if count >= MAX_ERRORS:  # a document with 100,000 bad items: the first ones suffice
+                found[(("~",), "")] = SchemaProblem((), f"more than {MAX_ERRORS} schema errors; "
+                                                        f"only the first ones are reported", None, "limit")
+                break
             for leaf in _leaves(error):
                 for problem in _describe(leaf):
                     found.setdefault((tuple(map(str, problem.path)), problem.message), problem)
