@@ -204,6 +204,7 @@ def validate(g: "Game", action: Any) -> None:
         return
     player = d.player
     if d.kind == "priority":
+        check_shape(g, action)
         if kind == "play":
             g._pending_check = chain.check_play(g, player, action)
         elif kind == "activate":
@@ -246,6 +247,42 @@ def validate(g: "Game", action: Any) -> None:
                 raise IllegalActionError("set aside at most 2 cards", "117.1")
             raise IllegalActionError(f"{cards!r} are not cards in your hand", "117.1")
         raise IllegalActionError(f"{action.get(field)!r} is not one of the options: {d.prompt}")
+
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_shape(g: "Game", action: Action) -> None:
+    """Wrongly typed fields make an illegal action, never a crash (Game.apply's promise)."""
+    kind = action["type"]
+    s = g.state
+    locations = {NOWHERE, *range(len(s.players)), *(bf.loc for bf in s.battlefields)}
+
+    def need(ok: bool, what: str) -> None:
+        if not ok:
+            raise IllegalActionError(f"malformed {kind} action: {what}")
+
+    if kind in ("play", "hide"):
+        need(_is_id(action.get("card")), "'card' must be an object id")
+    if kind == "activate":
+        need(_is_id(action.get("source")) and _is_id(action.get("ability", 0)),
+             "'source' and 'ability' must be whole numbers")
+    if kind in ("play", "activate") and "targets" in action:
+        targets = action["targets"]
+        need(isinstance(targets, list) and all(isinstance(slot, list) and all(_is_id(t) for t in slot)
+                                               for slot in targets), "'targets' must be lists of object ids")
+    if kind == "play":
+        costs = action.get("costs", [])
+        need(isinstance(costs, list) and all(isinstance(c, str) for c in costs), "'costs' must be a list of names")
+        need(_is_id(action.get("location", NOWHERE)) and action.get("location", NOWHERE) in locations,
+             "'location' must be a base or a battlefield")
+    if kind == "move":
+        units = action.get("units")
+        need(isinstance(units, list) and all(_is_id(u) for u in units), "'units' must be a list of object ids")
+        need(_is_id(action.get("to")), "'to' must be a location")
+    if kind == "hide":
+        need(_is_id(action.get("battlefield")), "'battlefield' must be a location")
 
 
 def perform(g: "Game", action: Action) -> None:

@@ -278,3 +278,49 @@ def test_observation_hides_the_options_of_the_opponents_decision() -> None:
     theirs = g.observation(1 - d.player)["decision"]
     assert mine["options"] == d.options
     assert theirs["options"] == len(d.options)  # the labels name the cards in hand
+
+
+_WEIRD: list[Any] = [None, "x", -1, -7, 10**9, 1.5, True, [], [[]], {}, [None], [[None]], [1, 1], [[10**9]], [[]] * 3]
+
+
+def _mutate(action: dict[str, Any], rnd: random.Random) -> dict[str, Any]:
+    out = json.loads(json.dumps(action))
+    keys = [k for k in out if k != "type"]
+    key = rnd.choice(keys) if keys and rnd.random() < 0.8 else rnd.choice(
+        ["card", "units", "to", "targets", "source", "ability", "value", "cards", "order", "damage",
+         "location", "costs", "battlefield"])
+    value = out.get(key)
+    if isinstance(value, list) and value and rnd.random() < 0.3:
+        out[key] = value + value
+    elif isinstance(value, dict) and value and rnd.random() < 0.5:
+        out[key] = {k: rnd.choice(_WEIRD) for k in value}
+    else:
+        out[key] = rnd.choice(_WEIRD)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_malformed_actions_raise_illegal_action_error_and_change_nothing(seed: int) -> None:
+    """Legal actions with a field replaced by a wrong type, a duplicate or an unknown id."""
+    decks = sorted(cat().decks)
+    g = Game.new(cat(), [decks[seed % 7], decks[(seed * 3 + 1) % 7]], seed=seed)
+    bots = agents(seed)
+    rnd = random.Random(seed)
+    rejected = 0
+    while not g.over:
+        legal = g.legal_actions()
+        for _ in range(2):
+            action = _mutate(rnd.choice(legal), rnd)
+            if action in legal:
+                continue
+            before = g.to_json()
+            try:
+                g.apply(action)
+            except IllegalActionError:
+                assert g.to_json() == before, f"{action} changed the state"
+                rejected += 1
+            else:
+                # only harmless changes get through (an unknown extra field, another legal split)
+                g = Game.from_json(cat(), before)
+        g.apply(bots[g.pending_decision().player].choose(g, legal))
+    assert rejected > 50
