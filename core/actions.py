@@ -338,7 +338,7 @@ def buff(g: "Game", ids: list[int], player: int) -> None:
 
 
 def _own_modifiers(g: "Game", oid: int, kind: str) -> list[dict[str, Any]]:
-    out = []
+    out: list[dict[str, Any]] = []
     for ability in g.card(oid).abilities:
         if ability.kind == "static" and ability.body.get("affects", "self") == "self":
             out.extend(m for m in ability.body["modifiers"] if m["type"] == kind)

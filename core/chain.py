@@ -145,10 +145,10 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
     combos: list[list[list[int]]] = []
     moves = _move_pairs(slots)
     for product in itertools.product(*per_slot):
-        combo = [list(p) for p in product]
-        if moves and _bad_destination(g, moves, combo) is not None:
+        option: list[list[int]] = [list(p) for p in product]
+        if moves and _bad_destination(g, moves, option) is not None:
             continue
-        combos.append(combo)
+        combos.append(option)
         if len(combos) >= MAX_TARGET_COMBOS:
             break
     return combos
@@ -396,8 +396,7 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.exhaust(g, [oid])
     if "discard" in other:
         count = int(other["discard"])
-        chosen = list(item.variables.get("_discard", []) or [c for c in p.hand if c != oid][:count])
-        actions.discard(g, player, [c for c in p.hand if c != oid][:count] if not chosen else chosen)
+        actions.discard(g, player, [c for c in p.hand if c != oid][:count])
     if "recycle_from_trash" in other:
         actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
     if other.get("spend_buff_self"):

@@ -33,7 +33,7 @@ def chars(g: "Game", oid: int) -> Chars:
     if g._chars_version != g.version:
         g._chars = {}
         g._chars_version = g.version
-    cached = g._chars.get(oid)
+    cached: Chars | None = g._chars.get(oid)
     if cached is not None:
         return cached
     obj = g.state.objs[oid]

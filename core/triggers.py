@@ -26,7 +26,8 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
     etype = event["t"]
     table = g.listeners.get(etype)
     if table:
-        for (oid, index) in list(table):
+        # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
+        for (oid, index) in sorted(table):
             obj = s.objs[oid]
             ability = g.defs[obj.code].abilities[index]
             if _matches(g, oid, obj.controller, ability, event):
@@ -44,11 +45,11 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                 if ability.kind != "triggered" or ability.event != etype:
                     continue
                 for oid in lasting.affects:
-                    obj = s.objs.get(oid)
-                    if obj is None or obj.zone != "board":
+                    granted = s.objs.get(oid)
+                    if granted is None or granted.zone != "board":
                         continue
-                    if _matches(g, oid, obj.controller, ability, event):
-                        _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=lasting.id), ability)
+                    if _matches(g, oid, granted.controller, ability, event):
+                        _queue(g, PendingTrigger(oid, ability.index, granted.controller, event, lasting=lasting.id), ability)
 
 
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:

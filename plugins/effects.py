@@ -669,7 +669,7 @@ def reveal_until(ctx: EffectContext, node: Node) -> None:
 
 def put_in_zone(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    zone = {"champion_zone": "champion", "banishment": "banished"}.get(node["zone"], node["zone"])
+    zone = str({"champion_zone": "champion", "banishment": "banished"}.get(node["zone"], node["zone"]))
     for oid in ctx.resolve(node["target"], "move"):
         obj = g.obj(oid)
         g.place(oid, zone, obj.owner if zone == "board" else NOWHERE)
