@@ -528,13 +528,7 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
     ctx.bindings["it"] = list(seen)
     if "then" in node:
         ctx.run(node["then"])
-    rest = [c for c in seen if g.obj(c).zone == attr]
-    how = node.get("rest", "keep_order")
-    if how == "recycle" and rest:
-        actions.recycle(g, rest, random_order=True)
-    elif how == "trash":
-        for oid in rest:
-            g.place(oid, "trash")
+    _dispose(ctx, [c for c in seen if g.obj(c).zone == attr], node.get("rest", "keep_order"))
 
 
 def play(ctx: EffectContext, node: Node) -> None:
@@ -658,13 +652,16 @@ def reveal_until(ctx: EffectContext, node: Node) -> None:
     ctx.bindings["it"] = found
     if found and "then" in node:
         ctx.run(node["then"])
-    rest = [c for c in revealed if g.obj(c).zone == "main_deck"]
-    how = node.get("rest", "recycle")
+    _dispose(ctx, [c for c in revealed if g.obj(c).zone == "main_deck"], node.get("rest", "recycle"))
+
+
+def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
+    """What happens to looked-at or revealed cards nobody took: recycled, trashed, or left."""
     if how == "recycle" and rest:
-        actions.recycle(g, rest, random_order=True)
+        actions.recycle(ctx.g, rest, random_order=True)
     elif how == "trash":
         for oid in rest:
-            g.place(oid, "trash")
+            ctx.g.place(oid, "trash")
 
 
 def put_in_zone(ctx: EffectContext, node: Node) -> None:
