@@ -25,7 +25,8 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
     instead of the unit; that kill is not replaced by the Hourglass again)."""
     s = g.state
     candidates: list[tuple[int, dict[str, Any], int, Any]] = []
-    for (src, index) in list(g.listeners.get("replace:" + event, {})):
+    # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
+    for (src, index) in sorted(g.listeners.get("replace:" + event, {})):
         body = g.defs[s.objs[src].code].abilities[index].body
         candidates.append((src, body, s.objs[src].controller, None))
     for lasting in g.active_lasting():
