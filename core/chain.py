@@ -328,7 +328,9 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
     if "kill" in other or "exhaust" in other:
         ctx = EffectContext(g, player, oid)
         for key in ("kill", "exhaust"):
-            if key in other and not ctx.candidates(other[key]):
+            # an exhausted unit can't pay an exhaust cost
+            if key in other and not [c for c in ctx.candidates(other[key])
+                                     if key == "kill" or not g.obj(c).exhausted]:
                 raise IllegalActionError(f"nothing to {key} to pay the cost", "cost")
 
 
@@ -405,6 +407,9 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         victims = ctx.candidates(other["kill"])[:1]
         actions.kill(g, victims, source=oid, by="cost", killer=player)
         item.variables["killed_might"] = layers.might(g, victims[0]) if victims and g.obj(victims[0]).zone == "board" else 0
+    if "exhaust" in other:
+        # step 4 of playing a card: an 'exhaust a unit' cost is paid (like kill, the first ready one)
+        actions.exhaust(g, [c for c in ctx.candidates(other["exhaust"]) if not g.obj(c).exhausted][:1])
     if other.get("kill_self"):
         actions.kill(g, [oid], source=oid, by="cost", killer=player)
     if other.get("recycle_self"):

@@ -262,3 +262,33 @@ def test_135_2_e_5_a_deflect_tax_needs_the_extra_power() -> None:
     targets = [a["targets"] for a in g.legal_actions() if a["type"] == "play"]
     assert [[n["plain"][0]]] in targets and [[n["poro"][0]]] not in targets
     assert_illegal(g, {"type": "play", "card": n["spell"][0], "targets": [[n["poro"][0]]]}, "135")
+
+
+# ---------------------------------------------------------------------- non-resource costs
+MEDITATION = "OGN-048"  # Reaction; optional cost: exhaust a friendly unit -> draw 2 instead of 1
+
+
+def test_play_process_step_4_an_exhaust_a_unit_cost_is_paid() -> None:
+    """Core Rules, process of playing a card, step 4: costs are paid (here: exhaust a unit)."""
+    g, ids, n = position(r=(0, [CALM_RUNE] * 2, "runes"), unit=(0, [SKULKER], "base"),
+                         spell=(0, [MEDITATION], "hand"))
+    play = {"type": "play", "card": n["spell"][0], "targets": [], "costs": ["exhaust_unit"]}
+    assert play in g.legal_actions()
+    g.apply(play)
+    assert g.obj(n["unit"][0]).exhausted
+    while g.state.chain:
+        g.apply({"type": "pass"})
+    assert len(g.state.players[0].hand) == 2
+
+
+def test_play_process_step_4_an_exhausted_unit_cannot_pay_an_exhaust_cost() -> None:
+    b = Builder(cat())
+    b.add(0, SKULKER, at="base", exhausted=True)
+    spell = b.hand(0, [MEDITATION])[0]
+    b.runes(0, [CALM_RUNE] * 2)
+    b.deck(0, [ENFORCER] * 3)
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    plays = [a for a in g.legal_actions() if a["type"] == "play"]
+    assert plays == [{"type": "play", "card": ids[spell], "targets": [], "costs": []}]
+    assert_illegal(g, {"type": "play", "card": ids[spell], "targets": [], "costs": ["exhaust_unit"]}, "cost")

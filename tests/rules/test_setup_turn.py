@@ -400,6 +400,31 @@ def test_432_burn_out_shuffles_trash_into_deck_and_opponent_gains_1() -> None:
     assert at(g, "burn_out") < at(g, "points") < last_at(g, "draw")
 
 
+def test_432_drawing_more_than_the_deck_holds_burns_out_in_between() -> None:
+    # Meditation with its optional cost paid draws 2; the deck holds 1 card: draw it, burn out
+    # (trash into the deck, the opponent gains 1), then draw the second.
+    b = Builder(cat())
+    unit = b.add(0, SKULKER, at="base")
+    meditation = b.hand(0, ["OGN-048"])[0]
+    b.runes(0, [FURY_RUNE] * 2)
+    top = b.deck(0, [ENFORCER])[0]
+    trashed = b.trash(0, [SKULKER] * 3)
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    g.apply({"type": "play", "card": ids[meditation], "targets": [], "costs": ["exhaust_unit"]})
+    while g.state.chain:
+        g.apply({"type": "pass"})
+    p = g.state.players[0]
+    assert g.obj(ids[unit]).exhausted
+    assert len(p.hand) == 2 and ids[top] in p.hand
+    assert set(p.hand) - {ids[top]} <= {ids[t] for t in trashed}
+    assert len(p.main_deck) == 2
+    assert p.trash == [ids[meditation]]
+    assert g.state.players[1].points == 1
+    draws = [i for i, e in enumerate(g.log) if e["t"] == "draw"]
+    assert draws[0] < at(g, "burn_out") < draws[1]
+
+
 def test_432_burn_out_repeats_while_the_trash_is_empty() -> None:
     g, ids = _empty_deck_position(trash=0, opponent_points=2)
     g.apply({"type": "end_turn"})
