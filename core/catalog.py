@@ -226,6 +226,8 @@ def detect_kind(data: Json) -> str:
         return "deck"
     if "requires" in data:
         return "set"
+    if "steps" in data or "scenarios" in data:
+        return "scenario"
     return "card"
 
 

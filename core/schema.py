@@ -25,7 +25,7 @@ from .fastcheck import compile_check
 from .suggest import did_you_mean
 
 BASE = "https://riftscript.dev/schemas/"
-NAMES = ("effect", "card", "keyword", "deck", "set")
+NAMES = ("effect", "card", "keyword", "deck", "set", "scenario")
 MAX_ERRORS = 100
 JSON_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict,
               "array": list, "null": type(None)}

@@ -38,7 +38,8 @@ def play_one(catalog: Catalog, decks: list[str], seed: int, agents: list[str], m
 
 def narrate(game: Game) -> list[str]:
     codes = {oid: obj.code for oid, obj in game.state.objs.items()}
-    return render(game.catalog, game.log, [p.name for p in game.state.players], codes)
+    fields = {bf.loc: game.name(bf.card) for bf in game.state.battlefields}
+    return render(game.catalog, game.log, [p.name for p in game.state.players], codes, fields)
 
 
 def summary(game: Game) -> str:

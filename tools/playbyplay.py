@@ -183,8 +183,9 @@ class Narrator:
         return f"\n*** {names} win{'s' if len(e['winners']) == 1 else ''} ({e['reason']}) ***"
 
 
-def render(catalog: Catalog, log: Iterable[Event], players: list[str], codes: dict[int, str]) -> list[str]:
-    narrator = Narrator(catalog, players, codes)
+def render(catalog: Catalog, log: Iterable[Event], players: list[str], codes: dict[int, str],
+           battlefields: dict[int, str] | None = None) -> list[str]:
+    narrator = Narrator(catalog, players, codes, battlefields)
     lines = []
     for event in log:
         text = narrator.line(event)

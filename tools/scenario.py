@@ -1,0 +1,580 @@
+"""YAML scenarios: set up a position, act as the players would, and check what follows.
+
+A scenario file (``schemas/scenario.schema.json``) holds one scenario or several under
+``scenarios``.  Each names the rule numbers and cards it proves.  In strict mode (the default)
+every decision must be scripted: a step by the wrong player fails naming the decision the game
+waits for.  Failures say what was expected and what was found, with the scenario's
+``file:line`` and the tail of the event log.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from riftscript.core import layers
+from riftscript.core.builder import Builder
+from riftscript.core.catalog import Catalog, Loader
+from riftscript.core.errors import IllegalActionError, Problem, RiftScriptError, ScriptError
+from riftscript.core.game import Game
+from riftscript.core.schema import Schemas
+from riftscript.core.state import BF0, NOWHERE, is_battlefield
+from riftscript.core import yamlio
+
+Json = dict[str, Any]
+OBJECT_FIELDS = {"obj", "source", "unit", "item_obj"}
+PLAYER_FIELDS = {"player", "attacker", "defender", "controller", "killer", "winner"}
+LOCATION_FIELDS = {"loc", "to", "from", "bf", "location"}
+
+
+class ScenarioFailure(RiftScriptError):
+    """A scenario's expectation did not hold, or a step could not be carried out."""
+
+
+@dataclass
+class Scenario:
+    name: str
+    data: Json
+    file: str
+    line: int | None
+    base_path: list[str | int] = field(default_factory=list)
+
+    @property
+    def rules(self) -> list[str]:
+        return [str(r) for r in self.data.get("rules", [])]
+
+    @property
+    def cards(self) -> list[str]:
+        return [str(c) for c in self.data.get("cards", [])]
+
+    @property
+    def pending(self) -> str | None:
+        value = self.data.get("pending")
+        return str(value) if value else None
+
+    def where(self, path: list[str | int]) -> str:
+        try:
+            text = Path(self.file).read_text(encoding="utf-8")
+            pos = yamlio.locate(text, self.base_path + path)
+        except OSError:
+            pos = None
+        return f"{self.file}:{pos[0]}" if pos else self.file
+
+
+def load_file(path: Path, schemas: Schemas) -> list[Scenario]:
+    """Read and check a scenario file; every schema problem raises ScriptError with positions."""
+    data, _, problems = Loader(schemas).read(path, "scenario")
+    if problems:
+        raise ScriptError(problems)
+    text = path.read_text(encoding="utf-8")
+    out: list[Scenario] = []
+    if "scenarios" in data:
+        for i, item in enumerate(data["scenarios"]):
+            pos = yamlio.locate(text, ["scenarios", i])
+            out.append(Scenario(item["name"], item, str(path), pos[0] if pos else None, ["scenarios", i]))
+    else:
+        if "name" not in data or "setup" not in data:
+            raise ScriptError([Problem(str(path), 1, 1, "a scenario needs 'name', 'setup' and 'steps'")])
+        out.append(Scenario(data["name"], data, str(path), 1, []))
+    return out
+
+
+class Refs:
+    """Names in a scenario: aliases, card names, players (A, B), locations (A.base, battlefields)."""
+
+    def __init__(self, game: Game, players: list[str]) -> None:
+        self.game = game
+        self.players = players
+        self.aliases: dict[str, int] = {}
+        self.locations: dict[str, int] = {}
+
+    def player(self, name: Any) -> int:
+        if isinstance(name, int):
+            return name
+        if name not in self.players:
+            raise ScenarioFailure(f"unknown player {name!r} (players: {', '.join(self.players)})")
+        return self.players.index(name)
+
+    def location(self, name: Any) -> int:
+        if isinstance(name, int):
+            return name
+        text = str(name)
+        if text.endswith(".base"):
+            return self.player(text[: -len(".base")])
+        if text in self.locations:
+            return self.locations[text]
+        for bf in self.game.state.battlefields:
+            card = self.game.card(bf.card)
+            if text in (card.name, card.code):
+                return bf.loc
+        raise ScenarioFailure(f"unknown location {name!r} (use A.base or a battlefield's alias or name)")
+
+    def obj(self, name: Any) -> int:
+        if isinstance(name, int):
+            return name
+        text = str(name)
+        if text in self.aliases:
+            return self.aliases[text]
+        if "." in text:
+            who, zone = text.split(".", 1)
+            if who in self.players and zone == "legend":
+                return self.game.player(self.player(who)).legend
+        matches = [oid for oid, o in self.game.state.objs.items()
+                   if o.zone != "gone" and text in (self.game.card(oid).name, o.code)]
+        if len(matches) == 1:
+            return matches[0]
+        if not matches:
+            raise ScenarioFailure(f"no object called {text!r}")
+        raise ScenarioFailure(f"{text!r} is ambiguous ({len(matches)} objects); give them aliases with 'as:'")
+
+    def any(self, name: Any) -> int:
+        """An object or a location, whichever the name denotes."""
+        try:
+            return self.obj(name)
+        except ScenarioFailure:
+            return self.location(name)
+
+    def name_of_obj(self, oid: int) -> str:
+        for alias, value in self.aliases.items():
+            if value == oid:
+                return alias
+        return f"{self.game.name(oid)} #{oid}" if oid in self.game.state.objs else f"#{oid}"
+
+
+# ---------------------------------------------------------------------- setting up
+def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
+    setup = scenario.data["setup"]
+    if "decks" in setup:
+        decks = list(setup["decks"])
+        names = [chr(ord("A") + i) for i in range(len(decks))]
+        game = Game.new(catalog, decks, mode=setup.get("mode", "duel"), seed=int(setup.get("seed", 0)), names=names)
+        return game, Refs(game, names)
+    names = sorted(k for k in setup if len(k) == 1 and k.isupper()) or ["A", "B"]
+    if len(names) < 2:
+        names = ["A", "B"]
+    builder = Builder(catalog, players=len(names), seed=int(setup.get("seed", 0)), names=names)
+    aliases: dict[str, int] = {}
+    pindex = {n: i for i, n in enumerate(names)}
+
+    def spec(item: Any) -> tuple[str, dict[str, Any], str | None]:
+        if isinstance(item, str):
+            return item, {}, None
+        status = {k: item[k] for k in ("exhausted", "damage", "buffs", "stunned") if k in item}
+        if "controller" in item:
+            status["controller"] = pindex[item["controller"]]
+        return item["card"], status, item.get("as")
+
+    bf_aliases: dict[str, int] = {}
+    for bf in setup.get("battlefields", []):
+        controller = pindex[bf["controller"]] if "controller" in bf else NOWHERE
+        owner = pindex.get(bf.get("owner", names[0]), 0)
+        loc = builder.battlefield(bf["card"], controller=controller, owner=owner)
+        if "as" in bf:
+            bf_aliases[bf["as"]] = loc
+        for player in bf.get("scored_by", []):
+            builder.scored_this_turn(pindex[player], loc)
+    for name in names:
+        p = pindex[name]
+        ps = setup.get(name, {})
+        if "legend" in ps:
+            builder.legend(p, ps["legend"])
+        if "champion" in ps:
+            builder.champion(p, ps["champion"])
+        for zone in ("hand", "deck", "trash", "rune_deck", "runes", "base"):
+            for item in ps.get(zone, []):
+                code, status, alias = spec(item)
+                kind = {"deck": "main_deck"}.get(zone, zone)
+                if zone == "base":
+                    index = builder.add(p, code, zone="board", at="base", **status)
+                else:
+                    index = builder.add(p, code, zone=kind, **status)
+                if alias:
+                    aliases[alias] = index
+        if "points" in ps:
+            builder.set_points(p, int(ps["points"]))
+    for bf_index, bf in enumerate(setup.get("battlefields", [])):
+        loc = BF0 + bf_index
+        for zone in ("units", "facedown"):
+            for item in bf.get(zone, []):
+                code, status, alias = spec(item)
+                owner = pindex[item["owner"]] if isinstance(item, dict) and "owner" in item else \
+                    status.get("controller", pindex.get(bf.get("controller", names[0]), 0))
+                index = builder.add(owner, code, zone="board" if zone == "units" else "facedown", at=loc, **status)
+                if alias:
+                    aliases[alias] = index
+    turn = setup.get("turn", {})
+    builder.at_turn(pindex[turn.get("player", names[0])], turn.get("step", "main"), int(turn.get("number", 3)))
+    game, ids = builder.build()
+    for name in names:
+        xp = setup.get(name, {}).get("xp")
+        if xp is not None:
+            game.player(pindex[name]).xp = int(xp)
+    refs = Refs(game, names)
+    refs.aliases = {alias: ids[index] for alias, index in aliases.items()}
+    refs.locations = dict(bf_aliases)
+    return game, refs
+
+
+# ---------------------------------------------------------------------- steps
+def to_action(step: Json, refs: Refs) -> dict[str, Any]:
+    kind = step["do"]
+    action: dict[str, Any] = {"type": kind}
+    if kind == "play":
+        action["card"] = refs.obj(step["card"])
+        if "location" in step:
+            action["location"] = refs.location(step["location"])
+    elif kind == "activate":
+        action["source"] = refs.obj(step["source"])
+        action["ability"] = int(step.get("ability", 0))
+    elif kind == "move":
+        action["units"] = [refs.obj(u) for u in step["units"]]
+        action["to"] = refs.location(step["to"])
+    elif kind == "hide":
+        action["card"] = refs.obj(step["card"])
+        action["battlefield"] = refs.location(step["battlefield"])
+    elif kind == "mulligan":
+        action["cards"] = [refs.obj(c) for c in step.get("cards", [])]
+    elif kind == "order":
+        action["order"] = list(step["order"])
+    elif kind == "assign":
+        action["damage"] = {str(refs.obj(k)): int(v) for k, v in step["damage"].items()}
+    if kind in ("play", "activate", "targets"):
+        if "targets" in step:
+            action["targets"] = [[refs.any(t) for t in slot] for slot in step["targets"]]
+        elif kind in ("play", "activate"):
+            action["targets"] = None
+    if kind == "play":
+        action["costs"] = list(step.get("costs", []))
+    return action
+
+
+def _fill_targets(game: Game, action: dict[str, Any]) -> dict[str, Any]:
+    """Without explicit targets: the only legal choice, if there is exactly one."""
+    if action.get("targets") is not None:
+        return action
+    candidates = [a for a in game.legal_actions() if a.get("type") == action["type"]
+                  and a.get("card", a.get("source")) == action.get("card", action.get("source"))
+                  and a.get("ability", 0) == action.get("ability", 0)
+                  and a.get("costs", []) == action.get("costs", [])
+                  and ("location" not in action or a.get("location") == action["location"])]
+    options = {json.dumps(a.get("targets", []), sort_keys=True) for a in candidates}
+    result = dict(action)
+    if len(options) == 1:
+        result["targets"] = json.loads(options.pop())
+    else:
+        result.pop("targets")
+    return result
+
+
+def _choose_value(game: Game, step: Json, refs: Refs) -> Any:
+    decision = game.pending_decision()
+    assert decision is not None
+    if "option" in step:
+        for option in decision.options:
+            if str(option["label"]) == step["option"] or str(step["option"]) in str(option["label"]):
+                return option["value"]
+        labels = "; ".join(str(o["label"]) for o in decision.options)
+        raise ScenarioFailure(f"no option {step['option']!r}; the options are: {labels}")
+    value = step.get("value")
+    if isinstance(value, str):
+        for option in decision.options:
+            if option["value"] == value:
+                return value
+        try:
+            return refs.any(value)
+        except ScenarioFailure:
+            return value
+    return value
+
+
+class Runner:
+    def __init__(self, catalog: Catalog, scenario: Scenario) -> None:
+        self.catalog = catalog
+        self.scenario = scenario
+        self.strict = bool(scenario.data.get("strict", True))
+        self.game, self.refs = build(catalog, scenario)
+        self.mark = len(self.game.log)
+
+    def fail(self, index: int, message: str, field_name: str | None = None) -> None:
+        path: list[str | int] = ["steps", index]
+        if field_name:
+            path += ["expect", field_name]
+        tail = self.tail()
+        raise ScenarioFailure(f"{self.scenario.where(path)}: step {index + 1}: {message}\n"
+                              f"last events:\n{tail}")
+
+    def tail(self, count: int = 12) -> str:
+        from riftscript.tools.play import narrate
+
+        lines = narrate(self.game)
+        return "\n".join("  " + line.strip() for line in lines[-count:] if line.strip()) or "  (none)"
+
+    def run(self) -> Game:
+        for index, step in enumerate(self.scenario.data.get("steps", [])):
+            if "do" in step:
+                self.mark = len(self.game.log)
+                self.act(index, step)
+            if "expect" in step:
+                self.expect(index, step["expect"])
+        return self.game
+
+    def act(self, index: int, step: Json) -> None:
+        game = self.game
+        kind = step["do"]
+        if kind == "advance":
+            self.advance(index, step)
+            return
+        decision = game.pending_decision()
+        if decision is None:
+            self.fail(index, f"the game is over; nothing to {kind}")
+        assert decision is not None
+        player = self.refs.player(step["player"]) if "player" in step else decision.player
+        if kind == "concede":
+            game.apply({"type": "concede"})
+            return
+        if self.strict and player != decision.player:
+            self.fail(index, f"unscripted decision: {self.refs.players[decision.player]} must decide "
+                             f"({decision.kind}: {decision.prompt}) before {self.refs.players[player]} can {kind}")
+        try:
+            if kind == "choose":
+                action: dict[str, Any] = {"type": "choose", "value": _choose_value(game, step, self.refs)}
+            elif kind == "targets":
+                action = {"type": "targets", "targets": [[self.refs.any(t) for t in slot] for slot in step["targets"]]}
+            else:
+                action = to_action(step, self.refs)
+                if kind in ("play", "activate"):
+                    action = _fill_targets(game, action)
+        except ScenarioFailure as exc:
+            self.fail(index, str(exc))
+            return
+        if "illegal" in step:
+            before = game.to_json()
+            try:
+                game.apply(action)
+            except IllegalActionError as exc:
+                if step["illegal"].lower() not in str(exc).lower():
+                    self.fail(index, f"expected the error to mention {step['illegal']!r}, got: {exc}")
+                if "rule" in step and exc.rule != step["rule"]:
+                    self.fail(index, f"expected rule {step['rule']}, the error names {exc.rule}: {exc}")
+                if game.to_json() != before:
+                    self.fail(index, "the illegal action changed the game state")
+                return
+            self.fail(index, f"expected {kind} to be illegal ({step['illegal']!r}), but it was accepted")
+        try:
+            game.apply(action)
+        except IllegalActionError as exc:
+            self.fail(index, f"{kind} was refused: {exc}")
+
+    def advance(self, index: int, step: Json) -> None:
+        """Pass (and end turns) until the named step of the named player's turn is reached."""
+        game = self.game
+        until = step.get("until", "main")
+        who = self.refs.player(step["player"]) if "player" in step else None
+        for _ in range(500):
+            s = game.state
+            if game.over:
+                return
+            decision = game.pending_decision()
+            if decision is None:
+                return
+            if s.step == until and (who is None or s.turn_player == who) and s.turn >= 1 \
+                    and len(game.log) > self.mark and decision.kind == "priority" and not s.chain \
+                    and s.showdown is None:
+                return
+            if decision.kind != "priority":
+                self.fail(index, f"while advancing, {self.refs.players[decision.player]} must decide "
+                                 f"({decision.kind}: {decision.prompt}); script it")
+            if s.chain or s.showdown is not None:
+                game.apply({"type": "pass"})
+            else:
+                game.apply({"type": "end_turn"})
+        self.fail(index, f"could not reach step {until!r}")
+
+    # ------------------------------------------------------------------ expectations
+    def expect(self, index: int, exp: Json) -> None:
+        game = self.game
+        refs = self.refs
+        for key, wanted in exp.items():
+            try:
+                self._check(key, wanted, game, refs)
+            except ScenarioFailure as exc:
+                self.fail(index, str(exc), key)
+
+    def _check(self, key: str, wanted: Any, game: Game, refs: Refs) -> None:
+        s = game.state
+        per_object = {"zone", "location", "might", "damage", "exhausted", "buffs", "stunned", "keywords"}
+        if key in per_object:
+            for name, value in wanted.items():
+                oid = refs.obj(name)
+                obj = game.obj(oid)
+                actual: Any
+                if key == "zone":
+                    actual = {"champion": "champion_zone", "bfcard": "battlefield"}.get(obj.zone, obj.zone)
+                    if value == "gone" and obj.zone == "gone":
+                        continue
+                elif key == "location":
+                    actual = obj.loc if obj.zone == "board" else None
+                    value = refs.location(value)
+                elif key == "might":
+                    actual = layers.might(game, oid)
+                elif key == "keywords":
+                    actual = sorted(layers.chars(game, oid).keywords)
+                    missing = [k for k in value if k.lower().replace("-", "_") not in actual]
+                    if missing:
+                        raise ScenarioFailure(f"expected {name} to have {missing}; it has {actual}")
+                    continue
+                else:
+                    actual = getattr(obj, key)
+                if actual != value:
+                    raise ScenarioFailure(f"expected {key} of {name} = {value!r}, got {actual!r}")
+        elif key == "controller":
+            for name, value in wanted.items():
+                try:
+                    loc = refs.location(name)
+                    actual_p = game.bf_at(loc).controller if is_battlefield(loc) else NOWHERE
+                except ScenarioFailure:
+                    actual_p = game.obj(refs.obj(name)).controller
+                expected_p = NOWHERE if value in (None, "none") else refs.player(value)
+                if actual_p != expected_p:
+                    raise ScenarioFailure(f"expected controller of {name} = {value}, got "
+                                          f"{refs.players[actual_p] if actual_p != NOWHERE else 'none'}")
+        elif key in ("points", "xp", "hand_size", "deck_size", "trash_size", "runes"):
+            for name, value in wanted.items():
+                p = game.player(refs.player(name))
+                actual = {"points": p.points, "xp": p.xp, "hand_size": len(p.hand), "deck_size": len(p.main_deck),
+                          "trash_size": len(p.trash), "runes": len(p.runes)}[key]
+                if actual != value:
+                    raise ScenarioFailure(f"expected {key} of {name} = {value}, got {actual}")
+        elif key == "pool":
+            for name, value in wanted.items():
+                p = game.player(refs.player(name))
+                actual_pool = {"energy": p.energy, "power": dict(p.power)}
+                for part, amount in value.items():
+                    if actual_pool.get(part) != amount:
+                        raise ScenarioFailure(f"expected {name}'s pool {part} = {amount}, got {actual_pool.get(part)}")
+        elif key == "winner":
+            if wanted == "none":
+                if s.winners is not None:
+                    raise ScenarioFailure(f"expected no winner yet, got {s.winners}")
+            elif wanted == "draw":
+                if s.result != "draw":
+                    raise ScenarioFailure(f"expected a draw, got {s.result or 'no result yet'}")
+            elif s.winners != [refs.player(wanted)]:
+                got = [refs.players[w] for w in s.winners] if s.winners is not None else "none yet"
+                raise ScenarioFailure(f"expected {wanted} to win, winners: {got}")
+        elif key == "turn_player":
+            if s.turn_player != refs.player(wanted):
+                raise ScenarioFailure(f"expected it to be {wanted}'s turn, it is {refs.players[s.turn_player]}'s")
+        elif key in ("step", "phase", "turn"):
+            actual = getattr(s, key)
+            if actual != wanted:
+                raise ScenarioFailure(f"expected {key} {wanted!r}, got {actual!r}")
+        elif key == "decision":
+            d = game.pending_decision()
+            if d is None:
+                raise ScenarioFailure(f"expected a {wanted.get('kind', '')} decision, but none is pending")
+            if "kind" in wanted and d.kind != wanted["kind"]:
+                raise ScenarioFailure(f"expected a {wanted['kind']} decision, got {d.kind} ({d.prompt})")
+            if "player" in wanted and d.player != refs.player(wanted["player"]):
+                raise ScenarioFailure(f"expected {wanted['player']} to decide, {refs.players[d.player]} decides")
+            if "prompt" in wanted and wanted["prompt"].lower() not in d.prompt.lower():
+                raise ScenarioFailure(f"expected a prompt mentioning {wanted['prompt']!r}, got {d.prompt!r}")
+        elif key == "legal":
+            actions = game.legal_actions()
+            for pattern in wanted.get("contains", []):
+                want = self._pattern(pattern)
+                if not any(_matches(a, want) for a in actions):
+                    raise ScenarioFailure(f"expected a legal action like {pattern}; legal: {self._show(actions)}")
+            for pattern in wanted.get("not_contains", []):
+                want = self._pattern(pattern)
+                hits = [a for a in actions if _matches(a, want)]
+                if hits:
+                    raise ScenarioFailure(f"expected no legal action like {pattern}; found {hits[0]}")
+        elif key in ("events", "no_events"):
+            recent = game.log[self.mark:]
+            if key == "no_events":
+                for pattern in wanted:
+                    want = self._event(pattern)
+                    if any(_matches(e, want) for e in recent):
+                        raise ScenarioFailure(f"expected no event like {pattern}")
+                return
+            position = 0
+            for pattern in wanted:
+                want = self._event(pattern)
+                while position < len(recent) and not _matches(recent[position], want):
+                    position += 1
+                if position >= len(recent):
+                    seen = ", ".join(e["t"] for e in recent[-25:])
+                    raise ScenarioFailure(f"expected event {pattern} (in order) after this step; events: {seen}")
+                position += 1
+        elif key == "chain":
+            actual_chain = [item.obj for item in s.chain]
+            expected_chain = [refs.obj(n) for n in wanted]
+            if actual_chain != expected_chain:
+                raise ScenarioFailure(f"expected chain {wanted}, got {[refs.name_of_obj(o) for o in actual_chain]}")
+        elif key == "showdown":
+            sd = s.showdown
+            if wanted is None:
+                if sd is not None:
+                    raise ScenarioFailure(f"expected no showdown, one is open at {sd.bf}")
+                return
+            if sd is None:
+                raise ScenarioFailure("expected a showdown, none is open")
+            if "at" in wanted and sd.bf != refs.location(wanted["at"]):
+                raise ScenarioFailure(f"expected the showdown at {wanted['at']}, it is at {sd.bf}")
+            if "combat" in wanted and sd.combat != wanted["combat"]:
+                raise ScenarioFailure(f"expected combat={wanted['combat']}, got {sd.combat}")
+            for role in ("attacker", "defender", "focus"):
+                if role in wanted and getattr(sd, role) != refs.player(wanted[role]):
+                    raise ScenarioFailure(f"expected {role} {wanted[role]}, got {refs.players[getattr(sd, role)]}")
+        else:
+            raise ScenarioFailure(f"unknown expectation {key!r}")
+
+    def _pattern(self, pattern: Json) -> Json:
+        out: Json = {}
+        for key, value in pattern.items():
+            if key in ("card", "source"):
+                out[key] = self.refs.obj(value)
+            elif key in ("to", "location", "battlefield"):
+                out[key] = self.refs.location(value)
+            elif key == "units":
+                out[key] = [self.refs.obj(u) for u in value]
+            elif key == "do":
+                out["type"] = value
+            elif key == "targets":
+                out[key] = [[self.refs.any(t) for t in slot] for slot in value]
+            else:
+                out[key] = value
+        return out
+
+    def _event(self, pattern: Json) -> Json:
+        out: Json = {}
+        for key, value in pattern.items():
+            if key in OBJECT_FIELDS and not isinstance(value, int):
+                out[key] = self.refs.obj(value)
+            elif key in PLAYER_FIELDS and isinstance(value, str):
+                out[key] = self.refs.player(value)
+            elif key in LOCATION_FIELDS and isinstance(value, str):
+                out[key] = self.refs.location(value)
+            elif key == "winners":
+                out[key] = [self.refs.player(v) for v in value]
+            else:
+                out[key] = value
+        return out
+
+    def _show(self, actions: list[dict[str, Any]]) -> str:
+        return "; ".join(json.dumps(a, sort_keys=True) for a in actions[:12]) + (" ..." if len(actions) > 12 else "")
+
+
+def _matches(actual: Any, want: Any) -> bool:
+    if isinstance(want, dict):
+        return isinstance(actual, dict) and all(k in actual and _matches(actual[k], v) for k, v in want.items())
+    if isinstance(want, list):
+        return isinstance(actual, list) and len(actual) == len(want) and all(_matches(a, w) for a, w in zip(actual, want))
+    return bool(actual == want)
+
+
+def run_scenario(catalog: Catalog, scenario: Scenario) -> Game:
+    """Run one scenario; raises ScenarioFailure with a readable report when it fails."""
+    return Runner(catalog, scenario).run()
