@@ -45,6 +45,8 @@ class Game:
         self._indexed: dict[int, list[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
+        self._memo: dict[Any, Any] = {}
+        self._memo_version = -1
         self.version = 0
         self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
         self._lasting_abilities: dict[int, Ability] = {}
@@ -204,6 +206,13 @@ class Game:
     def record(self, name: str, player: int, value: int) -> None:
         """A number scripts can read later this turn as {type: variable, name: ...}."""
         self.state.history.append(["var:" + name, player, NOWHERE, "", value])
+
+    def memo(self) -> dict[Any, Any]:
+        """A cache valid only while the state is unchanged (every change bumps the version)."""
+        if self._memo_version != self.version:
+            self._memo = {}
+            self._memo_version = self.version
+        return self._memo
 
     def touch(self) -> None:
         self.version += 1

@@ -58,7 +58,22 @@ def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
 
 
 def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) -> Plan | None:
-    """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid."""
+    """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid.
+
+    Listing legal actions asks this many times in one unchanged state, so answers are
+    remembered until the state's version changes.
+    """
+    key = ("plan", player, cost.energy, tuple(cost.power), for_spell)
+    memo = g.memo()
+    if key in memo:
+        found: Plan | None = memo[key]
+        return found
+    plan = _plan(g, player, cost, for_spell)
+    memo[key] = plan
+    return plan
+
+
+def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     p = g.state.players[player]
     plan = Plan()
     need_energy = cost.energy
@@ -133,7 +148,18 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
 
 def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
               ignore: str = "", reduction: int = 0) -> Cost:
-    """The total cost of playing a card (process of playing a card, step 3)."""
+    """The total cost of playing a card (process of playing a card, step 3); callers may change
+    the returned Cost, so each call gets its own copy of the remembered answer."""
+    key = ("cost", player, oid, tuple(paid), hidden, ignore, reduction)
+    memo = g.memo()
+    if key not in memo:
+        memo[key] = _play_cost(g, player, oid, paid, hidden, ignore, reduction)
+    cost: Cost = memo[key]
+    return Cost(cost.energy, list(cost.power), dict(cost.other))
+
+
+def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
+               reduction: int) -> Cost:
     card = g.card(oid)
     energy = card.energy
     power = [symbol(s, card.domains) for s in card.power]
