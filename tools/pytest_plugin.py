@@ -15,14 +15,28 @@ from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import ScriptError
 from riftscript.tools.scenario import Scenario, ScenarioFailure, load_file, run_scenario
 
-_CATALOG: list[Catalog] = []
+_CATALOGS: dict[str, Catalog] = {}
 
 
-def catalog() -> Catalog:
-    """One catalog for the whole session: loading and compiling cards is done once."""
-    if not _CATALOG:
-        _CATALOG.append(load_catalog())
-    return _CATALOG[0]
+def catalog(extra: Path | None = None) -> Catalog:
+    """One catalog per card folder for the whole session: cards are loaded and compiled once.
+
+    Scenarios in ``X/scenarios/`` also see the cards of ``X/cards/`` when that folder exists, so a
+    card author can test cards before packaging them as a set.
+    """
+    key = str(extra or "")
+    if key not in _CATALOGS:
+        _CATALOGS[key] = load_catalog(extra_cards=[extra] if extra is not None else [])
+    return _CATALOGS[key]
+
+
+def _cards_beside(path: Path) -> Path | None:
+    for parent in path.parents:
+        if parent.name == "scenarios":
+            cards = parent.parent / "cards"
+            installed = any(str(spec.cards) == str(cards) for spec in (catalog().plugins.sets() if catalog().plugins else []))
+            return cards if cards.is_dir() and not installed else None
+    return None
 
 
 def is_scenario_file(path: Path) -> bool:
@@ -37,20 +51,21 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 class ScenarioFile(pytest.File):
     def collect(self) -> Iterator[pytest.Item]:
-        cat = catalog()
+        cat = catalog(_cards_beside(self.path))
         assert cat.schemas is not None
         try:
             scenarios = load_file(self.path, cat.schemas)
         except ScriptError as exc:
             raise self.CollectError(str(exc)) from None
         for scenario in scenarios:
-            yield ScenarioItem.from_parent(self, name=scenario.name, scenario=scenario)
+            yield ScenarioItem.from_parent(self, name=scenario.name, scenario=scenario, cards=_cards_beside(self.path))
 
 
 class ScenarioItem(pytest.Item):
-    def __init__(self, *, scenario: Scenario, **kwargs: Any) -> None:
+    def __init__(self, *, scenario: Scenario, cards: Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
+        self.cards = cards
         for rule in scenario.rules:
             self.user_properties.append(("rule", rule))
         for card in scenario.cards:
@@ -59,7 +74,7 @@ class ScenarioItem(pytest.Item):
     def runtest(self) -> None:
         if self.scenario.pending:
             pytest.skip(f"pending: {self.scenario.pending}")
-        run_scenario(catalog(), self.scenario)
+        run_scenario(catalog(self.cards), self.scenario)
 
     def repr_failure(self, excinfo: Any, style: Any = None) -> str:
         if isinstance(excinfo.value, ScenarioFailure):
