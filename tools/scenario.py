@@ -5,6 +5,18 @@ A scenario file (``schemas/scenario.schema.json``) holds one scenario or several
 every decision must be scripted: a step by the wrong player fails naming the decision the game
 waits for.  Failures say what was expected and what was found, with the scenario's
 ``file:line`` and the tail of the event log.
+
+Deck checks (103, 161.2.a, 825.3.a ...): a scenario with ``deck:`` (an installed deck's name, or a
+deck in the deck-file format without ``schema_version``) runs ``riftscript.core.decks.violations``
+on it; ``expect_legal: true`` wants none, ``expect_violations: [text, ...]`` wants each text in
+some violation, ``expect_no_violations: [text, ...]`` wants each text in none.  ``setup``/``steps``
+are then optional.
+
+Positional references: ``A.hand.0`` (first card in A's hand), ``A.deck.0`` (top of the main deck),
+``A.deck.-1`` (bottom), likewise ``A.trash.N``, ``A.runes.N``, ``A.rune_deck.N``, and
+``A.champion``.  They are resolved when used; a step's ``bind: {alias: ref}`` fixes them as aliases
+(useful in ``setup: {decks: ...}`` games, whose cards are shuffled).  In such a game the first
+step's ``events`` also see the setup's events (turn order, opening draws, battlefields).
 """
 from __future__ import annotations
 
@@ -74,7 +86,7 @@ def load_file(path: Path, schemas: Schemas) -> list[Scenario]:
             pos = yamlio.locate(text, ["scenarios", i])
             out.append(Scenario(item["name"], item, str(path), pos[0] if pos else None, ["scenarios", i]))
     else:
-        if "name" not in data or "setup" not in data:
+        if "name" not in data or ("setup" not in data and "deck" not in data):
             raise ScriptError([Problem(str(path), 1, 1, "a scenario needs 'name', 'setup' and 'steps'")])
         out.append(Scenario(data["name"], data, str(path), 1, []))
     return out
@@ -120,6 +132,10 @@ class Refs:
             who, zone = text.split(".", 1)
             if who in self.players and zone == "legend":
                 return self.game.player(self.player(who)).legend
+            if who in self.players:
+                found = self.positional(self.game.player(self.player(who)), zone)
+                if found is not None:
+                    return found
         matches = [oid for oid, o in self.game.state.objs.items()
                    if o.zone != "gone" and text in (self.game.card(oid).name, o.code)]
         if len(matches) == 1:
@@ -127,6 +143,20 @@ class Refs:
         if not matches:
             raise ScenarioFailure(f"no object called {text!r}")
         raise ScenarioFailure(f"{text!r} is ambiguous ({len(matches)} objects); give them aliases with 'as:'")
+
+    ZONES = {"hand": "hand", "deck": "main_deck", "trash": "trash", "runes": "runes",
+             "rune_deck": "rune_deck", "champion": "champion"}
+
+    def positional(self, player: Any, zone: str) -> int | None:
+        """``hand.0``, ``deck.-1``, ``champion`` ...: the card at that position now."""
+        name, _, index = zone.partition(".")
+        if name not in self.ZONES or (not index and name != "champion"):
+            return None
+        cards = getattr(player, self.ZONES[name])
+        try:
+            return int(cards[int(index or 0)])
+        except (ValueError, IndexError):
+            raise ScenarioFailure(f"no card at {player.name}.{zone} ({len(cards)} there)") from None
 
     def any(self, name: Any) -> int:
         """An object or a location, whichever the name denotes."""
@@ -293,8 +323,11 @@ class Runner:
         self.catalog = catalog
         self.scenario = scenario
         self.strict = bool(scenario.data.get("strict", True))
+        if "setup" not in scenario.data:
+            return  # a deck check only
         self.game, self.refs = build(catalog, scenario)
-        self.mark = len(self.game.log)
+        # a real game from its start: the first step may check the setup's events too
+        self.mark = 0 if "decks" in scenario.data["setup"] else len(self.game.log)
 
     def fail(self, index: int, message: str, field_name: str | None = None) -> None:
         path: list[str | int] = ["steps", index]
@@ -310,8 +343,18 @@ class Runner:
         lines = narrate(self.game)
         return "\n".join("  " + line.strip() for line in lines[-count:] if line.strip()) or "  (none)"
 
-    def run(self) -> Game:
+    def run(self) -> Game | None:
+        if "deck" in self.scenario.data:
+            self.check_deck()
+        if "setup" not in self.scenario.data:
+            return None
         for index, step in enumerate(self.scenario.data.get("steps", [])):
+            if "bind" in step:
+                try:
+                    for alias, ref in step["bind"].items():
+                        self.refs.aliases[alias] = self.refs.obj(ref)
+                except ScenarioFailure as exc:
+                    self.fail(index, str(exc))
             if "do" in step:
                 self.mark = len(self.game.log)
                 self.act(index, step)
@@ -365,6 +408,32 @@ class Runner:
             game.apply(action)
         except IllegalActionError as exc:
             self.fail(index, f"{kind} was refused: {exc}")
+
+    def check_deck(self) -> None:
+        """The deck-construction rules: ``violations()`` against the scenario's expectations."""
+        from riftscript.core.decks import Deck, load_deck, violations
+
+        data = self.scenario.data
+        spec = data["deck"]
+        where = self.scenario.where(["deck"])
+        try:
+            if isinstance(spec, str):
+                deck = load_deck(self.catalog, spec)
+            else:
+                deck = Deck.from_data({"name": self.scenario.name, **spec})
+        except RiftScriptError as exc:
+            raise ScenarioFailure(f"{where}: the deck can't be read: {exc}") from None
+        found = violations(self.catalog, deck)
+        shown = "\n".join("  " + v for v in found) or "  (none)"
+        if data.get("expect_legal") and found:
+            raise ScenarioFailure(f"{where}: expected a legal deck; violations:\n{shown}")
+        for text in data.get("expect_violations", []):
+            if not any(text.lower() in v.lower() for v in found):
+                raise ScenarioFailure(f"{where}: expected a violation mentioning {text!r}; violations:\n{shown}")
+        for text in data.get("expect_no_violations", []):
+            hits = [v for v in found if text.lower() in v.lower()]
+            if hits:
+                raise ScenarioFailure(f"{where}: expected no violation mentioning {text!r}, got: {hits[0]}")
 
     def advance(self, index: int, step: Json) -> None:
         """Pass (and end turns) until the named step of the named player's turn is reached."""
@@ -439,13 +508,27 @@ class Runner:
                 if actual_p != expected_p:
                     raise ScenarioFailure(f"expected controller of {name} = {value}, got "
                                           f"{refs.players[actual_p] if actual_p != NOWHERE else 'none'}")
-        elif key in ("points", "xp", "hand_size", "deck_size", "trash_size", "runes"):
+        elif key in ("points", "xp", "hand_size", "deck_size", "trash_size", "runes", "rune_deck_size"):
             for name, value in wanted.items():
                 p = game.player(refs.player(name))
                 actual = {"points": p.points, "xp": p.xp, "hand_size": len(p.hand), "deck_size": len(p.main_deck),
-                          "trash_size": len(p.trash), "runes": len(p.runes)}[key]
+                          "trash_size": len(p.trash), "runes": len(p.runes),
+                          "rune_deck_size": len(p.rune_deck)}[key]
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value}, got {actual}")
+        elif key == "bottom":
+            # {A.deck: [x, y]}: the bottom cards of that deck are these, in any order
+            for name, value in wanted.items():
+                who, _, zone = str(name).partition(".")
+                attr = {"deck": "main_deck", "rune_deck": "rune_deck"}.get(zone)
+                if attr is None:
+                    raise ScenarioFailure(f"bottom: use A.deck or A.rune_deck, not {name!r}")
+                cards = getattr(game.player(refs.player(who)), attr)
+                expected_ids = sorted(refs.obj(v) for v in value)
+                actual_ids = sorted(cards[len(cards) - len(value):]) if value else []
+                if actual_ids != expected_ids:
+                    raise ScenarioFailure(f"expected the bottom of {name} to be {value}, got "
+                                          f"{[refs.name_of_obj(o) for o in cards[-max(len(value), 1):]]}")
         elif key == "pool":
             for name, value in wanted.items():
                 p = game.player(refs.player(name))
@@ -575,6 +658,8 @@ def _matches(actual: Any, want: Any) -> bool:
     return bool(actual == want)
 
 
-def run_scenario(catalog: Catalog, scenario: Scenario) -> Game:
-    """Run one scenario; raises ScenarioFailure with a readable report when it fails."""
+def run_scenario(catalog: Catalog, scenario: Scenario) -> Game | None:
+    """Run one scenario; raises ScenarioFailure with a readable report when it fails.
+
+    Returns the game, or None for a deck check without a game."""
     return Runner(catalog, scenario).run()
