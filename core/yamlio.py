@@ -141,8 +141,9 @@ def _plain(node: Node, loader: Any, memo: dict[int, Any], busy: set[int]) -> Any
     """Build Python data from a composed node, for the plain subset of YAML card files use:
     untagged scalars, string keys, no duplicates, no merge keys, no recursive aliases.  Anything
     else raises _NotPlain and the document goes through ruamel's SafeConstructor instead, so
-    results and errors are exactly ruamel's.  Anchored nodes are built once and shared, like
-    the constructor does, so an alias bomb stays small here and is refused by _check_tree."""
+    results and errors are exactly ruamel's.  Every node is built once and shared by all its
+    aliases, like the constructor does, so an alias bomb stays small here (and is refused by
+    _check_tree, which counts every use)."""
     ctag = node.ctag
     cls = type(node)
     if cls is ScalarNode:
@@ -178,8 +179,7 @@ def _plain(node: Node, loader: Any, memo: dict[int, Any], busy: set[int]) -> Any
     else:
         raise _NotPlain
     busy.discard(key)
-    if node.anchor is not None:
-        memo[key] = out
+    memo[key] = out  # an alias is the very node it names (the C composer keeps no anchor name)
     return out
 
 

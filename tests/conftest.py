@@ -1,0 +1,20 @@
+"""Test-wide settings: the validation cache lives in a temporary folder, never in ~/.cache."""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from riftscript.core.cache import CACHE_DIR_ENV
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    old = os.environ.get(CACHE_DIR_ENV)
+    os.environ[CACHE_DIR_ENV] = str(tmp_path_factory.mktemp("riftscript-cache"))
+    yield
+    if old is None:
+        os.environ.pop(CACHE_DIR_ENV, None)
+    else:
+        os.environ[CACHE_DIR_ENV] = old
