@@ -420,7 +420,14 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
 def can_enter(g: "Game", loc: int, player: int) -> bool:
     """451.2: no move takes units to a battlefield holding units of two other players."""
     others = {g.obj(u).controller for u in g.units_at(loc)} - {player}
-    return len(others) < 2
+    return len(others) < 2 and not in_others_combat(g, loc, player)
+
+
+def in_others_combat(g: "Game", loc: int, player: int) -> bool:
+    """449.2.a: with more than two players, a battlefield with an ongoing combat is off-limits to
+    players who aren't in it (a staged one holds both sides' units, which 451.2 already covers)."""
+    sd = g.state.showdown
+    return sd is not None and sd.combat and sd.bf == loc and player not in (sd.attacker, sd.defender)
 
 
 # ---------------------------------------------------------------------- resources

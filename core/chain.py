@@ -177,6 +177,9 @@ def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list
                 if not is_battlefield(dest) and dest != obj.controller:
                     return "units are moved only to their controller's base or a battlefield (144.4)"
                 if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
+                    if actions.in_others_combat(g, dest, obj.controller) and \
+                            len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
+                        return "no move takes units to a battlefield with a combat its controller isn't in (449.2.a)"
                     return "no move takes units to a battlefield holding units of two other players (451.2)"
     return None
 
