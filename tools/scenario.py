@@ -627,6 +627,8 @@ class Runner:
                 out["type"] = value
             elif key == "targets":
                 out[key] = [[self.refs.any(t) for t in slot] for slot in value]
+            elif key == "damage" and isinstance(value, dict):
+                out[key] = {str(self.refs.obj(k)): v for k, v in value.items()}  # an assign action's split
             else:
                 out[key] = value
         return out
