@@ -484,7 +484,7 @@ class Runner:
                         continue
                 elif key == "location":
                     actual = obj.loc if obj.zone == "board" else None
-                    value = refs.location(value)
+                    value = refs.location(value) if value is not None else None  # null: not on the board
                 elif key == "might":
                     actual = layers.might(game, oid)
                 elif key == "keywords":
