@@ -7,24 +7,27 @@ are printed as ``file:line:col: message (json.path)``, other errors as ``error: 
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import io
 import json
 import os
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Sequence, TextIO
 
 from ruamel.yaml import YAML
 
-from riftscript.tools import play
+from riftscript.tools import coverage, play
 from riftscript.core import cache as cachemod
 from riftscript.core import yamlio
 from riftscript.core.cards import CardDef
 from riftscript.core.catalog import Catalog, keyword_id, load_catalog, script_files
 from riftscript.core.errors import Problem, RiftScriptError
+from riftscript.core.registry import load_plugins
 from riftscript.core.schema import NAMES, Schemas
 from riftscript.core.suggest import did_you_mean
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
@@ -54,6 +57,7 @@ class Context:
 
     out: TextIO | None = None
     use_cache: bool = True
+    plugins: list[object] = field(default_factory=list)
 
     @property
     def stream(self) -> TextIO:
@@ -64,7 +68,37 @@ CONTEXT = Context()
 
 
 def _catalog(paths: Sequence[Path] = ()) -> Catalog:
-    return load_catalog(extra_cards=list(paths), strict=False, cache=None if CONTEXT.use_cache else False)
+    plugins = load_plugins(extra=CONTEXT.plugins) if CONTEXT.plugins else None
+    return load_catalog(plugins, extra_cards=list(paths), strict=False, cache=None if CONTEXT.use_cache else False)
+
+
+def load_plugin_module(spec: str) -> object:
+    """A plugin given on the command line: a module name, or a ``.py`` file (inside a package
+    or not), e.g. an uninstalled set's ``effects.py`` to validate cards that use its effects."""
+    try:
+        path = Path(spec)
+        if spec.endswith(".py") or path.exists():
+            path = path.resolve()
+            if not path.is_file():
+                raise FileNotFoundError(f"no such file: {spec}")
+            package = path.parent
+            parts = [path.stem]
+            while (package / "__init__.py").exists():
+                parts.insert(0, package.name)
+                package = package.parent
+            if len(parts) > 1:
+                if str(package) not in sys.path:
+                    sys.path.insert(0, str(package))
+                return importlib.import_module(".".join(parts))
+            loaded = importlib.util.spec_from_file_location(f"riftscript_cli_plugin_{path.stem}", path)
+            if loaded is None or loaded.loader is None:
+                raise ImportError(f"cannot import {spec}")
+            module = importlib.util.module_from_spec(loaded)
+            loaded.loader.exec_module(module)
+            return module
+        return importlib.import_module(spec)
+    except Exception as exc:  # whatever the plugin's own code raised
+        raise RiftScriptError(f"cannot load plugin {spec!r}: {type(exc).__name__}: {exc}") from None
 
 
 def _print(*parts: object) -> None:
@@ -314,7 +348,7 @@ COMMANDS: dict[str, Command] = {
 
 # Functions ``add_commands(subparsers)`` that register several subcommands at once (each parser
 # calling ``set_defaults(func=...)`` with a function returning the exit status).
-MODULE_COMMANDS: list[Callable[[Any], None]] = [play.add_commands]
+MODULE_COMMANDS: list[Callable[[Any], None]] = [play.add_commands, coverage.add_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -325,6 +359,9 @@ def build_parser() -> argparse.ArgumentParser:
                f"to bypass the validation cache, {DEBUG_ENV}=1 to see tracebacks of internal errors.")
     parser.add_argument("--version", action="version", version=f"riftscript {ENGINE_VERSION}")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the validation cache")
+    parser.add_argument("--plugin", action="append", default=[], metavar="MODULE_OR_FILE",
+                        help="also load this plugin (a module name or a .py file), e.g. the effects of a set "
+                             "that is not installed yet; may be repeated")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, command in COMMANDS.items():
         child = sub.add_parser(name, help=command.help, description=command.description or command.help,
@@ -352,6 +389,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     CONTEXT.use_cache = not args.no_cache
     warnings.showwarning = _show_warning
     try:
+        CONTEXT.plugins = [load_plugin_module(spec) for spec in args.plugin]
         return func(args)
     except RiftScriptError as exc:
         print(f"error: {exc}", file=sys.stderr)
