@@ -416,8 +416,8 @@ def add_commands(sub: Any) -> None:
     """Register 'rules-coverage' on an argparse subparsers object."""
     parser = sub.add_parser(
         "rules-coverage", help="run the scenarios and report which Core Rules numbers they prove",
-        description="Run YAML scenarios in-process and report, for every rule number in RiftScript's rule "
-                    "index, whether a passing scenario covers it, by section, plus covered rulings.",
+        description="Run YAML scenarios in-process and report, for every rule number in RiftScript's rule\n"
+                    "index, whether a passing scenario covers it, by section; also the rulings covered.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH",
                         help="scenario files or folders (default: tests/ and installed sets' scenarios)")
