@@ -18,3 +18,8 @@ def _isolated_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iter
         os.environ.pop(CACHE_DIR_ENV, None)
     else:
         os.environ[CACHE_DIR_ENV] = old
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "community: builds and installs examples/community-set with pip "
+                                       "into a temporary folder (part of the default run; -m 'not community' skips it)")

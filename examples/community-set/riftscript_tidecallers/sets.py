@@ -1,0 +1,12 @@
+"""The Tidecallers set: its manifest and card folder (entry point group ``riftscript.sets``)."""
+from __future__ import annotations
+
+from riftscript.core.hookspecs import hookimpl
+from riftscript.core.registry import SetSpec
+
+from . import HERE
+
+
+@hookimpl
+def riftscript_sets() -> list[SetSpec]:
+    return [SetSpec(manifest=HERE / "set.yaml", cards=HERE / "cards", plugin="tidecallers")]
