@@ -1006,7 +1006,8 @@ def render_text(report: Report, G: nx.MultiDiGraph[str], out: TextIO, limit: int
           + ", ".join(f"{u.key} ({u.count})" for u in report.documentation))
 
 
-def render_card(G: nx.MultiDiGraph[str], catalog: Catalog, code: str, depth: int, out: TextIO) -> None:
+def render_card(G: nx.MultiDiGraph[str], catalog: Catalog, code: str, depth: int, out: TextIO,
+                limit: int = 12) -> None:
     """One card: what each ability listens to, what it can cause, and its neighbours up to ``depth``."""
     H = ability_graph(G)
     card = catalog.cards[code]
@@ -1022,20 +1023,30 @@ def render_card(G: nx.MultiDiGraph[str], catalog: Catalog, code: str, depth: int
             p(f"    conditions: {data['conditions']}")
         for event, _, e in G.in_edges(node, data=True):
             if e["relation"] in ("listens", "replaces"):
-                p(f"    {e['relation']} to: {G.nodes[event]['event']}" + (f" ({e['filters']})" if e["filters"] else ""))
+                kernel = sorted(k.split(":", 1)[1] for k in G.predecessors(event) if G.nodes[k]["type"] == "kernel")
+                p(f"    {e['relation']} to: {G.nodes[event]['event']}" + (f" ({e['filters']})" if e["filters"] else "")
+                  + (f"; the kernel causes it in: {', '.join(kernel)}" if kernel else ""))
         causes = [(G.nodes[t]["event"], e) for _, t, e in G.out_edges(node, data=True) if e["relation"] == "causes"]
         if causes:
             p("    can cause: " + ", ".join(f"{ev}{' (may)' if e['optional'] else ''}" for ev, e in sorted(causes)))
         for _, t, e in G.out_edges(node, data=True):
             if e["relation"] in ("grants", "creates"):
                 p(f"    {e['relation']}: {t}")
-    for title, step in (("feeds", H.successors), ("fed by", H.predecessors)):
-        levels = _levels(set(mine), step, depth)
-        p(f"  {title} (up to {depth} step{'s' if depth != 1 else ''}): "
-          + ("nothing" if not any(levels) else ""))
+    for title, forward in (("feeds", True), ("fed by", False)):
+        levels = _levels(set(mine), H.successors if forward else H.predecessors, depth)
+        p(f"  {title} (up to {depth} step{'s' if depth != 1 else ''}):" + ("" if levels else " nothing"))
+        previous = set(mine)
         for d, level in enumerate(levels, start=1):
+            groups: dict[str, list[str]] = {}
             for node in sorted(level):
-                p(f"    {d}: {_name(G, node)}")
+                links = [(a, node) if forward else (node, a) for a in previous]
+                events = sorted({e for a, b in links if H.has_edge(a, b) for e in H.edges[a, b]["events"]})
+                groups.setdefault(", ".join(events), []).append(node)
+            for events_text, nodes in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0])):
+                names = [_name(G, n) for n in nodes]
+                shown = "; ".join(names[:limit]) + (f"; ... and {len(names) - limit} more" if len(names) > limit else "")
+                p(f"    step {d}, via {events_text} ({len(nodes)}): {shown}")
+            previous = level
 
 
 def _levels(start: set[str], step: Callable[[str], Iterator[str]], depth: int) -> list[set[str]]:

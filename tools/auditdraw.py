@@ -74,10 +74,6 @@ def _columns(G: nx.MultiDiGraph[str], focus: list[str], depth: int) -> dict[str,
             for node in frontier:
                 if node not in column or abs(column[node]) > hop:
                     column[node] = sign * hop
-    for node in [n for n, c in column.items() if G.nodes[n]["type"] == "event"]:
-        for source in G.predecessors(node):
-            if G.nodes[source]["type"] == "kernel" and source not in column:
-                column[source] = column[node] - 1
     return column
 
 
@@ -233,5 +229,14 @@ def write_png(G: nx.MultiDiGraph[str], focus: list[str], depth: int, path: Path,
                                             boxstyle=style, facecolor=fill, edgecolor="#555",
                                             linestyle="--" if box.dashed else "-"))
         ax.text(box.x, box.y, "\n".join(box.lines), ha="center", va="center", fontsize=7.5)
+    y = lay.height - MARGIN
+    x = float(MARGIN)
+    for relation, colour in sorted(COLOURS.items()):
+        ax.plot([x, x + 24], [y - 4, y - 4], color=colour, lw=2)
+        ax.text(x + 30, y, relation, fontsize=8, va="bottom")
+        x += 110
+    ax.text(x, y, 'dashed: optional ("may")', fontsize=8, va="bottom")
+    for i, note in enumerate(lay.notes):
+        ax.text(MARGIN, y - 18 - 14 * i, note, fontsize=7, color="#777", va="bottom")
     fig.savefig(str(path), dpi=100)
     plt.close(fig)
