@@ -62,6 +62,10 @@ def _can_lower_might(node: Json) -> bool:
     return bool(node.get("negative")) or (isinstance(amount, (int, float)) and amount < 0)
 
 
+def _always(node: Json) -> bool:
+    return True
+
+
 KILLS_ONLY_IF: dict[str, Callable[[Json], bool]] = {"modify_might": _can_lower_might}
 
 # How often the kernel can set off a trigger on one event kind (so a loop through it ends):
@@ -274,7 +278,7 @@ class ScriptWalker:
             if dest is None or (isinstance(dest, str) and dest in BASES):
                 base = [e for e in base if e not in CONTEST_EVENTS]
         out = [(e, etype) for e in base]
-        if spec.may_kill and KILLS_ONLY_IF.get(etype, lambda n: True)(node):
+        if spec.may_kill and KILLS_ONLY_IF.get(etype, _always)(node):
             out += [(e, f"{etype} (may kill)") for e in LETHAL_EVENTS if e not in base]
         queue = deque(out)
         seen = {e for e, _ in out}
@@ -442,9 +446,9 @@ class GraphBuilder:
             for ability in card.abilities:
                 label = ability.keyword or (keyword_id(ability.body["keyword"])
                                             if isinstance(ability.body.get("keyword"), str) else None)
-                kw = self.catalog.keywords.get(label) if label else None
+                known = self.catalog.keywords.get(label) if label else None
                 self.add_ability(ability_node_id(code, ability.index), ability.body, card=code, name=card.name,
-                                 set_code=card.set_code, keyword=kw.name if kw else (label or ""))
+                                 set_code=card.set_code, keyword=known.name if known else (label or ""))
         for source, keyword, optional in self.pending_grants:
             for target in self.keyword_nodes.get(keyword_id(keyword), []):
                 if self.G.nodes[target]["ability_kind"] in ("triggered", "replacement", "activated"):
@@ -684,7 +688,7 @@ def example_cycles(H: nx.DiGraph[str], members: Iterable[str], limit: int = 3) -
 
 
 def _cycle_events(H: nx.DiGraph[str], cycle: list[str]) -> list[str]:
-    out = []
+    out: list[str] = []
     for a, b in zip(cycle, cycle[1:] + cycle[:1]):
         out.extend(e for e in H.edges[a, b]["events"] if e not in out)
     return out
@@ -1104,14 +1108,16 @@ def _dot_id(node: str) -> str:
 def to_dot(G: nx.MultiDiGraph[str]) -> str:
     lines = ["digraph riftscript {", "  rankdir=LR;", "  node [fontname=Helvetica, fontsize=10];"]
     shapes = {"ability": "box", "event": "ellipse", "kernel": "hexagon"}
-    for node, data in sorted(G.nodes(data=True)):
+    for node in sorted(G.nodes):
+        data = G.nodes[node]
         label = data["label"] if data["type"] != "ability" else f"{node}\\n{data['name']}"
         style = ", style=dashed" if data["type"] == "ability" and data["mode"] == "optional" else ""
         lines.append(f'  {_dot_id(node)} [label="{label.replace(chr(34), chr(39))}", '
                      f'shape={shapes[data["type"]]}{style}];')
     colours = {"causes": "firebrick", "listens": "steelblue", "replaces": "purple", "grants": "darkgreen",
                "creates": "darkgreen"}
-    for a, b, key, data in sorted(G.edges(keys=True, data=True)):
+    for a, b, key in sorted(G.edges(keys=True)):
+        data = G.edges[a, b, key]
         style = ", style=dashed" if data.get("optional") else ""
         lines.append(f"  {_dot_id(a)} -> {_dot_id(b)} [color={colours[data['relation']]}{style}];")
     lines.append("}")

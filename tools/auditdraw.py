@@ -8,6 +8,7 @@ it can be committed and diffed); PNG needs a rasteriser, so it uses matplotlib w
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -190,22 +191,20 @@ def write_svg(G: nx.MultiDiGraph[str], focus: list[str], depth: int, path: Path,
     path.write_text(to_svg(layout(G, focus, depth, title)), encoding="utf-8")
 
 
-def _matplotlib() -> Any:
+def _matplotlib() -> tuple[Any, Any, Any]:
+    """pyplot, patches and path, imported only when a PNG is asked for (an optional extra)."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib import patches
+        importlib.import_module("matplotlib").use("Agg")
+        load = importlib.import_module
+        return load("matplotlib.pyplot"), load("matplotlib.patches"), load("matplotlib.path")
     except ImportError:
         raise RiftScriptError("--png needs matplotlib: pip install 'riftscript[audit]' "
                               "(or draw an SVG with --svg, which needs nothing)") from None
-    return plt, patches
 
 
 def write_png(G: nx.MultiDiGraph[str], focus: list[str], depth: int, path: Path, title: str) -> None:
     """The same layout rasterised by matplotlib."""
-    plt, patches = _matplotlib()
+    plt, patches, mpath = _matplotlib()
     lay = layout(G, focus, depth, title)
     fig = plt.figure(figsize=(lay.width / 100, lay.height / 100), dpi=100)
     ax = fig.add_axes((0, 0, 1, 1))
@@ -215,10 +214,9 @@ def write_png(G: nx.MultiDiGraph[str], focus: list[str], depth: int, path: Path,
     ax.text(MARGIN, MARGIN + 6, lay.title, fontsize=12, fontweight="bold")
     for arrow in lay.arrows:
         x1, y1, c1x, c1y, c2x, c2y, x2, y2 = _path(lay, arrow)
-        from matplotlib.path import Path as MPath
-
-        curve = MPath([(x1, y1), (c1x, c1y), (c2x, c2y), (x2, y2)],
-                      [MPath.MOVETO, MPath.CURVE4, MPath.CURVE4, MPath.CURVE4])
+        code = mpath.Path
+        curve = code([(x1, y1), (c1x, c1y), (c2x, c2y), (x2, y2)],
+                     [code.MOVETO, code.CURVE4, code.CURVE4, code.CURVE4])
         ax.add_patch(patches.FancyArrowPatch(path=curve, arrowstyle="-|>", mutation_scale=10,
                                              color=COLOURS[arrow.relation], lw=1.1,
                                              linestyle="--" if arrow.dashed else "-"))
