@@ -21,7 +21,8 @@ from typing import Any, Callable, Sequence, TextIO
 
 from ruamel.yaml import YAML
 
-from riftscript.tools import audit, coverage, play
+from riftscript.tools import audit, coverage, deckcheck, play
+from riftscript.tools.render import render_lines
 from riftscript.core import cache as cachemod
 from riftscript.core import yamlio
 from riftscript.core.cards import CardDef
@@ -250,6 +251,11 @@ def _show(catalog: Catalog, code: str) -> int:
             continue
         shown = ", ".join(map(str, value)) if isinstance(value, list) else value
         _print(f"{key + ':':<11}{shown}")
+    _print("Text:")
+    lines = render_lines(card, catalog, reminders=True)
+    for line in lines or ["(no rules text)"]:
+        for part in line.split("\n"):
+            _print(f"  {part}")
     _print("--- script")
     yaml = YAML(typ="rt", pure=True)
     yaml.default_flow_style = None
@@ -348,7 +354,8 @@ COMMANDS: dict[str, Command] = {
 
 # Functions ``add_commands(subparsers)`` that register several subcommands at once (each parser
 # calling ``set_defaults(func=...)`` with a function returning the exit status).
-MODULE_COMMANDS: list[Callable[[Any], None]] = [play.add_commands, coverage.add_commands, audit.add_commands]
+MODULE_COMMANDS: list[Callable[[Any], None]] = [play.add_commands, coverage.add_commands, audit.add_commands,
+                                                 deckcheck.add_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
