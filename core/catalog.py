@@ -375,10 +375,10 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
 
 
 def script_files(path: Path) -> list[Path]:
-    """The YAML files at ``path``: the file itself, or every ``*.yaml``/``*.yml`` below a folder
-    (hidden folders such as ``.git`` are skipped)."""
-    if path.is_file():
-        return [path]
+    """The YAML files at ``path``: the file itself (whatever its name), or every ``*.yaml`` and
+    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped)."""
+    if not path.is_dir():
+        return [path] if path.exists() else []
     found: list[Path] = []
     for folder, dirs, names in os.walk(path):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from functools import cached_property
 from functools import lru_cache
 from importlib import resources
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from jsonschema.validators import extend
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from .fastcheck import compile_check
+from .fastcheck import Check, compile_check
 from .suggest import did_you_mean
 
 BASE = "https://riftscript.dev/schemas/"
@@ -186,18 +187,34 @@ class Schemas:
     def __init__(self, plugin_effects: Iterable[tuple[str, dict[str, Any]]] = ()) -> None:
         docs = {name: raw_schema(name) for name in NAMES}
         docs["effect"] = extend_effect_schema(plugin_effects)
-        fast = {name: with_switches(doc) for name, doc in docs.items()}
-        link_refs(fast)
-        registry: Registry[Any] = Registry().with_resources(
-            (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc))
-            for name, doc in fast.items()
-        )
         self.documents = docs
-        self.validators = {name: FastValidator(doc, registry=registry) for name, doc in fast.items()}
-        self.gates = {name: compile_check(doc) for name, doc in fast.items()}
-        self.reference = {name: Draft202012Validator(doc, registry=Registry().with_resources(
-            (BASE + f"{n}.schema.json", DRAFT202012.create_resource(d)) for n, d in docs.items()))
-            for name, doc in docs.items()}
+
+    # Built on first use: a warm load served from the validation cache validates nothing.
+    @cached_property
+    def _fast_documents(self) -> dict[str, Any]:
+        fast = {name: with_switches(doc) for name, doc in self.documents.items()}
+        link_refs(fast)
+        return fast
+
+    @cached_property
+    def validators(self) -> dict[str, Any]:
+        """jsonschema validators (if/then chains switched, $refs linked): every error message."""
+        fast = self._fast_documents
+        registry: Registry[Any] = Registry().with_resources(
+            (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc)) for name, doc in fast.items())
+        return {name: FastValidator(doc, registry=registry) for name, doc in fast.items()}
+
+    @cached_property
+    def gates(self) -> dict[str, Check | None]:
+        """Compiled yes/no checks (core/fastcheck.py): most documents need nothing more."""
+        return {name: compile_check(doc) for name, doc in self._fast_documents.items()}
+
+    @cached_property
+    def reference(self) -> dict[str, Draft202012Validator]:
+        """Plain Draft 2020-12 validators of the unmodified schemas, to compare verdicts in tests."""
+        registry: Registry[Any] = Registry().with_resources(
+            (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc)) for name, doc in self.documents.items())
+        return {name: Draft202012Validator(doc, registry=registry) for name, doc in self.documents.items()}
 
     def effect_names(self) -> list[str]:
         return list(self.documents["effect"]["$defs"]["effect_node"]["properties"]["type"]["enum"])

@@ -326,18 +326,32 @@ def read_text(path: Path) -> str:
 
 
 def read_bytes(path: Path) -> bytes:
-    """The raw bytes of a file, refusing files over MAX_FILE_BYTES without reading them."""
+    """The raw bytes of a file, refusing more than MAX_FILE_BYTES without reading them all.
+
+    Reads through the file descriptor with the size from ``fstat``: several times faster than
+    ``open().read(limit)``, which allocates a buffer of the limit's size for every small file.
+    A device or pipe (size 0) is read in chunks and cut off at the limit too.
+    """
     file = str(path)
     try:
-        with path.open("rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-            if len(data) > MAX_FILE_BYTES:
-                size = os.fstat(handle.fileno()).st_size
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a named pipe must not block
+        try:
+            size = os.fstat(fd).st_size
+            if size > MAX_FILE_BYTES:
                 raise YamlProblem(Problem(file, None, None, f"file is {size:,} bytes; files larger than "
                                                             f"{MAX_FILE_BYTES:,} bytes are refused"))
+            parts = [os.read(fd, size + 1)]
+            total = len(parts[0])
+            while parts[-1] and total <= MAX_FILE_BYTES:
+                parts.append(os.read(fd, 1 << 16))
+                total += len(parts[-1])
+        finally:
+            os.close(fd)
     except OSError as exc:
         raise YamlProblem(Problem(file, None, None, f"cannot read file: {exc.strerror or exc}")) from None
-    return data
+    if total > MAX_FILE_BYTES:
+        raise YamlProblem(Problem(file, None, None, f"files larger than {MAX_FILE_BYTES:,} bytes are refused"))
+    return b"".join(parts)
 
 
 def decode(data: bytes, file: str) -> str:

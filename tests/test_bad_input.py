@@ -8,6 +8,7 @@ parser's recursion, the 50 MB file would be read whole).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -189,3 +190,15 @@ def test_strict_loading_raises_one_error_listing_every_problem() -> None:
         load_catalog(extra_cards=[BAD / "bad_keyword_parameter.yaml", BAD / "wrong_type.yaml"])
     assert len(info.value.problems) == 4
     assert str(info.value).splitlines()[-1].endswith("8:8: 'two' is not of type 'integer' (might)")
+
+
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+def test_an_endless_device_is_cut_off_at_the_size_limit() -> None:
+    assert problems_of(Path("/dev/zero")) == ["/dev/zero: files larger than 1,000,000 bytes are refused"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_without_a_writer_does_not_block(tmp_path: Path) -> None:
+    pipe = tmp_path / "pipe.yaml"
+    os.mkfifo(pipe)
+    assert problems_of(pipe) == [f"{pipe}:1:1: expected a mapping of fields at the top level, found an empty file"]
