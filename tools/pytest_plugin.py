@@ -34,7 +34,8 @@ def _cards_beside(path: Path) -> Path | None:
     for parent in path.parents:
         if parent.name == "scenarios":
             cards = parent.parent / "cards"
-            installed = any(str(spec.cards) == str(cards) for spec in (catalog().plugins.sets() if catalog().plugins else []))
+            plugins = catalog().plugins
+            installed = plugins is not None and any(str(spec.cards) == str(cards) for spec in plugins.sets())
             return cards if cards.is_dir() and not installed else None
     return None
 
