@@ -529,6 +529,16 @@ class Runner:
                 if actual_ids != expected_ids:
                     raise ScenarioFailure(f"expected the bottom of {name} to be {value}, got "
                                           f"{[refs.name_of_obj(o) for o in cards[-max(len(value), 1):]]}")
+        elif key == "card":
+            # {ref: {type: unit, supertype: token, domains: [], energy: 0, ...}}: the card's facts as compiled
+            for name, fields in wanted.items():
+                card = game.card(refs.obj(name))
+                for attr, value in fields.items():
+                    actual = getattr(card, attr, None)
+                    if isinstance(actual, tuple):
+                        actual = list(actual)
+                    if actual != value:
+                        raise ScenarioFailure(f"expected {attr} of {name} = {value!r}, got {actual!r}")
         elif key == "pool":
             for name, value in wanted.items():
                 p = game.player(refs.player(name))
