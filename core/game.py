@@ -42,6 +42,7 @@ class Game:
         self.log: list[Event] = log if log is not None else []
         self.listeners: dict[str, dict[tuple[int, int], None]] = {}
         self.static_sources: dict[tuple[int, int], None] = {}
+        self.grant_sources: dict[tuple[int, int], None] = {}  # statics granting keywords with triggers
         self._indexed: dict[int, list[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
@@ -191,7 +192,7 @@ class Game:
         event.update(fields)
         self.log.append(event)
         self.version += 1
-        if etype in self.listeners or s.lasting:
+        if etype in self.listeners or s.lasting or self.grant_sources:
             triggers.dispatch(self, event)
         return event
 
@@ -306,6 +307,8 @@ class Game:
                 keys.append("replace:" + (ability.event or ""))
             elif ability.kind == "static" and active:
                 self.static_sources[(oid, ability.index)] = None
+                if triggers.granted_trigger_mods(self, ability):
+                    self.grant_sources[(oid, ability.index)] = None
         if keys:
             self._indexed[oid] = keys
 
@@ -319,10 +322,12 @@ class Game:
         for ability in card.abilities:
             if ability.kind == "static":
                 self.static_sources.pop((oid, ability.index), None)
+                self.grant_sources.pop((oid, ability.index), None)
 
     def _rebuild_index(self) -> None:
         self.listeners = {}
         self.static_sources = {}
+        self.grant_sources = {}
         self._indexed = {}
         for oid, obj in self.state.objs.items():
             if obj.zone != "gone":
@@ -365,6 +370,10 @@ class Game:
         return None
 
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
+        if lasting <= triggers.STATIC_GRANT:
+            # a keyword's triggered ability granted by a static ability ("other units have [Vision]")
+            keyword, value = triggers.decode_static_grant(self, lasting)
+            return self.keyword_abilities(keyword, value)[index]
         if lasting != NOWHERE:
             found = self.find_lasting(lasting)
             if found is None:

@@ -32,6 +32,8 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             ability = g.defs[obj.code].abilities[index]
             if _matches(g, oid, obj.controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
+    if g.grant_sources:
+        _dispatch_static_grants(g, event)
     if not s.lasting:
         return
     for lasting in g.active_lasting():
@@ -50,6 +52,63 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                         continue
                     if _matches(g, oid, granted.controller, ability, event):
                         _queue(g, PendingTrigger(oid, ability.index, granted.controller, event, lasting=lasting.id), ability)
+
+
+# A trigger of a keyword granted by a static ability is remembered by its grant: the source, the
+# static ability and the modifier, packed into the (otherwise positive) lasting field.
+STATIC_GRANT = -1000
+
+
+def granted_trigger_mods(g: "Game", ability: Ability) -> list[tuple[int, str, Any]]:
+    """(modifier index, keyword, value) of a static ability's keyword grants that have triggers."""
+    out: list[tuple[int, str, Any]] = []
+    for i, mod in enumerate(ability.body.get("modifiers", [])):
+        if mod.get("type") == "keyword" and ability.body.get("affects", "self") != "self":
+            name = str(mod["keyword"]).lower().replace("-", "_")
+            if any(a.kind == "triggered" for a in g.keyword_abilities(name, mod.get("value"))):
+                out.append((i, name, mod.get("value")))
+    return out
+
+
+def decode_static_grant(g: "Game", code: int) -> tuple[str, Any]:
+    packed = STATIC_GRANT - code
+    src, rest = divmod(packed, 4096)
+    index, mod_index = divmod(rest, 64)
+    mod = g.ability_of(src, index).body["modifiers"][mod_index]
+    return str(mod["keyword"]).lower().replace("-", "_"), mod.get("value")
+
+
+def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
+    """817, 808: a keyword granted by a static ability triggers like a printed one, each instance
+    separately (Gemcraft Seer: "Other friendly units have [Vision]")."""
+    s = g.state
+    etype = event["t"]
+    for (src, index) in sorted(g.grant_sources):
+        static = g.ability_of(src, index)
+        source = s.objs[src]
+        sctx = EffectContext(g, source.controller, src)
+        if "condition" in static.body and not sctx.check(static.body["condition"]):
+            continue
+        for mod_index, name, value in granted_trigger_mods(g, static):
+            for ability in g.keyword_abilities(name, value):
+                if ability.kind != "triggered" or ability.event != etype:
+                    continue
+                if ability.body["when"].get("subject") == "self":
+                    candidates = [event["obj"]] if event.get("obj", NOWHERE) in s.objs else []
+                else:
+                    candidates = list(g.board_objects())
+                for oid in candidates:
+                    obj = s.objs[oid]
+                    if oid == src or obj.zone != "board" or not sctx.selector_matches(static.body["affects"], oid):
+                        continue
+                    if "while" in static.body and not sctx.check(static.body["while"], subject=oid):
+                        continue
+                    if static.body["modifiers"][mod_index].get("if_absent") and \
+                            any(k == name for k, _ in g.card(oid).keywords):
+                        continue
+                    if _matches(g, oid, obj.controller, ability, event):
+                        code = STATIC_GRANT - ((src * 64 + index) * 64 + mod_index)
+                        _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=code), ability)
 
 
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
