@@ -10,11 +10,12 @@ import argparse
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Any, TextIO
 
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.catalog import Catalog, load_catalog, script_files
 from riftscript.core.decks import Deck, load_deck, violations
-from riftscript.core.errors import RiftScriptError, ScriptError
+from riftscript.core.errors import DeckError, RiftScriptError, ScriptError
 
 
 def _name(catalog: Catalog, code: str) -> str:
@@ -28,15 +29,37 @@ def check_one(catalog: Catalog, ref: str) -> tuple[Deck | None, list[str]]:
         deck = load_deck(catalog, ref)
     except ScriptError as exc:
         return None, [str(p) for p in exc.problems]
+    except DeckError as exc:
+        return None, list(exc.violations)
     except RiftScriptError as exc:
         return None, [str(exc)]
-    return deck, violations(catalog, deck)
+    return deck, _counted(violations(catalog, deck))
+
+
+def _counted(messages: list[str]) -> list[str]:
+    """Repeated messages once, with how many times they occur."""
+    counts = Counter(messages)
+    out = []
+    for message in dict.fromkeys(messages):
+        if counts[message] > 1:
+            head, sep, rule = message.rpartition(" (")
+            message = f"{head} [x{counts[message]}]{sep}{rule}" if sep else f"{message} [x{counts[message]}]"
+        out.append(message)
+    return out
 
 
 def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Check each deck; print its verdict and every violation."""
     stream = out or sys.stdout
-    catalog = load_catalog(strict=False)
+    extra: list[Path] = args.cards or []
+    missing = [p for p in extra if not p.exists()]
+    if missing:
+        raise RiftScriptError("no such file or folder: " + ", ".join(map(str, missing)))
+    catalog = load_catalog(extra_cards=extra, strict=False)
+    mine = {str(f) for p in extra for f in script_files(p)}
+    broken = [p for p in catalog.problems if p.file in mine]
+    if broken:
+        raise RiftScriptError("problems in the --cards files:\n" + "\n".join(f"  {p}" for p in broken))
     results = []
     for ref in args.decks:
         deck, problems = check_one(catalog, ref)
@@ -105,6 +128,8 @@ def add_commands(sub: Any) -> None:
         description="Check decks against the deck-construction rules (103, 161.2.a, 103.5.c, 825.3.a).",
         epilog="exit status: 0 when every deck is legal, 1 otherwise.")
     check.add_argument("decks", nargs="+", metavar="DECK", help="a deck file, or the name of an installed deck")
+    check.add_argument("--cards", action="append", type=Path, metavar="PATH",
+                       help="card files or folders to use besides the installed cards (repeatable)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=cmd_check)
     listing = actions.add_parser("list", help="list installed decks", description="List the installed decks.")
