@@ -611,6 +611,7 @@ class KeywordCell:
     source: str
     target: str
     count: int
+    potential: int
     example: list[str]
 
 
@@ -662,17 +663,19 @@ def _shortest_cycle(H: nx.DiGraph[str], start: str) -> list[str] | None:
     return None
 
 
-def example_cycles(H: nx.DiGraph[str], members: Iterable[str], limit: int = 3) -> list[list[str]]:
+def example_cycles(H: nx.DiGraph[str], members: Iterable[str], limit: int = 3,
+                   prefer: set[str] | None = None) -> list[list[str]]:
     """A few short, distinct cycles inside one strongly connected component.
 
     Enumerating simple cycles is exponential in a dense component (39 s on a 2,000-node graph
     even with a length bound); a shortest cycle through each of a few members costs one
-    breadth-first search each and gives the most readable examples.
+    breadth-first search each and gives the most readable examples.  Cycles go through the
+    ``prefer`` abilities first (those a filtered report is about), then the best connected.
     """
     sub = H.subgraph(members)
     found: list[list[str]] = []
     seen: set[frozenset[str]] = set()
-    for start in sorted(sub.nodes, key=lambda n: (-sub.degree(n), n)):
+    for start in sorted(sub.nodes, key=lambda n: (n not in (prefer or ()), -sub.degree(n), n)):
         cycle = _shortest_cycle(sub, start)
         if cycle is None:
             continue
@@ -694,7 +697,8 @@ def _cycle_events(H: nx.DiGraph[str], cycle: list[str]) -> list[str]:
     return out
 
 
-def find_loops(G: nx.MultiDiGraph[str], H: nx.DiGraph[str], examples: int = 3) -> list[Loop]:
+def find_loops(G: nx.MultiDiGraph[str], H: nx.DiGraph[str], examples: int = 3,
+               prefer: set[str] | None = None) -> list[Loop]:
     """Strongly connected components of the ability graph, with a few example cycles each.
 
     A cycle is 'mandatory' when no choice breaks it and nothing limits how often its triggers
@@ -712,17 +716,25 @@ def find_loops(G: nx.MultiDiGraph[str], H: nx.DiGraph[str], examples: int = 3) -
             continue
         cycles: list[Cycle] = []
         seen: set[frozenset[str]] = set()
+
+        def add(label: str, cycle: list[str]) -> None:
+            if frozenset(cycle) not in seen:
+                seen.add(frozenset(cycle))
+                cycles.append(Cycle(label, cycle, _cycle_events(H, cycle), sorted({_card_label(G, n) for n in cycle})))
+
         for label, sub in levels:
             inner = sub.subgraph(component)
-            for part in sorted(nx.strongly_connected_components(inner), key=min):
-                first = next(iter(part))
-                if len(part) == 1 and not inner.has_edge(first, first):
-                    continue
-                for cycle in example_cycles(inner, part, examples):
-                    if frozenset(cycle) not in seen and len(cycles) < examples:
-                        seen.add(frozenset(cycle))
-                        cycles.append(Cycle(label, cycle, _cycle_events(H, cycle),
-                                            sorted({_card_label(G, n) for n in cycle})))
+            parts = [p for p in sorted(nx.strongly_connected_components(inner), key=min)
+                     if len(p) > 1 or inner.has_edge(next(iter(p)), next(iter(p)))]
+            # every separate mandatory loop gets an example; weaker ones only up to the limit
+            for part in parts:
+                if label == "mandatory" or len(cycles) < examples:
+                    for cycle in example_cycles(inner, part, 1, prefer):
+                        add(label, cycle)
+            for part in parts:
+                for cycle in example_cycles(inner, part, examples, prefer):
+                    if len(cycles) < examples:
+                        add(label, cycle)
             if len(cycles) >= examples:
                 break
         events = sorted({e for a in members for b in H.successors(a) if b in component
@@ -753,7 +765,9 @@ def find_dead(G: nx.MultiDiGraph[str]) -> list[DeadTrigger]:
 
 
 def keyword_interactions(G: nx.MultiDiGraph[str], H: nx.DiGraph[str]) -> list[KeywordCell]:
-    """For each pair of keywords: how many abilities of the first feed one of the second, with an example."""
+    """For each pair of keywords: how many abilities of the first feed one of the second on the
+    installed cards (``count``), and how many more links exist through a keyword's definition,
+    i.e. with any card that has or gains it (``potential``); with an example, cards first."""
     cells: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for a, b in H.edges:
         ka, kb = G.nodes[a]["keyword"], G.nodes[b]["keyword"]
@@ -761,9 +775,10 @@ def keyword_interactions(G: nx.MultiDiGraph[str], H: nx.DiGraph[str]) -> list[Ke
             cells.setdefault((ka, kb), []).append((a, b))
     out = []
     for (ka, kb), pairs in cells.items():
-        pairs.sort(key=lambda p: (not (G.nodes[p[0]]["card"] and G.nodes[p[1]]["card"]), p))
-        out.append(KeywordCell(ka, kb, len(pairs), list(pairs[0])))
-    return sorted(out, key=lambda c: (-c.count, c.source, c.target))
+        real = [p for p in pairs if G.nodes[p[0]]["card"] and G.nodes[p[1]]["card"]]
+        example = min(real) if real else min(pairs)
+        out.append(KeywordCell(ka, kb, len(real), len(pairs) - len(real), list(example)))
+    return sorted(out, key=lambda c: (-c.count, -c.potential, c.source, c.target))
 
 
 def schema_keys(catalog: Catalog | None = None) -> frozenset[str]:
@@ -918,7 +933,7 @@ def audit(catalog: Catalog, G: nx.MultiDiGraph[str] | None = None, selection: Se
     G = G if G is not None else build_graph(catalog)
     sel = selection or Selection()
     H = ability_graph(G)
-    loops = [l for l in find_loops(G, H) if any(sel.has(n) for n in l.abilities)]
+    loops = [l for l in find_loops(G, H, prefer=sel.nodes) if any(sel.has(n) for n in l.abilities)]
     dead = [d for d in find_dead(G) if sel.has(d.ability)]
     cells = [c for c in keyword_interactions(G, H)
              if sel.nodes is None or any(sel.has(n) for n in c.example)
@@ -986,21 +1001,22 @@ def render_text(report: Report, G: nx.MultiDiGraph[str], out: TextIO, limit: int
         hint = f" ({d.hint})" if d.hint else ""
         p(f"  {_name(G, d.ability)}: listens to '{d.event}'{hint}")
     p()
-    p(f"Keyword interactions: {len(report.keywords)} pairs (an ability of the first can set off one of the second)")
+    p(f"Keyword interactions: {len(report.keywords)} pairs (an ability of the row's keyword can set off one "
+      f"of the column's; ~: only with a card that has or gains both)")
     if report.keywords:
         names = sorted({c.source for c in report.keywords} | {c.target for c in report.keywords})
-        table = {(c.source, c.target): c.count for c in report.keywords}
+        table = {(c.source, c.target): str(c.count) if c.count else "~" for c in report.keywords}
         width = max(len(n) for n in names)
-        cols = [n[:6] for n in names]
-        p("  " + " " * width + " feeds " + " ".join(f"{c:>6}" for c in cols))
+        col = max(4, min(10, width))
+        p("  " + " " * width + "  " + " ".join(f"{n[:col]:>{col}}" for n in names))
         for row in names:
-            cells = " ".join(f"{table.get((row, col), '') or '.':>6}" for col in names)
-            p(f"  {row:<{width}}       {cells}")
+            p(f"  {row:<{width}}  " + " ".join(f"{table.get((row, c), '.'):>{col}}" for c in names))
         p("  densest:")
         for cell in report.keywords[:limit]:
             a, b = cell.example
-            p(f"    {cell.source} -> {cell.target}: {cell.count} (e.g. {_name(G, a)} -> {_name(G, b)}, "
-              f"via {', '.join(H.edges[a, b]['events'])})")
+            more = f" (+{cell.potential} through keyword definitions)" if cell.potential else ""
+            p(f"    {cell.source} -> {cell.target}: {cell.count}{more}, e.g. {_name(G, a)} -> {_name(G, b)} "
+              f"via {', '.join(H.edges[a, b]['events'])}")
     p()
     p(f"Script keys nothing in the engine reads: {len(report.unread)}")
     for use in report.unread:
@@ -1036,6 +1052,9 @@ def render_card(G: nx.MultiDiGraph[str], catalog: Catalog, code: str, depth: int
         for _, t, e in G.out_edges(node, data=True):
             if e["relation"] in ("grants", "creates"):
                 p(f"    {e['relation']}: {t}")
+        own = [f"{b} via {', '.join(H.edges[node, b]['events'])}" for b in sorted(H.successors(node)) if b in mine]
+        if own:
+            p(f"    sets off on this card: {'; '.join(own)}")
     for title, forward in (("feeds", True), ("fed by", False)):
         levels = _levels(set(mine), H.successors if forward else H.predecessors, depth)
         p(f"  {title} (up to {depth} step{'s' if depth != 1 else ''}):" + ("" if levels else " nothing"))
