@@ -23,9 +23,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, TextIO
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
 
 from riftscript.core.cards import Json
 from riftscript.core.catalog import Catalog, keyword_id, load_catalog
@@ -33,6 +31,11 @@ from riftscript.core.errors import RiftScriptError
 from riftscript.core.registry import EffectType
 from riftscript.core.schema import raw_schema
 from riftscript.core.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    # imported where used instead: every riftscript command imports this module to register
+    # 'audit', and importing networkx takes about 0.4 s
+    import networkx as nx
 
 # Events the kernel turns into further events at once, in the same cleanup and without asking
 # anyone: a contested battlefield stages and begins its showdown or combat (cleanup.py, steps
@@ -424,6 +427,8 @@ class GraphBuilder:
     """Builds the interaction graph of a catalog."""
 
     def __init__(self, catalog: Catalog) -> None:
+        import networkx as nx
+
         self.catalog = catalog
         self.walker = ScriptWalker(catalog.effect_types)
         self.G: nx.MultiDiGraph[str] = nx.MultiDiGraph()
@@ -536,6 +541,8 @@ def ability_graph(G: nx.MultiDiGraph[str]) -> nx.DiGraph[str]:
     A cause that only affects its own object ('kill me') reaches only listeners of the same card
     that listen for their own object ('when I die').
     """
+    import networkx as nx
+
     H: nx.DiGraph[str] = nx.DiGraph()
     nodes = G.nodes
     for node, data in G.nodes(data=True):
@@ -706,6 +713,8 @@ def find_loops(G: nx.MultiDiGraph[str], H: nx.DiGraph[str], examples: int = 3,
     once per turn, per combat or per object, so it stops.  'optional' needs a 'may' or an
     optional trigger, so a player can break it.  A loop takes the label of its strongest cycle.
     """
+    import networkx as nx
+
     levels = [("mandatory", H.edge_subgraph([(a, b) for a, b, d in H.edges(data=True) if d["mandatory"]])),
               ("bounded", H.edge_subgraph([(a, b) for a, b, d in H.edges(data=True) if d["forced"]])),
               ("optional", H)]
@@ -1088,6 +1097,8 @@ def _levels(start: set[str], step: Callable[[str], Iterator[str]], depth: int) -
 # ---------------------------------------------------------------------- exports
 def flat_graph(G: nx.MultiDiGraph[str]) -> nx.MultiDiGraph[str]:
     """A copy whose attributes are all strings, numbers or booleans (what GraphML accepts)."""
+    import networkx as nx
+
     F: nx.MultiDiGraph[str] = nx.MultiDiGraph()
     F.graph.update({k: _flat(v) for k, v in G.graph.items()})
     for node, data in G.nodes(data=True):
@@ -1109,6 +1120,8 @@ def _flat(value: Any) -> Any:
 
 def to_json(G: nx.MultiDiGraph[str], report: Report | None = None) -> str:
     """D3-style node-link JSON; the report rides along in the graph attributes."""
+    import networkx as nx
+
     data = nx.node_link_data(G, edges="links")
     if report is not None:
         data["graph"] = {**data.get("graph", {}), "report": report.as_json()}
@@ -1116,6 +1129,8 @@ def to_json(G: nx.MultiDiGraph[str], report: Report | None = None) -> str:
 
 
 def to_graphml(G: nx.MultiDiGraph[str]) -> str:
+    import networkx as nx
+
     return "\n".join(nx.generate_graphml(flat_graph(G))) + "\n"
 
 
