@@ -159,6 +159,7 @@ class Ctx:
     actor: Phrase | None = None
     they: bool = False
     chosen: bool = False
+    single: bool = False
     zone: str = ""
     spell: bool = False
 
@@ -278,7 +279,8 @@ class Renderer:
         table: dict[str, tuple[str, str, str]] = {
             "self": (ctx.self_subj.text, ctx.self_obj, ctx.self_poss),
             "it": ("it", "it", "its"), "target": ("it", "it", "its"),
-            "them": ("they", "them", "their"), "targets": ("they", "them", "their"),
+            "them": ("it", "it", "its") if ctx.single else ("they", "them", "their"),
+            "targets": ("they", "them", "their"),
             "event_subject": ("it", "it", "its"), "event_source": ("its source", "its source", "its source's"),
             "event_player": ("that player", "that player", "that player's"),
             "host": ("the equipped unit", "the equipped unit", "the equipped unit's"),
@@ -501,6 +503,8 @@ class Renderer:
         if what == "player":
             return self.player_selection(ctx, sel, plural)
         if among is not None and what == "card" and not filters:
+            if ctx.single and among == "them":
+                return Phrase("it")
             if pick == "all":
                 return Phrase("all of them", plural=True)
             if any_number:
@@ -1089,7 +1093,7 @@ class Renderer:
         for clause in merged:
             prev = groups[-1][-1] if groups else None
             if prev is not None and clause.group and not clause.subject and not prev.subject and (
-                    clause.group == "ref" or prev.group == clause.group == "player"):
+                    clause.group == "ref" or clause.group == "player" and prev.group in ("player", "ref")):
                 groups[-1].append(clause)
             else:
                 groups.append([clause])
@@ -1460,7 +1464,8 @@ class Renderer:
         else:
             first = Clause(f"{ctx.v(verb.split()[0])}{' at' if verb == 'look at' else ''} {top} of "
                            f"{ctx.your()} {deck}")
-        body = [first] + (self.clauses(ctx, eff["then"]) if "then" in eff else [])
+        inner = replace(ctx, single=count.value == "1" and player not in ("each", "opponents"))
+        body = [first] + (self.clauses(inner, eff["then"]) if "then" in eff else [])
         return body + self.rest_clause(ctx, eff.get("rest"))
 
     def e_reveal_until(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1609,7 +1614,7 @@ class Renderer:
     def e_may(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         inner = self.text(ctx.base_verbs(), eff.get("effect"))
         cost = eff.get("cost")
-        body = f"pay {self.pay_body(ctx.base_verbs(), cost)} to {inner}" if cost else inner
+        body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         chooser = eff.get("chooser")
         if chooser in ("its_controller", "opponent"):
             who = "its controller" if chooser == "its_controller" else "an opponent"
@@ -1617,10 +1622,6 @@ class Renderer:
         if ctx.actor is not None:
             return [Clause(f"may {body}")]
         return [Clause(f"{ctx.you().text} may {body}", subject=True)]
-
-    def pay_body(self, ctx: Ctx, cost: Node) -> str:
-        text = self.pay(ctx, cost)
-        return text[4:] if text.startswith("pay ") else text
 
     def e_choose_one(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         options = eff.get("options")
@@ -1858,10 +1859,10 @@ class Renderer:
         if kind == "buff_bonus":
             return f"buffs give an additional +{mod.get('amount', 1)} Might to {subj.text}"
         if kind == "hide_cost":
-            cost = self.pay_body(ctx, mod.get("cost"))
+            cost = self.pay(ctx, mod.get("cost"))
             if mod.get("optional"):
-                return f"{ctx.you().text} may pay {cost} to hide a card with [Hidden] instead of {{Any}}"
-            return f"{ctx.you().text} pay {cost} instead of {{Any}} to hide cards"
+                return f"{ctx.you().text} may {cost} to hide a card with [Hidden] instead of {{Any}}"
+            return f"to hide cards, {ctx.you().text} {cost} instead of {{Any}}"
         if kind == "hook":
             return self.hook(ctx, mod, subj)
         return _mark(f"modifier type {kind!r}")
@@ -1930,15 +1931,16 @@ class Renderer:
         return _mark(f"hook {hook}={value!r}")
 
     def replacement_text(self, ctx: Ctx, body: Mapping[str, Any], head: str) -> str:
-        cond = f"if {self.condition(ctx, body['if'])}, " if "if" in body else ""
+        if "if" in body:
+            head += f" and {self.condition(ctx, body['if'])}"
         instead = self.text(ctx, body.get("instead"))
         cost = body.get("cost")
         if cost:
-            action = f"pay {self.pay_body(ctx, cost)} to {instead}"
+            action = f"{self.pay(ctx, cost)} to {instead}"
             action = f"you may {action}" if body.get("optional") else action
         else:
             action = f"you may {instead}" if body.get("optional") else instead
-        return f"{head}, {cond}{action} instead"
+        return f"{head}, {action} instead"
 
     def labels(self, ability: Mapping[str, Any]) -> list[str]:
         out = []
@@ -2120,7 +2122,7 @@ class Renderer:
             head = " ".join(words[0][:common]) + " " + _series([" ".join(w[common:]) for w in words], "or")
         else:
             head = self.self_events(ctx, [a.get("when") for a in group]) or (
-                heads[0] + "".join(" and " + h[:1].lower() + h[1:] for h in heads[1:]))
+                heads[0] + "".join(" or " + h[:1].lower() + h[1:] for h in heads[1:]))
         return self.ability(group[0], head=head)
 
     def self_events(self, ctx: Ctx, triggers: list[Node]) -> str:

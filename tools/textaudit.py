@@ -171,10 +171,10 @@ def _write_text(report: Report, out: TextIO, show_all: bool) -> None:
         print(f"{card.code}  {card.score:.3f}  {card.name}", file=out)
         print(f"    rendered:  {normalise(card.rendered)}", file=out)
         print(f"    reference: {normalise(card.reference)}", file=out)
-    if report.missing_from_project:
-        print("missing from the project: " + ", ".join(report.missing_from_project), file=out)
-    if report.missing_from_reference:
-        print("missing from the reference: " + ", ".join(report.missing_from_reference), file=out)
+    for label, codes in (("project", report.missing_from_project), ("reference", report.missing_from_reference)):
+        if codes:
+            shown = ", ".join(codes[:12]) + (f" and {len(codes) - 12} more" if len(codes) > 12 else "")
+            print(f"missing from the {label}: {shown}", file=out)
     t = report.totals()
     print(f"{t['compared']} cards compared ({', '.join(t['sets'])}): {t['exact']} exact after normalisation, "
           f"{t['at_or_above_threshold']} at or above {t['threshold']}, {t['below_threshold']} below; "

@@ -1,0 +1,228 @@
+"""Rendered card text: English rules text built from card scripts, and the text audit.
+
+The exact texts below are the project's own rendering of the scripts, never printed card text:
+invented test cards cover every ability kind, and the installed cards checked are ones whose
+rendering is worded differently from the printed card.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.tools import textaudit
+from riftscript.tools.cli import main as cli_main
+from riftscript.tools.render import MARK_OPEN, render_card, render_effect, render_lines
+
+FIXTURE = Path(__file__).parent / "fixtures" / "text_reference.json"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def card(**fields: Any) -> dict[str, Any]:
+    return {"schema_version": 1, "code": "TST-001", "name": "Test Card", "type": "unit", "domains": ["fury"],
+            **fields}
+
+
+# --- invented cards: every ability kind, keywords with parameters ---------------------------------
+
+def test_keywords_with_parameters() -> None:
+    text = render_card(card(keywords=["Tank", {"Assault": 2}, {"Deathknell": {"type": "draw", "amount": 2}},
+                                      {"Equip": {"energy": 1, "power": ["fury"]}}, "quick_draw"]))
+    assert text.splitlines() == ["[Tank]", "[Assault 2]", "[Deathknell] — Draw 2.", "[Equip] {1}{Fury}",
+                                 "[Quick-Draw]"]
+
+
+def test_spell() -> None:
+    spell = card(type="spell", keywords=["Action"], abilities=[{"kind": "spell", "effect": {
+        "type": "sequence", "steps": [
+            {"type": "deal_damage", "amount": 4,
+             "target": {"pick": "target", "what": "unit", "where": {"controller": "enemy", "location": "base"}}},
+            {"type": "if", "condition": {"type": "did", "what": "kill"}, "then": {"type": "gain_xp", "amount": 2}}]}}])
+    assert render_card(spell) == "[Action]\nDeal 4 to an enemy unit in its base. If this kills it, gain 2 XP."
+
+
+def test_triggered() -> None:
+    unit = card(abilities=[{"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "optional": True,
+                            "effect": {"type": "channel", "amount": 1, "exhausted": True}}])
+    assert render_card(unit) == "When I conquer, you may channel 1 rune exhausted."
+
+
+def test_triggered_with_condition_and_player_event() -> None:
+    unit = card(abilities=[{"kind": "triggered", "when": {"event": "played", "what": "spell", "player": "opponent"},
+                            "if": {"type": "compare", "left": {"type": "stat", "stat": "hand_size", "player": "you"},
+                                   "op": "le", "right": 2},
+                            "effect": {"type": "draw", "amount": 1}}])
+    assert render_card(unit) == "When an opponent plays a spell, if you have two or fewer cards in your hand, draw 1."
+
+
+def test_activated_with_timing_and_cost() -> None:
+    gear = card(type="gear", abilities=[{"kind": "activated", "cost": {"energy": 2, "exhaust_self": True},
+                                         "timing": "reaction", "effect": {
+                                             "type": "stun", "target": {"pick": "target", "what": "unit",
+                                                                        "where": {"controller": "enemy"}}}}])
+    assert render_card(gear) == "{2}, {Exhaust}: [Reaction] — Stun an enemy unit."
+
+
+def test_static_while() -> None:
+    unit = card(abilities=[{"kind": "static", "affects": "self", "while": {"type": "is", "subject": "self",
+                                                                           "state": "buffed"},
+                            "modifiers": [{"type": "might", "amount": 3}, {"type": "keyword", "keyword": "Tank"}]}])
+    assert render_card(unit) == "While I'm buffed, I have +3 Might. While I'm buffed, I have [Tank]."
+
+
+def test_replacement() -> None:
+    unit = card(abilities=[{"kind": "replacement", "replaces": {"event": "die", "subject": "self"},
+                            "if": {"type": "compare", "left": {"type": "stat", "stat": "points", "player": "you"},
+                                   "op": "ge", "right": 5},
+                            "instead": {"type": "recall", "target": "self"}}])
+    assert render_card(unit) == "If I would die and you have 5+ points, recall me instead."
+
+
+def test_additional_costs() -> None:
+    unit = card(abilities=[{"kind": "additional_cost", "name": "buff", "optional": True, "cost": {"spend_buff": 1},
+                            "effect_on_cost": {"enter_ready": True}}])
+    assert render_card(unit) == "As you play me, you may spend a buff as an additional cost. If you do, I enter ready."
+    spell = card(type="spell", abilities=[{"kind": "additional_cost", "name": "discard", "cost": {"discard": 2}}])
+    assert render_card(spell) == "As an additional cost to play this, discard 2."
+
+
+def test_lasting_effects() -> None:
+    next_time = {"type": "create_effect", "duration": "this_turn", "uses": 1,
+                 "affects": {"pick": "target", "what": "unit", "where": {"controller": "friendly"}},
+                 "replacement": {"replaces": {"event": "die", "subject": "self"},
+                                 "instead": {"type": "return_to_hand", "target": "event_subject"}}}
+    assert render_effect(next_time) == ("Choose a friendly unit. The next time it would die this turn, "
+                                        "return it to its owner's hand instead.")
+    cheaper = {"type": "create_effect", "duration": "this_turn", "uses": 1,
+               "static": {"affects": {"pick": "all", "what": "unit", "where": {"controller": "friendly"}},
+                          "modifiers": [{"type": "cost", "energy": 3}]}}
+    assert render_effect(cheaper) == "The next unit you play this turn costs {3} less."
+
+
+def test_players_and_amounts() -> None:
+    each = {"type": "for_each_player", "players": "each",
+            "effect": {"type": "sequence", "steps": [{"type": "discard", "amount": 1},
+                                                     {"type": "draw", "amount": {"type": "count", "of": {
+                                                         "pick": "all", "what": "rune",
+                                                         "where": {"controller": "friendly"}}}}]}}
+    assert render_effect(each) == "Each player discards 1, then draws 1 for each rune they control."
+
+
+def test_unknown_nodes_are_marked_not_raised() -> None:
+    text = render_card({"type": "spell", "keywords": [3, {"a": 1, "b": 2}], "abilities": [
+        {"kind": "spell", "effect": {"type": "frobnicate"}},
+        {"kind": "spell", "effect": {"type": "kill", "target": "nobody"}},
+        {"kind": "weird"}, 5, {"kind": "static", "modifiers": "x"},
+        {"kind": "triggered", "when": "sometimes", "effect": [1, 2]}]})
+    lines = text.splitlines()
+    assert len(lines) == 8
+    assert all(MARK_OPEN in line for line in lines)
+    assert "‹unknown effect 'frobnicate'›" in text
+    assert "‹unknown ability kind 'weird'›" in text
+    assert "‹reference 'nobody'›" in text
+
+
+def test_render_effect_and_lines() -> None:
+    assert render_effect({"type": "draw", "amount": 3}) == "Draw 3."
+    assert render_lines(card(keywords=["Tank"])) == ["[Tank]"]
+    assert render_card(card()) == ""
+
+
+# --- installed cards ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("code, text", [
+    ("OGN-182", "When this is played, discarded, or dies, draw 1."),
+    ("OGN-164", "When I'm played or conquer, buff me.\nSpend my buff: Give me +4 Might this turn."),
+    ("OGN-155", "[Deflect]\nWhen I conquer, choose one —\n• Draw 1.\n• Channel 1 rune exhausted."),
+    ("OGN-077", "[Hidden]\nIf a friendly unit would die, kill this, heal it, exhaust it, and recall it instead."),
+    ("OGN-250", "Choose a friendly unit in your base and a battlefield. It deals damage equal to its Might to all "
+                "enemy units there. Move it there."),
+])
+def test_installed_cards(catalog: Catalog, code: str, text: str) -> None:
+    assert render_card(catalog.cards[code], catalog) == text
+
+
+def test_every_installed_card_renders(catalog: Catalog) -> None:
+    assert len(catalog.cards) >= 322
+    for code, installed in catalog.cards.items():
+        text = render_card(installed, catalog, reminders=True)
+        assert MARK_OPEN not in text, (code, text)
+        if installed.raw.get("abilities") or installed.raw.get("keywords"):
+            assert text.strip(), code
+            assert all(line.strip() for line in text.splitlines()), code
+
+
+def test_reminders_come_from_keyword_summaries(catalog: Catalog) -> None:
+    lines = render_lines(catalog.cards["OGN-030"], catalog, reminders=True)
+    summary = catalog.keywords["assault"].summary.replace("X", "2").rstrip(".")
+    assert lines[1] == f"[Assault 2] ({summary}.)"
+
+
+def test_cards_show_prints_the_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["cards", "--show", "OGN-182"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    i = out.index("Text:")
+    assert out[i + 1] == "  When this is played, discarded, or dies, draw 1."
+    assert out[i + 2] == "--- script"
+
+
+# --- the text audit -----------------------------------------------------------------------------
+
+def test_normalise() -> None:
+    assert textaudit.normalise("[Tank] (I must be hit first.)\nWhen you play me, draw {1}.") == \
+        "tank when you play me draw 1"
+    assert textaudit.normalise(":rb_exhaust: : [Add] :rb_energy_2: {Fury}") == "exhaust add 2 fury"
+    assert textaudit.normalise("Kill -- a UNIT!  (a (nested) note)") == "kill a unit"
+
+
+def test_reference_uses_the_last_errata() -> None:
+    reference = textaudit.load_reference(FIXTURE)
+    assert reference["OGN-229"].text == "kill -- a unit!"
+    assert reference["OGN-007"].text == ""
+
+
+def test_audit_totals_on_the_fixture(catalog: Catalog) -> None:
+    report = textaudit.audit(catalog, textaudit.load_reference(FIXTURE), 0.8, ["OGN"])
+    totals = report.totals()
+    ogn = sum(1 for c in catalog.cards.values() if c.set_code == "OGN")
+    assert {k: totals[k] for k in ("compared", "exact", "at_or_above_threshold", "below_threshold",
+                                   "missing_from_project")} == {
+        "compared": 5, "exact": 3, "at_or_above_threshold": 4, "below_threshold": 1, "missing_from_project": 1}
+    assert totals["missing_from_reference"] == ogn - 5
+    assert [c.code for c in report.below] == ["OGN-022"]
+    assert report.missing_from_project == ["OGN-999"]
+
+
+def test_audit_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    status = textaudit.main(["--reference", str(FIXTURE), "--set", "OGN", "--format", "json", "--all"])
+    assert status == 1
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["totals"]["compared"] == 5
+    scores = {c["code"]: c["score"] for c in payload["cards"]}
+    assert scores["OGN-114"] == scores["OGN-229"] == scores["OGN-007"] == 1.0
+    assert 0.8 <= scores["OGN-087"] < 1.0
+    assert scores["OGN-022"] < 0.8
+
+
+def test_audit_command_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert textaudit.main(["--reference", str(FIXTURE), "--set", "OGN", "--threshold", "0.1"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith("5 cards compared (OGN): 3 exact after normalisation, 5 at or above 0.1, 0 below")
+
+
+def test_audit_bad_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert textaudit.main(["--reference", str(bad)]) == 2
+    assert "is not JSON" in capsys.readouterr().err
+    assert textaudit.main(["--reference", str(tmp_path / "missing.json")]) == 2
+    bad.write_text(json.dumps([{"name": "no code"}]), encoding="utf-8")
+    assert textaudit.main(["--reference", str(bad)]) == 2
+    assert "no public_code" in capsys.readouterr().err
