@@ -18,7 +18,7 @@ from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
 from .registry import EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
 from .schema import SchemaProblem, Schemas, builtin_effect_names
-from .suggest import did_you_mean
+from .suggest import closest
 from .version import ENGINE_VERSION, SCHEMA_VERSION
 
 JsonPath = yamlio.JsonPath
@@ -386,9 +386,6 @@ def script_files(path: Path) -> list[Path]:
     return sorted(found)
 
 
-_files = script_files
-
-
 @dataclass
 class _Run:
     """State of one load: the catalog being filled and every document read for it."""
@@ -607,8 +604,7 @@ def _report(run: _Run) -> None:
         if doc.kind == "card":
             for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
                 doc.problems.append(doc.problem(path, message, at_key=at_key))
-                replaced.add(tuple(path[:2]))
-                replaced.add(tuple(path[:2]) + (path[2],) if len(path) > 2 else tuple(path[:2]))
+                replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
         if doc.kind in ("card", "keyword"):
             refs = doc.refs if doc.refs is not None else references(doc.raw)
             for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
@@ -620,12 +616,11 @@ KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")
 
 
 def _keyword_hint(name: str, keywords: dict[str, KeywordDef]) -> str:
-    match = did_you_mean(keyword_id(name), list(keywords))
-    if not match:
+    """A hint written the way the user writes keywords: 'shield' for 'shiled', 'Shield' for 'Shiled'."""
+    match = closest(keyword_id(name), keywords)
+    if match is None:
         return ""
-    wanted = match.split("'")[1]
-    shown = wanted if name.islower() else keywords[wanted].name
-    return f"; did you mean {shown!r}?"
+    return f"; did you mean {match if name.islower() else keywords[match].name!r}?"
 
 
 def keyword_use_problems(uses: Any, keywords: dict[str, KeywordDef]) -> list[tuple[JsonPath, str, bool]]:
@@ -726,8 +721,8 @@ def reference_problems(refs: list[Reference], keywords: dict[str, KeywordDef],
             if keyword_id(name) not in keywords:
                 out.append((path, f"unknown keyword {name!r}{_keyword_hint(name, keywords)}"))
         elif name.lower() not in tokens:
-            match = did_you_mean(name.lower(), list(tokens))
-            hint = f"; did you mean {tokens[match.split(chr(39))[1]].name!r}?" if match else ""
+            match = closest(name.lower(), tokens)
+            hint = f"; did you mean {tokens[match].name!r}?" if match else ""
             known = "" if tokens else " (no token cards are installed)"
             out.append((path, f"unknown token {name!r}{hint}{known}"))
     return out
