@@ -56,6 +56,7 @@ _PAST = {
     "damaged": "taken damage",
 }
 _INTRANSITIVE = {"die", "move", "attack", "defend", "conquer", "hold", "score", "take_damage", "damaged"}
+_CONDITION_KEYS = frozenset({"condition", "if", "while", "only_while", "of"})
 _OPS = {"ge": "{}+", "gt": "more than {}", "le": "{} or fewer", "lt": "fewer than {}",
         "eq": "exactly {}", "ne": "other than {}"}
 _OPS_VALUE = {"ge": "at least", "gt": "greater than", "le": "at most", "lt": "less than", "eq": "equal to",
@@ -678,6 +679,10 @@ class Renderer:
             if len(subjects) == 1 and all(isinstance(p, Mapping) and p.get("type") == "is" for p in parts):
                 subject = self.subject(ctx, next(iter(subjects)))
                 states = [_STATES.get(str(p.get("state")), _mark(f"state {p.get('state')}")) for p in parts]
+                last = {s.rsplit(" ", 1)[-1] for s in states}
+                if len(last) == 1 and all(" " in s for s in states):
+                    tail = last.pop()
+                    return f"{subject.be()} {_series([s.rsplit(' ', 1)[0] for s in states], word)} {tail}"
                 return f"{subject.be()} {_series(states, word)}"
             return _series([self.condition(ctx, p) for p in parts], word)
         if kind == "not":
@@ -1222,10 +1227,15 @@ class Renderer:
             subject, verb = sub.text + " ", sub.verb("deal")
         if eff.get("split"):
             dmg = f"{amount.value} damage split among {self.obj(ctx, target)}"
+        elif isinstance(eff.get("amount"), Mapping) and eff["amount"].get("type") == "variable" \
+                and eff["amount"].get("name") == "x" and len(eff["amount"]) == 2:
+            dmg = f"that much damage to {self.obj(ctx, target)}"
         elif amount.num is not None and amount.per:
             dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
         elif amount.num is not None:
-            dmg = f"{amount.num} to {self.obj(ctx, target)}"
+            each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
+                self.is_plural(target)) else ""
+            dmg = f"{amount.num} to {each}{self.obj(ctx, target)}"
         else:
             dmg = f"damage equal to {amount.equal} to {self.obj(ctx, target)}"
         return [Clause(f"{subject}{verb} {dmg}", subject=bool(subject))]
@@ -1291,7 +1301,8 @@ class Renderer:
 
     def e_grant_keyword(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
-        kw = self.keyword_use(eff.get("keyword"), eff.get("value"))
+        grants = [(eff.get("keyword"), eff.get("value"))] + list(eff.get(_MORE_KEYWORDS) or [])
+        kw = _series([self.keyword_use(k, v) for k, v in grants])
         return [Clause(f"{ctx.v('give')} {self.given(ctx, target)} {kw}{self.duration(eff.get('duration'))}",
                        group="ref" if isinstance(target, str) else "")]
 
@@ -1307,8 +1318,8 @@ class Renderer:
             return "to " + self.selection(ctx, to).text
         table = {
             "base": f"to {ctx.your()} base", "here": "here", "there": "there",
-            "its_base": ("to their bases" if plural else (f"to {ctx.self_poss} base" if subject == "self"
-                                                          else "to its base")),
+            "its_base": ("to base" if plural else (f"to {ctx.self_poss} base" if subject == "self"
+                                                    else "to its base")),
             "your_base": f"to {ctx.your()} base", "destination": "to its destination",
             "choose_battlefield": "to a battlefield", "choose_location": "",
             "source_location": "to its original location", "event_location": "to that battlefield",
@@ -1580,6 +1591,7 @@ class Renderer:
         if not isinstance(steps, list):
             return [Clause(_mark("sequence without steps"))]
         out: list[Clause] = []
+        steps = _merge_grants(steps)
         i = 0
         while i < len(steps):
             same = 1
@@ -2070,18 +2082,18 @@ class Renderer:
         """Keywords that label abilities ([Legion] — ...) and need no line of their own."""
         found: set[str] = set()
 
-        def walk(node: Node) -> None:
+        def walk(node: Node, key: str = "") -> None:
             if isinstance(node, Mapping):
-                if node.get("type") == "keyword" and isinstance(node.get("keyword"), str) and "modifiers" not in node:
+                if key in _CONDITION_KEYS and node.get("type") == "keyword" and isinstance(node.get("keyword"), str):
                     found.add(_norm_kw(node["keyword"]))
                 label = node.get("keyword")
                 if "kind" in node and isinstance(label, str):
                     found.add(_norm_kw(label))
-                for value in node.values():
-                    walk(value)
+                for child_key, value in node.items():
+                    walk(value, str(child_key))
             elif isinstance(node, list):
                 for value in node:
-                    walk(value)
+                    walk(value, key)
         walk(self.card.get("abilities"))
         return found
 
@@ -2119,41 +2131,66 @@ class Renderer:
         while all(len(w) > common + 1 and w[common] == words[0][common] for w in words):
             common += 1
         if common >= 2:
-            head = " ".join(words[0][:common]) + " " + _series([" ".join(w[common:]) for w in words], "or")
+            tails = [w[common:] for w in words]
+            suffix = 0
+            while all(len(t) > suffix + 1 and t[-1 - suffix] == tails[0][-1 - suffix] for t in tails):
+                suffix += 1
+            ends = " ".join(tails[0][len(tails[0]) - suffix:]) if suffix else ""
+            middle = _series([" ".join(t[:len(t) - suffix]) for t in tails], "or")
+            head = " ".join(x for x in [" ".join(words[0][:common]), middle, ends] if x)
         else:
             head = self.self_events(ctx, [a.get("when") for a in group]) or (
                 heads[0] + "".join(" or " + h[:1].lower() + h[1:] for h in heads[1:]))
         return self.ability(group[0], head=head)
 
     def self_events(self, ctx: Ctx, triggers: list[Node]) -> str:
-        """Several events of this object as one trigger: 'When this is played, is discarded, or dies'."""
+        """Several events of this object as one trigger: 'When this is played, discarded, or dies',
+        'When I defend or I'm played from [Hidden]'."""
         passive = {"played": "played", "discard": "discarded", "recycle": "recycled", "hide": "hidden",
                    "chosen": "chosen", "buff": "buffed", "stun": "stunned", "ready": "readied"}
-        phrases = []
+        phrases: list[tuple[bool, str]] = []
         for t in triggers:
-            if not isinstance(t, Mapping) or t.get("subject") != "self" or len(set(t) - {"event", "subject",
-                                                                                       "from_zone"}) > 0:
+            if not isinstance(t, Mapping) or t.get("subject") != "self" or set(t) - {"event", "subject", "from_zone",
+                                                                                   "from_hidden"}:
                 return ""
             event = str(t["event"])
             if event in passive:
-                phrases.append(f"is {passive[event]}")
+                phrases.append((True, passive[event] + (" from [Hidden]" if t.get("from_hidden") else "")))
             else:
                 parts = self.trigger_parts(ctx, t)
                 if parts.subject != ctx.self_subj:
                     return ""
-                phrases.append(" ".join(x for x in [parts.subject.verb(parts.verb), parts.rest] if x))
-        shown = []
-        for i, phrase in enumerate(phrases):
-            if i and phrase.startswith("is ") and phrases[i - 1].startswith("is "):
-                phrase = phrase[3:]
-            shown.append(phrase)
-        text = _series(shown, "or")
+                phrases.append((False, " ".join(x for x in [parts.subject.verb(parts.verb), parts.rest] if x)))
         subject = ctx.self_subj
-        if text.startswith("is "):
-            text = f"{subject.be()} {text[3:]}"
+        shown = []
+        for i, (is_passive, phrase) in enumerate(phrases):
+            same = i > 0 and phrases[i - 1][0] == is_passive
+            if same:
+                shown.append(phrase)
+            elif is_passive:
+                shown.append(f"{subject.be()} {phrase}")
+            else:
+                shown.append(f"{subject.text} {phrase}" if i == 0 or subject.person == 1 else phrase)
+        return "When " + _series(shown, "or")
+
+_MORE_KEYWORDS = "\x00more_keywords"
+
+
+def _merge_grants(steps: list[Node]) -> list[Node]:
+    """Keywords given one after the other to the same object: 'give a unit [Shield 3] and [Tank] this turn'."""
+    out: list[Node] = []
+    for step in steps:
+        prev = out[-1] if out else None
+        if isinstance(step, Mapping) and isinstance(prev, Mapping) and step.get("type") == prev.get("type") == \
+                "grant_keyword" and step.get("target") in ("target", "it") and \
+                step.get("duration") == prev.get("duration") and set(step) <= {"type", "target", "keyword", "value",
+                                                                                 "duration", "note"}:
+            more = list(prev.get(_MORE_KEYWORDS) or []) + [(step.get("keyword"), step.get("value"))]
+            out[-1] = {**prev, _MORE_KEYWORDS: more}
         else:
-            text = f"{subject.text} {text}"
-        return "When " + text
+            out.append(step)
+    return out
+
 
 def _hoist_named_locations(step: Node) -> tuple[list[Mapping[str, Any]], Node]:
     """Named target locations inside a step's selections ("at a battlefield, as: x"), to be chosen
