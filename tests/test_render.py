@@ -226,3 +226,121 @@ def test_audit_bad_reference(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     bad.write_text(json.dumps([{"name": "no code"}]), encoding="utf-8")
     assert textaudit.main(["--reference", str(bad)]) == 2
     assert "no public_code" in capsys.readouterr().err
+
+
+# --- every node of the language renders --------------------------------------------------------
+
+def _schema(name: str) -> dict[str, Any]:
+    from importlib import resources
+    data: dict[str, Any] = json.loads(resources.files("riftscript.schemas").joinpath(name).read_text("utf-8"))
+    return data
+
+
+_SAMPLES: dict[str, Any] = {
+    "selector": {"pick": "target", "what": "unit"}, "selection": {"pick": "target", "what": "unit"},
+    "amount": 2, "amount_expr": {"type": "stat", "stat": "points"}, "effect_node": {"type": "draw", "amount": 1},
+    "effect": {"type": "draw", "amount": 1}, "condition": {"type": "turn", "whose": "yours"},
+    "trigger": {"event": "conquer", "subject": "self"}, "cost": {"energy": 1}, "duration": "this_turn",
+    "power": "fury", "domain": "fury", "zone": "trash", "object_kind": "unit", "ref": "it",
+    "filter": {"controller": "friendly"}, "named": {"named": "x"}, "event_name": "conquer",
+    "static_body": {"modifiers": [{"type": "enter_ready"}]},
+    "triggered_body": {"when": {"event": "conquer", "subject": "self"}, "effect": {"type": "draw", "amount": 1}},
+    "replacement_body": {"replaces": {"event": "die", "subject": "self"},
+                         "instead": {"type": "recall", "target": "self"}},
+}
+# Required parts the generic sample can't guess (an empty lasting effect or an unknown hook is
+# rightly marked as such).
+_BASES: dict[str, dict[str, Any]] = {
+    "create_effect": {"static": {"modifiers": [{"type": "enter_ready"}]}},
+    "hook": {"hook": "timing", "value": "action"}, "cost": {"energy": 1},
+}
+
+
+# The kernel hooks schemas/README.md lists.
+_HOOKS = ("timing", "damage_assignment", "standard_move", "targeting_tax", "hide", "reaction_when_played_to",
+          "stays_at_battlefield", "extra_hidden_cards")
+
+
+def _sample(prop: dict[str, Any]) -> Any:
+    if "$ref" in prop:
+        return _SAMPLES[prop["$ref"].rsplit("/", 1)[-1]]
+    if "enum" in prop:
+        return prop["enum"][0]
+    if "anyOf" in prop:
+        return _sample(prop["anyOf"][0])
+    kind = prop.get("type")
+    if kind == "array":
+        return [_sample(prop.get("items", {}))]
+    if kind == "object":
+        return {k: _sample(v) for k, v in prop.get("properties", {}).items() if k in prop.get("required", [])}
+    return {"integer": max(1, prop.get("minimum", 1)), "boolean": True, "string": "x"}.get(str(kind), 1)
+
+
+def _variants(definition: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """Each type with its required fields, then once with each optional field (every enum value)."""
+    out = []
+    for branch in definition["allOf"]:
+        props = branch["then"]["properties"]
+        name = props["type"]["const"]
+        base = {k: _sample(props[k]) for k in branch["then"].get("required", []) if k != "type"}
+        base = {"type": name, **base, **_BASES.get(name, {})}
+        out.append((name, base))
+        for key, prop in props.items():
+            if key in ("type", "note"):
+                continue
+            values = list(prop.get("enum", [])) + [v for a in prop.get("anyOf", []) for v in a.get("enum", [])]
+            if (name, key) == ("hook", "hook"):
+                values = list(_HOOKS)
+            for value in values or [_sample(prop)]:
+                out.append((f"{name}.{key}={value!r}", {**base, key: value}))
+    return out
+
+
+def test_every_node_of_the_language_renders() -> None:
+    effects, cards = _schema("effect.schema.json")["$defs"], _schema("card.schema.json")["$defs"]
+    rendered: list[tuple[str, str]] = []
+    for name, node in _variants(effects["effect_node"]):
+        rendered.append((name, render_effect(node)))
+    for name, node in _variants(effects["condition"]):
+        rendered.append((name, render_effect({"type": "if", "condition": node, "then": {"type": "draw", "amount": 1}})))
+    for name, node in _variants(effects["amount_expr"]):
+        rendered.append((name, render_effect({"type": "draw", "amount": node})))
+    for name, node in _variants(cards["modifier"]):
+        for affects in ("self", "you", {"pick": "all", "what": "unit", "where": {"controller": "friendly"}}):
+            rendered.append((name, render_card({"type": "unit", "abilities": [
+                {"kind": "static", "affects": affects, "modifiers": [node]}]})))
+    trigger_keys = effects["trigger"]["properties"]
+    for event in effects["event_name"]["enum"]:
+        for subject in ("self", "any", {"controller": "enemy"}, None):
+            base = {"event": event} if subject is None else {"event": event, "subject": subject}
+            for key, prop in [("", {})] + [(k, v) for k, v in trigger_keys.items() if k not in ("event", "subject")]:
+                node = {**base, key: _sample(prop)} if key else base
+                rendered.append((f"trigger {node}", render_card({"type": "unit", "abilities": [
+                    {"kind": "triggered", "when": node, "effect": {"type": "draw", "amount": 1}},
+                    {"kind": "replacement", "replaces": node, "instead": {"type": "draw", "amount": 1}}]})))
+    for key, prop in effects["filter"]["properties"].items():
+        special: dict[str, list[Any]] = {
+            "any_of": [[{"type": "unit", "location": "battlefield"}, {"type": "gear"}]],
+            "might": [{"max": 3}, {"min": 2}, {"min": 1, "max": {"type": "stat", "stat": "points", "plus": -1}}],
+            "energy_cost": [{"max": 4}, {"max": {"type": "stat", "stat": "points", "plus": 1}}],
+            "power_cost": [{"max": 1}], "total_might": [{"max": 4}], "distinct_from": [["it"], [{"named": "x"}]],
+            "at": ["self", "target", {"named": "x"}, {"pick": "target", "what": "battlefield"}]}
+        for value in special.get(key) or prop.get("enum") or [_sample(prop)]:
+            for pick in ("target", "all", "choose", "random"):
+                rendered.append((f"filter {key}={value!r}", render_effect(
+                    {"type": "kill", "target": {"pick": pick, "what": "unit", "where": {key: value}}})))
+    for key, prop in effects["selection"]["properties"].items():
+        for value in (["them", {"named": "x"}] if key == "among" else prop.get("enum") or [_sample(prop)]):
+            rendered.append((f"selection {key}={value!r}", render_effect(
+                {"type": "kill", "target": {"pick": "choose", "what": "card", key: value}})))
+    for ref in effects["ref"]["enum"]:
+        rendered.append((f"reference {ref}", render_effect({"type": "kill", "target": ref})))
+    for key, prop in effects["cost"]["properties"].items():
+        value = {"pick": "choose", "what": "unit"} if key in ("kill", "exhaust") else _sample(prop)
+        rendered.append((f"cost {key}", render_card({"type": "gear", "abilities": [
+            {"kind": "activated", "cost": {key: value}, "effect": {"type": "draw", "amount": 1}},
+            {"kind": "additional_cost", "name": "a", "optional": True, "cost": {key: value},
+             "effect_on_cost": {"reduce_energy": 1}}]})))
+    assert len(rendered) > 1000
+    unrendered = [(name, text) for name, text in rendered if MARK_OPEN in text or not text.strip()]
+    assert unrendered == []

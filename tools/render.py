@@ -635,7 +635,8 @@ class Renderer:
         if kind == "count":
             of = node.get("of")
             each = self.selection(ctx, of, mode="each").text if isinstance(of, Mapping) else self.obj(ctx, of)
-            bare = self.selection(ctx, of, mode="bare").text if isinstance(of, Mapping) else self.obj(ctx, of)
+            bare = self.selection(ctx, {**of, "pick": "all"}, mode="bare").text if isinstance(of, Mapping) \
+                else self.obj(ctx, of)
             equal = f"the number of {bare}"
             per = f" for each {each}"
         elif kind == "might":
@@ -691,8 +692,7 @@ class Renderer:
             subject = self.subject(ctx, cond.get("subject", "self"))
             state = str(cond.get("state"))
             if state == "at_base":
-                return f"{subject.be()} in {self.poss(ctx, cond.get('subject', 'self'))} base" \
-                    if subject.text != "I" else "I'm in my base"
+                return "I'm in my base" if subject.text == "I" else f"{subject.be()} in {'their' if subject.plural else 'its'} base"
             return f"{subject.be()} {_STATES.get(state, _mark(f'state {state}'))}"
         if kind == "exists":
             return self.exists(ctx, cond)
@@ -733,6 +733,13 @@ class Renderer:
                 return "you didn't pay the additional cost"
             if kind == "history":
                 return "not " + self.history(ctx, cond)
+            if kind == "turn":
+                return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
+            if kind == "keyword":
+                return f"{self.keyword_label(cond)} is not active"
+            flipped = {"ge": "lt", "gt": "le", "le": "gt", "lt": "ge", "eq": "ne", "ne": "eq"}
+            if kind == "compare" and cond.get("op", "ge") in flipped:
+                return self.compare(ctx, {**cond, "op": flipped[str(cond.get("op", "ge"))]})
         return f"it's not true that {self.condition(ctx, cond)}"
 
     def exists(self, ctx: Ctx, cond: Mapping[str, Any], negate: bool = False) -> str:
@@ -742,7 +749,7 @@ class Renderer:
         if negate or at_most == 0:
             return self.there_are(ctx, cond.get("what"), None)
         if at_most is not None:
-            return self.there_are(ctx, cond.get("what"), f"at most {at_most}")
+            return self.there_are(ctx, cond.get("what"), f"at most {_word(at_most) if at_most == 1 else at_most}")
         return self.there_are(ctx, cond.get("what"), f"{at_least}+" if at_least > 1 else "")
 
     def there_are(self, ctx: Ctx, sel: Node, quantity: str | None) -> str:
@@ -767,7 +774,7 @@ class Renderer:
         if quantity is None:
             phrase, plural = "no " + noun, True
         elif quantity:
-            phrase, plural = f"{quantity} {noun}", True
+            phrase, plural = f"{quantity} {noun}", not quantity.endswith(" one")
         else:
             phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
         if owned and not zone:
@@ -1000,6 +1007,10 @@ class Renderer:
             whose = {"yours": f"{ctx.your()}", "opponents": "each opponent's", "each": "each player's"}.get(
                 str(t.get("whose_turn")), "each player's")
             first = "first " if t.get("first_turn") else ""
+            if "phase" not in t:
+                turn = {"yours": f" of {ctx.your()} {first}turn", "opponents": f" of an opponent's {first}turn"}.get(
+                    str(t.get("whose_turn")), f" of each player's {first}turn" if first else "")
+                return TriggerParts(Phrase(""), "", f"each phase{turn}", prefix="At the start of")
             phase = _PHASES.get(str(t.get("phase")), _mark(f"phase {t.get('phase')}"))
             return TriggerParts(Phrase(""), "", f"{whose} {first}{phase} Phase", prefix="At the start of")
         elif event == "turn_end":
@@ -1677,7 +1688,7 @@ class Renderer:
     def e_for_each_player(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         who = {"each": "each player", "each_other": "each other player", "opponents": "each opponent",
                "starting_next": "starting with the next player, each player"}.get(
-            str(eff.get("players")), _mark(f"players {eff.get('players')!r}"))
+            str(eff.get("players", "each")), _mark(f"players {eff.get('players')!r}"))
         inner = replace(ctx, actor=Phrase(who))
         return [Clause(self.join(inner, self.clauses(inner, eff.get("effect"))), subject=True)]
 
@@ -1800,7 +1811,9 @@ class Renderer:
                 if done_abilities:
                     continue
                 done_abilities = True
-                sources = "all " + _series([self.subject(ctx, m.get("what")).text for m in abilities_of])
+                names = [self.obj(ctx, m.get("what")) for m in abilities_of]
+                names = names[:1] + [n[4:] if n.startswith("all ") else n for n in names[1:]]
+                sources = _series(names)
                 sentences.append(f"{subj.text} {subj.verb('have')} all {{Exhaust}} abilities of {sources}")
             else:
                 sentences.append(self.modifier(ctx, mod, subj, affects))
@@ -1867,9 +1880,11 @@ class Renderer:
             amount = mod.get("amount", 1)
             if _is_int(amount) and amount >= 99:
                 return f"{subj.text} can have any number of buffs"
-            return f"{subj.text} can have up to {amount} buffs"
+            return f"{subj.text} can have up to {_word(amount) if _is_int(amount) else amount} " \
+                   f"buff{'' if amount == 1 else 's'}"
         if kind == "buff_bonus":
-            return f"buffs give an additional +{mod.get('amount', 1)} Might to {subj.text}"
+            whom = self.obj(ctx, affects) if isinstance(affects, str) else subj.text
+            return f"buffs give an additional +{mod.get('amount', 1)} Might to {whom}"
         if kind == "hide_cost":
             cost = self.pay(ctx, mod.get("cost"))
             if mod.get("optional"):
@@ -1898,6 +1913,8 @@ class Renderer:
                 return text
         if power:
             parts.append(f"{self.power(power)} {more}")
+        if not parts:
+            return _mark("cost modifier without energy or power")
         if subj.plural and energy is not None and not power and parts:
             amount = self.amount(ctx, energy)
             owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
