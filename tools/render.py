@@ -1811,9 +1811,9 @@ class Renderer:
                 if done_abilities:
                     continue
                 done_abilities = True
-                names = [self.obj(ctx, m.get("what")) for m in abilities_of]
-                names = names[:1] + [n[4:] if n.startswith("all ") else n for n in names[1:]]
-                sources = _series(names)
+                origins = [self.obj(ctx, m.get("what")) for m in abilities_of]
+                origins = origins[:1] + [n[4:] if n.startswith("all ") else n for n in origins[1:]]
+                sources = _series(origins)
                 sentences.append(f"{subj.text} {subj.verb('have')} all {{Exhaust}} abilities of {sources}")
             else:
                 sentences.append(self.modifier(ctx, mod, subj, affects))
