@@ -251,7 +251,9 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
         if location == NOWHERE and len(allowed) == 1:
             location = allowed[0]
         if location not in allowed:
-            raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}", "355.2.a")
+            # 811.1.d.1: a hidden card only where it was hidden; 149.2: gear only to a base
+            rule = "811.1.d.1" if from_hidden else "149.2" if card.type == "gear" else "355.2.a"
+            raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}", rule)
         ambush = layers.hook_values(g, oid, "reaction_when_played_to")
         if "battlefield_with_own_units" in ambush and is_battlefield(location) and g.bf_at(location).controller != player:
             timing = "reaction"
