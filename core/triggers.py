@@ -50,6 +50,8 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                     granted = s.objs.get(oid)
                     if granted is None or granted.zone != "board":
                         continue
+                    if _one_instance_queued(g, oid, ability, event):
+                        continue
                     if _matches(g, oid, granted.controller, ability, event):
                         _queue(g, PendingTrigger(oid, ability.index, granted.controller, event, lasting=lasting.id), ability)
 
@@ -106,9 +108,23 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                     if static.body["modifiers"][mod_index].get("if_absent") and \
                             any(k == name for k, _ in g.card(oid).keywords):
                         continue
+                    if _one_instance_queued(g, oid, ability, event):
+                        continue
                     if _matches(g, oid, obj.controller, ability, event):
                         code = STATIC_GRANT - ((src * 64 + index) * 64 + mod_index)
                         _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=code), ability)
+
+
+def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str, Any]) -> bool:
+    """816: a keyword whose instances don't add up ('max' stacking: Temporary) triggers once
+    however many instances the object has; a granted instance adds no second trigger."""
+    kw = g.catalog.keywords.get(ability.keyword or "")
+    if kw is None or kw.stacking != "max":
+        return False
+    for t in g.state.pending_triggers:
+        if t.obj == oid and t.event is event and g.ability_of(t.obj, t.ability, t.lasting).keyword == ability.keyword:
+            return True
+    return False
 
 
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
