@@ -51,6 +51,7 @@ class Arrow:
     b: str
     relation: str
     dashed: bool
+    loop: bool = False
 
 
 @dataclass
@@ -127,9 +128,16 @@ def layout(G: nx.MultiDiGraph[str], focus: list[str], depth: int, title: str) ->
             boxes[node] = Box(node, kind, MARGIN + i * COLUMN + COLUMN / 2, top + j * ROW + ROW / 2, w, h,
                               _label(G, node), focus=node in focus,
                               dashed=kind == "ability" and G.nodes[node]["mode"] == "optional")
-    arrows = [Arrow(a, b, d["relation"], bool(d.get("optional")))
-              for a, b, d in sorted(G.edges(data=True), key=lambda e: (e[0], e[1]))
-              if a in boxes and b in boxes]
+    # Only edges along the reading direction (one column to the next), and those from what the
+    # focus feeds back to what it listens to, which close a loop through it; the others (what a
+    # feeder also causes elsewhere) would only cross the picture.
+    arrows = []
+    for a, b, d in sorted(G.edges(data=True), key=lambda e: (e[0], e[1])):
+        if a not in boxes or b not in boxes:
+            continue
+        loop = column[a] > 0 > column[b]
+        if column[b] == column[a] + 1 or loop:
+            arrows.append(Arrow(a, b, d["relation"], bool(d.get("optional")), loop))
     return Layout(boxes, arrows, width, height, title, notes)
 
 
@@ -160,8 +168,9 @@ def to_svg(lay: Layout) -> str:
     for arrow in lay.arrows:
         x1, y1, c1x, c1y, c2x, c2y, x2, y2 = _path(lay, arrow)
         dash = ' stroke-dasharray="5,3"' if arrow.dashed else ""
+        width = 2.4 if arrow.loop else 1.3
         out.append(f'<path d="M{x1:.1f},{y1:.1f} C{c1x:.1f},{c1y:.1f} {c2x:.1f},{c2y:.1f} {x2:.1f},{y2:.1f}" '
-                   f'fill="none" stroke="{COLOURS[arrow.relation]}" stroke-width="1.3"{dash} '
+                   f'fill="none" stroke="{COLOURS[arrow.relation]}" stroke-width="{width}"{dash} '
                    f'marker-end="url(#arrow-{arrow.relation})"/>')
     for box in lay.boxes.values():
         fill = FILLS["focus"] if box.focus else FILLS[box.kind]
@@ -180,7 +189,8 @@ def to_svg(lay: Layout) -> str:
         out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 24}" y2="{y - 4}" stroke="{colour}" stroke-width="2"/>')
         out.append(f'<text x="{x + 30}" y="{y}" font-size="11">{relation}</text>')
         x += 110
-    out.append(f'<text x="{x}" y="{y}" font-size="11">dashed: optional ("may")</text>')
+    out.append(f'<text x="{x}" y="{y}" font-size="11">dashed: optional ("may"); thick: closes a loop '
+               f'through the focus</text>')
     for i, note in enumerate(lay.notes):
         out.append(f'<text x="{MARGIN}" y="{y - 18 - 14 * i}" font-size="10" fill="#777">{escape(note)}</text>')
     out.append("</svg>")
@@ -218,7 +228,7 @@ def write_png(G: nx.MultiDiGraph[str], focus: list[str], depth: int, path: Path,
         curve = code([(x1, y1), (c1x, c1y), (c2x, c2y), (x2, y2)],
                      [code.MOVETO, code.CURVE4, code.CURVE4, code.CURVE4])
         ax.add_patch(patches.FancyArrowPatch(path=curve, arrowstyle="-|>", mutation_scale=10,
-                                             color=COLOURS[arrow.relation], lw=1.1,
+                                             color=COLOURS[arrow.relation], lw=2.0 if arrow.loop else 1.1,
                                              linestyle="--" if arrow.dashed else "-"))
     for box in lay.boxes.values():
         fill = FILLS["focus"] if box.focus else FILLS[box.kind]
@@ -233,7 +243,7 @@ def write_png(G: nx.MultiDiGraph[str], focus: list[str], depth: int, path: Path,
         ax.plot([x, x + 24], [y - 4, y - 4], color=colour, lw=2)
         ax.text(x + 30, y, relation, fontsize=8, va="bottom")
         x += 110
-    ax.text(x, y, 'dashed: optional ("may")', fontsize=8, va="bottom")
+    ax.text(x, y, 'dashed: optional ("may"); thick: closes a loop through the focus', fontsize=8, va="bottom")
     for i, note in enumerate(lay.notes):
         ax.text(MARGIN, y - 18 - 14 * i, note, fontsize=7, color="#777", va="bottom")
     fig.savefig(str(path), dpi=100)
