@@ -364,3 +364,15 @@ def test_pictures(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert png.code == 1 and "pip install 'riftscript[audit]'" in png.err
     nothing = run("audit", "--svg", str(tmp_path / "all.svg"))
     assert nothing.code == 1 and "--card" in nothing.err
+
+
+def test_text_sub_action(tmp_path: Path) -> None:
+    """'riftscript audit text' runs the text audit (tools/textaudit.py) on a reference file."""
+    reference = tmp_path / "reference.json"
+    reference.write_text(json.dumps([{"public_code": "OGN-003/298", "name": "Chemtech Enforcer",
+                                      "rules_text": "When you play me, discard 1."}]))
+    result = run("audit", "text", "--reference", str(reference), "--set", "OGN")
+    assert result.code in (0, 1), result.err
+    assert "1 cards compared (OGN)" in result.out
+    missing = run("audit", "text", "--reference", str(tmp_path / "nope.json"))
+    assert missing.code != 0

@@ -1198,10 +1198,26 @@ examples:
   riftscript audit --set OGS                only Proving Grounds
   riftscript audit --card OGN-003 --depth 2 one card and two steps of neighbours
   riftscript audit --keyword Deathknell --svg deathknell.svg
-  riftscript audit --format json -o graph.json"""
+  riftscript audit --format json -o graph.json
+  riftscript audit text --reference cards.json   rendered card text against a reference"""
+
+def _text_arguments(parser: argparse.ArgumentParser) -> None:
+    from riftscript.tools import textaudit
+
+    textaudit.add_arguments(parser)
+
+
+def _text_run(args: argparse.Namespace) -> int:
+    from riftscript.tools import textaudit
+
+    return textaudit.run(args, _stream())
+
 
 # Sub-actions of 'audit' besides the default graph report: name -> (help, add_arguments, run).
-SUB_ACTIONS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {}
+SUB_ACTIONS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int]]] = {
+    "text": ("compare the card text rendered from each script with an official reference (a JSON file)",
+             _text_arguments, _text_run),
+}
 
 
 def _stream() -> TextIO:
@@ -1246,9 +1262,13 @@ def cmd_audit(args: argparse.Namespace) -> int:
             return 0
         sub = G
         if selection.nodes is not None:
-            keep = neighbourhood(G, selection.nodes, depth) if (args.card or args.keyword) else \
-                neighbourhood(G, selection.nodes, 0) | {e for n in selection.nodes for e in
-                                                        itertools.chain(G.successors(n), G.predecessors(n))}
+            if args.card or args.keyword:
+                keep = neighbourhood(G, selection.nodes, depth)
+            else:  # a set: its abilities, their events and those events' kernel sources
+                keep = neighbourhood(G, selection.nodes, 0)
+                keep |= {e for n in selection.nodes for e in itertools.chain(G.successors(n), G.predecessors(n))}
+                keep |= {k for e in list(keep) if G.nodes[e]["type"] == "event"
+                         for k in G.predecessors(e) if G.nodes[k]["type"] == "kernel"}
             sub = G.subgraph(keep).copy()
             sub.graph["scope"] = selection.what
         if args.format == "json":
