@@ -256,7 +256,7 @@ class _Walk:
     """What one ability's script can do: events it causes, abilities it creates, keywords it grants."""
 
     causes: list[Cause] = field(default_factory=list)
-    created: list[tuple[str, Json, bool]] = field(default_factory=list)
+    created: list[tuple[str, Json, bool, bool]] = field(default_factory=list)  # what, body, optional, uses
     grants: list[tuple[str, bool]] = field(default_factory=list)
 
 
@@ -329,7 +329,7 @@ class ScriptWalker:
             elif is_effect and etype == "create_effect" and key in ("trigger", "replacement"):
                 if isinstance(value, dict):
                     body = {"kind": "triggered" if key == "trigger" else "replacement", **value}
-                    found.created.append((key, body, optional or "uses" in node))
+                    found.created.append((key, body, optional, "uses" in node))
             elif is_effect and etype == "may" and key == "cost":
                 self.cost(value, True, found, "may cost")
             elif isinstance(value, (dict, list)):
@@ -518,10 +518,9 @@ class GraphBuilder:
                             optional=all(c.optional for c in causes), conditional=all(c.conditional for c in causes),
                             self_only=all(c.self_only for c in causes),
                             via="; ".join(sorted({c.via for c in causes})))
-        for i, (what, child, child_optional) in enumerate(found.created, start=1):
+        for i, (what, child, child_optional, uses) in enumerate(found.created, start=1):
             child_id = f"{node}/{i}"
-            self.add_ability(child_id, child, card, name, set_code, keyword, parent=node,
-                             uses=child_optional)
+            self.add_ability(child_id, child, card, name, set_code, keyword, parent=node, uses=uses)
             self.G.add_edge(node, child_id, key="creates", relation="creates", optional=child_optional,
                             via=f"create_effect {what}")
         for keyword_name, grant_optional in found.grants:
@@ -997,7 +996,8 @@ def render_text(report: Report, G: nx.MultiDiGraph[str], out: TextIO, limit: int
              "bounded": "mandatory, but a trigger in it fires once per turn, combat or object, so it stops",
              "optional": "a 'may' or an optional trigger breaks it"}
     for i, loop in enumerate(report.loops[:limit], start=1):
-        p(f"  {i}. {loop.label} ({notes[loop.label]}): {len(loop.abilities)} abilities, "
+        p(f"  {i}. {loop.label} ({notes[loop.label]}): {len(loop.abilities)} "
+          f"abilit{'ies' if len(loop.abilities) != 1 else 'y'}, "
           f"events {', '.join(loop.events)}")
         for cycle in loop.cycles:
             p(f"     {cycle.label} cycle: {_cycle_text(G, H, cycle.abilities)}")
