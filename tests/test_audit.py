@@ -347,6 +347,10 @@ def test_command_filters_and_exports(tmp_path: Path) -> None:
     data = json.loads(out.read_text())
     cards = {n.get("card") for n in data["nodes"] if n["type"] == "ability"}
     assert "TST-001" in cards and "OGN-003" not in cards
+    card = run("audit", "--paths", str(_folder()), "--card", "TST-001", "--format", "json")
+    ids = {n["id"] for n in json.loads(card.out)["nodes"]}
+    # what it listens to and who causes that (the kernel plays cards), what it causes and who listens
+    assert {"event:played", "kernel:chain", "event:buff", "event:spend_buff", "TST-001#2"} <= ids
     keyword = run("audit", "--paths", str(_folder()), "--keyword", "Overcharge")
     assert keyword.code == 0 and "Kindle -> Overcharge" in keyword.out
     bad = run("audit", "--card", "NOPE-1")

@@ -927,9 +927,11 @@ def neighbourhood(G: nx.MultiDiGraph[str], focus: Iterable[str], depth: int) -> 
     found = set(focus)
     for neighbours in (G.successors, G.predecessors):
         frontier = set(focus)
+        seen = set(focus)
         for _ in range(2 * depth):
-            frontier = {m for n in frontier for m in neighbours(n)} - found
-            found |= frontier
+            frontier = {m for n in frontier for m in neighbours(n)} - seen
+            seen |= frontier
+        found |= seen
     found |= {k for e in list(found) if G.nodes[e]["type"] == "event"
               for k in G.predecessors(e) if G.nodes[k]["type"] == "kernel"}
     return found
