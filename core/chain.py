@@ -71,6 +71,7 @@ class PlayCheck:
     paid: list[str] = field(default_factory=list)
     other_costs: dict[str, Any] = field(default_factory=dict)
     from_hidden: bool = False
+    pay_with: dict[str, Any] = field(default_factory=dict)
 
 
 def playable_zones(g: "Game", player: int, oid: int) -> bool:
@@ -276,10 +277,11 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
+    pay_with = _pay_with(g, player, oid, other, action)
     plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
-    return PlayCheck(cost, plan, location, targets, paid, other, from_hidden)
+    return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
 
 
 def _object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
@@ -318,6 +320,30 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
+
+
+def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[int]]:
+    """Objects the player may choose to pay 'kill a unit' / 'exhaust a unit' costs with."""
+    ctx = EffectContext(g, player, oid)
+    out: dict[str, list[int]] = {}
+    for key in ("kill", "exhaust"):
+        if key in other:
+            out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
+    return out
+
+
+def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The player's choice of what pays kill/exhaust costs (process of playing a card, step 4)."""
+    wanted = action.get("pay_with") or {}
+    if not isinstance(wanted, dict):
+        raise IllegalActionError(f"pay_with maps a cost ('kill', 'exhaust') to an object id, got {wanted!r}")
+    chosen: dict[str, Any] = {}
+    for key, candidates in cost_choices(g, player, oid, other).items():
+        pick = wanted.get(key, candidates[0] if candidates else None)
+        if pick not in candidates:
+            raise IllegalActionError(f"#{pick} can't pay the '{key}' cost", "cost")
+        chosen[key] = pick
+    return chosen
 
 
 def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) -> None:
@@ -369,7 +395,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     g.emit("play", player=player, obj=oid, code=card.code, **{"from": origin}, location=check.location,
            targets=check.targets, paid=check.paid)
     payment.pay(g, player, check.plan)
-    _pay_other(g, player, oid, check.other_costs, item)
+    _pay_other(g, player, oid, check.other_costs, item, check.pay_with)
     for lid in check.cost.other.get("_use_lasting", []):
         _use_lasting(g, lid)
     g.remember("played", player, oid, code=card.code)
@@ -395,9 +421,9 @@ def _use_lasting(g: "Game", lid: int) -> None:
         g.spend_use(lasting)
 
 
-def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: ChainItem) -> None:
+def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: ChainItem,
+               pay_with: dict[str, Any]) -> None:
     """Non-resource costs: exhaust, kill, discard, recycle from trash, spend a buff."""
-    ctx = EffectContext(g, player, oid, item)
     p = g.state.players[player]
     if other.get("exhaust_self"):
         actions.exhaust(g, [oid])
@@ -408,13 +434,12 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
     if other.get("spend_buff_self"):
         actions.spend_buff(g, oid, player)
-    if "kill" in other:
-        victims = ctx.candidates(other["kill"])[:1]
-        actions.kill(g, victims, source=oid, by="cost", killer=player)
-        item.variables["killed_might"] = layers.might(g, victims[0]) if victims and g.obj(victims[0]).zone == "board" else 0
-    if "exhaust" in other:
-        # step 4 of playing a card: an 'exhaust a unit' cost is paid (like kill, the first ready one)
-        actions.exhaust(g, [c for c in ctx.candidates(other["exhaust"]) if not g.obj(c).exhausted][:1])
+    if "kill" in other and pay_with.get("kill") is not None:
+        victim = int(pay_with["kill"])
+        item.variables["killed_might"] = layers.might(g, victim)
+        actions.kill(g, [victim], source=oid, by="cost", killer=player)
+    if "exhaust" in other and pay_with.get("exhaust") is not None:
+        actions.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
     if other.get("kill_self"):
         actions.kill(g, [oid], source=oid, by="cost", killer=player)
     if other.get("recycle_self"):
@@ -508,7 +533,7 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
         raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
         raise IllegalActionError("rune abilities cost no energy")
-    return PlayCheck(cost, plan, NOWHERE, targets)
+    return PlayCheck(cost, plan, NOWHERE, targets, pay_with=_pay_with(g, player, oid, cost.other, action))
 
 
 def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -> None:
@@ -521,7 +546,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         return
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
     payment.pay(g, player, check.plan)
-    _pay_other(g, player, oid, check.cost.other, item)
+    _pay_other(g, player, oid, check.cost.other, item, check.pay_with)
     if is_add_ability(ability):
         ctx = EffectContext(g, player, oid, item)
         ctx.run(ability.body["effect"])  # 337.2: resolves at once, passes neither priority nor focus

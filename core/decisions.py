@@ -71,10 +71,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                         if location != NOWHERE:
                             action["location"] = location
                         try:
-                            chain.check_play(g, player, action)
+                            check = chain.check_play(g, player, action)
                         except IllegalActionError:
                             continue
-                        out.append(action)
+                        out.extend(_cost_variants(g, player, oid, check, action))
     for oid, ability in chain.activatable(g, player):
         if ability.index < 0:
             # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
@@ -88,10 +88,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         for targets in target_sets:
             action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
             try:
-                chain.check_activate(g, player, action)
+                check = chain.check_activate(g, player, action)
             except IllegalActionError:
                 continue
-            out.append(action)
+            out.extend(_cost_variants(g, player, oid, check, action))
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})
@@ -102,6 +102,18 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         out.append({"type": "pass"})
     elif s.step == "main" and player == s.turn_player:
         out.append({"type": "end_turn"})
+    return out
+
+
+def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, action: Action) -> list[Action]:
+    """One action per way to pay a 'kill a unit' or 'exhaust a unit' cost (the player chooses)."""
+    choices = chain.cost_choices(g, player, oid, check.other_costs or check.cost.other)
+    if not any(len(c) > 1 for c in choices.values()):
+        return [action]
+    out: list[Action] = []
+    keys = sorted(choices)
+    for combo in itertools.product(*(choices[k] for k in keys)):
+        out.append({**action, "pay_with": dict(zip(keys, combo))})
     return out
 
 
@@ -296,7 +308,10 @@ def perform(g: "Game", action: Action) -> None:
 
     loops.decision_made(g)
     if kind == "concede":
-        concede(g, player)
+        who = action.get("player", player)
+        concede(g, who if isinstance(who, int) and 0 <= who < len(s.players) else player)
+        if s.winners is None and who != player:
+            s.decision = d  # another player left; the decision still waits for its player
         return
     if d.kind == "priority":
         if kind == "play":

@@ -374,7 +374,7 @@ class Runner:
         assert decision is not None
         player = self.refs.player(step["player"]) if "player" in step else decision.player
         if kind == "concede":
-            game.apply({"type": "concede"})
+            game.apply({"type": "concede", "player": player})
             return
         if self.strict and player != decision.player:
             self.fail(index, f"unscripted decision: {self.refs.players[decision.player]} must decide "
