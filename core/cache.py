@@ -47,13 +47,24 @@ def enabled() -> bool:
     return os.environ.get(NO_CACHE_ENV, "") in ("", "0")
 
 
+# The modules whose code decides what a file parses to and whether it is accepted.
+LOADER_SOURCES = ("yamlio.py", "schema.py", "fastcheck.py", "cache.py")
+
+
 def fingerprint(schemas: Schemas) -> str:
-    """Hash of everything besides a file's own bytes that decides whether it is valid."""
+    """Hash of everything besides a file's own bytes that decides whether it is valid, including
+    the loader's own source, so that a changed rule never meets a stale entry during development."""
     digest = hashlib.sha256()
     parts = [str(FORMAT), ENGINE_VERSION, str(SCHEMA_VERSION), ruamel.yaml.__version__,
              str((yamlio.MAX_FILE_BYTES, yamlio.MAX_DEPTH, yamlio.MAX_NODES, yamlio.MAX_SCALAR))]
     for part in parts:
         digest.update(part.encode() + b"\0")
+    here = Path(__file__).parent
+    for name in LOADER_SOURCES:
+        try:
+            digest.update((here / name).read_bytes())
+        except OSError:  # no sources (e.g. a zipped install): the versions above still apply
+            digest.update(name.encode())
     digest.update(json.dumps(schemas.documents, sort_keys=True).encode())
     return digest.hexdigest()
 
