@@ -16,10 +16,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from riftscript.core import layers
+from riftscript.core.invariants import check
 from riftscript.core.catalog import load_catalog
 from riftscript.core.game import Game
-from riftscript.core.state import NOWHERE, is_battlefield
 from riftscript.plugins.agents import RandomAgent
 
 MAX_ACTIONS = 20_000
@@ -34,84 +33,6 @@ def pairings() -> list[tuple[str, str]]:
     decks = sorted(cat().decks)
     assert len(decks) == 7, decks
     return list(itertools.combinations_with_replacement(decks, 2))
-
-
-def zone_problems(g: Game) -> list[str]:
-    """Cross-check the zone lists against each object's zone; each card in exactly one place."""
-    s = g.state
-    where: dict[int, list[tuple[str, Any]]] = {}
-
-    def put(oid: int, zone: str, detail: Any) -> None:
-        where.setdefault(oid, []).append((zone, detail))
-
-    for p in s.players:
-        for name in ("hand", "trash", "main_deck", "rune_deck", "champion", "banished"):
-            for oid in getattr(p, name):
-                put(oid, name, p.index)
-        for oid in p.runes:
-            put(oid, "runes", p.index)
-        for oid in p.base:
-            put(oid, "board", p.index)
-        if p.legend != NOWHERE:
-            put(p.legend, "legend", p.index)
-    for bf in s.battlefields:
-        put(bf.card, "bfcard", bf.loc)
-        for oid in bf.here:
-            put(oid, "board", bf.loc)
-        for oid in bf.facedown:
-            put(oid, "facedown", bf.loc)
-    for item in s.chain:
-        if item.kind == "card":
-            put(item.obj, "chain", None)
-    problems = []
-    for oid, places in where.items():
-        if len(places) != 1:
-            problems.append(f"#{oid} {g.name(oid)} is in {len(places)} places: {places}")
-            continue
-        zone, detail = places[0]
-        obj = s.objs[oid]
-        if obj.zone != zone:
-            problems.append(f"#{oid} {g.name(oid)} is listed in {zone} but its zone is {obj.zone}")
-        elif zone in ("hand", "trash", "main_deck", "rune_deck", "champion", "banished") and detail != obj.owner:
-            problems.append(f"#{oid} {g.name(oid)} is in player {detail}'s {zone}, owner is {obj.owner}")
-        elif zone == "runes" and detail != obj.controller:
-            problems.append(f"#{oid} rune is in player {detail}'s runes, controller is {obj.controller}")
-        elif zone in ("board", "facedown", "bfcard") and detail != obj.loc:
-            problems.append(f"#{oid} {g.name(oid)} is listed at {detail} but its loc is {obj.loc}")
-        elif zone == "board" and not is_battlefield(obj.loc) and obj.loc != obj.controller:
-            problems.append(f"#{oid} {g.name(oid)} is in player {obj.loc}'s base, controller {obj.controller}")
-    listed_zones = {"hand", "trash", "main_deck", "rune_deck", "champion", "banished", "runes", "board",
-                    "legend", "bfcard", "facedown", "chain"}
-    for oid, obj in s.objs.items():
-        if obj.zone in listed_zones and oid not in where:
-            problems.append(f"#{oid} {g.name(oid)} has zone {obj.zone} but is in no zone list")
-        if obj.zone not in listed_zones | {"set_aside", "gone"}:
-            problems.append(f"#{oid} {g.name(oid)} is in unexpected zone {obj.zone!r}")
-        if obj.zone == "gone" and not obj.token:
-            problems.append(f"#{oid} {g.name(oid)} (not a token) ceased to exist")
-    return problems
-
-
-def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
-    s = g.state
-    problems = zone_problems(g)
-    now = {oid for oid, obj in s.objs.items() if not obj.token}
-    if now != cards:
-        problems.append(f"non-token cards changed: lost {sorted(cards - now)}, new {sorted(now - cards)}")
-    if Counter(s.objs[o].code for o in now) != counts:
-        problems.append("the card codes of the game changed")
-    for p in s.players:
-        amounts = [p.energy, p.spell_energy, *p.power.values(), *p.spell_power.values()]
-        if any(a < 0 for a in amounts):
-            problems.append(f"player {p.index} has a negative pool: {p.energy} {p.power} {p.spell_energy} {p.spell_power}")
-    if g.pending_decision() is not None:
-        for oid in g.board_objects():
-            obj = s.objs[oid]
-            if g.card(oid).type == "unit" and obj.attached_to == NOWHERE and obj.damage > 0 \
-                    and obj.damage >= layers.might(g, oid):
-                problems.append(f"#{oid} {g.name(oid)} has lethal damage {obj.damage} >= {layers.might(g, oid)} "
-                                f"while {g.pending_decision().kind} is asked")
-    return problems
 
 
 def soak_one(decks: tuple[str, str], seed: int) -> tuple[Game, int]:
