@@ -354,7 +354,7 @@ class Renderer:
             "controlled_battlefield": f"at battlefields {ctx.you().text} control" if plural
             else f"at a battlefield {ctx.you().text} control",
             "enemy_battlefield": "at enemy battlefields" if plural else "at an enemy battlefield",
-            "event_location": "at that battlefield",
+            "event_location": "at that battlefield", "my_battlefield": f"at {ctx.self_poss} battlefield",
         }
         if isinstance(loc, str) and loc in table:
             return table[loc]
@@ -603,6 +603,7 @@ class Renderer:
         your = {"opponent": "an opponent's", "its_controller": "its controller's"}.get(str(player), ctx.your())
         you = {"opponent": "an opponent", "its_controller": "its controller"}.get(str(player), ctx.you().text)
         have = "has" if you in ("an opponent", "its controller") else "have"
+        moved = f"{ctx.self_subj.text} {ctx.self_subj.verb('have')} moved"
         table = {
             "points": (f"{your} points", f"point {you} {have}"),
             "hand_size": (f"the number of cards in {your} hand", f"card in {your} hand"),
@@ -612,8 +613,7 @@ class Renderer:
             "xp": (f"{your} XP", f"XP {you} {have}"),
             "victory_score": ("the Victory Score", ""),
             "highest_might": (f"the highest Might among units {you} control", ""),
-            "moves_this_turn": (f"the number of times {ctx.self_subj.text} {ctx.self_subj.verb('have')} moved this turn",
-                                f"time {ctx.self_subj.text} {ctx.self_subj.verb('have')} moved this turn"),
+            "moves_this_turn": (f"the number of times {moved} this turn", f"time {moved} this turn"),
             "cards_played_this_turn": (f"the number of cards {you} {have} played this turn",
                                        f"card {you} {have} played this turn"),
             "opponent_points_max": ("the highest score among your opponents", ""),
@@ -692,7 +692,8 @@ class Renderer:
             subject = self.subject(ctx, cond.get("subject", "self"))
             state = str(cond.get("state"))
             if state == "at_base":
-                return "I'm in my base" if subject.text == "I" else f"{subject.be()} in {'their' if subject.plural else 'its'} base"
+                owner = "my" if subject.text == "I" else "their" if subject.plural else "its"
+                return f"{subject.be()} in {owner} base"
             return f"{subject.be()} {_STATES.get(state, _mark(f'state {state}'))}"
         if kind == "exists":
             return self.exists(ctx, cond)
@@ -1769,6 +1770,33 @@ class Renderer:
 
     # --- abilities -----------------------------------------------------------------------------
 
+    def at_my_battlefield(self, body: Mapping[str, Any]) -> Mapping[str, Any]:
+        """'While I'm at a battlefield, units here ...' said as 'units at my battlefield ...'."""
+        if self.type != "unit" or body.get("while") != {"type": "is", "subject": "self", "state": "at_battlefield"}:
+            return body
+
+        def moved(sel: Node) -> Node:
+            where = sel.get("where") if isinstance(sel, Mapping) else None
+            if not isinstance(where, Mapping) or where.get("location") != "here":
+                return None
+            return {**sel, "where": {**where, "location": "my_battlefield"}}
+
+        rest = {k: v for k, v in body.items() if k != "while"}
+        affects = moved(body.get("affects"))
+        if affects is not None:
+            return {**rest, "affects": affects}
+        modifiers = body.get("modifiers")
+        if body.get("affects", "self") != "self" or not isinstance(modifiers, list):
+            return body
+        changed = []
+        for mod in modifiers:
+            amount = mod.get("amount") if isinstance(mod, Mapping) else None
+            counted = moved(amount.get("of")) if isinstance(amount, Mapping) and amount.get("type") == "count" else None
+            if counted is None or not isinstance(amount, Mapping) or mod.get("type") != "might":
+                return body
+            changed.append({**mod, "amount": {**amount, "of": counted}})
+        return {**rest, "modifiers": changed}
+
     def static_subject(self, ctx: Ctx, affects: Node) -> Phrase:
         if affects == "self":
             return ctx.self_subj
@@ -1782,6 +1810,7 @@ class Renderer:
 
     def static_clauses(self, ctx: Ctx, body: Mapping[str, Any], subject: Phrase | None = None) -> list[str]:
         """The sentences of a static ability or lasting effect (no final period)."""
+        body = self.at_my_battlefield(body)
         affects = body.get("affects", "self")
         subj = subject or self.static_subject(ctx, affects)
         modifiers = body.get("modifiers")
