@@ -399,6 +399,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     for lid in check.cost.other.get("_use_lasting", []):
         _use_lasting(g, lid)
     g.remember("played", player, oid, code=card.code)
+    _chosen(g, player, target_slots(card), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
@@ -413,6 +414,17 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
             sd.acted = False
     else:
         _after_add(g, player, discretionary=True)
+
+
+def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str) -> None:
+    """A spell or ability chose these objects as targets (The Dreaming Tree listens to this)."""
+    for sel, chosen in zip(slots, targets):
+        if sel.get("what") == "location":
+            continue
+        for oid in chosen:
+            obj = g.state.objs.get(oid)
+            if obj is not None:
+                g.emit("chosen", obj=oid, player=player, by=by, loc=obj.loc, controller=obj.controller)
 
 
 def _use_lasting(g: "Game", lid: int) -> None:
@@ -545,6 +557,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         _rune(g, player, oid, index)
         return
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
+    _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability")
     payment.pay(g, player, check.plan)
     _pay_other(g, player, oid, check.cost.other, item, check.pay_with)
     if is_add_ability(ability):

@@ -306,7 +306,8 @@ def perform(g: "Game", action: Action) -> None:
     s.decision = None
     from . import loops
 
-    loops.decision_made(g)
+    if kind != "pass":
+        loops.decision_made(g)  # passing priority never breaks a mandatory loop (core/loops.py)
     if kind == "concede":
         who = action.get("player", player)
         concede(g, who if isinstance(who, int) and 0 <= who < len(s.players) else player)

@@ -12,6 +12,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from .cards import Ability
+from .catalog import EVENT_ALIASES
 from .effects import EffectContext
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
@@ -37,7 +38,8 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
     if not s.lasting:
         return
     for lasting in g.active_lasting():
-        if lasting.kind == "trigger" and lasting.body["when"]["event"] == etype:
+        if lasting.kind == "trigger" and EVENT_ALIASES.get(lasting.body["when"]["event"],
+                                                           lasting.body["when"]["event"]) == etype:
             ability = g.lasting_ability(lasting)
             if _matches(g, lasting.source, lasting.controller, ability, event):
                 _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)

@@ -101,6 +101,9 @@ def may(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     chooser = _player(ctx, node.get("chooser", "you"))
     name = g.name(ctx.source)
+    if node.get("cost", {}).get("power_x"):
+        _pay_x(ctx, chooser, node)
+        return
     if "cost" in node:
         cost = payment.ability_cost(g, chooser, ctx.source, node["cost"])
         plan = payment.plan_payment(g, chooser, cost)
@@ -118,6 +121,25 @@ def may(ctx: EffectContext, node: Node) -> None:
     ctx.last["pay"] = True
     ctx.run(node["effect"])
     ctx.last["succeed"] = True
+
+
+def _pay_x(ctx: EffectContext, chooser: int, node: Node) -> None:
+    """'Pay any amount of power of any domain': the amount paid is the variable x."""
+    g = ctx.g
+    affordable = 0
+    while affordable < 12 and payment.plan_payment(g, chooser, payment.Cost(0, [payment.ANY] * (affordable + 1))):
+        affordable += 1
+    x = int(ctx.ask(chooser, f"how much power to pay for {g.name(ctx.source)}?",
+                    [(str(n), n) for n in range(affordable + 1)]))
+    ctx.variables["x"] = x
+    if x == 0:
+        ctx.last["pay"] = ctx.last["succeed"] = False
+        return
+    plan = payment.plan_payment(g, chooser, payment.Cost(0, [payment.ANY] * x))
+    assert plan is not None
+    payment.pay(g, chooser, plan)
+    ctx.last["pay"] = ctx.last["succeed"] = True
+    ctx.run(node["effect"])
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
@@ -713,7 +735,7 @@ PRIMITIVES: list[tuple[str, Any, tuple[str, ...], bool]] = [
     ("ready_runes", ready_runes, ("ready",), False),
     ("create_token", create_token, ("create_token", "enter_board", "contest"), False),
     ("gain_points", gain_points, ("points",), False), ("gain_xp", gain_xp, ("xp",), False),
-    ("look_at_top", look_at_top, ("look", "recycle"), False),
+    ("look_at_top", look_at_top, ("look", "looked_at", "recycle"), False),
     ("play", play, ("play", "played", "enter_board"), False),
     ("extra_turn", extra_turn, ("extra_turn",), False), ("win_game", win_game, ("game_over",), False),
     ("attach", attach, ("attach",), False), ("hide", hide, ("hide",), False),

@@ -297,10 +297,6 @@ def test_the_kernel_runs_the_loop_the_audit_predicts() -> None:
     assert fired["TST-001#0"] == 1  # the played trigger only starts it
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the runtime guard (core/loops.py) counts events since the last player decision, and every "
-    "trigger on the chain waits for each player to pass priority, which counts as a decision: a "
-    "mandatory trigger loop never reaches Game.max_events, so it is not settled as a draw"))
 def test_the_runtime_guard_settles_the_mandatory_loop() -> None:
     game = _play_loop(max_events=200, actions=2_000)
     assert game.state.result == "draw"
