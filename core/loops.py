@@ -4,7 +4,8 @@ Neither the Core Rules of 2026-03-30 nor the October 2026 digests contain a rule
 loop (engine-notes.md, 'Endless loops').  Decision, kept in this one place so a future rule can
 replace it: following the practice of other card games that the notes mention, a loop made only
 of mandatory actions ends the game as a draw.  The engine detects it with a bound: more than
-``Game.max_events`` events without any player decision, or more than TURN_LIMIT turns.  The
+``Game.max_events`` events without any player decision other than passing priority (passing never
+breaks a loop of mandatory triggers), or more than TURN_LIMIT turns.  The
 settlement is recorded as a ``loop_draw`` event in the log.
 """
 from __future__ import annotations
