@@ -110,3 +110,16 @@ def test_validating_before_installing_with_the_effects_module(tmp_path: Path) ->
     ]
     assert run("--plugin", str(folder / "effects.py"), "validate", str(folder)).lines == [
         "8 files checked: no problems"]
+
+
+def test_its_cards_play_in_a_real_game(installed: Path) -> None:
+    """The set's own scenarios run: the Python primitive and the YAML keyword work in the engine."""
+    from riftscript.tools.scenario import load_file, run_scenario
+
+    catalog = load_catalog()
+    assert catalog.schemas is not None
+    scenarios = load_file(installed / "scenarios" / "riptide.yaml", catalog.schemas)
+    assert len(scenarios) == 2
+    for scenario in scenarios:
+        game = run_scenario(catalog, scenario)
+        assert game is not None

@@ -9,4 +9,5 @@ from . import HERE
 
 @hookimpl
 def riftscript_sets() -> list[SetSpec]:
-    return [SetSpec(manifest=HERE / "set.yaml", cards=HERE / "cards", plugin="tidecallers")]
+    return [SetSpec(manifest=HERE / "set.yaml", cards=HERE / "cards", scenarios=HERE / "scenarios",
+                    plugin="tidecallers")]
