@@ -97,7 +97,7 @@ def test_a_broken_card_in_a_copy_is_reported_with_its_position(installed: Path, 
     assert result.lines == [
         f"{card}:8:8: 'four' is not of type 'integer' (might)",
         f"{card}:12:15: Undertow takes a number from 0 to 99, e.g. 'Undertow: 2', not 'lots' (keywords[0].Undertow)",
-        "2 problems in 1 file (8 checked)",
+        "2 problems in 1 file (9 checked)",
     ]
     assert result.code == 1
 
@@ -106,10 +106,10 @@ def test_validating_before_installing_with_the_effects_module(tmp_path: Path) ->
     folder = EXAMPLE / PACKAGE
     assert run("validate", str(folder)).lines == [
         f"{folder / 'cards' / 'CMT-003.yaml'}:13:13: 'riptide' is not a known type (abilities[0].effect.type)",
-        "1 problem in 1 file (8 checked)",
+        "1 problem in 1 file (9 checked)",
     ]
     assert run("--plugin", str(folder / "effects.py"), "validate", str(folder)).lines == [
-        "8 files checked: no problems"]
+        "9 files checked: no problems"]
 
 
 def test_its_cards_play_in_a_real_game(installed: Path) -> None:
