@@ -298,8 +298,10 @@ class EffectContext:
                 if not any(self.matches(oid, alternative) for alternative in want):
                     return False
             elif key == "at":
+                # a battlefield card is 'at' its own battlefield (198.1), so "that unit's battlefield"
+                # (Zenith Blade's destination) is found like a unit there
                 where = self.location_of(want)
-                if where == NOWHERE or obj.zone != "board" or obj.loc != where:
+                if where == NOWHERE or obj.zone not in ("board", "bfcard") or obj.loc != where:
                     return False
             elif key == "alone":
                 role = "attacking_alone" if obj.designation == "attacker" else "defending_alone"
