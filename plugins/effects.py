@@ -69,6 +69,9 @@ def _location(ctx: EffectContext, spec: Any, unit: int | None = None) -> int:
         return int(ctx.event.get("loc", NOWHERE)) if ctx.event else NOWHERE
     if spec == "destination":
         dest = ctx.bindings.get("destination") or []
+        if not dest and ctx.event is not None and ctx.event.get("t") == "move" and "to" in ctx.event:
+            # in a move trigger: where the moving unit went ("moved with it", 138)
+            return int(ctx.event["to"])
         return dest[0] if dest else NOWHERE
     if spec in ("choose_battlefield", "choose_location"):
         options = [(g.name(bf.card), bf.loc) for bf in g.state.battlefields]
