@@ -145,14 +145,27 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         per_slot.append(choices)
     combos: list[list[list[int]]] = []
     moves = _move_pairs(slots)
+    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
     for product in itertools.product(*per_slot):
         option: list[list[int]] = [list(p) for p in product]
         if moves and _bad_destination(g, moves, option) is not None:
+            continue
+        if linked and not _slots_agree(ctx, slots, option, linked):
             continue
         combos.append(option)
         if len(combos) >= MAX_TARGET_COMBOS:
             break
     return combos
+
+
+def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[list[int]],
+                 linked: list[int]) -> bool:
+    """A later slot that refers to earlier targets (distinct_from: [target]) still matches them (355)."""
+    saved, ctx.targets = ctx.targets, option
+    try:
+        return all(ctx.matches_selection(slots[i], oid) for i in linked for oid in option[i])
+    finally:
+        ctx.targets = saved
 
 
 def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
@@ -303,6 +316,7 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
     ctx = EffectContext(g, player, source)
+    ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):
         if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
             raise IllegalActionError(f"targets must be a list of distinct ids, got {chosen!r}")

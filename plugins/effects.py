@@ -364,6 +364,8 @@ def recycle(ctx: EffectContext, node: Node) -> None:
     targets = ctx.resolve(node["target"], "recycle")
     actions.recycle(ctx.g, targets, random_order=bool(node.get("random_order", len(targets) > 1)))
     ctx.bindings["it"] = targets
+    # "Recycle me. If you do, ..." (Ekko, Recurrent): it did if every card reached a deck
+    ctx.last["succeed"] = bool(targets) and all(ctx.g.obj(t).zone in ("main_deck", "rune_deck") for t in targets)
 
 
 def modify_might(ctx: EffectContext, node: Node) -> None:
