@@ -276,6 +276,9 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
             action["targets"] = None
     if kind == "play":
         action["costs"] = list(step.get("costs", []))
+    if kind in ("play", "activate") and "pay_with" in step:
+        # which object pays a 'kill a unit' / 'exhaust a unit' cost ({kill: alias})
+        action["pay_with"] = {cost: refs.obj(ref) for cost, ref in step["pay_with"].items()}
     return action
 
 
