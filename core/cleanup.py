@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import actions, combat, layers, scoring
+from .events import Event
 from .state import NOWHERE, Decision, Showdown
 
 if TYPE_CHECKING:
@@ -49,8 +50,15 @@ def cleanup(g: "Game") -> None:
     lethal = [oid for oid in g.board_objects()
               if g.card(oid).type == "unit" and g.obj(oid).damage > 0
               and g.obj(oid).damage >= layers.might(g, oid)]
-    if lethal:
-        actions.kill(g, lethal, by="damage", lethal=True)
+    for oid in lethal:
+        # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
+        # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
+        hit = _last_damage(g, oid)
+        if hit is not None and hit.get("by") in ("spell", "ability"):
+            actions.kill(g, [oid], source=int(hit.get("source", NOWHERE)), by=str(hit["by"]),
+                         killer=int(hit.get("player", NOWHERE)), lethal=True)
+        else:
+            actions.kill(g, [oid], by="damage", lethal=True)
     open_state = not s.chain
     # 4. empty battlefields become uncontrolled in an open state
     for bf in s.battlefields:
@@ -105,6 +113,14 @@ def cleanup(g: "Game") -> None:
         if bf.combat_staged:
             sd.combat = True  # a non-combat showdown becomes a combat when another player's units arrive
             combat.start_combat(g)
+
+
+def _last_damage(g: "Game", oid: int) -> "Event | None":
+    """The latest 'damaged' event of a unit, searched back from the end of the log."""
+    for event in reversed(g.log):
+        if event["t"] == "damaged" and event.get("obj") == oid:
+            return event
+    return None
 
 
 def begin_showdown(g: "Game", loc: int) -> None:
