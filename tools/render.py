@@ -2,8 +2,8 @@
 
 Every sentence is built from the nodes of a card's script (abilities, keywords, effects,
 selectors, amounts, conditions, triggers and costs), so a card author sees what a script
-means in the style of printed Riftbound text: "When you play me, draw 1.", "{Exhaust}: Deal 2
-to a unit at a battlefield.", "[Deathknell] — Draw 1.".  Nothing is copied from printed card
+means in the style of printed Riftbound text: "When you play me, draw 1.", "{Exhaust}: Ready
+me.", "[Deathknell] — Draw 1.".  Nothing is copied from printed card
 text.  A node the renderer does not know is shown as an explicit ``‹...›`` marker; rendering
 never raises.
 """
@@ -1049,7 +1049,7 @@ class Renderer:
         by = t.get("by")
         if by:
             extra.append({"spell": "with a spell", "ability": "with an ability", "combat": "in combat",
-                          "spell_or_ability": "with a spell or ability"}.get(str(by), _mark(f"by {by}")))
+                          "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), _mark(f"by {by}")))
         if t.get("here") and event not in ("chosen",):
             extra.append("here")
         whose_turn = t.get("whose_turn")
