@@ -229,7 +229,7 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
             continue
         total = amount
         if by in ("spell", "ability"):
-            total += bonus_damage(g, controller, obj.loc)
+            total += bonus_damage(g, controller, obj.loc, source)
         total = prevent(g, oid, total, by)
         if total < 1:
             continue
@@ -240,7 +240,7 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
     return dealt
 
 
-def bonus_damage(g: "Game", controller: int, loc: int) -> int:
+def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) -> int:
     """Static 'Bonus Damage' effects of the damaging player's objects or of the battlefield."""
     total = 0
     for mod, src in static_modifiers(g, "bonus_damage"):
@@ -252,6 +252,8 @@ def bonus_damage(g: "Game", controller: int, loc: int) -> int:
             total += int(mod["amount"])
     for lasting in g.active_lasting():
         if lasting.kind == "static" and lasting.controller == controller:
+            if lasting.uses > 0 and (lasting.affects is None or source not in lasting.affects):
+                continue  # a "next spell" bonus only for the spell it was bound to when played
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "bonus_damage":
                     total += int(mod["amount"])
@@ -357,8 +359,14 @@ def spend_buff(g: "Game", oid: int, player: int) -> bool:
 
 
 def ready(g: "Game", ids: list[int], player: int = NOWHERE) -> None:
+    """Ready by a spell or ability; an enemy's "can't ready" restriction stops units and gear."""
+    blockers = [g.obj(src).controller for m, src in static_modifiers(g, "restriction")
+                if m["restriction"] == "cant_ready_enemy"]
     for oid in ids:
         obj = g.obj(oid)
+        if blockers and g.card(oid).type in ("unit", "gear") and \
+                any(not g.friendly(b, obj.controller) for b in blockers):
+            continue
         if obj.exhausted and obj.zone in ("board", "runes", "legend"):
             obj.exhausted = False
             g.emit("ready", obj=oid, player=player, controller=obj.controller)

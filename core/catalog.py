@@ -306,7 +306,8 @@ class Compiler:
         slots = sum(1 for node in _walk(body) if node.get("pick") == "target")
         decides = any(
             node.get("pick") == "choose" or node.get("type") in DECIDING_EFFECTS
-            or node.get("split") or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
+            or node.get("split") or node.get("new_choices")
+            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
             or (node.get("type") == "add" and "own" in node.get("power", []))
             or (node.get("type") == "create_token" and "at" not in node)
             for node in _walk(body.get("effect") or body.get("instead") or {})

@@ -222,6 +222,10 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
             locations.add(bf.loc)
     if card.type == "gear" and "any_battlefield" in extra:
         locations.discard(player)
+    if card.type == "unit" and any(m["restriction"] == "opponents_units_only_to_base"
+                                   and not g.friendly(g.obj(src).controller, player)
+                                   for m, src in actions.static_modifiers(g, "restriction")):
+        locations = {player}  # an opponent's effect: units only to your base (Mageseeker Warden)
     # 451.2 / 464.2: never a battlefield holding units of two other players
     from .actions import can_enter
 
@@ -258,6 +262,11 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     from_hidden = obj.zone == "facedown"
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
+    if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed" and g.obj(src).controller != player
+                           and g.obj(src).zone == "board" and g.obj(src).loc == obj.loc
+                           for m, src in actions.static_modifiers(g, "restriction")):
+        # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
+        raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
     timing = "reaction" if from_hidden else card_timing(g, oid)
     location = action.get("location", NOWHERE)
     if card.type in ("unit", "gear"):
@@ -412,6 +421,12 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     _pay_other(g, player, oid, check.other_costs, item, check.pay_with)
     for lid in check.cost.other.get("_use_lasting", []):
         _use_lasting(g, lid)
+    if card.type == "spell":
+        for lasting in g.active_lasting():
+            # "the next spell you play deals Bonus Damage" (Ravenborn Tome): bound to this spell
+            if lasting.kind == "static" and lasting.uses > 0 and lasting.affects is None and \
+                    lasting.controller == player and any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]):
+                lasting.affects = [oid]
     g.remember("played", player, oid, code=card.code)
     _chosen(g, player, target_slots(card), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
@@ -668,7 +683,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             actions.enter_board(g, item.obj, item.controller, item.location, ready=ready)
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
-                   nth=_played_count(g, item.controller))
+                   nth=_played_count(g, item.controller), paid=list(item.paid))
         else:
             ctx = EffectContext(g, item.controller, item.obj, item)
             for ability in card.abilities:

@@ -281,7 +281,8 @@ def combat_cleanup(g: "Game", loc: int) -> None:
     if len(present) == 1:
         (player,) = present
         if bf.controller != player:
-            scoring.establish_control(g, player, loc)  # 468.5
+            # 468.5; designations are gone by now, so the event says the conqueror was the attacker
+            scoring.establish_control(g, player, loc, by="attack" if player == attacker else "")
     elif not present and bf.controller != NOWHERE:
         g.emit("lose_control", bf=loc, player=bf.controller)
         scoring.set_controller(g, loc, NOWHERE)

@@ -561,7 +561,10 @@ class EffectContext:
         if kind == "did":
             return bool(self.last.get(cond["what"], False))
         if kind == "paid":
-            return self.item is not None and cond["cost"] in self.item.paid
+            if self.item is not None and cond["cost"] in self.item.paid:
+                return True
+            # a "when you play me" trigger: the additional costs paid for the card (357)
+            return bool(self.event and self.event.get("t") == "played" and cond["cost"] in self.event.get("paid", []))
         if kind == "turn":
             mine = g.friendly(g.state.turn_player, self.you)
             return mine if cond["whose"] == "yours" else not mine

@@ -148,6 +148,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
             continue
         for mod in lasting.body["modifiers"]:
+            if mod["type"] == "enter_ready" and lasting.uses > 0:
+                continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
 

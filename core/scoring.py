@@ -40,20 +40,22 @@ def set_controller(g: "Game", loc: int, player: int) -> None:
     g.touch()
 
 
-def establish_control(g: "Game", player: int, loc: int) -> None:
-    """468.5: take control of a battlefield; a conquer if not yet scored this turn (468.5.d)."""
+def establish_control(g: "Game", player: int, loc: int, by: str = "") -> None:
+    """468.5: take control of a battlefield; a conquer if not yet scored this turn (468.5.d).
+
+    ``by="attack"``: the player won a combat there as the attacker ("when I conquer after an attack")."""
     bf = g.bf_at(loc)
     set_controller(g, loc, player)
     g.emit("control", bf=loc, player=player)
     if player not in bf.scored_by:
-        conquer(g, player, loc)
+        conquer(g, player, loc, by)
     g.state.needs_cleanup = True
 
 
-def conquer(g: "Game", player: int, loc: int) -> None:
+def conquer(g: "Game", player: int, loc: int, by: str = "") -> None:
     bf = g.bf_at(loc)
     bf.scored_by.append(player)
-    g.emit("conquer", player=player, loc=loc, bf=bf.card)
+    g.emit("conquer", player=player, loc=loc, bf=bf.card, **({"by": by} if by else {}))
     g.remember("conquer", player, bf.card, loc=loc)
     _score(g, player, loc, "conquer")
 

@@ -25,6 +25,21 @@ def _by(ctx: EffectContext) -> str:
     return "ability"
 
 
+def _new_choices(ctx: EffectContext, item: Any) -> None:
+    """'You may make new choices for it': its new controller may pick other legal targets (355)."""
+    from riftscript.core.chain import target_options, target_slots
+
+    slots = target_slots(ctx.g.card(item.obj))
+    if not slots:
+        return
+    combos = [c for c in target_options(ctx.g, ctx.you, item.obj, slots) if c != item.targets]
+    options: list[tuple[str, Any]] = [("keep its choices", -1)] + [
+        ("; ".join(", ".join(ctx.describe(o) for o in slot) for slot in combo), i) for i, combo in enumerate(combos)]
+    pick = int(ctx.ask(ctx.you, f"new choices for {ctx.g.name(item.obj)}?", options))
+    if pick >= 0:
+        item.targets = combos[pick]
+
+
 def _player(ctx: EffectContext, who: str | None) -> int:
     if who in (None, "you"):
         return ctx.you
@@ -249,8 +264,9 @@ def keyword_effect(ctx: EffectContext, node: Node) -> None:
 # ---------------------------------------------------------------------- damage and death
 def deal_damage(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    targets = ctx.resolve(node["target"], "deal damage to")
+    # the amount first: it may name what the previous step affected ("discard 1. Deal its cost ...")
     amount = ctx.amount(node["amount"])
+    targets = ctx.resolve(node["target"], "deal damage to")
     source = ctx.resolve(node["source"])[0] if "source" in node and ctx.resolve(node["source"]) else ctx.source
     if node.get("split") and len(targets) > 1:
         shares = {oid: 0 for oid in targets}
@@ -334,6 +350,8 @@ def _simple(name: str) -> Any:
                     for item in g.state.chain:
                         if item.obj == oid:
                             item.controller = ctx.you  # the spell's effects now act for its new controller
+                            if node.get("new_choices") and item.kind == "card":
+                                _new_choices(ctx, item)
                     g.obj(oid).controller = ctx.you
                     g.emit("control", obj=oid, player=ctx.you)
                 else:

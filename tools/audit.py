@@ -114,7 +114,7 @@ READ_KEYS = frozenset({
     "exhausted", "facedown", "first_this_turn", "first_turn", "from", "from_here", "from_hidden",
     "from_zone", "here", "hook", "id", "if", "if_absent", "ignore_cost", "in_combat", "increase", "instead",
     "keyword", "keywords", "kill", "kill_self", "kind", "label", "left", "location", "max", "might",
-    "might_bonus", "mighty", "min", "min_cost", "minimum", "modifiers", "name", "named", "negative",
+    "might_bonus", "mighty", "min", "min_cost", "minimum", "modifiers", "name", "named", "negative", "new_choices",
     "not_chosen_this_turn", "not_tag", "nth_this_turn", "of", "once_per_turn", "only_for", "only_while", "op",
     "optional", "options", "other", "owner", "parameter", "phase", "pick", "player", "players", "plus",
     "power", "power_cost", "raise_to", "random_order", "ready", "recycle_from_trash", "recycle_self",
