@@ -122,10 +122,8 @@ def put_in_hand(g: "Game", ids: list[int]) -> None:
 def _leave_board(g: "Game", oid: int) -> None:
     """Statuses end when an object leaves the board; attached gear detaches (436.4)."""
     obj = g.obj(oid)
-    for other in list(g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base):
-        if g.obj(other).attached_to == oid:
-            g.obj(other).attached_to = NOWHERE
-            g.emit("detach", obj=other, unit=oid)
+    for other in attached_to(g, oid):
+        detach(g, other)  # 719.5, 436.4.b: it stays where the unit was
     obj.exhausted = False
     obj.damage = 0
     obj.buffs = 0
@@ -134,6 +132,48 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.attached_to = NOWHERE
     obj.prevent = 0
     g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
+
+
+def attached_to(g: "Game", unit: int) -> list[int]:
+    """The cards attached to a unit (719.3: they are at its location)."""
+    obj = g.obj(unit)
+    if obj.zone != "board":
+        return []
+    here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
+    return [other for other in here if g.obj(other).attached_to == unit]
+
+
+def attach(g: "Game", eq: int, unit: int) -> None:
+    """435.1.c-e: the card goes to the unit's location (not a move, 719.3) and attaches to it;
+    its rules text goes inactive and its effect text becomes the unit's (718.2-718.3)."""
+    if g.obj(eq).attached_to != NOWHERE:
+        detach(g, eq)  # 718.7: attached to one unit at a time
+    obj = g.obj(eq)
+    obj.attached_to = unit
+    g.place(eq, "board", g.obj(unit).loc)  # re-indexes its abilities as attached
+    g.emit("attach", obj=eq, unit=unit, player=obj.controller)
+    g.state.needs_cleanup = True
+
+
+def detach(g: "Game", eq: int) -> None:
+    """436.4.b: the card stays at its location; its rules text is active again (718.2)."""
+    obj = g.obj(eq)
+    unit = obj.attached_to
+    if unit == NOWHERE:
+        return
+    obj.attached_to = NOWHERE
+    g._unindex(eq)
+    g._index(eq)
+    g.touch()
+    g.emit("detach", obj=eq, unit=unit)
+    g.state.needs_cleanup = True  # 436.4.a: recalled from a battlefield at the next cleanup
+
+
+def _carry_attached(g: "Game", unit: int, cards: list[int]) -> None:
+    """719.3: attached cards are always at the unit's location; they are not moved themselves (718.6)."""
+    for eq in cards:
+        if g.obj(eq).zone == "board" and g.obj(eq).attached_to == unit:
+            g.place(eq, "board", g.obj(unit).loc)
 
 
 # ---------------------------------------------------------------------- permanents
@@ -154,8 +194,8 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
         enters_ready = _enter_ready_effect(g, oid, controller)
     obj.exhausted = not enters_ready
     g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)
-    if is_battlefield(loc):
-        contest(g, loc, controller)
+    if is_battlefield(loc) and card.type == "unit":
+        contest(g, loc, controller)  # 452: units contest a battlefield; gear played there (Deploy) doesn't
     _cleanup(g)
 
 
@@ -389,7 +429,9 @@ def recall(g: "Game", ids: list[int]) -> None:
         if obj.zone != "board" or obj.loc == obj.controller:
             continue
         origin = obj.loc
+        carried = attached_to(g, oid)
         g.place(oid, "board", obj.controller)
+        _carry_attached(g, oid, carried)
         obj.designation = ""
         g.emit("recall", obj=oid, loc=origin, player=obj.controller)
         _cleanup(g)
@@ -409,7 +451,9 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
             recall(g, [oid])
             continue
         origin = obj.loc
+        carried = attached_to(g, oid)
         g.place(oid, "board", dest)
+        _carry_attached(g, oid, carried)
         obj.moves_this_turn += 1
         if not is_battlefield(dest):
             obj.designation = ""

@@ -506,12 +506,17 @@ def activatable(g: "Game", player: int) -> list[tuple[int, Ability]]:
         if oid == NOWHERE:
             continue
         for ability in g.card(oid).abilities:
-            if ability.kind == "activated":
+            if ability.kind == "activated" and _active_text(g, oid, ability):
                 out.append((oid, ability))
     for rune in p.runes:
         out.append((rune, _RUNE_EXHAUST))
         out.append((rune, _RUNE_RECYCLE))
     return out
+
+
+def _active_text(g: "Game", oid: int, ability: Ability) -> bool:
+    """718.2: an attached card's rules text is inactive; 136.2.b: effect text works only as the unit's."""
+    return g.obj(oid).attached_to == NOWHERE and not ability.body.get("effect_text")
 
 
 _RUNE_EXHAUST = Ability(kind="activated", index=-1, body={"kind": "activated", "cost": {"exhaust_self": True},
@@ -550,6 +555,8 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
         if obj.zone not in ("board", "legend"):
             raise IllegalActionError(f"{g.name(oid)} is not on the board")
         ability = abilities[index]
+        if not _active_text(g, oid, ability):
+            raise IllegalActionError(f"{g.name(oid)}'s ability is inactive while it is attached", "718.2")
     timing = ability.timing
     if is_add_ability(ability) and timing is None:
         timing = None

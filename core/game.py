@@ -293,10 +293,11 @@ class Game:
         obj = self.state.objs[oid]
         card = self.defs[obj.code]
         active = obj.zone in ACTIVE_ZONES
-        if obj.zone == "board" and obj.attached_to != NOWHERE:
-            active = True
+        attached = obj.zone == "board" and obj.attached_to != NOWHERE
         keys: list[str] = []
         for ability in card.abilities:
+            if attached or ability.body.get("effect_text"):
+                continue  # 718.2: an attached card's rules text is inactive; 136.2.b: effect text is the unit's
             if ability.kind == "triggered":
                 from_zone = ability.body["when"].get("from_zone")
                 if (from_zone is None and active) or (from_zone is not None and obj.zone == from_zone):

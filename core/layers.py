@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 
 from . import effects
+from .state import NOWHERE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -94,9 +95,10 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     card = g.card(oid)
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
+    attached = obj.zone == "board" and obj.attached_to != NOWHERE
     for ability in card.abilities:
-        if ability.kind != "static":
-            continue
+        if ability.kind != "static" or attached or ability.body.get("effect_text"):
+            continue  # 718.2: an attached card's rules text is inactive; effect text is the unit's (136.2.b)
         affects = ability.body.get("affects", "self")
         if affects != "self":
             continue
@@ -109,6 +111,21 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
     if obj.zone != "board" and obj.zone not in ("hand", "champion", "chain", "facedown"):
         return out
+    # 718.3, 719.1: the effect text of the cards attached to it is part of this unit's text
+    if obj.zone == "board" and card.type == "unit":
+        from .actions import attached_to
+        for eq in attached_to(g, oid):
+            for ability in g.card(eq).abilities:
+                if ability.kind != "static" or not ability.body.get("effect_text") \
+                        or ability.body.get("affects", "self") != "self":
+                    continue
+                ctx = effects.EffectContext(g, obj.controller, oid)
+                if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                    continue
+                if "while" in ability.body and not ctx.check(ability.body["while"]):
+                    continue
+                for mod in ability.body["modifiers"]:
+                    out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
     # static abilities of other objects on the board (Captain Farron, battlefields, legends)
     for (src, index) in list(g.static_sources):
         if src == oid:

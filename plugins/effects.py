@@ -358,10 +358,7 @@ def _simple(name: str) -> Any:
                     actions.take_control(g, oid, ctx.you)
         elif name == "detach":
             for oid in targets:
-                if g.obj(oid).attached_to != NOWHERE:
-                    g.obj(oid).attached_to = NOWHERE
-                    g.emit("detach", obj=oid)
-                    g.state.needs_cleanup = True
+                actions.detach(g, oid)  # 436.4.b
         elif name == "reveal":
             for oid in targets:
                 g.emit("reveal", obj=oid, code=g.obj(oid).code, player=g.obj(oid).owner)
@@ -646,12 +643,9 @@ def attach(ctx: EffectContext, node: Node) -> None:
     if not equipment or not units:
         return
     eq, unit = equipment[0], units[0]
-    if g.obj(unit).zone != "board":
-        return
-    g.place(eq, "board", g.obj(unit).loc)
-    g.obj(eq).attached_to = unit
-    g.emit("attach", obj=eq, unit=unit)
-    g.state.needs_cleanup = True
+    if g.obj(unit).zone != "board" or g.obj(eq).zone != "board" or g.card(unit).type != "unit":
+        return  # 818.1.b: attach to a unit on the board
+    actions.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
 
 
 def hide(ctx: EffectContext, node: Node) -> None:

@@ -109,7 +109,7 @@ READ_KEYS = frozenset({
     "any_number", "any_of", "as", "at", "at_least", "at_most", "attacker", "b", "buffed", "by",
     "by_domain_of", "card", "champion", "champion_tag", "chooser", "chosen_champion", "code", "condition",
     "controller", "cost", "cost_reduction", "count", "damaged", "deck", "deck_limit", "default", "defender",
-    "discard", "distinct_from", "domains", "double", "duration", "effect", "effect_on_cost", "else",
+    "discard", "distinct_from", "domains", "double", "duration", "effect", "effect_on_cost", "effect_text", "else",
     "energy", "energy_cost", "enter_ready", "equipment", "event", "exclude_self", "exhaust", "exhaust_self",
     "exhausted", "facedown", "first_this_turn", "first_turn", "from", "from_here", "from_hidden",
     "from_zone", "here", "hook", "id", "if", "if_absent", "ignore_cost", "in_combat", "increase", "instead",
