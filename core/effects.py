@@ -230,6 +230,10 @@ class EffectContext:
             ids = [oid for bf in g.state.battlefields for oid in bf.facedown]
         elif zone == "runes":
             ids = [oid for p in g.state.players for oid in p.runes]
+        elif zone == "in_play":
+            # every card on the table: units and gear, runes, legends ("ready something else", Miss Fortune)
+            ids = list(g.board_objects()) + [oid for p in g.state.players for oid in p.runes] + \
+                [p.legend for p in g.state.players if p.legend != NOWHERE]
         else:
             attr = {"hand": "hand", "trash": "trash", "main_deck": "main_deck", "rune_deck": "rune_deck",
                     "champion_zone": "champion", "banishment": "banished"}[zone]
