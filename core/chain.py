@@ -352,6 +352,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     for key in ("kill", "exhaust"):
         if key in other:
             out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
+    if other.get("spend_buff") == 1:
+        # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff
+        out["spend_buff"] = [c for c in g.board_objects() if g.obj(c).controller == player and g.obj(c).buffs > 0]
     return out
 
 
@@ -379,6 +382,8 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
     if other.get("spend_buff_self") and g.obj(oid).buffs <= 0:
         raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
+    if other.get("spend_buff") == 1 and not cost_choices(g, player, oid, other)["spend_buff"]:
+        raise IllegalActionError("you have no buff to spend", "cost")
     if "kill" in other or "exhaust" in other:
         ctx = EffectContext(g, player, oid)
         for key in ("kill", "exhaust"):
@@ -475,6 +480,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
     if other.get("spend_buff_self"):
         actions.spend_buff(g, oid, player)
+    if other.get("spend_buff") == 1 and pay_with.get("spend_buff") is not None:
+        actions.spend_buff(g, int(pay_with["spend_buff"]), player)
     if "kill" in other and pay_with.get("kill") is not None:
         victim = int(pay_with["kill"])
         item.variables["killed_might"] = layers.might(g, victim)

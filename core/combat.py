@@ -263,7 +263,11 @@ def combat_cleanup(g: "Game", loc: int) -> None:
     present = {g.obj(u).controller for u in units}
     recalled = False
     if attacker in present and len(present) > 1:
-        actions.recall(g, [u for u in units if g.obj(u).controller == attacker])  # 468.1.a.2
+        from . import replacement
+
+        # 468.1.a.2; a replacement may change what the tie does (Symbol of the Solari: recall all)
+        if not replacement.replace(g, "combat_end", NOWHERE, {"loc": loc, "bf": loc, "attacker": attacker}):
+            actions.recall(g, [u for u in units if g.obj(u).controller == attacker])
         recalled = True
     units = g.units_at(loc)
     present = {g.obj(u).controller for u in units}

@@ -192,6 +192,13 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
             energy, power = 0, []
         if "reduce_energy" in effect:
             reduce_energy += ctx.amount(effect["reduce_energy"])
+        for sym in effect.get("reduce_power", []):
+            # "reduce my cost by [Order]" (Commander Ledros); per_unit: once per unit paid - one
+            # unit here, as a kill cost is paid with one unit (pay_with)
+            wanted = symbol(sym, card.domains)
+            if wanted in power:
+                power = list(power)
+                power.remove(wanted)
     # discounts and increases from static effects (own, board, lasting)
     minimum = 0
     if not (hidden or ignore == "all"):

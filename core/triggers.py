@@ -33,6 +33,8 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             ability = g.defs[obj.code].abilities[index]
             if _matches(g, oid, obj.controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
+                for _ in range(_extra_triggers(g, obj.controller, ability)):
+                    _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
     if g.grant_sources:
         _dispatch_static_grants(g, event)
     if not s.lasting:
@@ -117,6 +119,18 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                         _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=code), ability)
 
 
+def _extra_triggers(g: "Game", controller: int, ability: Ability) -> int:
+    """'Your [Deathknell] effects trigger an additional time' (Karthus, Eternal): one more trigger
+    of that keyword's ability per such static ability its controller has on the board."""
+    if not ability.keyword:
+        return 0
+    from .actions import static_modifiers
+
+    return sum(1 for mod, src in static_modifiers(g, "extra_trigger")
+               if str(mod.get("keyword", "")).lower().replace("-", "_") == ability.keyword
+               and g.obj(src).controller == controller)
+
+
 def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str, Any]) -> bool:
     """816: a keyword whose instances don't add up ('max' stacking: Temporary) triggers once
     however many instances the object has; a granted instance adds no second trigger."""
@@ -130,6 +144,10 @@ def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str,
 
 
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
+    if ability.body["when"].get("one_or_more") and any(
+            t.obj == trigger.obj and t.ability == trigger.ability and t.lasting == trigger.lasting
+            and t.event.get("t") == trigger.event.get("t") for t in g.state.pending_triggers):
+        return  # 383: "when ... one or more ..." - one trigger for the events of one action
     g.state.pending_triggers.append(trigger)
     if ability.body.get("once_per_turn") or ability.body["when"].get("first_this_turn"):
         g.remember("fired", trigger.controller, trigger.obj, code=str(ability.index))

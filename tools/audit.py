@@ -115,7 +115,7 @@ READ_KEYS = frozenset({
     "from_zone", "here", "hook", "id", "if", "if_absent", "ignore_cost", "in_combat", "increase", "instead",
     "keyword", "keywords", "kill", "kill_self", "kind", "label", "left", "location", "max", "might",
     "might_bonus", "mighty", "min", "min_cost", "minimum", "modifiers", "name", "named", "negative", "new_choices",
-    "not_chosen_this_turn", "not_tag", "nth_this_turn", "of", "once_per_turn", "only_for", "only_while", "op",
+    "not_chosen_this_turn", "not_tag", "nth_this_turn", "of", "once_per_turn", "one_or_more", "only_for", "only_while", "op",
     "optional", "options", "other", "owner", "parameter", "phase", "pick", "player", "players", "plus",
     "power", "power_cost", "raise_to", "random_order", "ready", "recycle_from_trash", "recycle_self",
     "reduce_energy", "replacement", "replaces", "rest", "restriction", "reveal", "right", "rule",
