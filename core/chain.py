@@ -355,6 +355,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     if other.get("spend_buff") == 1:
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff
         out["spend_buff"] = [c for c in g.board_objects() if g.obj(c).controller == player and g.obj(c).buffs > 0]
+    if other.get("discard") == 1:
+        # "discard 1" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the card
+        out["discard"] = [c for c in g.state.players[player].hand if c != oid]
     return out
 
 
@@ -475,7 +478,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.exhaust(g, [oid])
     if "discard" in other:
         count = int(other["discard"])
-        actions.discard(g, player, [c for c in p.hand if c != oid][:count])
+        picked = [int(pay_with["discard"])] if count == 1 and pay_with.get("discard") is not None else None
+        actions.discard(g, player, picked or [c for c in p.hand if c != oid][:count])
     if "recycle_from_trash" in other:
         actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
     if other.get("spend_buff_self"):
