@@ -9,6 +9,8 @@ raises IllegalActionError with the state untouched.
 """
 from __future__ import annotations
 
+import dataclasses
+
 import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -516,13 +518,38 @@ def activatable(g: "Game", player: int) -> list[tuple[int, Ability]]:
     for oid in sources:
         if oid == NOWHERE:
             continue
-        for ability in g.card(oid).abilities:
+        for ability in activated_abilities(g, oid):
             if ability.kind == "activated" and _active_text(g, oid, ability):
                 out.append((oid, ability))
     for rune in p.runes:
         out.append((rune, _RUNE_EXHAUST))
         out.append((rune, _RUNE_RECYCLE))
     return out
+
+
+def activated_abilities(g: "Game", oid: int) -> list[Ability]:
+    """The card's own abilities, then those it borrows: 'I have all [E] abilities of ...' (Heimerdinger,
+    Inventor) - numbered after its own, so an activation names them like its own."""
+    own = list(g.card(oid).abilities)
+    obj = g.state.objs.get(oid)
+    if obj is None or obj.zone != "board":
+        return own
+    borrowed: list[Ability] = []
+    for ability in own:
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        for mod in ability.body.get("modifiers", []):
+            if mod.get("type") != "abilities_of":
+                continue
+            ctx = EffectContext(g, obj.controller, oid)
+            for lender in ctx.resolve(mod["what"]):
+                if lender == oid:
+                    continue
+                for lent in g.card(lender).abilities:
+                    if lent.kind == "activated" and (mod.get("ability") != "exhaust"
+                                                     or lent.body.get("cost", {}).get("exhaust_self")):
+                        borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed)))
+    return own + borrowed
 
 
 def _active_text(g: "Game", oid: int, ability: Ability) -> bool:
@@ -560,7 +587,7 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
             raise IllegalActionError(f"{g.name(oid)} is not a rune on the board")
         ability = rune_ability(index)
     else:
-        abilities = g.card(oid).abilities
+        abilities = activated_abilities(g, oid)
         if index >= len(abilities) or abilities[index].kind != "activated":
             raise IllegalActionError(f"{g.name(oid)} has no activated ability {index}")
         if obj.zone not in ("board", "legend"):
@@ -598,7 +625,7 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
 def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -> None:
     oid = action["source"]
     index = action.get("ability", 0)
-    ability = rune_ability(index) if index < 0 else g.card(oid).abilities[index]
+    ability = rune_ability(index) if index < 0 else activated_abilities(g, oid)[index]
     item = ChainItem(id=g.tick(), kind="ability", controller=player, obj=oid, ability=index, targets=check.targets)
     if index < 0:
         _rune(g, player, oid, index)

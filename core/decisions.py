@@ -130,7 +130,7 @@ def is_resource_action(g: "Game", action: Action) -> bool:
     index = int(action.get("ability", 0))
     if index < 0:
         return True
-    return chain.is_add_ability(g.card(int(action["source"])).abilities[index])
+    return chain.is_add_ability(chain.activated_abilities(g, int(action["source"]))[index])
 
 
 # ---------------------------------------------------------------------- hiding (811)

@@ -382,7 +382,12 @@ class Game:
             if found.kind == "grant":
                 return self.keyword_abilities(found.body["keyword"], found.body.get("value"))[index]
             return self.lasting_ability(found)
-        return self.defs[self.state.objs[oid].code].abilities[index]
+        own = self.defs[self.state.objs[oid].code].abilities
+        if index >= len(own):
+            from .chain import activated_abilities  # a borrowed ability (Heimerdinger, Inventor)
+
+            return activated_abilities(self, oid)[index]
+        return own[index]
 
     # ------------------------------------------------------------------ chance
     def random_below(self, n: int) -> int:
