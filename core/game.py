@@ -296,8 +296,14 @@ class Game:
         attached = obj.zone == "board" and obj.attached_to != NOWHERE
         keys: list[str] = []
         for ability in card.abilities:
-            if attached or ability.body.get("effect_text"):
-                continue  # 718.2: an attached card's rules text is inactive; 136.2.b: effect text is the unit's
+            if ability.body.get("effect_text"):
+                # 136.2.b: effect text is inactive unless attached; then its triggers are the unit's (718.3)
+                if attached and ability.kind == "triggered" and "from_zone" not in ability.body["when"]:
+                    self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
+                    keys.append(ability.event or "")
+                continue
+            if attached:
+                continue  # 718.2: an attached card's rules text is inactive
             if ability.kind == "triggered":
                 from_zone = ability.body["when"].get("from_zone")
                 if (from_zone is None and active) or (from_zone is not None and obj.zone == from_zone):
@@ -371,6 +377,9 @@ class Game:
         return None
 
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
+        if lasting <= triggers.EFFECT_TEXT:
+            # 718.3: an attached card's effect-text ability, acting as the unit's
+            return self.defs[self.state.objs[triggers.EFFECT_TEXT - lasting].code].abilities[index]
         if lasting <= triggers.STATIC_GRANT:
             # a keyword's triggered ability granted by a static ability ("other units have [Vision]")
             keyword, value = triggers.decode_static_grant(self, lasting)

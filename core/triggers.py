@@ -31,6 +31,9 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
         for (oid, index) in sorted(table):
             obj = s.objs[oid]
             ability = g.defs[obj.code].abilities[index]
+            if ability.body.get("effect_text"):
+                _effect_text_trigger(g, oid, index, ability, event)
+                continue
             if _matches(g, oid, obj.controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
                 for _ in range(_extra_triggers(g, obj.controller, ability)):
@@ -58,6 +61,20 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                         continue
                     if _matches(g, oid, granted.controller, ability, event):
                         _queue(g, PendingTrigger(oid, ability.index, granted.controller, event, lasting=lasting.id), ability)
+
+
+# An attached card's effect-text trigger is the unit's ability (718.3): it triggers for the unit, and
+# its chain item names the unit and remembers the attached card in the lasting field.
+EFFECT_TEXT = -(1 << 40)
+
+
+def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event: dict[str, Any]) -> None:
+    unit = g.state.objs[eq].attached_to
+    if unit == NOWHERE:
+        return
+    controller = g.state.objs[unit].controller
+    if _matches(g, unit, controller, ability, event):
+        _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
 
 
 # A trigger of a keyword granted by a static ability is remembered by its grant: the source, the
