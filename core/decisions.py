@@ -57,8 +57,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                            g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None:
-            continue
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None and not any(
+                a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
+                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities):
+            continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(card)
         slots = chain.target_slots(card)

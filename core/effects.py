@@ -159,6 +159,16 @@ class EffectContext:
             self.bindings[key] = self.bindings.get(key, []) + [r for r in result if r not in self.bindings.get(key, [])]
 
     def choose_from(self, selector: Node, candidates: list[int], purpose: str) -> list[int]:
+        if selector.get("chooser") == "each_other_player":
+            # each other player, starting with the next, chooses one not yet chosen (King's Edict)
+            picked: list[int] = []
+            for other in self.g.opponents(self.you):
+                pool = [oid for oid in candidates if oid not in picked]
+                if pool:
+                    picked.append(int(self.ask(other, f"choose a {selector.get('what', 'card')}"
+                                               + (f" to {purpose}" if purpose else ""),
+                                               [(self.describe(oid), oid) for oid in pool])))
+            return picked
         chooser = self.chooser_of(selector.get("chooser", "you"))
         count = 99 if selector.get("any_number") else int(selector.get("count", 1))
         optional = bool(selector.get("up_to") or selector.get("any_number"))

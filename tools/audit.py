@@ -118,7 +118,7 @@ READ_KEYS = frozenset({
     "not_chosen_this_turn", "not_tag", "nth_this_turn", "of", "once_per_turn", "one_or_more", "only_for", "only_while", "op",
     "optional", "options", "other", "owner", "parameter", "phase", "pick", "player", "players", "plus",
     "power", "power_cost", "raise_to", "random_order", "ready", "recycle_from_trash", "recycle_self",
-    "reduce_energy", "replacement", "replaces", "rest", "restriction", "reveal", "right", "rule",
+    "reduce_energy", "reduce_power", "per_unit", "replacement", "replaces", "rest", "restriction", "reveal", "right", "rule",
     "schema_version", "source", "spend_buff", "spend_buff_self", "split", "stacking", "stat", "state",
     "static", "status", "steps", "stunned", "subject", "summary", "supertype", "tag", "tags", "target",
     "then", "times", "timing", "to", "to_battlefield", "to_units_here", "token", "total_might", "trigger",
