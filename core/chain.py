@@ -534,6 +534,16 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     obj = g.state.objs.get(oid)
     if obj is None or obj.zone != "board":
         return own
+    memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
+    key = ("activated", oid)
+    if key not in memo:
+        memo[key] = own + _borrowed(g, oid, own)
+    remembered: list[Ability] = memo[key]
+    return list(remembered)
+
+
+def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
+    obj = g.obj(oid)
     borrowed: list[Ability] = []
     for ability in own:
         if ability.kind != "static" or ability.body.get("affects", "self") != "self":
@@ -549,7 +559,7 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
                     if lent.kind == "activated" and (mod.get("ability") != "exhaust"
                                                      or lent.body.get("cost", {}).get("exhaust_self")):
                         borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed)))
-    return own + borrowed
+    return borrowed
 
 
 def _active_text(g: "Game", oid: int, ability: Ability) -> bool:
