@@ -447,6 +447,10 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         dest = to
         if not is_battlefield(dest) and dest != obj.controller:
             dest = obj.controller  # units are never moved to another player's base
+        if is_battlefield(obj.loc) and not is_battlefield(dest):
+            from .movement import _cant_move_to_base
+            if _cant_move_to_base(g, obj.loc):
+                continue  # "can't move from here to base" stops every move, not only the standard one (171)
         if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
             recall(g, [oid])
             continue

@@ -46,7 +46,14 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
         if lasting.kind == "trigger" and EVENT_ALIASES.get(lasting.body["when"]["event"],
                                                            lasting.body["when"]["event"]) == etype:
             ability = g.lasting_ability(lasting)
-            if _matches(g, lasting.source, lasting.controller, ability, event):
+            # a created trigger's 'self' is the object it affects ("kill it the next time it takes
+            # damage", 720.2 delayed triggers): match the event's object among those it affects
+            holder = lasting.source
+            if lasting.affects is not None and ability.body["when"].get("subject") == "self":
+                holder = event.get("obj", NOWHERE)
+                if holder not in lasting.affects:
+                    continue
+            if _matches(g, holder, lasting.controller, ability, event):
                 _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)
                 g.spend_use(lasting)
         elif lasting.kind == "grant" and lasting.affects:
@@ -193,7 +200,7 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
     elif isinstance(subject, dict):
         if ev_obj == NOWHERE or ev_obj not in s.objs:
             return False
-        ctx = EffectContext(g, controller, oid)
+        ctx = EffectContext(g, controller, oid, event=event)  # filters may name the event's player
         if not ctx.matches(ev_obj, subject):
             return False
     what = when.get("what")

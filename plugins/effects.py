@@ -447,16 +447,19 @@ def create_effect(ctx: EffectContext, node: Node) -> None:
 def move(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     targets = [t for t in ctx.resolve(node["target"], "move") if g.obj(t).zone == "board"]
+    ctx.last["succeed"] = False  # "If you do" / "Then do this" after a move (Dragon's Rage)
     if not targets:
         return
     dest = _location(ctx, node["to"], targets[0])
     if dest == NOWHERE:
         return
+    before = {oid: g.obj(oid).loc for oid in targets}
     if node["to"] in ("base", "its_base"):
         for oid in targets:
             actions.move_units(g, [oid], g.obj(oid).controller, ctx.you)
     else:
         actions.move_units(g, targets, dest, ctx.you)
+    ctx.last["succeed"] = any(g.obj(oid).zone == "board" and g.obj(oid).loc != loc for oid, loc in before.items())
     if node.get("ready"):
         actions.ready(g, targets, ctx.controller)
     ctx.bindings["it"] = targets
