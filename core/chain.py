@@ -302,6 +302,8 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
+    if isinstance(pay_with.get("kill"), list):
+        payment.per_unit_reduction(g, oid, paid, cost, len(pay_with["kill"]) - 1)
     plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
@@ -371,6 +373,10 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
     chosen: dict[str, Any] = {}
     for key, candidates in cost_choices(g, player, oid, other).items():
         pick = wanted.get(key, candidates[0] if candidates else None)
+        if isinstance(pick, list) and isinstance(other.get(key), dict) and other[key].get("any_number") \
+                and pick and len(set(pick)) == len(pick) and all(p in candidates for p in pick):
+            chosen[key] = pick  # "kill any number of friendly units" (Commander Ledros): several objects
+            continue
         if pick not in candidates:
             raise IllegalActionError(f"#{pick} can't pay the '{key}' cost", "cost")
         chosen[key] = pick
@@ -489,9 +495,9 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     if other.get("spend_buff") == 1 and pay_with.get("spend_buff") is not None:
         actions.spend_buff(g, int(pay_with["spend_buff"]), player)
     if "kill" in other and pay_with.get("kill") is not None:
-        victim = int(pay_with["kill"])
-        item.variables["killed_might"] = layers.might(g, victim)
-        actions.kill(g, [victim], source=oid, by="cost", killer=player)
+        victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
+        item.variables["killed_might"] = layers.might(g, victims[0])
+        actions.kill(g, victims, source=oid, by="cost", killer=player)
     if "exhaust" in other and pay_with.get("exhaust") is not None:
         actions.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
     if other.get("kill_self"):

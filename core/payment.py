@@ -193,8 +193,8 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
         if "reduce_energy" in effect:
             reduce_energy += ctx.amount(effect["reduce_energy"])
         for sym in effect.get("reduce_power", []):
-            # "reduce my cost by [Order]" (Commander Ledros); per_unit: once per unit paid - one
-            # unit here, as a kill cost is paid with one unit (pay_with)
+            # "reduce my cost by [Order]" (Commander Ledros); per_unit: the first unit here, the
+            # others in per_unit_reduction once the player's pay_with is known
             wanted = symbol(sym, card.domains)
             if wanted in power:
                 power = list(power)
@@ -215,6 +215,21 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                 other.setdefault("_use_lasting", []).append(src_lasting.id)
     energy = max(0, energy - reduce_energy) + extra_energy
     return Cost(energy=energy, power=power + extra_power, other=other)
+
+
+def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
+    """A per_unit reduction for each unit beyond the first that paid the cost (Commander Ledros:
+    'reduce my cost by [Order] for each killed this way'); the first is in play_cost already."""
+    card = g.card(oid)
+    for ability in card.abilities:
+        effect = ability.body.get("effect_on_cost", {}) if ability.kind == "additional_cost" else {}
+        if not effect.get("per_unit") or (ability.body.get("optional") and ability.body["name"] not in paid):
+            continue
+        for _ in range(extra):
+            for sym in effect.get("reduce_power", []):
+                wanted = symbol(sym, card.domains)
+                if wanted in cost.power:
+                    cost.power.remove(wanted)
 
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:

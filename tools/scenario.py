@@ -278,7 +278,8 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
         action["costs"] = list(step.get("costs", []))
     if kind in ("play", "activate") and "pay_with" in step:
         # which object pays a 'kill a unit' / 'exhaust a unit' cost ({kill: alias})
-        action["pay_with"] = {cost: refs.obj(ref) for cost, ref in step["pay_with"].items()}
+        action["pay_with"] = {cost: [refs.obj(r) for r in ref] if isinstance(ref, list) else refs.obj(ref)
+                              for cost, ref in step["pay_with"].items()}
     return action
 
 
