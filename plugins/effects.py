@@ -648,7 +648,27 @@ def attach(ctx: EffectContext, node: Node) -> None:
     eq, unit = equipment[0], units[0]
     if g.obj(unit).zone != "board" or g.obj(eq).zone != "board" or g.card(unit).type != "unit":
         return  # 818.1.b: attach to a unit on the board
+    if "equip_cost" in node and not _pay_equip_cost(ctx, eq, int(node["equip_cost"].get("less_power", 0))):
+        return  # 821: Weaponmaster attaches only by paying the Equip cost (less one power of any domain)
     actions.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
+
+
+def _pay_equip_cost(ctx: EffectContext, eq: int, less_power: int) -> bool:
+    """Pay the cheapest payable Equip cost of the equipment (818.1.b: each instance is its own)."""
+    g = ctx.g
+    options = []
+    for ability in g.card(eq).abilities:
+        if ability.kind == "activated" and ability.keyword == "equip":
+            cost = payment.ability_cost(g, ctx.you, eq, ability.body["cost"])
+            cost.power = cost.power[less_power:]
+            plan = payment.plan_payment(g, ctx.you, cost)
+            if plan is not None and not cost.other:
+                options.append((cost.energy + len(cost.power), cost, plan))
+    if not options:
+        return False
+    _, cost, plan = min(options, key=lambda o: o[0])
+    payment.pay(g, ctx.you, plan)
+    return True
 
 
 def hide(ctx: EffectContext, node: Node) -> None:

@@ -104,7 +104,7 @@ KERNEL_PROCEDURES: dict[str, str] = {
 # the audit can say which keys a script uses that nothing reads; tests/test_audit.py checks it
 # against the JSON Schemas' property names and the engine's source, both ways.
 READ_KEYS = frozenset({
-    "power_x",
+    "power_x", "equip_cost", "less_power",
     "a", "abilities", "ability", "additional_cost", "affects", "all", "alone", "among", "amount",
     "any_number", "any_of", "as", "at", "at_least", "at_most", "attacker", "b", "buffed", "by",
     "by_domain_of", "card", "champion", "champion_tag", "chooser", "chosen_champion", "code", "condition",
