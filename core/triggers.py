@@ -305,6 +305,7 @@ def put_on_chain(g: "Game") -> None:
     if slots:
         if trigger.targets is None:
             combos = target_options(g, trigger.controller, trigger.obj, slots)
+            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c) is not False]
             if not combos:
                 pending.remove(trigger)
                 g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
@@ -315,6 +316,11 @@ def put_on_chain(g: "Game") -> None:
                 return
             trigger.targets = combos[0]
         targets = trigger.targets
+        plan = _deflect_plan(g, trigger.controller, targets)
+        if plan:
+            from . import payment
+
+            payment.pay(g, trigger.controller, plan)  # 809: choosing an opponent's Deflect unit costs power
     pending.remove(trigger)
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
@@ -326,6 +332,17 @@ def put_on_chain(g: "Game") -> None:
     s.priority = trigger.controller
     s.passes = 0
     s.needs_cleanup = True
+
+
+def _deflect_plan(g: "Game", player: int, targets: list[list[int]]) -> Any:
+    """809: the Deflect tax for these targets - None if there is none, False if it can't be paid."""
+    from . import payment
+
+    tax = payment.deflect_tax(g, player, targets)
+    if not tax:
+        return None
+    plan = payment.plan_payment(g, player, payment.Cost(0, tax))
+    return plan if plan is not None else False
 
 
 def _label(g: "Game", trigger: PendingTrigger) -> str:
