@@ -302,8 +302,9 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
-    if isinstance(pay_with.get("kill"), list):
-        payment.per_unit_reduction(g, oid, paid, cost, len(pay_with["kill"]) - 1)
+    for key in ("kill", "spend_buff"):
+        if isinstance(pay_with.get(key), list):  # each unit beyond the first reduces again (Kraken Hunter)
+            payment.per_unit_reduction(g, oid, paid, cost, len(pay_with[key]) - 1)
     plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
@@ -356,8 +357,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     for key in ("kill", "exhaust"):
         if key in other:
             out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
-    if other.get("spend_buff") == 1:
-        # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff
+    if other.get("spend_buff") in (1, "any_number"):
+        # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;
+        # "any number of buffs" (Kraken Hunter): a list of them in pay_with
         out["spend_buff"] = [c for c in g.board_objects() if g.obj(c).controller == player and g.obj(c).buffs > 0]
     if other.get("discard") == 1:
         # "discard 1" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the card
@@ -393,7 +395,7 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
     if other.get("spend_buff_self") and g.obj(oid).buffs <= 0:
         raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
-    if other.get("spend_buff") == 1 and not cost_choices(g, player, oid, other)["spend_buff"]:
+    if other.get("spend_buff") in (1, "any_number") and not cost_choices(g, player, oid, other)["spend_buff"]:
         raise IllegalActionError("you have no buff to spend", "cost")
     if "kill" in other or "exhaust" in other:
         ctx = EffectContext(g, player, oid)
@@ -492,8 +494,10 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
     if other.get("spend_buff_self"):
         actions.spend_buff(g, oid, player)
-    if other.get("spend_buff") == 1 and pay_with.get("spend_buff") is not None:
-        actions.spend_buff(g, int(pay_with["spend_buff"]), player)
+    if other.get("spend_buff") in (1, "any_number") and pay_with.get("spend_buff") is not None:
+        spent = pay_with["spend_buff"]
+        for unit in (spent if isinstance(spent, list) else [spent]):
+            actions.spend_buff(g, int(unit), player)
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
