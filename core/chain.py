@@ -375,7 +375,9 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
     chosen: dict[str, Any] = {}
     for key, candidates in cost_choices(g, player, oid, other).items():
         pick = wanted.get(key, candidates[0] if candidates else None)
-        if isinstance(pick, list) and isinstance(other.get(key), dict) and other[key].get("any_number") \
+        spec = other.get(key)
+        any_number = spec == "any_number" or (isinstance(spec, dict) and spec.get("any_number"))  # Kraken Hunter
+        if isinstance(pick, list) and any_number \
                 and pick and len(set(pick)) == len(pick) and all(p in candidates for p in pick):
             chosen[key] = pick  # "kill any number of friendly units" (Commander Ledros): several objects
             continue
