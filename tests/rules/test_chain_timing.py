@@ -12,6 +12,7 @@ from riftscript.core import layers
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from rules_helpers import events, pass_
 
 # Cards used (facts only): vanilla units, and spells identified by their keywords.
 SKULKER = "OGN-175"      # Shipyard Skulker: unit, 3 Might, no text
@@ -35,20 +36,6 @@ CLEAVE = "OGN-004"       # Action spell: a unit gets Assault 3 this turn
 FLASH = "OGS-011"        # Reaction spell: move up to 2 friendly units to base
 FURY, CALM, MIND, ORDER, BODY, CHAOS = "OGN-007", "OGN-042", "OGN-089", "OGN-214", "OGN-126", "OGN-166"
 FILLER = ["OGN-175"] * 6
-
-
-@pytest.fixture(scope="module")
-def cat():
-    return load_catalog()
-
-
-def events(g, etype, **match):
-    return [e for e in g.log if e["t"] == etype and all(e.get(k) == v for k, v in match.items())]
-
-
-def pass_(g, times=1):
-    for _ in range(times):
-        g.apply({"type": "pass"})
 
 
 def decision_player(g):

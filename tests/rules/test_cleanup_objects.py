@@ -9,6 +9,7 @@ from riftscript.core import layers
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text
 SERGEANT = "OGN-219"     # unit, 4 Might, no text
@@ -39,20 +40,6 @@ PLAZA = "OGN-293"        # battlefield with only a hold trigger
 WAR_CAMP = "OGN-294"     # battlefield: units here have +1 Might
 FURY, CALM, MIND, BODY, ORDER, CHAOS = "OGN-007", "OGN-042", "OGN-089", "OGN-126", "OGN-214", "OGN-166"
 FILLER = ["OGN-175"] * 6
-
-
-@pytest.fixture(scope="module")
-def cat():
-    return load_catalog()
-
-
-def events(g, etype, **match):
-    return [e for e in g.log if e["t"] == etype and all(e.get(k) == v for k, v in match.items())]
-
-
-def pass_(g, times=1):
-    for _ in range(times):
-        g.apply({"type": "pass"})
 
 
 def position(cat, players=2):

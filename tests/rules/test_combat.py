@@ -7,6 +7,7 @@ from riftscript.core import layers
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text
 SERGEANT = "OGN-219"     # unit, 4 Might, no text
@@ -24,20 +25,6 @@ GROVE = "OGN-280"        # battlefield with only a hold trigger
 PLAZA = "OGN-293"        # battlefield with only a hold trigger
 CHAOS, FURY = "OGN-166", "OGN-007"
 FILLER = ["OGN-175"] * 6
-
-
-@pytest.fixture(scope="module")
-def cat():
-    return load_catalog()
-
-
-def events(g, etype, **match):
-    return [e for e in g.log if e["t"] == etype and all(e.get(k) == v for k, v in match.items())]
-
-
-def pass_(g, times=1):
-    for _ in range(times):
-        g.apply({"type": "pass"})
 
 
 def pass_until_not_priority(g, limit=20):

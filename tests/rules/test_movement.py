@@ -7,6 +7,7 @@ import pytest
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text
 SERGEANT = "OGN-219"     # unit, 4 Might, no text
@@ -25,20 +26,6 @@ HILLOCK = "OGN-297"      # battlefield: units here have Ganking
 LAIR = "OGN-295"         # battlefield: units here can't move to base
 FURY, CALM, MIND, BODY, ORDER = "OGN-007", "OGN-042", "OGN-089", "OGN-126", "OGN-214"
 FILLER = ["OGN-175"] * 6
-
-
-@pytest.fixture(scope="module")
-def cat():
-    return load_catalog()
-
-
-def events(g, etype, **match):
-    return [e for e in g.log if e["t"] == etype and all(e.get(k) == v for k, v in match.items())]
-
-
-def pass_(g, times=1):
-    for _ in range(times):
-        g.apply({"type": "pass"})
 
 
 def finish_showdown(g):

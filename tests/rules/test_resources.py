@@ -11,6 +11,7 @@ from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.game import Game
+from rules_helpers import catalog as cat
 
 FURY_RUNE = "OGN-007"
 CALM_RUNE = "OGN-042"
@@ -22,11 +23,6 @@ STAND_UNITED = "OGN-053"  # Hidden spell
 CLEAVE = "OGN-004"       # 1 energy Action spell targeting a unit
 POUTY_PORO = "OGN-013"   # Deflect
 PLAIN_BF = "OGN-294"
-
-
-@lru_cache(maxsize=1)
-def cat() -> Any:
-    return load_catalog()
 
 
 def position(**kw: Any) -> tuple[Game, list[int], dict[str, Any]]:

@@ -11,6 +11,7 @@ from typing import Any
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.game import Game
+from rules_helpers import events, catalog as cat
 
 ENFORCER = "OGN-003"
 SKULKER = "OGN-175"     # vanilla unit
@@ -19,15 +20,6 @@ GROVE = "OGN-280"       # Grove of the God-Willow: when you hold here, draw 1
 ZAUN = "OGN-298"        # Zaun Warrens: when you conquer here, discard 1 then draw 1
 JINX = "Jinx Champion Deck"
 VIKTOR = "Viktor Champion Deck"
-
-
-@lru_cache(maxsize=1)
-def cat() -> Any:
-    return load_catalog()
-
-
-def events(g: Game, etype: str) -> list[dict[str, Any]]:
-    return [e for e in g.log if e["t"] == etype]
 
 
 def settle(g: Game) -> None:

@@ -15,6 +15,7 @@ from riftscript.core.catalog import load_catalog
 from riftscript.core.decks import load_deck
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.game import Game
+from rules_helpers import events, catalog as cat
 
 JINX = "Jinx Champion Deck"
 LEE = "Lee Sin Champion Deck"
@@ -27,11 +28,6 @@ DISCIPLINE = "OGN-058"   # Reaction spell: a unit gets +2 Might this turn; draw 
 TIME_WARP = "OGN-122"
 DARK_CHILD = "OGS-017"   # legend: at the end of your turn, ready 2 runes
 PLAIN_BF = "OGN-294"
-
-
-@lru_cache(maxsize=1)
-def cat() -> Any:
-    return load_catalog()
 
 
 def new_game(seed: int, decks: tuple[str, str] = (JINX, LEE)) -> Game:
@@ -71,10 +67,6 @@ def advance_to_main(g: Game, player: int, skip: int = 0) -> None:
         else:
             g.apply(g.legal_actions()[0])
     raise AssertionError("never reached the Main Phase")
-
-
-def events(g: Game, etype: str, since: int = 0) -> list[dict[str, Any]]:
-    return [e for e in g.log[since:] if e["t"] == etype]
 
 
 def at(g: Game, etype: str, **fields: Any) -> int:
