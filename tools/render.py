@@ -543,7 +543,7 @@ class Renderer:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
         zone = sel.get("zone")
         whose = sel.get("whose", "you")
-        if isinstance(zone, str) and zone not in ("board", "chain"):
+        if isinstance(zone, str) and zone not in ("board", "chain", "in_play"):
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
                 adjs.insert(0, "facedown")
