@@ -384,6 +384,13 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
         if pick not in candidates:
             raise IllegalActionError(f"#{pick} can't pay the '{key}' cost", "cost")
         chosen[key] = pick
+    if "recycle_from_trash" in other and "recycle_from_trash" in wanted:
+        # "Recycle 3 from your trash" (Garbage Grabber): the player picks which cards
+        picked, trash = wanted["recycle_from_trash"], g.state.players[player].trash
+        if not isinstance(picked, list) or len(picked) != int(other["recycle_from_trash"]) \
+                or len(set(picked)) != len(picked) or any(c not in trash for c in picked):
+            raise IllegalActionError(f"recycle {other['recycle_from_trash']} different cards from your trash", "cost")
+        chosen["recycle_from_trash"] = picked
     return chosen
 
 
@@ -493,7 +500,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         picked = [int(pay_with["discard"])] if count == 1 and pay_with.get("discard") is not None else None
         actions.discard(g, player, picked or [c for c in p.hand if c != oid][:count])
     if "recycle_from_trash" in other:
-        actions.recycle(g, list(p.trash[:int(other["recycle_from_trash"])]), random_order=True)
+        picked = pay_with.get("recycle_from_trash") or p.trash[:int(other["recycle_from_trash"])]
+        actions.recycle(g, [int(c) for c in picked], random_order=True)
     if other.get("spend_buff_self"):
         actions.spend_buff(g, oid, player)
     if other.get("spend_buff") in (1, "any_number") and pay_with.get("spend_buff") is not None:
