@@ -558,6 +558,7 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     key = ("activated", oid)
     if key not in memo:
         memo[key] = own + _borrowed(g, oid, own)
+        memo[key] += _effect_text_activated(g, oid, len(memo[key]))
     remembered: list[Ability] = memo[key]
     return list(remembered)
 
@@ -580,6 +581,20 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
                                                      or lent.body.get("cost", {}).get("exhaust_self")):
                         borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed)))
     return borrowed
+
+
+def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
+    """718.3: activated abilities in the effect text of the cards attached to a unit are the unit's,
+    numbered after its own (and borrowed) ones."""
+    if g.card(oid).type != "unit":
+        return []
+    out: list[Ability] = []
+    for eq in actions.attached_to(g, oid):
+        for ability in g.card(eq).abilities:
+            if ability.kind == "activated" and ability.body.get("effect_text"):
+                out.append(dataclasses.replace(ability, index=start + len(out),
+                                               body={**ability.body, "effect_text": False}))
+    return out
 
 
 def _active_text(g: "Game", oid: int, ability: Ability) -> bool:
