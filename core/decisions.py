@@ -172,18 +172,29 @@ def check_hide(g: "Game", player: int, action: Action) -> payment.Plan:
     room = 1 + sum(int(v) for v in g_hook(g, bf.card, "extra_hidden_cards"))
     if len(bf.facedown) >= room:
         raise IllegalActionError("that battlefield already has a hidden card", "811.1.a")
-    for cost in _hide_costs(g, player):
+    costs = _hide_costs(g, player)
+    default = costs[0] if costs and costs[0] is _ONE_POWER else None
+    if "hide_cost" in action.get("costs", []):
+        # the player pays what a 'hide_cost' effect offers instead of the power (Swift Scout, 811.1.a)
+        costs = [c for c in costs if c is not default]
+    else:
+        # otherwise a free way first (Guerilla Warfare: "hide ignoring costs"), then the power
+        costs = sorted(costs, key=lambda c: bool(c.energy or c.power or c.other))
+    for cost in costs:
         plan = payment.plan_payment(g, player, cost)
         if plan is not None:
             return plan
     raise IllegalActionError("hiding costs one power of any domain", "811.1.a")
 
 
+_ONE_POWER = payment.Cost(0, [payment.ANY])
+
+
 def _hide_costs(g: "Game", player: int) -> list[payment.Cost]:
     """One power of any domain (811), or what a 'hide_cost' effect lets the player pay instead."""
     from . import actions
 
-    costs = [payment.Cost(0, [payment.ANY])]
+    costs = [_ONE_POWER]
     for mod, src in actions.static_modifiers(g, "hide_cost"):
         if g.obj(src).controller == player:
             alternative = payment.ability_cost(g, player, src, mod["cost"])
@@ -297,6 +308,8 @@ def check_shape(g: "Game", action: Action) -> None:
         need(_is_id(action.get("to")), "'to' must be a location")
     if kind == "hide":
         need(_is_id(action.get("battlefield")), "'battlefield' must be a location")
+        costs = action.get("costs", [])
+        need(isinstance(costs, list) and all(isinstance(c, str) for c in costs), "'costs' must be a list of names")
 
 
 def perform(g: "Game", action: Action) -> None:

@@ -263,6 +263,8 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
     elif kind == "hide":
         action["card"] = refs.obj(step["card"])
         action["battlefield"] = refs.location(step["battlefield"])
+        if "costs" in step:
+            action["costs"] = list(step["costs"])  # [hide_cost]: pay a 'hide_cost' effect's cost instead
     elif kind == "mulligan":
         action["cards"] = [refs.obj(c) for c in step.get("cards", [])]
     elif kind == "order":
