@@ -581,7 +581,8 @@ def play(ctx: EffectContext, node: Node) -> None:
     from riftscript.core import chain
 
     g = ctx.g
-    cards = ctx.resolve(node["card"], "play")
+    # 185.3.b: a token that left the board (banished by Portal Rescue) no longer exists to be played
+    cards = [oid for oid in ctx.resolve(node["card"], "play") if g.obj(oid).zone != "gone"]
     saved = ctx.you
     for oid in cards:
         ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
