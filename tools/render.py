@@ -2159,8 +2159,15 @@ class Renderer:
         while i < len(abilities):
             ability = abilities[i]
             group = [ability]
-            while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]):
+            while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]) \
+                    and not _is_effect_text(abilities[i + len(group)]):
                 group.append(abilities[i + len(group)])
+            if _is_effect_text(ability):
+                # 136: effect text, written for the unit the card is attached to ("I" is that unit)
+                unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
+                out.append("Effect text: " + _safe(unit.ability, ability))
+                i += 1
+                continue
             if len(group) > 1:
                 out.append(_safe(self.merged_triggers, group))
             else:
@@ -2293,6 +2300,10 @@ def _raw(card: CardDef | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(card, CardDef):
         return card.raw
     return card
+
+
+def _is_effect_text(ability: Any) -> bool:
+    return isinstance(ability, Mapping) and bool(ability.get("effect_text"))
 
 
 def render_lines(card: CardDef | Mapping[str, Any], catalog: Catalog | None = None,
