@@ -66,7 +66,8 @@ def cleanup(g: "Game") -> None:
                 and not (sd is not None and sd.bf == bf.loc) and bf.contested_by == NOWHERE:
             g.emit("lose_control", bf=bf.loc, player=bf.controller)
             scoring.set_controller(g, bf.loc, NOWHERE)
-    # 5. unattached gear at battlefields is recalled unless it stays (Deploy); hidden cards lost
+    # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);
+    #    hidden cards lost
     for bf in s.battlefields:
         for oid in list(bf.here):
             obj = g.obj(oid)

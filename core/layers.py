@@ -257,6 +257,7 @@ def _compute(g: "Game", oid: int) -> Chars:
 
 
 def _equipment_bonus(g: "Game", oid: int) -> int:
+    """150.2, 137.3: each card attached to this unit adds its Might bonus (layer 3, arithmetic)."""
     obj = g.obj(oid)
     if obj.zone != "board":
         return 0
