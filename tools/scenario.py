@@ -478,7 +478,7 @@ class Runner:
 
     def _check(self, key: str, wanted: Any, game: Game, refs: Refs) -> None:
         s = game.state
-        per_object = {"zone", "location", "might", "damage", "exhausted", "buffs", "stunned", "keywords"}
+        per_object = {"zone", "location", "might", "damage", "exhausted", "buffs", "stunned", "keywords", "attached"}
         if key in per_object:
             for name, value in wanted.items():
                 oid = refs.obj(name)
@@ -491,6 +491,9 @@ class Runner:
                 elif key == "location":
                     actual = obj.loc if obj.zone == "board" else None
                     value = refs.location(value) if value is not None else None  # null: not on the board
+                elif key == "attached":
+                    actual = obj.attached_to if obj.attached_to != NOWHERE else None
+                    value = refs.obj(value) if value is not None else None  # null: attached to nothing
                 elif key == "might":
                     actual = layers.might(game, oid)
                 elif key == "keywords":
