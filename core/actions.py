@@ -135,7 +135,7 @@ def _leave_board(g: "Game", oid: int) -> None:
 
 
 def attached_to(g: "Game", unit: int) -> list[int]:
-    """The cards attached to a unit (719.3: they are at its location)."""
+    """The cards attached to a unit (they are at its location: Core Rules, attachment)."""
     obj = g.obj(unit)
     if obj.zone != "board":
         return []
@@ -144,10 +144,10 @@ def attached_to(g: "Game", unit: int) -> list[int]:
 
 
 def attach(g: "Game", eq: int, unit: int) -> None:
-    """435.1.c-e: the card goes to the unit's location (not a move, 719.3) and attaches to it;
-    its rules text goes inactive and its effect text becomes the unit's (718.2-718.3)."""
+    """435.1.c-e: the card goes to the unit's location (not a move) and attaches to it;
+    its rules text goes inactive (718.2) and its effect text becomes the unit's (150.2, 435.1.e)."""
     if g.obj(eq).attached_to != NOWHERE:
-        detach(g, eq)  # 718.7: attached to one unit at a time
+        detach(g, eq)  # attached to one unit at a time (Core Rules, attachment)
     obj = g.obj(eq)
     obj.attached_to = unit
     g.place(eq, "board", g.obj(unit).loc)  # re-indexes its abilities as attached
@@ -170,7 +170,7 @@ def detach(g: "Game", eq: int) -> None:
 
 
 def _carry_attached(g: "Game", unit: int, cards: list[int]) -> None:
-    """719.3: attached cards are always at the unit's location; they are not moved themselves (718.6)."""
+    """Attached cards are always at the unit's location and are not moved themselves (Core Rules, attachment)."""
     for eq in cards:
         if g.obj(eq).zone == "board" and g.obj(eq).attached_to == unit:
             g.place(eq, "board", g.obj(unit).loc)

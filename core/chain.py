@@ -584,7 +584,7 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
 
 
 def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
-    """718.3: activated abilities in the effect text of the cards attached to a unit are the unit's,
+    """435.1.e: activated abilities in the effect text of the cards attached to a unit are the unit's,
     numbered after its own (and borrowed) ones."""
     if g.card(oid).type != "unit":
         return []
@@ -598,7 +598,7 @@ def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
 
 
 def _active_text(g: "Game", oid: int, ability: Ability) -> bool:
-    """718.2: an attached card's rules text is inactive; 136.2.b: effect text works only as the unit's."""
+    """718.2: an attached card's rules text is inactive; 435.1.e: effect text works only as the unit's."""
     return g.obj(oid).attached_to == NOWHERE and not ability.body.get("effect_text")
 
 

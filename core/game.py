@@ -297,7 +297,7 @@ class Game:
         keys: list[str] = []
         for ability in card.abilities:
             if ability.body.get("effect_text"):
-                # 136.2.b: effect text is inactive unless attached; then its triggers are the unit's (718.3)
+                # 150.2, 435.1.e: effect text works only while attached, and its triggers are the unit's
                 if attached and ability.kind == "triggered" and "from_zone" not in ability.body["when"]:
                     self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
                     keys.append(ability.event or "")
@@ -378,7 +378,7 @@ class Game:
 
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
         if lasting <= triggers.EFFECT_TEXT:
-            # 718.3: an attached card's effect-text ability, acting as the unit's
+            # 435.1.e: an attached card's effect-text ability, acting as the unit's
             return self.defs[self.state.objs[triggers.EFFECT_TEXT - lasting].code].abilities[index]
         if lasting <= triggers.STATIC_GRANT:
             # a keyword's triggered ability granted by a static ability ("other units have [Vision]")

@@ -94,7 +94,7 @@ def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
             if obj.attached_to != NOWHERE:
                 host = s.objs.get(obj.attached_to)
                 if host is None or host.zone != "board" or host.loc != obj.loc or g.card(host.id).type != "unit":
-                    # 719.3, 719.5: an attached card is with a unit on the board, or it is detached
+                    # 719.5; Core Rules, attachment: an attached card is with a unit on the board, or detached
                     problems.append(f"#{oid} {g.name(oid)} is attached to #{obj.attached_to}, which is not a unit "
                                     f"with it on the board")
     return problems

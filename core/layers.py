@@ -98,7 +98,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
     for ability in card.abilities:
         if ability.kind != "static" or attached or ability.body.get("effect_text"):
-            continue  # 718.2: an attached card's rules text is inactive; effect text is the unit's (136.2.b)
+            continue  # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
         affects = ability.body.get("affects", "self")
         if affects != "self":
             continue
@@ -111,7 +111,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
     if obj.zone != "board" and obj.zone not in ("hand", "champion", "chain", "facedown"):
         return out
-    # 718.3, 719.1: the effect text of the cards attached to it is part of this unit's text
+    # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
         from .actions import attached_to
         for eq in attached_to(g, oid):

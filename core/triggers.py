@@ -70,7 +70,7 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                         _queue(g, PendingTrigger(oid, ability.index, granted.controller, event, lasting=lasting.id), ability)
 
 
-# An attached card's effect-text trigger is the unit's ability (718.3): it triggers for the unit, and
+# An attached card's effect-text trigger is the unit's ability (435.1.e): it triggers for the unit, and
 # its chain item names the unit and remembers the attached card in the lasting field.
 EFFECT_TEXT = -(1 << 40)
 

@@ -2163,7 +2163,7 @@ class Renderer:
                     and not _is_effect_text(abilities[i + len(group)]):
                 group.append(abilities[i + len(group)])
             if _is_effect_text(ability):
-                # 136: effect text, written for the unit the card is attached to ("I" is that unit)
+                # 150.2: effect text, written for the unit the card is attached to ("I" is that unit)
                 unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
                 out.append("Effect text: " + _safe(unit.ability, ability))
                 i += 1
