@@ -571,9 +571,13 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
         g.emit("looked_at", obj=oid, player=ctx.you, owner=g.obj(oid).owner)
     ctx.bindings["them"] = list(seen)
     ctx.bindings["it"] = list(seen)
+    mark = len(g.log)
     if "then" in node:
         ctx.run(node["then"])
-    _dispose(ctx, [c for c in seen if g.obj(c).zone == attr], node.get("rest", "keep_order"))
+    rest = [c for c in seen if g.obj(c).zone == attr]
+    if node.get("rest") == "back_any_order":  # those recycled by 'then' aren't put back
+        rest = [c for c in rest if not any(e["t"] == "recycle" and e.get("obj") == c for e in g.log[mark:])]
+    _dispose(ctx, rest, node.get("rest", "keep_order"))
 
 
 def play(ctx: EffectContext, node: Node) -> None:
@@ -725,6 +729,17 @@ def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
     elif how == "trash":
         for oid in rest:
             ctx.g.place(oid, "trash")
+    elif how == "back_any_order" and len(rest) > 1:
+        # "put the rest back in any order": the player picks the top card, then the next (The Candlelit Sanctum)
+        deck = ctx.g.player(ctx.g.obj(rest[0]).owner).main_deck
+        left = [oid for oid in deck if oid in rest]
+        kept = list(left)
+        order: list[int] = []
+        while len(left) > 1:
+            top = ctx.ask(ctx.you, "which card goes on top?", [(f"{ctx.g.name(o)} #{o}", o) for o in left])
+            order.append(int(top))
+            left.remove(int(top))
+        deck[:] = order + left + [oid for oid in deck if oid not in kept]
 
 
 def put_in_zone(ctx: EffectContext, node: Node) -> None:
