@@ -301,6 +301,8 @@ class Game:
                 if attached and ability.kind == "triggered" and "from_zone" not in ability.body["when"]:
                     self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
                     keys.append(ability.event or "")
+                elif attached and ability.kind == "static" and triggers.granted_trigger_mods(self, ability):
+                    self.grant_sources[(oid, ability.index)] = None  # a keyword with a trigger, for the unit
                 continue
             if attached:
                 continue  # 718.2: an attached card's rules text is inactive

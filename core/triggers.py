@@ -93,7 +93,8 @@ def granted_trigger_mods(g: "Game", ability: Ability) -> list[tuple[int, str, An
     """(modifier index, keyword, value) of a static ability's keyword grants that have triggers."""
     out: list[tuple[int, str, Any]] = []
     for i, mod in enumerate(ability.body.get("modifiers", [])):
-        if mod.get("type") == "keyword" and ability.body.get("affects", "self") != "self":
+        if mod.get("type") == "keyword" and (ability.body.get("affects", "self") != "self"
+                                              or ability.body.get("effect_text")):
             name = str(mod["keyword"]).lower().replace("-", "_")
             if any(a.kind == "triggered" for a in g.keyword_abilities(name, mod.get("value"))):
                 out.append((i, name, mod.get("value")))
@@ -119,6 +120,8 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
         sctx = EffectContext(g, source.controller, src)
         if "condition" in static.body and not sctx.check(static.body["condition"]):
             continue
+        # 435.1.e: an attached card's effect text gives its keywords to the unit it is attached to
+        host = source.attached_to if static.body.get("effect_text") else NOWHERE
         for mod_index, name, value in granted_trigger_mods(g, static):
             for ability in g.keyword_abilities(name, value):
                 if ability.kind != "triggered" or ability.event != etype:
@@ -129,7 +132,9 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                     candidates = list(g.board_objects())
                 for oid in candidates:
                     obj = s.objs[oid]
-                    if oid == src or obj.zone != "board" or not sctx.selector_matches(static.body["affects"], oid):
+                    if oid == src or obj.zone != "board" or not (
+                            oid == host if static.body.get("effect_text")
+                            else sctx.selector_matches(static.body["affects"], oid)):
                         continue
                     if "while" in static.body and not sctx.check(static.body["while"], subject=oid):
                         continue
