@@ -27,7 +27,6 @@ MAX_PROBLEMS_PER_FILE = 50
 DECIDING_EFFECTS = {"may", "choose_one", "discard", "choose_player", "play", "hide", "select", "reveal_until",
                     "put_in_zone"}
 CHOSEN_LOCATIONS = {"choose_battlefield", "choose_location"}
-EVENT_ALIASES = {"take_damage": "damaged"}  # "takes damage" is the kernel's 'damaged' event
 
 
 @dataclass(frozen=True)
@@ -313,7 +312,6 @@ class Compiler:
             for node in _walk(body.get("effect") or body.get("instead") or {})
         ) or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
-        event = EVENT_ALIASES.get(event or "", event)
         if body.get("kind") == "replacement":
             event = body["replaces"]["event"]
         return Ability(kind=body["kind"], index=index, body=body, keyword=keyword, keyword_value=value,

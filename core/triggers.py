@@ -12,7 +12,6 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from .cards import Ability
-from .catalog import EVENT_ALIASES
 from .effects import EffectContext
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
@@ -43,8 +42,7 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
     if not s.lasting:
         return
     for lasting in g.active_lasting():
-        if lasting.kind == "trigger" and EVENT_ALIASES.get(lasting.body["when"]["event"],
-                                                           lasting.body["when"]["event"]) == etype:
+        if lasting.kind == "trigger" and lasting.body["when"]["event"] == etype:
             ability = g.lasting_ability(lasting)
             # a created trigger's 'self' is the object it affects ("kill it the next time it takes
             # damage", 720.2 delayed triggers): match the event's object among those it affects
