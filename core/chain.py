@@ -579,7 +579,8 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
                 for lent in g.card(lender).abilities:
                     if lent.kind == "activated" and (mod.get("ability") != "exhaust"
                                                      or lent.body.get("cost", {}).get("exhaust_self")):
-                        borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed)))
+                        borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed),
+                                                            body={**lent.body, "_lent": [lender, lent.index]}))
     return borrowed
 
 
@@ -672,6 +673,9 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
     index = action.get("ability", 0)
     ability = rune_ability(index) if index < 0 else activated_abilities(g, oid)[index]
     item = ChainItem(id=g.tick(), kind="ability", controller=player, obj=oid, ability=index, targets=check.targets)
+    if index >= 0 and "_lent" in ability.body:
+        # a borrowed ability stays on the chain even if the borrower or the lender leaves the board
+        item.variables["_lent_by"], item.variables["_lent_index"] = ability.body["_lent"]
     if index < 0:
         _rune(g, player, oid, index)
         return
@@ -790,7 +794,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
     else:
         if item in s.chain:
             s.chain.remove(item)
-        ability = g.ability_of(item.obj, item.ability, item.lasting) if item.ability >= 0 else rune_ability(item.ability)
+        ability = g.item_ability(item) if item.ability >= 0 else rune_ability(item.ability)
         ctx = EffectContext(g, item.controller, item.obj, item, item.event)
         condition = ability.body.get("if")
         if item.kind == "trigger" and condition is not None and not ctx.check(condition):

@@ -372,6 +372,13 @@ class Game:
         if lasting.uses > 0:
             lasting.uses -= 1
 
+    def item_ability(self, item: ChainItem) -> Ability:
+        """The ability a chain item resolves (a borrowed one is read from its lender's card)."""
+        lender = item.variables.get("_lent_by")
+        if lender is not None:
+            return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
+        return self.ability_of(item.obj, item.ability, item.lasting)
+
     def find_lasting(self, lid: int) -> Lasting | None:
         for lasting in self.state.lasting:
             if lasting.id == lid:

@@ -31,7 +31,7 @@ def may_ask(g: "Game", task: list[Any]) -> bool:
             return False
         if item.kind == "card":
             return any(a.decides for a in g.card(item.obj).abilities if a.kind == "spell") or g.optional_replacements()
-        ability = g.ability_of(item.obj, item.ability, item.lasting) if item.ability >= 0 else None
+        ability = g.item_ability(item) if item.ability >= 0 else None
         return ability is not None and (ability.decides or g.optional_replacements())
     return task[0] in ("combat_cleanup", "showdown_end") and g.optional_replacements()
 
