@@ -284,11 +284,11 @@ def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) ->
     """Static 'Bonus Damage' effects of the damaging player's objects or of the battlefield."""
     total = 0
     for mod, src in static_modifiers(g, "bonus_damage"):
-        source = g.obj(src)
+        holder = g.obj(src)
         if mod.get("to_units_here"):
-            if source.zone == "bfcard" and g.state.battlefields[source.loc - BF0].loc == loc:
+            if holder.zone == "bfcard" and g.state.battlefields[holder.loc - BF0].loc == loc:
                 total += int(mod["amount"])
-        elif source.controller == controller:
+        elif holder.controller == controller:
             total += int(mod["amount"])
     for lasting in g.active_lasting():
         if lasting.kind == "static" and lasting.controller == controller:

@@ -84,13 +84,14 @@ def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
         amounts = [p.energy, p.spell_energy, *p.power.values(), *p.spell_power.values()]
         if any(a < 0 for a in amounts):
             problems.append(f"player {p.index} has a negative pool: {p.energy} {p.power} {p.spell_energy} {p.spell_power}")
-    if g.pending_decision() is not None:
+    decision = g.pending_decision()
+    if decision is not None:
         for oid in g.board_objects():
             obj = s.objs[oid]
             if g.card(oid).type == "unit" and obj.attached_to == NOWHERE and obj.damage > 0 \
                     and obj.damage >= layers.might(g, oid):
                 problems.append(f"#{oid} {g.name(oid)} has lethal damage {obj.damage} >= {layers.might(g, oid)} "
-                                f"while {g.pending_decision().kind} is asked")
+                                f"while {decision.kind} is asked")
             if obj.attached_to != NOWHERE:
                 host = s.objs.get(obj.attached_to)
                 if host is None or host.zone != "board" or host.loc != obj.loc or g.card(host.id).type != "unit":
