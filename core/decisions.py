@@ -85,6 +85,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             continue
         if not resources and chain.is_add_ability(ability):
             continue
+        if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
+            continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
+        if not chain.timing_allows(g, player, ability.timing)[0]:
+            continue
         slots = chain._target_nodes(ability.body.get("effect", {}))
         target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
         for targets in target_sets:
