@@ -201,7 +201,17 @@ def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list
 
 
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
-    """Where a unit or gear may be played (355.2.a, 149.2, 822, 830, 811.1.d)."""
+    """Where a unit or gear may be played (355.2.a, 149.2, 822, 830, 811.1.d); remembered while the
+    state is unchanged, since listing legal actions asks it for every play it checks."""
+    memo = g.memo()
+    key = ("locations", player, oid, hidden_at)
+    if key not in memo:
+        memo[key] = _play_locations(g, player, oid, hidden_at)
+    found: list[int] = memo[key]
+    return list(found)
+
+
+def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[int]:
     card = g.card(oid)
     if card.type not in ("unit", "gear"):
         return [NOWHERE]
