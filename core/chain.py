@@ -53,6 +53,16 @@ def timing_allows(g: "Game", player: int, timing: str | None) -> tuple[bool, str
 
 
 def card_timing(g: "Game", oid: int) -> str | None:
+    """Action or Reaction timing (806, 813) from the card's timing hooks."""
+    memo = g.memo()
+    key = ("timing", oid)
+    if key not in memo:
+        memo[key] = _timing(g, oid)
+    found: str | None = memo[key]
+    return found
+
+
+def _timing(g: "Game", oid: int) -> str | None:
     values = layers.hook_values(g, oid, "timing")
     if "reaction" in values:
         return "reaction"
