@@ -120,9 +120,10 @@ class Builder:
     # ------------------------------------------------------------------ build
     def build(self) -> tuple[Game, list[int]]:
         """The game, and the ids of the placed cards in the order they were added."""
-        players = [Player(index=i, name=self.names[i], team=i) for i in range(self.players)]
         modes = self.catalog.plugins.modes() if self.catalog.plugins else {}
         spec = modes.get(self.mode)
+        team_of = {p: t for t, seats in enumerate(spec.teams if spec else ()) for p in seats}
+        players = [Player(index=i, name=self.names[i], team=team_of.get(i, i)) for i in range(self.players)]
         state = GameState(mode=self.mode, seed=self.seed, rng=rng.seed_state(self.seed),
                           victory_score=spec.victory_score if spec else 8, players=players,
                           battlefields=[], objs={})

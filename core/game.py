@@ -18,6 +18,7 @@ from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
 from .events import Event, log_hash
+from .registry import ModeSpec
 from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, Player,
                     from_jsonable, is_battlefield, to_jsonable)
 
@@ -57,6 +58,10 @@ class Game:
         self._pending_check: Any = None
         self._pending_plan: Any = None
         self.max_events = 20_000
+        modes = catalog.plugins.modes() if catalog.plugins is not None else {}
+        # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
+        self.spec: ModeSpec = modes.get(state.mode) or ModeSpec(name=state.mode, players=len(state.players),
+                                                                 victory_score=state.victory_score)
         self._rebuild_index()
 
     # ------------------------------------------------------------------ construction

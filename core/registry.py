@@ -78,10 +78,18 @@ class ModeSpec:
     name: str
     players: int
     victory_score: int = 8
+    # seats of each team; seats of one team never sit together, so turn order alternates (491.5.c.1)
     teams: tuple[tuple[int, ...], ...] = ()
     battlefields_per_player: int = 1
+    # "random": each player's battlefield is picked at random (487.5, 489.5, 490.5);
+    # "choose": each player chooses theirs (488.5)
+    battlefield_choice: str = "random"
+    # the player taking the first turn puts no battlefield into play (490.4.b, 491.5.a)
+    first_player_battlefields_unused: bool = False
     extra_channel_last_player_first_turn: int = 0
     first_player_skips_draw: bool = False
+    # games in a match: 1 for a single game, 3 or 5 for a best-of match (488.6)
+    best_of: int = 1
     rule: str = ""
     description: str = ""
 

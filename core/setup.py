@@ -52,26 +52,43 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         g.shuffle(p.rune_deck)
         for code in deck.battlefields:
             p.battlefields_owned.append(g.new_obj(code, i, "set_aside").id)
-    # 487.4: in Duel each player's battlefield is picked at random from their three
+    if spec.first_player_battlefields_unused:
+        _turn_order(g)  # 490.4.b, 491.5.a: who goes first is known before the battlefields
     for i, p in enumerate(players):
+        if spec.first_player_battlefields_unused and i == state.turn_order[0]:
+            g.emit("battlefields_unused", player=i)  # 490.4.b: the first player's battlefields are not used
+            continue
+        # 487.5, 489.5, 490.5: each player's battlefield is picked at random from their three
         chosen = p.battlefields_owned[g.random_below(len(p.battlefields_owned))]
-        bf = Battlefield(index=len(state.battlefields), card=chosen, owner=i)
-        state.battlefields.append(bf)
-        obj = g.obj(chosen)
-        obj.zone = "bfcard"
-        obj.loc = BF0 + bf.index
-        g._index(chosen)
-        g.emit("battlefield", player=i, obj=chosen, code=obj.code, loc=obj.loc)
-    # 115: turn order by a fair random method (seeded)
-    first = g.random_below(len(players))
-    state.turn_order = [(first + k) % len(players) for k in range(len(players))]
-    g.emit("turn_order", order=state.turn_order)
+        _put_battlefield(g, i, chosen)
+    if not spec.first_player_battlefields_unused:
+        _turn_order(g)
     for i in state.turn_order:
         actions.draw(g, i, 4)  # 116
     for i in reversed(state.turn_order):
         state.tasks.append(["mulligan", i])  # 117: in turn order
     g.run()
     return g
+
+
+def _put_battlefield(g: "Game", player: int, card: int) -> None:
+    state = g.state
+    bf = Battlefield(index=len(state.battlefields), card=card, owner=player)
+    state.battlefields.append(bf)
+    obj = g.obj(card)
+    obj.zone = "bfcard"
+    obj.loc = BF0 + bf.index
+    g._index(card)
+    g.emit("battlefield", player=player, obj=card, code=obj.code, loc=obj.loc)
+
+
+def _turn_order(g: "Game") -> None:
+    """115: the first player by a fair random method (seeded); the others follow in seat order,
+    which alternates the teams in 2v2 (491.5.c.1)."""
+    count = len(g.state.players)
+    first = g.random_below(count)
+    g.state.turn_order = [(first + k) % count for k in range(count)]
+    g.emit("turn_order", order=g.state.turn_order)
 
 
 def ask_mulligan(g: "Game", player: int) -> None:

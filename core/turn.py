@@ -111,7 +111,7 @@ def advance(g: "Game") -> None:
     s.phase = PHASE_OF[nxt]
     tp = s.turn_player
     player = s.players[tp]
-    mode = g.catalog.plugins.modes().get(s.mode) if g.catalog.plugins else None
+    mode = g.spec
     if nxt == "beginning":
         g.emit("phase_start", phase="beginning", player=tp)  # 315.2.a.1
     elif nxt == "scoring":
@@ -119,14 +119,14 @@ def advance(g: "Game") -> None:
     elif nxt == "channel":
         count = 2
         last = [p for p in s.turn_order if not s.players[p].conceded][-1]
-        if player.turns_taken == 1 and tp == last and mode is not None:
+        if player.turns_taken == 1 and tp == last:
             count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
         g.emit("phase_start", phase="channel", player=tp)
         actions.channel(g, tp, count)  # 315.3.b, 431.4.a
     elif nxt == "draw":
         g.emit("phase_start", phase="draw", player=tp)
         first = s.turn_order[0]
-        if not (mode is not None and mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
+        if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
             actions.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
         actions.empty_pools(g)  # 167: pools empty at the start of each Main Phase

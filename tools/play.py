@@ -64,9 +64,24 @@ def cmd_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Play many seeded games between two decks with agents and report the results."""
+    """Play many seeded games between decks with agents, in any installed mode, and report the results."""
     catalog = load_catalog()
+    assert catalog.plugins is not None
+    modes = catalog.plugins.modes()
+    spec = modes.get(args.mode)
+    if spec is None:
+        raise RiftScriptError(f"unknown mode {args.mode!r}; installed modes: {', '.join(sorted(modes))}")
     decks = list(args.decks)
+    if len(decks) != spec.players:
+        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks "
+                              f"with --decks, {len(decks)} given")
+    agent_names = list(args.agents) if args.agents else ["random"]
+    if len(agent_names) == 1:
+        agent_names *= spec.players
+    if len(agent_names) != spec.players:
+        raise RiftScriptError(f"give one agent for every player or one for all: {spec.players} players, "
+                              f"{len(agent_names)} agents given")
+    args.agents = agent_names
     wins: Counter[str] = Counter()
     turns = 0
     actions = 0
@@ -75,7 +90,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     try:
         for i in range(args.games):
             seed = args.seed + i
-            game = Game.new(catalog, decks, seed=seed, names=[d.split()[0] for d in decks])
+            game = Game.new(catalog, decks, mode=spec.name, seed=seed, names=[d.split()[0] for d in decks])
             actions += play_out(game, make_agents(catalog, args.agents, seed))
             s = game.state
             turns += s.turn
@@ -95,7 +110,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
             log_file.close()
     elapsed = time.perf_counter() - started
     if not args.json:
-        print(f"{args.games} games of {decks[0]} vs {decks[1]} ({' vs '.join(args.agents)} agents), "
+        print(f"{args.games} {spec.name} games of {' vs '.join(decks)} ({' vs '.join(args.agents)} agents), "
               f"seeds {args.seed}..{args.seed + args.games - 1}", file=out)
         for key, count in wins.most_common():
             print(f"  {key}: {count}", file=out)
@@ -112,12 +127,15 @@ def add_commands(sub: Any) -> None:
     demo.add_argument("--seed", type=int, default=2026)
     demo.add_argument("--agent", default="greedy", help="agent for both players (default: greedy)")
     demo.set_defaults(func=cmd_demo)
-    sim = sub.add_parser("simulate", help="play many games between two decks with agents",
+    sim = sub.add_parser("simulate", help="play many games between decks with agents, in any mode",
                          description="Play seeded games AI against AI and print the results.")
-    sim.add_argument("--decks", nargs=2, required=True, metavar=("A", "B"), help="deck names or deck files")
+    sim.add_argument("--mode", default="duel", help="an installed mode (see 'riftscript modes'; default: duel)")
+    sim.add_argument("--decks", nargs="+", required=True, metavar="DECK",
+                     help="deck names or deck files, one per player in seat order")
     sim.add_argument("--games", type=int, default=10)
     sim.add_argument("--seed", type=int, default=0)
-    sim.add_argument("--agents", nargs=2, default=["random", "random"], metavar=("A", "B"))
+    sim.add_argument("--agents", nargs="+", metavar="AGENT",
+                     help="one agent per player, or one for all (default: random)")
     sim.add_argument("--log", help="write the play-by-play of every game to this file")
     sim.add_argument("--json", action="store_true", help="one JSON line per game")
     sim.set_defaults(func=cmd_simulate)

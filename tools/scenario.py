@@ -183,7 +183,11 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
     names = sorted(k for k in setup if len(k) == 1 and k.isupper()) or ["A", "B"]
     if len(names) < 2:
         names = ["A", "B"]
-    builder = Builder(catalog, players=len(names), seed=int(setup.get("seed", 0)), names=names)
+    mode = str(setup.get("mode", "duel"))
+    modes = catalog.plugins.modes() if catalog.plugins else {}
+    if mode not in modes:
+        raise ScenarioFailure(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
+    builder = Builder(catalog, players=len(names), seed=int(setup.get("seed", 0)), names=names, mode=mode)
     aliases: dict[str, int] = {}
     pindex = {n: i for i, n in enumerate(names)}
 
