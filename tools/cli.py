@@ -268,6 +268,23 @@ def _show(catalog: Catalog, code: str) -> int:
 
 # --- keywords ----------------------------------------------------------------------------------
 
+def cmd_modes(args: argparse.Namespace) -> int:
+    """List installed modes of play: players, teams, Victory Score, games and the rule defining them."""
+    catalog = _catalog()
+    assert catalog.plugins is not None
+    rows = sorted(catalog.plugins.modes().values(), key=lambda m: (m.players, m.best_of, m.name))
+    if args.json:
+        _print(json.dumps([{"mode": m.name, "players": m.players, "teams": [list(t) for t in m.teams],
+                            "victory_score": m.victory_score, "best_of": m.best_of,
+                            "battlefields": m.battlefield_choice, "rule": m.rule, "description": m.description}
+                           for m in rows], indent=2))
+        return 0
+    _table([[m.name, str(m.players), " vs ".join("+".join(str(s + 1) for s in t) for t in m.teams) or "-",
+             str(m.victory_score), str(m.best_of), m.rule, m.description] for m in rows],
+           ["MODE", "PLAYERS", "TEAMS (SEATS)", "VICTORY", "BEST OF", "RULE", "DESCRIPTION"])
+    return 0
+
+
 def cmd_keywords(args: argparse.Namespace) -> int:
     """List installed keywords: what parameter they take and the rule defining them."""
     catalog = _catalog()
@@ -347,6 +364,7 @@ COMMANDS: dict[str, Command] = {
     "sets": Command("list installed card sets and how many cards each has scripted", cmd_sets, _json_argument),
     "cards": Command("search installed cards, or --show one card's facts and script", cmd_cards, _cards_arguments),
     "keywords": Command("list installed keywords", cmd_keywords, _json_argument),
+    "modes": Command("list installed modes of play (for 'simulate --mode')", cmd_modes, _json_argument),
     "schema": Command("print where the JSON Schemas are installed (for editor settings)", cmd_schema,
                       _schema_arguments),
     "info": Command("print versions, YAML parser, cache folder and plugin status", cmd_info),

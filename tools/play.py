@@ -52,8 +52,9 @@ def summary(game: Game) -> str:
     return f"{outcome} after {s.turn} turns ({scores}); {len(game.log)} events, log hash {game.log_hash()[:16]}"
 
 
-def cmd_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def cmd_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """The main job: one seeded game between two built-in decks, as a readable play-by-play."""
+    out = out or sys.stdout  # looked up per call, so a redirected stdout is honoured
     catalog = load_catalog()
     decks = args.decks or list(DEMO_DECKS)
     game = play_one(catalog, decks, args.seed, [args.agent, args.agent])
@@ -63,8 +64,9 @@ def cmd_demo(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     return 0
 
 
-def cmd_simulate(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play many seeded games between decks with agents, in any installed mode, and report the results."""
+    out = out or sys.stdout  # looked up per call, so a redirected stdout is honoured
     catalog = load_catalog()
     assert catalog.plugins is not None
     modes = catalog.plugins.modes()

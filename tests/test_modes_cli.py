@@ -1,0 +1,43 @@
+"""The modes of play as a user meets them on the command line: listed, and simulated."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clihelp import run
+
+FOUR = ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck", "Lee Sin Champion Deck"]
+
+
+def test_modes_lists_every_sanctioned_mode() -> None:
+    rows = {r["mode"]: r for r in json.loads(run("modes", "--json").out)}
+    assert {"duel", "match", "match-bo5", "skirmish", "war", "magma-chamber"} <= set(rows)
+    assert (rows["skirmish"]["players"], rows["war"]["players"], rows["magma-chamber"]["players"]) == (3, 4, 4)
+    assert rows["magma-chamber"]["victory_score"] == 11 and rows["magma-chamber"]["teams"] == [[0, 2], [1, 3]]
+    assert (rows["match"]["best_of"], rows["match-bo5"]["best_of"]) == (3, 5)
+    table = run("modes").lines
+    assert table[0].split()[:3] == ["MODE", "PLAYERS", "TEAMS"]
+    assert any(line.startswith("magma-chamber") and "1+3 vs 2+4" in line for line in table)
+
+
+@pytest.mark.parametrize("mode,players", [("skirmish", 3), ("war", 4), ("magma-chamber", 4)])
+def test_simulate_plays_multiplayer_modes(mode: str, players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("simulate", "--mode", mode, "--decks", *FOUR[:players], "--games", "2", "--seed", "5").code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"2 {mode} games of {' vs '.join(FOUR[:players])}")
+    wins = [line for line in out.splitlines() if line.startswith("  ") and "seat" in line]
+    assert sum(int(line.rsplit(":", 1)[1]) for line in wins) + out.count("  draw:") <= 2 and wins
+    if mode == "magma-chamber":
+        assert all(" & " in line for line in wins)  # teammates win together (491.6.a)
+
+
+def test_simulate_refuses_the_wrong_number_of_decks() -> None:
+    result = run("simulate", "--mode", "war", "--decks", *FOUR[:3], "--games", "1")
+    assert result.code != 0
+    assert "war is played by 4 players: give 4 decks with --decks, 3 given" in result.err
+
+
+def test_simulate_names_an_unknown_mode() -> None:
+    result = run("simulate", "--mode", "brawl", "--decks", *FOUR[:2])
+    assert result.code != 0 and "unknown mode 'brawl'" in result.err and "skirmish" in result.err
