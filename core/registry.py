@@ -122,7 +122,40 @@ class Plugins:
         return {a.name: a for part in self.pm.hook.riftscript_agents() for a in part}
 
     def modes(self) -> dict[str, ModeSpec]:
-        return {m.name: m for part in self.pm.hook.riftscript_modes() for m in part}
+        """Every installed mode by name; a mode that can't be played, or one name registered by two
+        plugins, is an error naming the plugin."""
+        found: dict[str, ModeSpec] = {}
+        owner: dict[str, str] = {}
+        for impl in reversed(self.pm.hook.riftscript_modes.get_hookimpls()):
+            for spec in impl.function():
+                if not isinstance(spec, ModeSpec):
+                    raise PluginError(f"plugin {impl.plugin_name}: riftscript_modes must return ModeSpec records, "
+                                      f"got {type(spec).__name__}")
+                if spec.name in owner:
+                    raise PluginError(f"mode {spec.name!r} is registered by two plugins: {owner[spec.name]} and "
+                                      f"{impl.plugin_name}")
+                problem = _mode_problem(spec)
+                if problem:
+                    raise PluginError(f"plugin {impl.plugin_name}: mode {spec.name!r} {problem}")
+                found[spec.name] = spec
+                owner[spec.name] = impl.plugin_name
+        return found
+
+
+def _mode_problem(spec: ModeSpec) -> str:
+    """Why a mode can't be played, or ''."""
+    if not 2 <= spec.players <= 4:
+        return f"has {spec.players} players; Riftbound is played by 2 to 4 (487-491)"
+    if spec.victory_score < 1:
+        return f"has Victory Score {spec.victory_score}; it must be at least 1"
+    seats = sorted(s for team in spec.teams for s in team)
+    if spec.teams and seats != list(range(spec.players)):
+        return f"has teams {spec.teams} that don't seat each of its {spec.players} players exactly once"
+    if spec.battlefield_choice not in ("random", "choose"):
+        return f"chooses battlefields by {spec.battlefield_choice!r}; expected 'random' or 'choose'"
+    if spec.best_of < 1 or spec.best_of % 2 == 0:
+        return f"is best of {spec.best_of}; a match is best of an odd number of games"
+    return ""
 
 
 def _disabled() -> set[str]:

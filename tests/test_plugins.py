@@ -3,6 +3,7 @@ written for another engine are refused, plugins can be switched off, misspelled 
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import warnings
 from pathlib import Path
 from typing import Any, Callable
@@ -13,7 +14,7 @@ from clihelp import run
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import PluginError
 from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import DISABLE_ENV, EffectType, PluginWarning, SetSpec, load_plugins
+from riftscript.core.registry import DISABLE_ENV, EffectType, ModeSpec, PluginWarning, SetSpec, load_plugins
 
 
 def make_set(root: Path, code: str, cards: dict[str, str] | None = None, engine: str = ">=0.1,<1",
@@ -191,3 +192,47 @@ def test_plugin_effect_schema_checks_scripts(tmp_path: Path) -> None:
         "'two' is not of type 'integer' or 'object' (abilities[0].effect.amount)",
         "unknown key 'colour' (abilities[0].effect.colour)",
     ]
+
+
+def mode_plugin(name: str, *specs: ModeSpec) -> object:
+    def riftscript_modes(self: Any) -> list[ModeSpec]:
+        return list(specs)
+    return type(name, (), {"riftscript_modes": hookimpl(riftscript_modes)})()
+
+
+def test_a_third_party_mode_plays_like_a_builtin_one() -> None:
+    """A mode is only data registered through riftscript_modes: here three players racing to 4."""
+    from riftscript.core.game import Game
+    from riftscript.plugins.agents import RandomAgent
+
+    race = ModeSpec(name="three-way-race", players=3, victory_score=4, first_player_skips_draw=True,
+                    description="three players to 4 points")
+    catalog = load_catalog(load_plugins(extra=[mode_plugin("Races", race)]))
+    assert catalog.plugins is not None and catalog.plugins.modes()["three-way-race"] == race
+    g = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck"],
+                 mode="three-way-race", seed=4)
+    assert len(g.state.battlefields) == 3 and g.spec.victory_score == 4
+    agents = [RandomAgent(i) for i in range(3)]
+    while not g.over:
+        d = g.pending_decision()
+        assert d is not None
+        g.apply(agents[d.player].choose(g, g.legal_actions()))
+    assert g.state.winners and g.state.players[g.state.winners[0]].points >= 4
+
+
+def test_a_mode_name_from_two_plugins_names_both() -> None:
+    plugins = load_plugins(extra=[mode_plugin("RacesA", ModeSpec(name="duel", players=2))])
+    with pytest.raises(PluginError, match="mode 'duel' is registered by two plugins: (RacesA and core-modes|core-modes and RacesA)$"):
+        plugins.modes()
+
+
+@pytest.mark.parametrize("spec,problem", [
+    (ModeSpec(name="crowd", players=6), "has 6 players; Riftbound is played by 2 to 4"),
+    (ModeSpec(name="lopsided", players=4, teams=((0, 1, 2), (2, 3))), "don't seat each of its 4 players"),
+    (ModeSpec(name="even", players=2, best_of=4), "best of 4; a match is best of an odd number"),
+    (ModeSpec(name="drafted", players=2, battlefield_choice="draft"), "chooses battlefields by 'draft'"),
+])
+def test_a_mode_that_cannot_be_played_is_refused(spec: ModeSpec, problem: str) -> None:
+    plugins = load_plugins(extra=[mode_plugin("Odd", spec)])
+    with pytest.raises(PluginError, match=f"plugin Odd: mode '{spec.name}' .*{re.escape(problem)}"):
+        plugins.modes()
