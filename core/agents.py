@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from .game import Game
+    from .match import Match
 
 
 class Agent(Protocol):
@@ -15,15 +16,19 @@ class Agent(Protocol):
         ...
 
 
-def play_out(game: "Game", agents: list[Agent], max_actions: int = 100_000) -> int:
-    """Let agents play until the game ends; returns the number of actions applied."""
+def play_out(game: "Game | Match", agents: list[Agent], max_actions: int = 100_000) -> int:
+    """Let agents play until the game (or the match) ends; returns the number of actions applied.
+    In a match each agent is shown the game being played."""
+    from .match import Match
+
     applied = 0
     while not game.over and applied < max_actions:
         decision = game.pending_decision()
         if decision is None:
             break
         actions = game.legal_actions()
-        action = agents[decision.player].choose(game, actions)
+        current = game.game if isinstance(game, Match) else game
+        action = agents[decision.player].choose(current, actions)
         game.apply(action)
         applied += 1
     return applied

@@ -4,7 +4,9 @@ Actions are plain JSON-friendly dicts.  Validation does every check before anyth
 ``Game.apply`` is atomic: an illegal action raises IllegalActionError naming the rule and the
 state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn),
 ``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
-(a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first).
+(a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),
+``battlefield`` (setup: which battlefield to present, 488.5) and ``turn_order`` (setup of a match's
+later game: the previous loser plays first or second); these last two are answered with ``choose``.
 """
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def legal_actions(g: "Game") -> list[Action]:
         return priority_actions(g, d.player)
     if d.kind == "mulligan":
         return [{"type": "mulligan", "cards": o["value"]} for o in d.options]
-    if d.kind in ("choose", "showdown"):
+    if d.kind in ("choose", "showdown", "battlefield", "turn_order"):
         return [{"type": "choose", "value": o["value"]} for o in d.options]
     if d.kind == "order":
         return [{"type": "order", "order": o["value"]} for o in d.options]
@@ -254,7 +256,7 @@ def validate(g: "Game", action: Any) -> None:
             raise IllegalActionError(f"{kind!r} is not possible now; {d.prompt}")
         return
     expected = {"mulligan": "mulligan", "choose": "choose", "showdown": "choose", "order": "order",
-                "targets": "targets", "assign": "assign"}[d.kind]
+                "targets": "targets", "assign": "assign", "battlefield": "choose", "turn_order": "choose"}[d.kind]
     if kind != expected:
         raise IllegalActionError(f"the game waits for a {d.kind} decision ({d.prompt}); got {kind!r}")
     if d.kind == "assign":
@@ -270,6 +272,10 @@ def validate(g: "Game", action: Any) -> None:
     field = {"mulligan": "cards", "choose": "value", "order": "order", "targets": "targets"}[kind]
     values = [o["value"] for o in d.options]
     if action.get(field) not in values:
+        if d.kind == "battlefield":
+            from . import setup
+
+            raise IllegalActionError(*setup.battlefield_refusal(g, player, action.get(field)))
         if d.kind == "mulligan":
             cards = action.get("cards")
             if isinstance(cards, list) and len(cards) > 2:
@@ -354,6 +360,13 @@ def perform(g: "Game", action: Action) -> None:
         from . import setup
 
         setup.mulligan(g, player, list(action["cards"]))
+    elif d.kind in ("battlefield", "turn_order"):
+        from . import setup
+
+        if d.kind == "battlefield":
+            setup.battlefield_chosen(g, player, int(action["value"]))  # 488.5
+        else:
+            setup.turn_order_chosen(g, player, str(action["value"]))
     elif d.kind == "choose" and d.context.get("replay"):
         s.answers.append(action["value"])
     elif d.kind == "showdown":

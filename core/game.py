@@ -67,11 +67,12 @@ class Game:
     # ------------------------------------------------------------------ construction
     @classmethod
     def new(cls, catalog: Catalog, decks: list[Any], mode: str = "duel", seed: int = 0,
-            names: list[str] | None = None) -> "Game":
-        """Create a game from decks (``Deck`` objects or deck names), a mode and a seed."""
+            names: list[str] | None = None, match: Any = None) -> "Game":
+        """Create a game from decks (``Deck`` objects or deck names), a mode and a seed;
+        ``match`` (a ``setup.MatchGame``) says what a Match allows in this game (488.6)."""
         from . import setup
 
-        return setup.new_game(cls, catalog, decks, mode, seed, names)
+        return setup.new_game(cls, catalog, decks, mode, seed, names, match)
 
     # ------------------------------------------------------------------ public API
     @property

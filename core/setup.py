@@ -1,6 +1,7 @@
 """Setting up a game (103, 115-117): zones, battlefields, turn order, opening hands, mulligans."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -18,8 +19,25 @@ class SetupError(RiftScriptError):
     """The game can't be set up as asked (unknown mode, wrong number of decks)."""
 
 
+@dataclass(frozen=True)
+class MatchGame:
+    """What a Match tells the setup of one of its games (488.5, 488.6).
+
+    ``allowed``: per seat, the battlefield codes that player may present (None: all three);
+    ``refused``: per seat, code -> [reason, rule] for the others, so a refusal names its rule;
+    ``chooser``: the previous game's loser, who chooses to play first or second (rulings);
+    ``first``: after a drawn game, the seat that went first in it (its order is kept).
+    """
+
+    number: int = 1
+    allowed: tuple[tuple[str, ...] | None, ...] = ()
+    refused: tuple[dict[str, list[str]], ...] = ()
+    chooser: int | None = None
+    first: int | None = None
+
+
 def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, seed: int,
-             names: list[str] | None) -> "Game":
+             names: list[str] | None, match: MatchGame | None = None) -> "Game":
     modes = catalog.plugins.modes() if catalog.plugins is not None else {}
     spec = modes.get(mode)
     if spec is None:
@@ -52,6 +70,9 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         g.shuffle(p.rune_deck)
         for code in deck.battlefields:
             p.battlefields_owned.append(g.new_obj(code, i, "set_aside").id)
+    if spec.battlefield_choice == "choose":
+        _choose_battlefields(g, match)  # 488.5: chosen, then revealed, then the turn order
+        return g
     if spec.first_player_battlefields_unused:
         _turn_order(g)  # 490.4.b, 491.5.a: who goes first is known before the battlefields
     for i, p in enumerate(players):
@@ -109,3 +130,109 @@ def mulligan(g: "Game", player: int, cards: list[int]) -> None:
     actions.draw(g, player, len(cards))
     actions.recycle(g, cards, random_order=True)
     p.mulliganed = True
+
+
+# ---------------------------------------------------------------------- chosen battlefields (488.5)
+def _choose_battlefields(g: "Game", match: MatchGame | None) -> None:
+    """488.5: each player chooses a battlefield in secret; the choices are revealed and placed
+    together, then the turn order is decided (rulings: reveal the battlefields, then the turn
+    order), then the opening hands (116) and mulligans (117).  Each part is a task, so the game
+    waits for every answer as plain, serializable data."""
+    s = g.state
+    m = match or MatchGame()
+    s.tasks.append(["opening_hands"])
+    s.tasks.append(["turn_order", -1 if m.chooser is None else m.chooser, -1 if m.first is None else m.first])
+    s.tasks.append(["reveal_battlefields", {}])
+    for i in reversed(range(len(s.players))):
+        allowed = m.allowed[i] if i < len(m.allowed) else None
+        refused = m.refused[i] if i < len(m.refused) else {}
+        s.tasks.append(["battlefield", i, None if allowed is None else list(allowed), dict(refused)])
+    g.run()
+
+
+def run_task(g: "Game", task: list[Any]) -> None:
+    name = task[0]
+    if name == "battlefield":
+        ask_battlefield(g, int(task[1]), task[2], task[3])
+    elif name == "reveal_battlefields":
+        reveal_battlefields(g, task[1])
+    elif name == "turn_order":
+        decide_turn_order(g, int(task[1]), int(task[2]))
+    elif name == "opening_hands":
+        opening_hands(g)
+
+
+def ask_battlefield(g: "Game", player: int, allowed: list[str] | None, refused: dict[str, list[str]]) -> None:
+    """488.5: the player chooses one of their battlefields still available in the match."""
+    owned = g.state.players[player].battlefields_owned
+    options: list[dict[str, Any]] = [{"label": g.name(oid), "value": oid} for oid in owned
+                                     if allowed is None or g.obj(oid).code in allowed]
+    if not options:
+        raise SetupError(f"{g.state.players[player].name} has no battlefield left to present")
+    reasons = {str(oid): list(refused[g.obj(oid).code]) for oid in owned if g.obj(oid).code in refused}
+    g.state.decision = Decision("battlefield", player, "choose your battlefield for this game "
+                                "(secret until every player has chosen)", options=options,
+                                context={"refused": reasons})
+
+
+def battlefield_refusal(g: "Game", player: int, value: Any) -> tuple[str, str]:
+    """Why a battlefield is not among the options: the match's reason, or not the player's own."""
+    d = g.state.decision
+    assert d is not None
+    reason = d.context.get("refused", {}).get(str(value))
+    if reason:
+        return str(reason[0]), str(reason[1])
+    return f"{value!r} is not one of your battlefields", "488.5"
+
+
+def battlefield_chosen(g: "Game", player: int, oid: int) -> None:
+    """The choice waits, unrevealed, in the reveal task until every player has chosen (488.5)."""
+    for task in reversed(g.state.tasks):
+        if task[0] == "reveal_battlefields":
+            task[1][str(player)] = oid
+            break
+    g.emit("battlefield_chosen", player=player)  # which one stays secret until the reveal
+
+
+def reveal_battlefields(g: "Game", chosen: dict[str, int]) -> None:
+    """487.5, 488.5: the chosen battlefields are revealed and placed simultaneously."""
+    placed = sorted((int(k), int(v)) for k, v in chosen.items())
+    g.emit("battlefields_revealed", cards=[g.obj(oid).code for _, oid in placed],
+           players=[player for player, _ in placed])
+    for player, oid in placed:
+        _put_battlefield(g, player, oid)
+
+
+def decide_turn_order(g: "Game", chooser: int, first: int) -> None:
+    """After the reveal: the previous game's loser chooses to play first or second (rulings:
+    previous loser picks, reveal before turn order); after a drawn game the previous first
+    player goes first again (ruling: 'after a draw the starting order is maintained');
+    otherwise, as in game 1, a fair random method decides (115)."""
+    if chooser >= 0:
+        options = [{"label": "play first", "value": "first"}, {"label": "play second", "value": "second"}]
+        g.state.decision = Decision("turn_order", chooser, "you lost the previous game: play first or second?",
+                                    options=options)
+    elif first >= 0:
+        _order_from(g, first, kept=True)
+    else:
+        _turn_order(g)
+
+
+def turn_order_chosen(g: "Game", player: int, choice: str) -> None:
+    count = len(g.state.players)
+    _order_from(g, player if choice == "first" else (player - 1) % count, chosen_by=player, choice=choice)
+
+
+def _order_from(g: "Game", first: int, **why: Any) -> None:
+    count = len(g.state.players)
+    g.state.turn_order = [(first + k) % count for k in range(count)]
+    g.emit("turn_order", order=g.state.turn_order, **why)
+
+
+def opening_hands(g: "Game") -> None:
+    """116, 117: four cards each in turn order, then the mulligans in turn order."""
+    state = g.state
+    for i in state.turn_order:
+        actions.draw(g, i, 4)  # 116
+    for i in reversed(state.turn_order):
+        state.tasks.append(["mulligan", i])  # 117: in turn order

@@ -50,6 +50,10 @@ def run_task(g: "Game", task: list[Any]) -> None:
         from . import setup
 
         setup.ask_mulligan(g, int(task[1]))
+    elif name in ("battlefield", "reveal_battlefields", "turn_order", "opening_hands"):
+        from . import setup
+
+        setup.run_task(g, task)  # 488.5: chosen battlefields, then the turn order, then hands
     else:
         raise EngineError(f"unknown task {name!r}")
 
