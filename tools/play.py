@@ -13,6 +13,7 @@ from riftscript.core.agents import Agent, play_out
 from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.game import Game
+from riftscript.core.match import Match
 from riftscript.tools.playbyplay import render
 
 DEMO_DECKS = ("Jinx Champion Deck", "Viktor Champion Deck")
@@ -84,6 +85,8 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise RiftScriptError(f"give one agent for every player or one for all: {spec.players} players, "
                               f"{len(agent_names)} agents given")
     args.agents = agent_names
+    if spec.best_of > 1:
+        return simulate_matches(args, catalog, spec.name, decks, out)
     wins: Counter[str] = Counter()
     turns = 0
     actions = 0
@@ -121,6 +124,76 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def narrate_match(match: Match) -> list[str]:
+    """The match's play-by-play: its own events (games, game wins, result) around each game's."""
+    games = list(match.games) + ([] if match.over or match.game in match.games else [match.game])
+    segments: list[list[dict[str, Any]]] = [[]]
+    for event in match.log:
+        if event["t"] == "game_start" and event.get("match") and any(e["t"] == "game_start" for e in segments[-1]):
+            segments.append([])
+        segments[-1].append(event)
+    lines: list[str] = []
+    for k, segment in enumerate(segments):
+        game = games[k] if k < len(games) else None
+        codes = {oid: obj.code for oid, obj in game.state.objs.items()} if game is not None else {}
+        fields = {bf.loc: game.name(bf.card) for bf in game.state.battlefields} if game is not None else {}
+        lines.extend(render(match.catalog, segment, list(match.state.names), codes, fields))
+    return lines
+
+
+def match_summary(match: Match) -> str:
+    s = match.state
+    games = "; ".join(f"game {g['game']}: " + ("draw" if g["winner"] is None else f"{s.names[g['winner']]} won")
+                      for g in s.games)
+    outcome = "drawn match" if s.result == "draw" else f"{s.names[s.winner or 0]} won the match"
+    return (f"{outcome} {'-'.join(map(str, s.wins))} ({games}); {len(match.log)} events, "
+            f"log hash {match.log_hash()[:16]}")
+
+
+def simulate_matches(args: argparse.Namespace, catalog: Catalog, mode: str, decks: list[str], out: TextIO) -> int:
+    """488: play matches (best of 3 or 5) and report match wins, game wins and drawn games."""
+    names = [d.split()[0] for d in decks]
+    match_wins: Counter[str] = Counter()
+    game_wins = [0, 0]
+    draws = games = actions = 0
+    best_of = 0
+    started = time.perf_counter()
+    log_file = Path(args.log).open("w", encoding="utf-8") if args.log else None
+    try:
+        for i in range(args.games):
+            seed = args.seed + i
+            match = Match.new(catalog, decks, mode=mode, seed=seed, names=names)
+            best_of = match.state.best_of
+            actions += play_out(match, make_agents(catalog, args.agents, seed))
+            s = match.state
+            match_wins["draw" if s.winner is None else f"{names[s.winner]} (seat {s.winner + 1})"] += 1
+            game_wins = [game_wins[p] + s.wins[p] for p in range(2)]
+            draws += s.draws
+            games += len(s.games)
+            if log_file is not None:
+                print(f"=== match {i + 1}, seed {seed} ===", file=log_file)
+                for line in narrate_match(match):
+                    print(line, file=log_file)
+                print(match_summary(match) + "\n", file=log_file)
+            if args.json:
+                print(json.dumps({"seed": seed, "result": s.result, "winner": s.winner, "wins": s.wins,
+                                  "draws": s.draws, "games": s.games, "hash": match.log_hash()}), file=out)
+    finally:
+        if log_file is not None:
+            log_file.close()
+    elapsed = time.perf_counter() - started
+    if not args.json:
+        print(f"{args.games} {mode} matches (best of {best_of}) of {' vs '.join(decks)} "
+              f"({' vs '.join(args.agents)} agents), seeds {args.seed}..{args.seed + args.games - 1}", file=out)
+        print("  match wins:", file=out)
+        for key, count in match_wins.most_common():
+            print(f"    {key}: {count}", file=out)
+        print(f"  game wins: " + ", ".join(f"{names[p]} (seat {p + 1}) {game_wins[p]}" for p in range(2))
+              + f"; drawn games: {draws}; {games} games in all", file=out)
+        print(f"  {actions} actions, {args.games / elapsed:.1f} matches/s", file=out)
+    return 0
+
+
 def add_commands(sub: Any) -> None:
     """Register 'demo' and 'simulate' on an argparse subparsers object."""
     demo = sub.add_parser("demo", help="play a demo game between built-in decks and show the play-by-play",
@@ -134,7 +207,7 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--mode", default="duel", help="an installed mode (see 'riftscript modes'; default: duel)")
     sim.add_argument("--decks", nargs="+", required=True, metavar="DECK",
                      help="deck names or deck files, one per player in seat order")
-    sim.add_argument("--games", type=int, default=10)
+    sim.add_argument("--games", type=int, default=10, help="games to play (matches, in match and match-bo5)")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--agents", nargs="+", metavar="AGENT",
                      help="one agent per player, or one for all (default: random)")

@@ -57,7 +57,41 @@ class Narrator:
         return f"  {self.who(e['player'])} brings {self.card(e['obj'])} into play"
 
     def e_turn_order(self, e: Event) -> str:
-        return f"  {self.who(e['order'][0])} goes first"
+        first = self.who(e['order'][0])
+        if "chosen_by" in e:
+            return (f"  {self.who(e['chosen_by'])}, who lost the previous game, chooses to play {e['choice']}: "
+                    f"{first} goes first")
+        if e.get("kept"):
+            return f"  {first} goes first again (the previous game was a draw)"
+        return f"  {first} goes first"
+
+    def e_battlefield_chosen(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} chooses a battlefield in secret"
+
+    def e_battlefields_revealed(self, e: Event) -> str:
+        shown = ", ".join(f"{self.who(p)} {self.catalog.cards[c].name if c in self.catalog.cards else c}"
+                          for p, c in zip(e["players"], e["cards"]))
+        return f"  Battlefields revealed: {shown}"
+
+    # match events (core/match.py)
+    def e_match_start(self, e: Event) -> str:
+        return f"Match, best of {e['best_of']} ({e['mode']}, seed {e['seed']}): " + " vs ".join(
+            f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
+
+    def e_game_start(self, e: Event) -> str:
+        return f"\n===== Game {e['game']} of the match ====="
+
+    def e_game_end(self, e: Event) -> str:
+        score = ", ".join(f"{self.who(p)} {w}" for p, w in enumerate(e["wins"]))
+        if e.get("winner") is None:
+            return f"Game {e['game']} is a draw: no game win (match score {score})"
+        return f"Game {e['game']}: {self.who(e['winner'])} earns a game win (match score {score})"
+
+    def e_match_over(self, e: Event) -> str:
+        score = "-".join(str(w) for w in e["wins"])
+        if e.get("winner") is None:
+            return f"\n##### The match is a draw, {score} #####"
+        return f"\n##### {self.who(e['winner'])} wins the match, {score} #####"
 
     def e_mulligan(self, e: Event) -> str:
         if not e["count"]:
