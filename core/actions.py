@@ -480,10 +480,19 @@ def can_enter(g: "Game", loc: int, player: int) -> bool:
 
 
 def in_others_combat(g: "Game", loc: int, player: int) -> bool:
-    """449.2.a: with more than two players, a battlefield with an ongoing combat is off-limits to
-    players who aren't in it (a staged one holds both sides' units, which 451.2 already covers)."""
+    """449.2.a, 464.1: with more than two players, a battlefield with an ongoing combat or a showdown
+    of two players is off-limits to players who aren't in it (a staged one holds both sides' units,
+    which 451.2 already covers)."""
     sd = g.state.showdown
-    return sd is not None and sd.combat and sd.bf == loc and player not in (sd.attacker, sd.defender)
+    if sd is None or sd.bf != loc:
+        return False
+    if sd.combat:
+        return player not in (sd.attacker, sd.defender)
+    # 464, 464.1: a showdown not yet a combat belongs to the player who contested (they stay its contester
+    # even after their units leave) and to whoever else has units there; once that is two players, a
+    # third can't come in until every player has passed in a row (ruling:no-third-player-into-showdown)
+    party = {sd.attacker} | {g.obj(u).controller for u in g.units_at(loc)}
+    return player not in party and len(party) >= 2
 
 
 # ---------------------------------------------------------------------- resources

@@ -205,7 +205,8 @@ def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list
                 if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
                     if actions.in_others_combat(g, dest, obj.controller) and \
                             len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
-                        return "no move takes units to a battlefield with a combat its controller isn't in (449.2.a)"
+                        return ("no move takes units to a battlefield with a combat or showdown its controller "
+                                "isn't in (449.2.a)")
                     return "no move takes units to a battlefield holding units of two other players (451.2)"
     return None
 
@@ -748,7 +749,7 @@ def offer_priority(g: "Game") -> bool:
         s.priority = sd.focus
         s.decision = Decision("priority", sd.focus, f"Showdown at {describe_loc(g, sd.bf)}: you have focus")
         return True
-    if s.step == "main":
+    if s.step == "main" and not s.players[s.turn_player].conceded:
         s.priority = s.turn_player
         s.decision = Decision("priority", s.turn_player, "Main Phase: your move")
         return True

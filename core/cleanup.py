@@ -105,7 +105,9 @@ def cleanup(g: "Game") -> None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]
         if staged:
             if len(staged) > 1:
-                s.decision = Decision("showdown", s.turn_player, "choose which showdown or combat begins first",
+                # the turn player chooses; on the turn of a player who conceded, the next player does
+                chooser = g.next_player(s.turn_player) if s.players[s.turn_player].conceded else s.turn_player
+                s.decision = Decision("showdown", chooser, "choose which showdown or combat begins first",
                                       options=[{"label": g.name(bf.card), "value": bf.loc} for bf in staged])
                 return
             begin_showdown(g, staged[0].loc)

@@ -260,7 +260,7 @@ class Game:
             return self.bf_at(obj.loc).facedown
         lists = {"hand": p.hand, "trash": p.trash, "main_deck": p.main_deck, "rune_deck": p.rune_deck,
                  "runes": self.state.players[obj.controller].runes, "champion": p.champion,
-                 "banished": p.banished}
+                 "banished": p.banished, "removed": p.removed}
         return lists.get(zone)
 
     def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:

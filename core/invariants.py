@@ -1,6 +1,7 @@
 """The kernel's invariants, checked after every action by the soak test and the soak benchmark.
 
-- every card is in exactly one zone, and the zone lists agree with each object's ``zone``;
+- every card is in exactly one zone, and the zone lists agree with each object's ``zone`` (a conceding
+  player's cards are listed in their ``removed`` zone: they left the game but still exist);
 - no non-token card ever vanishes (card counts are conserved; only tokens cease to exist);
 - no rune pool holds a negative amount;
 - no unit on the board has lethal damage while a player is asked to decide (cleanups ran).
@@ -24,7 +25,7 @@ def zone_problems(g: Game) -> list[str]:
         where.setdefault(oid, []).append((zone, detail))
 
     for p in s.players:
-        for name in ("hand", "trash", "main_deck", "rune_deck", "champion", "banished"):
+        for name in ("hand", "trash", "main_deck", "rune_deck", "champion", "banished", "removed"):
             for oid in getattr(p, name):
                 put(oid, name, p.index)
         for oid in p.runes:
@@ -51,7 +52,8 @@ def zone_problems(g: Game) -> list[str]:
         obj = s.objs[oid]
         if obj.zone != zone:
             problems.append(f"#{oid} {g.name(oid)} is listed in {zone} but its zone is {obj.zone}")
-        elif zone in ("hand", "trash", "main_deck", "rune_deck", "champion", "banished") and detail != obj.owner:
+        elif zone in ("hand", "trash", "main_deck", "rune_deck", "champion", "banished", "removed") and \
+                detail != obj.owner:
             problems.append(f"#{oid} {g.name(oid)} is in player {detail}'s {zone}, owner is {obj.owner}")
         elif zone == "runes" and detail != obj.controller:
             problems.append(f"#{oid} rune is in player {detail}'s runes, controller is {obj.controller}")
@@ -60,7 +62,7 @@ def zone_problems(g: Game) -> list[str]:
         elif zone == "board" and not is_battlefield(obj.loc) and obj.loc != obj.controller:
             problems.append(f"#{oid} {g.name(oid)} is in player {obj.loc}'s base, controller {obj.controller}")
     listed_zones = {"hand", "trash", "main_deck", "rune_deck", "champion", "banished", "runes", "board",
-                    "legend", "bfcard", "facedown", "chain"}
+                    "legend", "bfcard", "facedown", "chain", "removed"}
     for oid, obj in s.objs.items():
         if obj.zone in listed_zones and oid not in where:
             problems.append(f"#{oid} {g.name(oid)} has zone {obj.zone} but is in no zone list")

@@ -41,6 +41,7 @@ def observation(g: "Game", viewer: int) -> dict[str, Any]:
             "champion": [_card(g, c) for c in p.champion],
             "legend": _card(g, p.legend) if p.legend != NOWHERE else None,  # built positions may have none
             "base": [_card(g, c) for c in p.base],
+            "conceded": p.conceded, "removed": len(p.removed),  # left the game (decisions.concede)
         })
     battlefields = []
     for bf in s.battlefields:

@@ -67,6 +67,8 @@ class Player:
     banished: list[int] = field(default_factory=list)
     base: list[int] = field(default_factory=list)
     battlefields_owned: list[int] = field(default_factory=list)
+    # objects that left the game with their owner's concession (zone "removed"; see decisions.concede)
+    removed: list[int] = field(default_factory=list)
     turns_taken: int = 0
     conceded: bool = False
     mulliganed: bool = False

@@ -171,6 +171,8 @@ def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str,
 
 
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
+    if 0 <= trigger.controller and g.state.players[trigger.controller].conceded:
+        return  # a player who left the game controls nothing more (decisions.concede: their battlefield)
     if ability.body["when"].get("one_or_more") and any(
             t.obj == trigger.obj and t.ability == trigger.ability and t.lasting == trigger.lasting
             and t.event.get("t") == trigger.event.get("t") for t in g.state.pending_triggers):

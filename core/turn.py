@@ -92,9 +92,16 @@ def advance(g: "Game") -> None:
     from . import loops
 
     if s.step == "setup":
-        begin_turn(g, s.turn_order[0])
+        begin_turn(g, g.in_turn_order(s.turn_order[0])[0])  # a player who conceded in setup is skipped
         return
     step = s.step
+    if s.players[s.turn_player].conceded and ORDER.index(step) < ORDER.index("main_end"):
+        # decisions.concede: the turn of a player who conceded ends once what is under way has
+        # finished; the Ending Phase still follows (its effects expire), then the next player's turn
+        s.step = "main_end"
+        s.phase = "main"
+        g.emit("end_turn", player=s.turn_player, conceded=True)
+        return
     if step == "expiration":
         if s.expiration_chain_used:
             s.expiration_chain_used = False
