@@ -30,6 +30,7 @@ from riftscript.core.builder import Builder
 from riftscript.core.catalog import Catalog, Loader
 from riftscript.core.errors import IllegalActionError, Problem, RiftScriptError, ScriptError
 from riftscript.core.game import Game
+from riftscript.core.match import Match
 from riftscript.core.schema import Schemas
 from riftscript.core.state import BF0, NOWHERE, is_battlefield
 from riftscript.core import yamlio
@@ -250,6 +251,25 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
     return game, refs
 
 
+def _plays_match(catalog: Catalog, setup: Json) -> bool:
+    """A real seeded game in a best-of mode (match, match-bo5) is played as a whole Match (488)."""
+    modes = catalog.plugins.modes() if catalog.plugins is not None else {}
+    spec = modes.get(str(setup.get("mode", "duel")))
+    return "decks" in setup and spec is not None and spec.best_of > 1
+
+
+def build_match(catalog: Catalog, scenario: Scenario) -> tuple[Match, Refs]:
+    """``setup: {mode: match, seed: S, decks: [A, B]}``: a Match; steps act in its current game."""
+    from riftscript.core.decks import Deck
+
+    setup = scenario.data["setup"]
+    names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
+    decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d})
+             for i, d in enumerate(setup["decks"])]
+    match = Match.new(catalog, decks, mode=str(setup["mode"]), seed=int(setup.get("seed", 0)), names=names)
+    return match, Refs(match.game, names)
+
+
 # ---------------------------------------------------------------------- steps
 def to_action(step: Json, refs: Refs) -> dict[str, Any]:
     kind = step["do"]
@@ -329,13 +349,19 @@ def _choose_value(game: Game, step: Json, refs: Refs) -> Any:
 
 
 class Runner:
+    match: Match | None = None  # a best-of match (488) when the setup plays one; ``game`` is its current game
+
     def __init__(self, catalog: Catalog, scenario: Scenario) -> None:
         self.catalog = catalog
         self.scenario = scenario
         self.strict = bool(scenario.data.get("strict", True))
         if "setup" not in scenario.data:
             return  # a deck check only
-        self.game, self.refs = build(catalog, scenario)
+        if _plays_match(catalog, scenario.data["setup"]):
+            self.match, self.refs = build_match(catalog, scenario)
+            self.game = self.match.game
+        else:
+            self.game, self.refs = build(catalog, scenario)
         # a real game from its start: the first step may check the setup's events too
         self.mark = 0 if "decks" in scenario.data["setup"] else len(self.game.log)
 
@@ -366,7 +392,7 @@ class Runner:
                 except ScenarioFailure as exc:
                     self.fail(index, str(exc))
             if "do" in step:
-                self.mark = len(self.game.log)
+                self.mark = len(self.events())
                 self.act(index, step)
             if "expect" in step:
                 self.expect(index, step["expect"])
@@ -384,7 +410,7 @@ class Runner:
         assert decision is not None
         player = self.refs.player(step["player"]) if "player" in step else decision.player
         if kind == "concede":
-            game.apply({"type": "concede", "player": player})
+            self.apply({"type": "concede", "player": player})
             return
         if self.strict and player != decision.player:
             self.fail(index, f"unscripted decision: {self.refs.players[decision.player]} must decide "
@@ -402,20 +428,20 @@ class Runner:
             self.fail(index, str(exc))
             return
         if "illegal" in step:
-            before = game.to_json()
+            before = self.driver().to_json()
             try:
-                game.apply(action)
+                self.driver().apply(action)
             except IllegalActionError as exc:
                 if step["illegal"].lower() not in str(exc).lower():
                     self.fail(index, f"expected the error to mention {step['illegal']!r}, got: {exc}")
                 if "rule" in step and exc.rule != step["rule"]:
                     self.fail(index, f"expected rule {step['rule']}, the error names {exc.rule}: {exc}")
-                if game.to_json() != before:
+                if self.driver().to_json() != before:
                     self.fail(index, "the illegal action changed the game state")
                 return
             self.fail(index, f"expected {kind} to be illegal ({step['illegal']!r}), but it was accepted")
         try:
-            game.apply(action)
+            self.apply(action)
         except IllegalActionError as exc:
             self.fail(index, f"{kind} was refused: {exc}")
 
@@ -458,17 +484,79 @@ class Runner:
             if decision is None:
                 return
             if s.step == until and (who is None or s.turn_player == who) and s.turn >= 1 \
-                    and len(game.log) > self.mark and decision.kind == "priority" and not s.chain \
+                    and len(self.events()) > self.mark and decision.kind == "priority" and not s.chain \
                     and s.showdown is None:
                 return
             if decision.kind != "priority":
                 self.fail(index, f"while advancing, {self.refs.players[decision.player]} must decide "
                                  f"({decision.kind}: {decision.prompt}); script it")
             if s.chain or s.showdown is not None:
-                game.apply({"type": "pass"})
+                self.apply({"type": "pass"})
             else:
-                game.apply({"type": "end_turn"})
+                self.apply({"type": "end_turn"})
         self.fail(index, f"could not reach step {until!r}")
+
+    def driver(self) -> Game | Match:
+        """What steps act on: the match when one is played, else the game."""
+        return self.match if self.match is not None else self.game
+
+    def events(self) -> list[dict[str, Any]]:
+        """The log steps' ``events`` look at: a match's log holds its own events and its games'."""
+        return self.match.log if self.match is not None else self.game.log
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply an action; in a match a finished game is followed by the next one (488.6)."""
+        self.driver().apply(action)
+        if self.match is not None and self.match.game is not self.game:
+            self.game = self.match.game
+            self.refs.game = self.game
+
+    def _check_match(self, wanted: Json) -> None:
+        """``match: {game, wins, draws, removed_battlefields, presented, winner, over}`` (488.6)."""
+        match = self.match
+        if match is None:
+            raise ScenarioFailure("'match' expectations need a setup in a best-of mode (match, match-bo5)")
+        s = match.state
+        refs = self.refs
+        cards = self.catalog.cards
+
+        def name(code: str) -> str:
+            return cards[code].name if code in cards else code
+
+        def named(value: str) -> str:
+            return name(value) if value in cards else value
+
+        if "game" in wanted and match.number != wanted["game"]:
+            raise ScenarioFailure(f"expected game {wanted['game']} of the match, it is game {match.number}")
+        for who, count in wanted.get("wins", {}).items():
+            if s.wins[refs.player(who)] != count:
+                raise ScenarioFailure(f"expected {who} to have {count} game win(s), got {s.wins[refs.player(who)]}")
+        if "draws" in wanted and s.draws != wanted["draws"]:
+            raise ScenarioFailure(f"expected {wanted['draws']} drawn game(s), got {s.draws}")
+        for who, fields in wanted.get("removed_battlefields", {}).items():
+            actual = sorted(name(c) for c in s.removed[refs.player(who)])
+            if actual != sorted(named(f) for f in fields):
+                raise ScenarioFailure(f"expected {who}'s removed battlefields {sorted(fields)}, got {actual}")
+        for who, counts in wanted.get("presented", {}).items():
+            actual_counts = {name(c): n for c, n in s.presented[refs.player(who)].items()}
+            for field_name, count in counts.items():
+                if actual_counts.get(named(field_name), 0) != count:
+                    raise ScenarioFailure(f"expected {who} to have presented {field_name} {count} time(s); "
+                                          f"presented: {actual_counts}")
+        if "over" in wanted and match.over != wanted["over"]:
+            raise ScenarioFailure(f"expected the match {'over' if wanted['over'] else 'still going'}; "
+                                  f"result: {s.result or 'playing'}")
+        if "winner" in wanted:
+            value = wanted["winner"]
+            if value == "none":
+                if match.over:
+                    raise ScenarioFailure(f"expected no match result yet, got {s.result}")
+            elif value == "draw":
+                if s.result != "draw":
+                    raise ScenarioFailure(f"expected a drawn match, got {s.result or 'no result yet'}")
+            elif s.winner != refs.player(value):
+                got = refs.players[s.winner] if s.winner is not None else (s.result or "no result yet")
+                raise ScenarioFailure(f"expected {value} to win the match, got {got}")
 
     # ------------------------------------------------------------------ expectations
     def expect(self, index: int, exp: Json) -> None:
@@ -586,6 +674,9 @@ class Runner:
                 raise ScenarioFailure(f"expected {wanted['player']} to decide, {refs.players[d.player]} decides")
             if "prompt" in wanted and wanted["prompt"].lower() not in d.prompt.lower():
                 raise ScenarioFailure(f"expected a prompt mentioning {wanted['prompt']!r}, got {d.prompt!r}")
+            if "options" in wanted and [str(o["label"]) for o in d.options] != wanted["options"]:
+                raise ScenarioFailure(f"expected the options {wanted['options']}, got "
+                                      f"{[str(o['label']) for o in d.options]}")
         elif key == "legal":
             actions = game.legal_actions()
             for pattern in wanted.get("contains", []):
@@ -598,7 +689,7 @@ class Runner:
                 if hits:
                     raise ScenarioFailure(f"expected no legal action like {pattern}; found {hits[0]}")
         elif key in ("events", "no_events"):
-            recent = game.log[self.mark:]
+            recent = self.events()[self.mark:]
             if key == "no_events":
                 for pattern in wanted:
                     want = self._event(pattern)
@@ -634,6 +725,21 @@ class Runner:
             for role in ("attacker", "defender", "focus"):
                 if role in wanted and getattr(sd, role) != refs.player(wanted[role]):
                     raise ScenarioFailure(f"expected {role} {wanted[role]}, got {refs.players[getattr(sd, role)]}")
+        elif key == "match":
+            self._check_match(wanted)
+        elif key == "turn_order":
+            # [B, A]: the players in turn order, first player first
+            if [refs.players[p] for p in s.turn_order] != list(wanted):
+                raise ScenarioFailure(f"expected turn order {wanted}, got {[refs.players[p] for p in s.turn_order]}")
+        elif key == "battlefields":
+            # {A: name, B: name}: the battlefield each player has in play ({A: none}: none)
+            for who, value in wanted.items():
+                player = refs.player(who)
+                actual_names = [game.name(bf.card) for bf in s.battlefields if bf.owner == player]
+                expected_names = [] if value in (None, "none") else [
+                    self.catalog.cards[value].name if value in self.catalog.cards else str(value)]
+                if actual_names != expected_names:
+                    raise ScenarioFailure(f"expected {who}'s battlefield in play {expected_names}, got {actual_names}")
         else:
             raise ScenarioFailure(f"unknown expectation {key!r}")
 
