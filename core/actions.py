@@ -473,10 +473,20 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
     return moved
 
 
-def can_enter(g: "Game", loc: int, player: int) -> bool:
-    """451.2: no move takes units to a battlefield holding units of two other players."""
+def can_enter(g: "Game", loc: int, player: int, units: bool = True) -> bool:
+    """451.2: no move takes units to a battlefield holding units of two other players; 449.2.b: nor
+    (for units; ``units=False`` asks for gear) to one the player's teammate occupies."""
     others = {g.obj(u).controller for u in g.units_at(loc)} - {player}
-    return len(others) < 2 and not in_others_combat(g, loc, player)
+    return len(others) < 2 and not in_others_combat(g, loc, player) and \
+        not (units and teammate_occupies(g, loc, player))
+
+
+def teammate_occupies(g: "Game", loc: int, player: int) -> bool:
+    """449.2.b, 491.8.c: in 2v2 a battlefield with units of the player's teammate is closed to the
+    player's units (control isn't shared, so teammates never stand at one battlefield together)."""
+    if not g.spec.teams:
+        return False
+    return any(g.obj(u).controller != player and g.friendly(g.obj(u).controller, player) for u in g.units_at(loc))
 
 
 def in_others_combat(g: "Game", loc: int, player: int) -> bool:

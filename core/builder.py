@@ -131,7 +131,9 @@ class Builder:
         g = Game(self.catalog, state)
         g.emit("setup", mode=self.mode, seed=self.seed, players=self.names, decks=["(built position)"] * self.players)
         for i in range(self.players):
-            players[i].points = self.points.get(i, 0)
+            # 491.8.d.1: teammates always show the same score (the team's, set for either of them)
+            players[i].points = max(self.points.get(j, 0) for j in range(self.players)
+                                    if players[j].team == players[i].team)
             players[i].turns_taken = max(1, self.turn // self.players)
             if i in self.legends:
                 legend = g.new_obj(self.legends[i], i, "legend")

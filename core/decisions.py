@@ -2,7 +2,8 @@
 
 Actions are plain JSON-friendly dicts.  Validation does every check before anything changes, so
 ``Game.apply`` is atomic: an illegal action raises IllegalActionError naming the rule and the
-state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn),
+state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
+also ``invite``: the turn player lends their priority to their teammate, 491.8.a, see core/chain.py),
 ``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
 (a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),
 ``battlefield`` (setup: which battlefield to present, 488.5) and ``turn_order`` (setup of a match's
@@ -45,11 +46,12 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     s = g.state
     out: list[Action] = []
     p = s.players[player]
+    invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
     for oid in sources:
         card = g.card(oid)
-        if card.type not in ("unit", "spell", "gear"):
+        if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         obj = g.obj(oid)
         hidden = obj.zone == "facedown"
@@ -106,10 +108,13 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         if len(units) > 1:
             out.append({"type": "move", "units": list(units), "to": dest})
     out.extend(hide_actions(g, player))
-    if s.chain or s.showdown is not None:
-        out.append({"type": "pass"})
+    if s.chain or s.showdown is not None or invited:
+        out.append({"type": "pass"})  # invited: hand the priority back (491.8.a)
     elif s.step == "main" and player == s.turn_player:
         out.append({"type": "end_turn"})
+    mate = chain.can_invite(g, player)
+    if mate != NOWHERE:
+        out.append({"type": "invite", "teammate": mate})
     return out
 
 
@@ -237,6 +242,8 @@ def validate(g: "Game", action: Any) -> None:
     player = d.player
     if d.kind == "priority":
         check_shape(g, action)
+        if g.state.invited == player:
+            _check_invited(g, action)
         if kind == "play":
             g._pending_check = chain.check_play(g, player, action)
         elif kind == "activate":
@@ -245,8 +252,13 @@ def validate(g: "Game", action: Any) -> None:
             movement.check_move(g, player, action)
         elif kind == "hide":
             g._pending_plan = check_hide(g, player, action)
+        elif kind == "invite":
+            mate = chain.can_invite(g, player)
+            if mate == NOWHERE or action.get("teammate", mate) != mate:
+                raise IllegalActionError("you may invite your teammate only on your turn while you hold priority, "
+                                         "once until something else happens", "491.8.a")
         elif kind == "pass":
-            if not g.state.chain and g.state.showdown is None:
+            if not g.state.chain and g.state.showdown is None and g.state.invited != player:
                 raise IllegalActionError("nothing to pass in a Neutral Open state; end your turn instead", "310.1")
         elif kind == "end_turn":
             s = g.state
@@ -283,6 +295,18 @@ def validate(g: "Game", action: Any) -> None:
                 raise IllegalActionError("set aside at most 2 cards", "117.1")
             raise IllegalActionError(f"{cards!r} are not cards in your hand", "117.1")
         raise IllegalActionError(f"{action.get(field)!r} is not one of the options: {d.prompt}")
+
+
+def _check_invited(g: "Game", action: Action) -> None:
+    """491.8.a: an invited teammate plays spells and activates abilities, or hands priority back."""
+    kind = action["type"]
+    if kind == "play":
+        oid = action.get("card")
+        if oid in g.state.objs and g.card(oid).type != "spell":
+            raise IllegalActionError("an invited teammate may play spells and activate abilities only", "491.8.a")
+    elif kind not in ("activate", "pass"):
+        raise IllegalActionError(f"an invited teammate may play spells, activate abilities or pass back, not {kind}",
+                                 "491.8.a")
 
 
 def _is_id(value: Any) -> bool:
@@ -347,8 +371,12 @@ def perform(g: "Game", action: Action) -> None:
             movement.standard_move(g, player, units, dest)
         elif kind == "hide":
             hide(g, player, action, g._pending_plan)
+        elif kind == "pass" and s.invited == player:
+            chain.hand_back(g, player)  # 491.8.a: back to the inviter; not a pass
         elif kind == "pass":
             chain.pass_priority(g, player)
+        elif kind == "invite":
+            chain.invite(g, player, chain.teammate(g, player))  # validated: can_invite
         elif kind == "end_turn":
             from . import turn
 

@@ -6,6 +6,7 @@ Champion Zone (108.3) and counts toward the 40 cards and the copy limit (103.3, 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import combinations
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,33 @@ def violations(catalog: Catalog, deck: Deck) -> list[str]:
     duplicates = sorted({n for n in names if names.count(n) > 1})
     for name in duplicates:
         out.append(f"battlefield {name} appears more than once; names must differ (103.5.c)")
+    return out
+
+
+def team_violations(catalog: Catalog, decks: list[Deck], teams: tuple[tuple[int, ...], ...],
+                    names: list[str]) -> list[tuple[str, str]]:
+    """(message, rule) for each card two teammates share that the 2v2 rules forbid them to share:
+    the same Champion Legend (491.8.h) or a battlefield in both decks (491.8.i; Core Rules patch notes,
+    October 2025).  Cards are the same when their names are (103.3.b.2: differently named versions are
+    different cards)."""
+    out: list[tuple[str, str]] = []
+
+    def name(code: str) -> str:
+        card = catalog.cards.get(code)
+        return card.name if card is not None else code
+
+    for seats in teams:
+        for a, b in combinations([s for s in seats if s < len(decks)], 2):
+            da, db = decks[a], decks[b]
+            pair = f"{names[a]} and {names[b]} are teammates"
+            if name(da.legend) == name(db.legend):
+                out.append((f"{pair} and both bring the Champion Legend {name(da.legend)} ({da.legend}); "
+                            f"teammates need different Champion Legends (491.8.h)", "491.8.h"))
+            theirs = {name(code) for code in db.battlefields}
+            for code in da.battlefields:
+                if name(code) in theirs:
+                    out.append((f"{pair} and both bring the battlefield {name(code)} ({code}); no battlefield "
+                                f"may be in both teammates' decks (491.8.i)", "491.8.i"))
     return out
 
 

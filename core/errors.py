@@ -49,6 +49,17 @@ class DeckError(RiftScriptError):
         super().__init__(f"deck {deck!r} is not legal:\n" + "\n".join(f"  - {v}" for v in violations))
 
 
+class TeamDeckError(RiftScriptError):
+    """Teammates' decks break a 2v2 team rule (491.8.h, 491.8.i): a game can't start with them.
+
+    Each violation names both teammates, the shared card and the rule; ``rules`` lists the rules."""
+
+    def __init__(self, violations: list[str], rules: list[str]) -> None:
+        self.violations = violations
+        self.rules = rules
+        super().__init__("teammates' decks can't be played together:\n" + "\n".join(f"  - {v}" for v in violations))
+
+
 class IllegalActionError(RiftScriptError, ValueError):
     """An action a player tried is not legal now; the game state is unchanged."""
 

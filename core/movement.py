@@ -87,6 +87,8 @@ def check_move(g: "Game", player: int, action: dict[str, Any]) -> tuple[list[int
             if is_battlefield(obj.loc) and is_battlefield(dest):
                 raise IllegalActionError(f"{g.name(oid)} can't move between battlefields without Ganking", "144.4.c")
             raise IllegalActionError(f"{g.name(oid)} can't move there", "144.4")
+    if is_battlefield(dest) and actions.teammate_occupies(g, dest, player):
+        raise IllegalActionError("your teammate's units are at that battlefield; you can't move there", "449.2.b")
     if is_battlefield(dest) and not actions.can_enter(g, dest, player):
         raise IllegalActionError("that battlefield already holds units of two other players", "451.2")
     return units, dest

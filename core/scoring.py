@@ -4,12 +4,20 @@ A battlefield is scored by conquering it (gaining control of it, 471.1) or holdi
 controlling it in your Beginning Phase, 471.2), once per battlefield per player per turn (472).
 The final point through a conquer needs every battlefield scored this turn, else the player draws
 a card instead (473.1.b.1); conquer and hold abilities trigger even then (473.2).
+
+In 2v2 (a mode with teams) teammates share one point total (491.8.d), a battlefield is scored at
+most once per team per turn (491.8.b), and on a team's own turns a battlefield a teammate of the
+turn player controlled in that turn's scoring step can't be scored by the team (491.8.b.1, 471.1.a)
+but needn't be scored for the final point either (473.1.b.1 as aligned by the Radiance patch notes:
+these two special rules apply only to the team whose turn it is, never during an opponent's turn).
+Without teams every player is their own team, so the checks reduce to the per-player rules.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 from . import actions
+from .state import NOWHERE, Battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -27,8 +35,33 @@ def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
         return
     p = g.state.players[player]
     p.points += amount
+    for mate in g.state.players:
+        if mate.team == p.team and mate is not p:
+            mate.points = p.points  # 491.8.d, 491.8.d.1-2: one total for the team, shown by each teammate
+    g.remember("points", player)  # 491.8.d.3: "if you gained points" reads the team's history
     g.emit("points", player=player, amount=amount, via=via, total=p.points)
     g.state.needs_cleanup = True
+
+
+def team_scored(g: "Game", player: int, bf: Battlefield) -> bool:
+    """472, 491.8.b: the battlefield was scored this turn by the player (or, in 2v2, their team)."""
+    return any(g.friendly(p, player) for p in bf.scored_by)
+
+
+def teammate_held_at_scoring(g: "Game", player: int, bf: Battlefield) -> bool:
+    """491.8.b.1, 471.1.a: on a turn of the player's own team, a teammate of the turn player controlled
+    the battlefield in this turn's scoring step.  The Radiance patch notes limit this to the team whose
+    turn it is, so it is never true for the other team.  Always false without teams: the turn player's
+    own battlefields were held in that step and are already scored."""
+    s = g.state
+    if not g.spec.teams or not g.friendly(player, s.turn_player):
+        return False
+    return any(c != s.turn_player and g.friendly(c, player) for c in bf.controlled_at_scoring)
+
+
+def can_score(g: "Game", player: int, bf: Battlefield) -> bool:
+    """Whether gaining or keeping control of the battlefield scores it for the player now."""
+    return not team_scored(g, player, bf) and not teammate_held_at_scoring(g, player, bf)
 
 
 def set_controller(g: "Game", loc: int, player: int) -> None:
@@ -47,8 +80,12 @@ def establish_control(g: "Game", player: int, loc: int, by: str = "") -> None:
     bf = g.bf_at(loc)
     set_controller(g, loc, player)
     g.emit("control", bf=loc, player=player)
-    if player not in bf.scored_by:
+    if can_score(g, player, bf):
         conquer(g, player, loc, by)
+    elif g.spec.teams and player not in bf.scored_by:
+        # 491.8.b / 491.8.b.1: in 2v2 the team can't score it this turn, so this is no conquer
+        rule = "491.8.b" if team_scored(g, player, bf) else "491.8.b.1"
+        g.emit("score_denied", player=player, loc=loc, rule=rule)
     g.state.needs_cleanup = True
 
 
@@ -63,7 +100,9 @@ def conquer(g: "Game", player: int, loc: int, by: str = "") -> None:
 def hold_all(g: "Game", player: int) -> None:
     """315.2.b.2: the turn player holds every battlefield they control."""
     for bf in g.state.battlefields:
-        if bf.controller == player and player not in bf.scored_by:
+        if g.spec.teams and bf.controller not in (player, NOWHERE) and g.friendly(bf.controller, player):
+            bf.controlled_at_scoring.append(bf.controller)  # 491.8.b.1: the teammate's, unscorable this turn
+        if bf.controller == player and can_score(g, player, bf):
             bf.scored_by.append(player)
             bf.controlled_at_scoring.append(player)
             g.emit("hold", player=player, loc=bf.loc, bf=bf.card)
@@ -75,7 +114,11 @@ def _score(g: "Game", player: int, loc: int, via: str) -> None:
     p = g.state.players[player]
     target = victory_score(g)
     if via == "conquer" and p.points >= target - 1:
-        every = all(player in bf.scored_by for bf in g.state.battlefields)
+        # 473.1.b.1; in 2v2 a battlefield counts when the team scored it (491.8.b: the team can't score
+        # it twice), and the team whose turn it is needn't have scored those a teammate of the turn
+        # player controlled in the scoring step (Radiance patch notes, October 2026)
+        every = all(team_scored(g, player, bf) or teammate_held_at_scoring(g, player, bf)
+                    for bf in g.state.battlefields)
         if not every:
             # 473.1.b.1: the final point needs every battlefield scored this turn
             g.emit("final_point_denied", player=player, loc=loc)

@@ -246,3 +246,34 @@ def test_random_matches_finish(seed: int) -> None:
 def test_a_match_needs_a_best_of_mode() -> None:
     with pytest.raises(SetupError):
         Match.new(catalog(), [ANNIE, GAREN], mode="duel")
+
+
+def draw_game(m: Match) -> None:
+    """End the current game as a loop draw (core/loops.py) once its setup is done."""
+    while m.pending_decision().kind == "mulligan":  # type: ignore[union-attr]
+        m.apply({"type": "mulligan", "cards": []})
+    m.game.max_events = 0
+    m.apply({"type": "end_turn"})
+
+
+def test_best_of_five_reuse_needs_every_battlefield_presented_once() -> None:
+    m = new(12, "match-bo5")
+    choose(m, "Void Gate")
+    choose(m, "Altar to Unity")
+    concede(m, 1)  # game 1 won by A: Void Gate removed
+    for _ in range(2):  # games 2 and 3 drawn with Zaun Warrens: presented twice, never removed
+        choose(m, "Zaun Warrens")
+        choose(m, "Navori Fighting Pit")
+        d = m.pending_decision()
+        if d is not None and d.kind == "turn_order":
+            m.apply({"type": "choose", "value": "first"})
+        draw_game(m)
+    assert m.number == 4 and m.state.removed[0] == ["OGN-296"] and m.state.presented[0]["OGN-298"] == 2
+    d = m.pending_decision()
+    assert d is not None and [o["label"] for o in d.options] == ["The Candlelit Sanctum"]
+    owned = {m.game.name(o): o for o in m.game.state.players[0].battlefields_owned}
+    with pytest.raises(IllegalActionError, match="presented once") as refused:
+        m.apply({"type": "choose", "value": owned["Void Gate"]})
+    assert refused.value.rule == "488.6"
+    with pytest.raises(IllegalActionError, match="at most twice"):
+        m.apply({"type": "choose", "value": owned["Zaun Warrens"]})

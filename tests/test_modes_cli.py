@@ -7,7 +7,8 @@ import pytest
 
 from clihelp import run
 
-FOUR = ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck", "Lee Sin Champion Deck"]
+# seats 1+3 and 2+4 are 2v2 teams: teammates share no battlefield and no legend (491.8.h, 491.8.i)
+FOUR = ["Jinx Champion Deck", "Lee Sin Champion Deck", "Viktor Champion Deck", "Annie Starter Deck"]
 
 
 def test_modes_lists_every_sanctioned_mode() -> None:

@@ -177,8 +177,12 @@ class Refs:
 def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
     setup = scenario.data["setup"]
     if "decks" in setup:
-        decks = list(setup["decks"])
-        names = [chr(ord("A") + i) for i in range(len(decks))]
+        from riftscript.core.decks import Deck
+
+        names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
+        # an installed deck's name, or a deck-file body (named after its seat: "A's deck")
+        decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d})
+                 for i, d in enumerate(setup["decks"])]
         game = Game.new(catalog, decks, mode=setup.get("mode", "duel"), seed=int(setup.get("seed", 0)), names=names)
         return game, Refs(game, names)
     names = sorted(k for k in setup if len(k) == 1 and k.isupper()) or ["A", "B"]
@@ -291,6 +295,8 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
             action["costs"] = list(step["costs"])  # [hide_cost]: pay a 'hide_cost' effect's cost instead
     elif kind == "mulligan":
         action["cards"] = [refs.obj(c) for c in step.get("cards", [])]
+    elif kind == "invite" and "teammate" in step:
+        action["teammate"] = refs.player(step["teammate"])  # 491.8.a; by default the only teammate
     elif kind == "order":
         action["order"] = list(step["order"])
     elif kind == "assign":
@@ -355,8 +361,15 @@ class Runner:
         self.catalog = catalog
         self.scenario = scenario
         self.strict = bool(scenario.data.get("strict", True))
+        self.setup_error = ""
         if "setup" not in scenario.data:
             return  # a deck check only
+        if "expect_setup_error" in scenario.data:
+            try:
+                build(catalog, scenario)
+            except RiftScriptError as exc:
+                self.setup_error = f"{type(exc).__name__}: {exc}"
+            return  # the game must not start; run() checks the error
         if _plays_match(catalog, scenario.data["setup"]):
             self.match, self.refs = build_match(catalog, scenario)
             self.game = self.match.game
@@ -383,6 +396,9 @@ class Runner:
         if "deck" in self.scenario.data:
             self.check_deck()
         if "setup" not in self.scenario.data:
+            return None
+        if "expect_setup_error" in self.scenario.data:
+            self.check_setup_error()
             return None
         for index, step in enumerate(self.scenario.data.get("steps", [])):
             if "bind" in step:
@@ -444,6 +460,18 @@ class Runner:
             self.apply(action)
         except IllegalActionError as exc:
             self.fail(index, f"{kind} was refused: {exc}")
+
+    def check_setup_error(self) -> None:
+        """``expect_setup_error: text`` (or a list of texts): the game refuses to start, and its error
+        mentions each text (a rule number, a card, a player ...)."""
+        wanted = self.scenario.data["expect_setup_error"]
+        texts = [wanted] if isinstance(wanted, str) else list(wanted)
+        where = self.scenario.where(["expect_setup_error"])
+        if not self.setup_error:
+            raise ScenarioFailure(f"{where}: expected the game to refuse to start ({', '.join(texts)}), but it started")
+        for text in texts:
+            if text.lower() not in self.setup_error.lower():
+                raise ScenarioFailure(f"{where}: expected the setup error to mention {text!r}, got: {self.setup_error}")
 
     def check_deck(self) -> None:
         """The deck-construction rules: ``violations()`` against the scenario's expectations."""
@@ -654,7 +682,9 @@ class Runner:
             elif wanted == "draw":
                 if s.result != "draw":
                     raise ScenarioFailure(f"expected a draw, got {s.result or 'no result yet'}")
-            elif s.winners != [refs.player(wanted)]:
+            elif s.winners is None or sorted(s.winners) != sorted(
+                    refs.player(w) for w in (wanted if isinstance(wanted, list) else [wanted])):
+                # a list names a winning team (491.6.a: teammates win together)
                 got = [refs.players[w] for w in s.winners] if s.winners is not None else "none yet"
                 raise ScenarioFailure(f"expected {wanted} to win, winners: {got}")
         elif key == "turn_player":
