@@ -305,6 +305,10 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
         if location not in allowed:
             # 811.1.d.1: a hidden card only where it was hidden; 149.2: gear only to a base
             rule = "811.1.d.1" if from_hidden else "149.2" if card.type == "gear" else "355.2.a"
+            if card.type == "unit" and is_battlefield(location) and actions.in_others_combat(g, location, player):
+                # 464.2: players outside a combat (or a two-player showdown) can't play units there
+                raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}: a combat "
+                                         "or showdown of two other players is going on there", "464.2")
             raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}", rule)
         ambush = layers.hook_values(g, oid, "reaction_when_played_to")
         if "battlefield_with_own_units" in ambush and is_battlefield(location) and g.bf_at(location).controller != player:

@@ -425,15 +425,17 @@ class Runner:
             self.fail(index, f"the game is over; nothing to {kind}")
         assert decision is not None
         player = self.refs.player(step["player"]) if "player" in step else decision.player
-        if kind == "concede":
-            self.apply({"type": "concede", "player": player})
+        if kind == "concede" and "illegal" not in step:
+            self.apply({"type": "concede", "player": player})  # any player, whoever decides now
             return
-        if self.strict and player != decision.player:
+        if self.strict and player != decision.player and kind != "concede":
             self.fail(index, f"unscripted decision: {self.refs.players[decision.player]} must decide "
                              f"({decision.kind}: {decision.prompt}) before {self.refs.players[player]} can {kind}")
         try:
-            if kind == "choose":
-                action: dict[str, Any] = {"type": "choose", "value": _choose_value(game, step, self.refs)}
+            if kind == "concede":
+                action: dict[str, Any] = {"type": "concede", "player": player}
+            elif kind == "choose":
+                action = {"type": "choose", "value": _choose_value(game, step, self.refs)}
             elif kind == "targets":
                 action = {"type": "targets", "targets": [[self.refs.any(t) for t in slot] for slot in step["targets"]]}
             else:
