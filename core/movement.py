@@ -80,7 +80,9 @@ def check_move(g: "Game", player: int, action: dict[str, Any]) -> tuple[list[int
         if obj.zone != "board" or g.card(oid).type != "unit":
             raise IllegalActionError(f"{g.name(oid)} is not a unit on the board")
         if obj.controller != player:
-            raise IllegalActionError(f"you don't control {g.name(oid)}")
+            # 491.8.c: control isn't shared, so not even a teammate's unit gets your standard move
+            raise IllegalActionError(f"you don't control {g.name(oid)}",
+                                     "491.8.c" if g.friendly(obj.controller, player) else None)
         if obj.exhausted:
             raise IllegalActionError(f"{g.name(oid)} is exhausted; exhausting it is the cost of moving", "144.2")
         if not can_move_to(g, oid, dest):

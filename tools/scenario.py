@@ -192,6 +192,8 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
     modes = catalog.plugins.modes() if catalog.plugins else {}
     if mode not in modes:
         raise ScenarioFailure(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
+    if "mode" in setup and len(names) < modes[mode].players:
+        names = [chr(ord("A") + i) for i in range(modes[mode].players)]  # every seat of the mode plays
     builder = Builder(catalog, players=len(names), seed=int(setup.get("seed", 0)), names=names, mode=mode)
     aliases: dict[str, int] = {}
     pindex = {n: i for i, n in enumerate(names)}
