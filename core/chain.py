@@ -205,8 +205,6 @@ def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list
                     return "units are moved only to their controller's base or a battlefield (144.4)"
                 if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
                     return "no move takes units to a battlefield their controller's teammate occupies (449.2.b)"
-                if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
-                    return "no move takes units to a battlefield their controller's teammate occupies (449.2.b)"
                 if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
                     if actions.in_others_combat(g, dest, obj.controller) and \
                             len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
@@ -769,63 +767,6 @@ def offer_priority(g: "Game") -> bool:
         _invited_instead(g)
         return True
     return False
-
-
-# ---------------------------------------------------------------------- invitations (491.8.a)
-# On your turn, while you hold priority, you may invite your teammate to play spells and activate
-# abilities using your priority: the priority decision goes to the teammate, who acts with your timing
-# (a spell without Action in your Neutral Open Main Phase) paying with their own resources, or passes it
-# back.  Passing back is not a pass (no chain item resolves, focus doesn't move) and closes the
-# invitation for that priority window: the turn player may invite again only after something else
-# happened, so agents never loop on invitations.  Once the teammate puts something on the chain the
-# invitation is spent and priority follows the chain as usual (the teammate, then the table in turn
-# order).  Rune and other Add abilities keep the invitation open (they pay for a later play).
-def can_invite(g: "Game", player: int) -> int:
-    """The teammate the player may invite now (NOWHERE if none)."""
-    s = g.state
-    d = s.decision
-    if not g.spec.teams or player != s.turn_player or s.invited != NOWHERE or s.log_count == s.invite_closed_at:
-        return NOWHERE
-    if d is None or d.kind != "priority" or d.player != player:
-        return NOWHERE
-    return teammate(g, player)
-
-
-def teammate(g: "Game", player: int) -> int:
-    """The player's teammate still in the game (NOWHERE without one)."""
-    s = g.state
-    team = s.players[player].team
-    mates = [p.index for p in s.players if p.team == team and p.index != player and not p.conceded]
-    return mates[0] if len(mates) == 1 else NOWHERE
-
-
-def invite(g: "Game", player: int, mate: int) -> None:
-    """491.8.a: hand the priority decision to the teammate (validated by can_invite)."""
-    g.state.invited = mate
-    g.emit("invite", player=player, teammate=mate)
-
-
-def hand_back(g: "Game", player: int) -> None:
-    """The invited teammate passes: priority returns to the turn player, and it isn't a pass."""
-    s = g.state
-    s.invited = NOWHERE
-    g.emit("invite_back", player=player, to=s.turn_player)
-    s.invite_closed_at = s.log_count
-
-
-def _invited_instead(g: "Game") -> None:
-    """While an invitation stands and the turn player would decide, the invited teammate decides."""
-    s = g.state
-    if s.invited == NOWHERE:
-        return
-    d = s.decision
-    if d is None or d.player != s.turn_player or s.players[s.invited].conceded:
-        s.invited = NOWHERE  # priority moved on (something went on the chain): the invitation is spent
-        return
-    inviter = s.players[s.turn_player].name
-    s.decision = Decision("priority", s.invited, f"{d.prompt} - {inviter} invites you to play spells and "
-                          "activate abilities with their priority; pass to hand it back",
-                          context={"invited_by": s.turn_player})
 
 
 # ---------------------------------------------------------------------- invitations (491.8.a)

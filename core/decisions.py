@@ -47,7 +47,6 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     out: list[Action] = []
     p = s.players[player]
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
-    invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
     for oid in sources:
@@ -296,18 +295,6 @@ def validate(g: "Game", action: Any) -> None:
                 raise IllegalActionError("set aside at most 2 cards", "117.1")
             raise IllegalActionError(f"{cards!r} are not cards in your hand", "117.1")
         raise IllegalActionError(f"{action.get(field)!r} is not one of the options: {d.prompt}")
-
-
-def _check_invited(g: "Game", action: Action) -> None:
-    """491.8.a: an invited teammate plays spells and activates abilities, or hands priority back."""
-    kind = action["type"]
-    if kind == "play":
-        oid = action.get("card")
-        if oid in g.state.objs and g.card(oid).type != "spell":
-            raise IllegalActionError("an invited teammate may play spells and activate abilities only", "491.8.a")
-    elif kind not in ("activate", "pass"):
-        raise IllegalActionError(f"an invited teammate may play spells, activate abilities or pass back, not {kind}",
-                                 "491.8.a")
 
 
 def _check_invited(g: "Game", action: Action) -> None:

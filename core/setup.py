@@ -53,12 +53,6 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         shared = team_violations(catalog, loaded, spec.teams, player_names)
         if shared:
             raise TeamDeckError([message for message, _ in shared], sorted({rule for _, rule in shared}))
-    player_names = [names[i] if names and i < len(names) else f"P{i + 1}" for i in range(spec.players)]
-    if spec.teams:
-        # 491.8.h, 491.8.i: teammates may share neither their Champion Legend nor a battlefield
-        shared = team_violations(catalog, loaded, spec.teams, player_names)
-        if shared:
-            raise TeamDeckError([message for message, _ in shared], sorted({rule for _, rule in shared}))
     teams = spec.teams or tuple((i,) for i in range(spec.players))
     team_of = {p: t for t, members in enumerate(teams) for p in members}
     players = [Player(index=i, name=(names[i] if names and i < len(names) else f"P{i + 1}"),

@@ -196,10 +196,6 @@ class GameState:
     # and the event count when the last invitation was handed back (one invitation per window)
     invited: int = NOWHERE
     invite_closed_at: int = -1
-    # 491.8.a: the teammate the turn player invited to act with their priority (NOWHERE: nobody),
-    # and the event count when the last invitation was handed back (one invitation per window)
-    invited: int = NOWHERE
-    invite_closed_at: int = -1
     tasks: list[list[Any]] = field(default_factory=list)
     pending_triggers: list[PendingTrigger] = field(default_factory=list)
     lasting: list[Lasting] = field(default_factory=list)
