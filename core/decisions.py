@@ -508,6 +508,11 @@ def _leave_game(g: "Game", player: int) -> None:
     if top is not None and top in gone_items:
         s.tasks = [t for t in s.tasks if t[0] != "resolve"]  # the item being resolved is gone
         s.answers = []
+        if s.chain:
+            # a new item is on top: as after a resolution, its controller gets priority and the
+            # passes start again (passes given while the old top was there were about that one)
+            s.priority = s.chain[-1].controller
+            s.passes = 0
     if gone_items and not s.chain:
         s.passes = 0
     for item in gone_items:

@@ -136,7 +136,8 @@ def advance(g: "Game") -> None:
         actions.channel(g, tp, count)  # 315.3.b, 431.4.a
     elif nxt == "draw":
         g.emit("phase_start", phase="draw", player=tp)
-        first = s.turn_order[0]
+        # the player going first: a player who conceded before taking a turn (in setup) didn't go first
+        first = next((p for p in s.turn_order if not s.players[p].conceded or s.players[p].turns_taken), tp)
         if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
             actions.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
