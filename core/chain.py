@@ -807,7 +807,7 @@ def hand_back(g: "Game", player: int) -> None:
     """The invited teammate passes: priority returns to the turn player, and it isn't a pass."""
     s = g.state
     s.invited = NOWHERE
-    g.emit("invite_back", player=player, to=s.turn_player)
+    g.emit("invite_back", player=player, inviter=s.turn_player)
     s.invite_closed_at = s.log_count
 
 

@@ -203,6 +203,16 @@ class Narrator:
     def e_final_point_denied(self, e: Event) -> str:
         return f"  {self.who(e['player'])} needs every battlefield scored for the final point: draws instead"
 
+    def e_score_denied(self, e: Event) -> str:
+        return (f"  {self.who(e['player'])} takes {self.where(e['loc'])} but can't score it: "
+                f"the team can't score it this turn ({e['rule']})")
+
+    def e_invite(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} invites {self.who(e['teammate'])} to act with their priority"
+
+    def e_invite_back(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} hands priority back to {self.who(e['inviter'])}"
+
     def e_extra_turn(self, e: Event) -> str:
         return f"  {self.who(e['player'])} will take an extra turn"
 

@@ -37,7 +37,7 @@ from riftscript.core import yamlio
 
 Json = dict[str, Any]
 OBJECT_FIELDS = {"obj", "source", "unit", "item_obj"}
-PLAYER_FIELDS = {"player", "attacker", "defender", "controller", "killer", "winner"}
+PLAYER_FIELDS = {"player", "attacker", "defender", "controller", "killer", "winner", "teammate", "inviter"}
 LOCATION_FIELDS = {"loc", "to", "from", "bf", "location"}
 
 
