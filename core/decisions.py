@@ -475,6 +475,8 @@ def _adjust_passes(g: "Game", player: int) -> None:
     """Passes in a row that counted the leaving player's own pass count one fewer; a leaving
     holder of priority or focus hands it to the next player (347.1.b, 347.2.b)."""
     s = g.state
+    if player not in s.turn_order:
+        return  # conceding in setup before the turn order is known (488.5 choices): nobody has passed
     active = g.in_turn_order(player)
     sd = s.showdown
     if s.chain:

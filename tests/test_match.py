@@ -277,3 +277,18 @@ def test_best_of_five_reuse_needs_every_battlefield_presented_once() -> None:
     assert refused.value.rule == "488.6"
     with pytest.raises(IllegalActionError, match="at most twice"):
         m.apply({"type": "choose", "value": owned["Zaun Warrens"]})
+
+
+def test_conceding_during_the_battlefield_choice_loses_that_game_only() -> None:
+    m = new(13)
+    choose(m, "Void Gate")  # A has chosen; B concedes before choosing: nothing was presented
+    m.apply({"type": "concede", "player": 1})
+    assert m.state.wins == [1, 0] and m.state.removed == [[], []] and m.number == 2
+    d = m.pending_decision()
+    assert d is not None and d.kind == "battlefield" and len(d.options) == 3
+    choose(m, "Void Gate")
+    choose(m, "Altar to Unity")
+    d = m.pending_decision()
+    assert d is not None and (d.kind, d.player) == ("turn_order", 1)
+    m.apply({"type": "concede", "player": 1})  # conceding before the turn order is decided
+    assert m.over and m.result["winner"] == 0
