@@ -11,7 +11,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 
 import pluggy
 
@@ -127,7 +127,8 @@ class Plugins:
         found: dict[str, ModeSpec] = {}
         owner: dict[str, str] = {}
         for impl in reversed(self.pm.hook.riftscript_modes.get_hookimpls()):
-            for spec in impl.function():
+            specs: list[object] = list(cast(Iterable[object], impl.function()))
+            for spec in specs:
                 if not isinstance(spec, ModeSpec):
                     raise PluginError(f"plugin {impl.plugin_name}: riftscript_modes must return ModeSpec records, "
                                       f"got {type(spec).__name__}")
