@@ -8,7 +8,8 @@ import pytest
 from clihelp import run
 
 # seats 1+3 and 2+4 are 2v2 teams: teammates share no battlefield and no legend (491.8.h, 491.8.i)
-FOUR = ["Jinx Champion Deck", "Lee Sin Champion Deck", "Viktor Champion Deck", "Annie Starter Deck"]
+# seats 1+3 and 2+4 are teammates in Magma Chamber, and these may play together (491.8.h, 491.8.i)
+FOUR = ["Annie Starter Deck", "Garen Starter Deck", "Lee Sin Champion Deck", "Jinx Champion Deck"]
 
 
 def test_modes_lists_every_sanctioned_mode() -> None:
