@@ -4,6 +4,7 @@
   player's cards are listed in their ``removed`` zone: they left the game but still exist);
 - no non-token card ever vanishes (card counts are conserved; only tokens cease to exist);
 - no rune pool holds a negative amount;
+- no battlefield holds units of three players (451.2, 464);
 - no unit on the board has lethal damage while a player is asked to decide (cleanups ran).
 """
 from __future__ import annotations
@@ -86,6 +87,11 @@ def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
         amounts = [p.energy, p.spell_energy, *p.power.values(), *p.spell_power.values()]
         if any(a < 0 for a in amounts):
             problems.append(f"player {p.index} has a negative pool: {p.energy} {p.power} {p.spell_energy} {p.spell_power}")
+    for bf in s.battlefields:
+        players = {s.objs[u].controller for u in g.units_at(bf.loc)}
+        if len(players) > 2:
+            # 451.2, 464: no battlefield ever holds units of three players
+            problems.append(f"battlefield {g.name(bf.card)} holds units of {len(players)} players: {sorted(players)}")
     decision = g.pending_decision()
     if decision is not None:
         for oid in g.board_objects():
