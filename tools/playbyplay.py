@@ -219,6 +219,9 @@ class Narrator:
     def e_concede(self, e: Event) -> str:
         return f"  {self.who(e['player'])} concedes"
 
+    def e_left_game(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} leaves the game, and {len(e['objects'])} card(s) with them"
+
     def e_loop_draw(self, e: Event) -> str:
         return f"  The game is a draw: {e['reason']}"
 
