@@ -501,7 +501,8 @@ def in_others_combat(g: "Game", loc: int, player: int) -> bool:
     # 464, 464.1: a showdown not yet a combat belongs to the player who contested (they stay its contester
     # even after their units leave) and to whoever else has units there; once that is two players, a
     # third can't come in until every player has passed in a row (ruling:no-third-player-into-showdown)
-    party = {sd.attacker} | {g.obj(u).controller for u in g.units_at(loc)}
+    party = {p for p in {sd.attacker} | {g.obj(u).controller for u in g.units_at(loc)}
+             if p != NOWHERE and not g.state.players[p].conceded}  # a player who left the game is in nothing
     return player not in party and len(party) >= 2
 
 
