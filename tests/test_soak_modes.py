@@ -11,13 +11,11 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from functools import lru_cache
-from itertools import permutations
 from typing import Any
 
 import pytest
 
 from riftscript.core.catalog import load_catalog
-from riftscript.core.decks import load_deck, team_violations
 from riftscript.core.decks import load_deck, team_violations
 from riftscript.core.game import Game
 from riftscript.core.invariants import check
@@ -50,7 +48,7 @@ def seating(n: int, players: int, teams: tuple[tuple[int, ...], ...] = ()) -> li
 
 def soak_one(mode: str, n: int) -> Game:
     spec = cat().plugins.modes()[mode]
-    decks = team_seating(n, spec.players, spec.teams) if spec.teams else seating(n, spec.players)
+    decks = seating(n, spec.players, spec.teams)
     seed = 5000 + n
     g = Game.new(cat(), decks, mode=mode, seed=seed)
     cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
