@@ -230,7 +230,9 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     if card.type not in ("unit", "gear"):
         return [NOWHERE]
     if hidden_at != NOWHERE:
-        return [hidden_at]
+        # 811.1.d.1: only where it was hidden; 464.2, 451.2: not while two other players' units or their
+        # combat are there (its controller may still control the battlefield after their units left)
+        return [hidden_at] if card.type != "unit" or actions.can_enter(g, hidden_at, player) else []
     locations = {player}
     extra = [m.get("location") for m in _play_location_mods(g, player, oid)]
     for bf in g.state.battlefields:
