@@ -580,8 +580,10 @@ class EffectContext:
             # a "when you play me" trigger: the additional costs paid for the card (357)
             return bool(self.event and self.event.get("t") == "played" and cond["cost"] in self.event.get("paid", []))
         if kind == "turn":
-            mine = g.friendly(g.state.turn_player, self.you)
-            return mine if cond["whose"] == "yours" else not mine
+            # 491.8.c: "your turn" is yours alone; a teammate's turn is no opponent's turn either
+            if cond["whose"] == "yours":
+                return g.state.turn_player == self.you
+            return not g.friendly(g.state.turn_player, self.you)
         if kind == "first_time":
             return self.history_count({"event": cond["event"], "player": "you"}) <= 1
         raise EngineError(f"unknown condition type {kind!r}")
@@ -597,7 +599,8 @@ class EffectContext:
             if entry[0] != event:
                 continue
             player = entry[1]
-            if who == "you" and not g.friendly(player, self.you):
+            # "you" did it: the player alone, except that 491.8.d.3 makes point gains the team's
+            if who == "you" and player != self.you and not (event == "points" and g.friendly(player, self.you)):
                 continue
             if who == "opponent" and g.friendly(player, self.you):
                 continue

@@ -228,8 +228,8 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
     if "phase" in when and event.get("phase") != when["phase"]:
         return False
     whose = when.get("whose_turn")
-    if whose == "yours" and not g.friendly(s.turn_player, controller):
-        return False
+    if whose == "yours" and s.turn_player != controller:
+        return False  # 491.8.c: a teammate's turn isn't yours (control and turns aren't shared in 2v2)
     if whose == "opponents" and g.friendly(s.turn_player, controller):
         return False
     if when.get("here"):
