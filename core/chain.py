@@ -245,8 +245,8 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         elif card.type == "unit" and "battlefield_with_own_units" in extra and any(
                 g.obj(u).controller == player for u in g.units_at(bf.loc)):
             locations.add(bf.loc)
-        elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller not in (NOWHERE, player) \
-                and g.units_at(bf.loc):
+        elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller != NOWHERE \
+                and not g.friendly(bf.controller, player) and g.units_at(bf.loc):  # 740.1.a: not a teammate's
             locations.add(bf.loc)
     if card.type == "gear" and "any_battlefield" in extra:
         locations.discard(player)

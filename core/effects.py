@@ -437,7 +437,9 @@ class EffectContext:
         if want == "controlled_battlefield":
             return is_battlefield(loc) and g.bf_at(loc).controller == self.you
         if want == "enemy_battlefield":
-            return is_battlefield(loc) and g.bf_at(loc).controller not in (NOWHERE, self.you)
+            # 740.1.a, 491.8.e: a battlefield a teammate controls is friendly, not an enemy's
+            controller = g.bf_at(loc).controller if is_battlefield(loc) else NOWHERE
+            return controller != NOWHERE and not g.friendly(controller, self.you)
         return True
 
     def valid_location(self, loc: Any, want: str = "any") -> bool:
