@@ -52,7 +52,8 @@ def burn_out(g: "Game", player: int) -> None:
         # In Duel there is one opponent; with more, the next opponent in turn order is chosen.
         from . import scoring
 
-        scoring.gain_points(g, opponents[0], 1, "burn_out")
+        nxt = next((p for p in g.in_turn_order(player) if p in opponents), opponents[0])
+        scoring.gain_points(g, nxt, 1, "burn_out")
         # 432.3.a: a burn-out point that reaches the Victory Score with a lead wins at once
         from . import cleanup
 
