@@ -49,7 +49,8 @@ def burn_out(g: "Game", player: int) -> None:
     opponents = g.opponents(player)
     g.emit("burn_out", player=player, recycled=len(trash))
     if opponents:
-        # In Duel there is one opponent; with more, the next opponent in turn order is chosen.
+        # In Duel there is one opponent; with more, the next opponent in turn order is chosen (the
+        # burning player chooses, turn-structure.md; the engine doesn't ask yet)
         from . import scoring
 
         nxt = next((p for p in g.in_turn_order(player) if p in opponents), opponents[0])
