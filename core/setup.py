@@ -81,9 +81,9 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         return g
     if spec.first_player_battlefields_unused:
         _turn_order(g)  # 490.4.b, 491.5.a: who goes first is known before the battlefields
+        g.emit("battlefields_unused", player=state.turn_order[0])  # 490.4.b: the first player's aren't used
     for i, p in enumerate(players):
         if spec.first_player_battlefields_unused and i == state.turn_order[0]:
-            g.emit("battlefields_unused", player=i)  # 490.4.b: the first player's battlefields are not used
             continue
         # 487.5, 489.5, 490.5: each player's battlefield is picked at random from their three
         chosen = p.battlefields_owned[g.random_below(len(p.battlefields_owned))]

@@ -1,4 +1,4 @@
-"""Golden playthroughs: five seeded games must replay event for event (log hash and text)."""
+"""Golden playthroughs: seeded games of every mode must replay event for event (log hash and text)."""
 from __future__ import annotations
 
 import difflib
@@ -20,7 +20,8 @@ def test_golden_playthrough_replays(index: int) -> None:
     expected_log = (HERE / f"game{index + 1}.log").read_text(encoding="utf-8").splitlines()
     golden = record(catalog, index)
     replayed = "\n".join(golden.log).splitlines()
-    assert [golden.decks, golden.seed, golden.agent] == [meta["decks"], meta["seed"], meta["agent"]]
+    assert [golden.decks, golden.seed, golden.agent, golden.mode] == \
+        [meta["decks"], meta["seed"], meta["agent"], meta.get("mode", "duel")]
     if golden.hash != meta["hash"]:
         diff = "\n".join(difflib.unified_diff(expected_log, replayed, "recorded", "replayed", lineterm="", n=2))
         pytest.fail(f"game{index + 1} no longer replays (events {meta['events']} -> {golden.events}); "

@@ -12,15 +12,23 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from riftscript.core.agents import play_out
 from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.tools.play import narrate, play_one
+from riftscript.core.match import Match
+from riftscript.tools.play import make_agents, narrate, narrate_match, play_one
 
-GAMES = [
-    ("Jinx Champion Deck", "Viktor Champion Deck", 1, "greedy"),
-    ("Lee Sin Champion Deck", "Jinx Champion Deck", 2, "greedy"),
-    ("Annie Starter Deck", "Lux Starter Deck", 3, "random"),
-    ("Garen Starter Deck", "Master Yi Starter Deck", 4, "random"),
-    ("Viktor Champion Deck", "Lee Sin Champion Deck", 5, "greedy"),
+# (decks in seat order, seed, agent for every seat, mode): five Duels, then one game of every other mode
+GAMES: list[tuple[list[str], int, str, str]] = [
+    (["Jinx Champion Deck", "Viktor Champion Deck"], 1, "greedy", "duel"),
+    (["Lee Sin Champion Deck", "Jinx Champion Deck"], 2, "greedy", "duel"),
+    (["Annie Starter Deck", "Lux Starter Deck"], 3, "random", "duel"),
+    (["Garen Starter Deck", "Master Yi Starter Deck"], 4, "random", "duel"),
+    (["Viktor Champion Deck", "Lee Sin Champion Deck"], 5, "greedy", "duel"),
+    (["Jinx Champion Deck", "Lee Sin Champion Deck"], 6, "greedy", "match"),
+    (["Lux Starter Deck", "Viktor Champion Deck", "Garen Starter Deck"], 7, "greedy", "skirmish"),
+    (["Annie Starter Deck", "Garen Starter Deck", "Lee Sin Champion Deck", "Jinx Champion Deck"], 8, "random", "war"),
+    (["Annie Starter Deck", "Garen Starter Deck", "Lee Sin Champion Deck", "Jinx Champion Deck"], 9, "greedy",
+     "magma-chamber"),
 ]
 
 
@@ -30,15 +38,22 @@ class Golden:
     decks: list[str]
     seed: int
     agent: str
+    mode: str
     hash: str
     events: int
     log: list[str]
 
 
 def record(catalog: Catalog, index: int) -> Golden:
-    a, b, seed, agent = GAMES[index]
-    game = play_one(catalog, [a, b], seed, [agent, agent])
-    return Golden(f"game{index + 1}", [a, b], seed, agent, game.log_hash(), len(game.log), narrate(game))
+    decks, seed, agent, mode = GAMES[index]
+    name = f"game{index + 1}"
+    spec = catalog.plugins.modes()[mode] if catalog.plugins else None
+    if spec is not None and spec.best_of > 1:
+        match = Match.new(catalog, decks, mode=mode, seed=seed, names=[d.split()[0] for d in decks])
+        play_out(match, make_agents(catalog, [agent] * len(decks), seed))
+        return Golden(name, decks, seed, agent, mode, match.log_hash(), len(match.log), narrate_match(match))
+    game = play_one(catalog, decks, seed, [agent] * len(decks), mode=mode)
+    return Golden(name, decks, seed, agent, mode, game.log_hash(), len(game.log), narrate(game))
 
 
 def write(folder: Path, catalog: Catalog) -> None:
@@ -46,7 +61,7 @@ def write(folder: Path, catalog: Catalog) -> None:
     for i in range(len(GAMES)):
         golden = record(catalog, i)
         meta = {"decks": golden.decks, "seed": golden.seed, "agent": golden.agent, "hash": golden.hash,
-                "events": golden.events}
+                "events": golden.events, **({"mode": golden.mode} if golden.mode != "duel" else {})}
         (folder / f"{golden.name}.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
         (folder / f"{golden.name}.log").write_text("\n".join(golden.log) + "\n", encoding="utf-8")
 

@@ -56,6 +56,9 @@ class Narrator:
         self.battlefields[int(e["loc"])] = self.card(e["obj"])
         return f"  {self.who(e['player'])} brings {self.card(e['obj'])} into play"
 
+    def e_battlefields_unused(self, e: Event) -> str:
+        return f"  {self.who(e['player'])} goes first, so their battlefields are not used"
+
     def e_turn_order(self, e: Event) -> str:
         first = self.who(e['order'][0])
         if "chosen_by" in e:
