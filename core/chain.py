@@ -191,8 +191,9 @@ def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> str | None:
-    """355.4, 451.2: a destination other than the unit's location, where it may go."""
+def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> tuple[str, str] | None:
+    """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 449.2,
+    451.2), else None."""
     for unit_slot, dest_slot in moves:
         if dest_slot >= len(targets) or unit_slot >= len(targets):
             continue
@@ -200,17 +201,17 @@ def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list
             for unit in targets[unit_slot]:
                 obj = g.obj(unit)
                 if obj.zone == "board" and obj.loc == dest:
-                    return "a move's destination must be somewhere other than where the unit is (355.4)"
+                    return "a move's destination must be somewhere other than where the unit is", "355.4"
                 if not is_battlefield(dest) and dest != obj.controller:
-                    return "units are moved only to their controller's base or a battlefield (144.4)"
+                    return "units are moved only to their controller's base or a battlefield", "144.4"
                 if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
-                    return "no move takes units to a battlefield their controller's teammate occupies (449.2.b)"
+                    return "no move takes units to a battlefield their controller's teammate occupies", "449.2.b"
                 if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
                     if actions.in_others_combat(g, dest, obj.controller) and \
                             len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
                         return ("no move takes units to a battlefield with a combat or showdown its controller "
-                                "isn't in (449.2.a)")
-                    return "no move takes units to a battlefield holding units of two other players (451.2)"
+                                "isn't in", "449.2.a")
+                    return "no move takes units to a battlefield holding units of two other players", "451.2"
     return None
 
 
@@ -329,7 +330,7 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     _check_targets(g, player, oid, slots, targets, obj.loc if from_hidden else NOWHERE)
     bad = _bad_destination(g, _move_pairs(slots), targets)
     if bad is not None:
-        raise IllegalActionError(bad, "449.2.b" if bad.endswith("(449.2.b)") else "355.4")
+        raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     other = dict(cost.other)
