@@ -49,12 +49,17 @@ def burn_out(g: "Game", player: int) -> None:
     opponents = g.opponents(player)
     g.emit("burn_out", player=player, recycled=len(trash))
     if opponents:
-        # In Duel there is one opponent; with more, the next opponent in turn order is chosen (the
-        # burning player chooses, turn-structure.md; the engine doesn't ask yet)
+        # 432.2.c: the burning player chooses an opponent to gain 1 point; teammates share their
+        # points (491.8.d), so one opponent of each team is offered, the first in turn order
         from . import scoring
 
-        nxt = next((p for p in g.in_turn_order(player) if p in opponents), opponents[0])
-        scoring.gain_points(g, nxt, 1, "burn_out")
+        offered: dict[int, int] = {}
+        for other in g.in_turn_order(player):
+            if other in opponents:
+                offered.setdefault(g.state.players[other].team, other)
+        chosen = g.ask(player, "burn out: choose an opponent to gain 1 point",
+                       [(f"{g.state.players[o].name} gains 1 point", o) for o in offered.values()])
+        scoring.gain_points(g, int(chosen), 1, "burn_out")
         # 432.3.a: a burn-out point that reaches the Victory Score with a lead wins at once
         from . import cleanup
 

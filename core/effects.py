@@ -51,22 +51,7 @@ class EffectContext:
 
     def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
         """Get a player's choice among options; one option needs no decision."""
-        if len(options) == 1:
-            return options[0][1]
-        if not options:
-            raise EngineError(f"no options for: {prompt}")
-        g = self.g
-        if g.answer_pos < len(g.state.answers):
-            answer = g.state.answers[g.answer_pos]
-            g.answer_pos += 1
-            for label, value in options:
-                if value == answer:
-                    return value
-            raise EngineError(f"recorded answer {answer!r} is not an option of {prompt!r}")
-        from .game import NeedDecision
-
-        raise NeedDecision(Decision(kind=kind, player=player, prompt=prompt,
-                                    options=[{"label": label, "value": value} for label, value in options]))
+        return self.g.ask(player, prompt, options, kind)
 
     # ------------------------------------------------------------------ references
     def here(self) -> int:

@@ -134,13 +134,13 @@ class Game:
                 continue
             if s.tasks:
                 task = s.tasks[-1]
-                if turn.may_ask(self, task):
+                if turn.may_ask(self, task) or self.burn_out_may_ask():
                     self._guarded(lambda: turn.run_task(self, self.state.tasks.pop()))
                 else:
                     self._unguarded(lambda: turn.run_task(self, s.tasks.pop()))
                 continue
             if s.needs_cleanup:
-                if self.optional_replacements():
+                if self.optional_replacements() or self.burn_out_may_ask():
                     self._guarded(lambda: cleanup.cleanup(self))
                 else:
                     self._unguarded(lambda: cleanup.cleanup(self))
@@ -150,7 +150,10 @@ class Game:
                 continue
             if chain.offer_priority(self):
                 continue
-            turn.advance(self)
+            if self.burn_out_may_ask():
+                self._guarded(lambda: turn.advance(self))  # the Draw Phase may burn out (432.2.c)
+            else:
+                turn.advance(self)
 
     def _guarded(self, step: Any) -> None:
         """Run a step that may ask a player; if it does, rewind it and wait for the answer.
@@ -170,6 +173,32 @@ class Game:
             self.state.decision = need.decision
             return
         self.state.answers = []
+
+    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
+        """A player's choice among options, asked in a guarded step: the answer given for this
+        point of the replay, or a pause (NeedDecision) until the player answers.  One option needs
+        no decision."""
+        if len(options) == 1:
+            return options[0][1]
+        if not options:
+            raise EngineError(f"no options for: {prompt}")
+        if self.answer_pos < len(self.state.answers):
+            answer = self.state.answers[self.answer_pos]
+            self.answer_pos += 1
+            for _, value in options:
+                if value == answer:
+                    return value
+            raise EngineError(f"recorded answer {answer!r} is not an option of {prompt!r}")
+        raise NeedDecision(Decision(kind=kind, player=player, prompt=prompt,
+                                    options=[{"label": label, "value": value} for label, value in options]))
+
+    def burn_out_may_ask(self) -> bool:
+        """Whether a burn-out could ask whom to give the point (432.2.c: the burning player chooses an
+        opponent): with opponents in two or more teams and a main deck running low, steps that may draw
+        run guarded, so the question can pause the game.  Ten cards is more than any step draws."""
+        s = self.state
+        live = [p for p in s.players if not p.conceded]
+        return len({p.team for p in live}) > 2 and any(len(p.main_deck) < 10 for p in live)
 
     def _unguarded(self, step: Any) -> None:
         self.answer_pos = 0
