@@ -43,3 +43,23 @@ def test_simulate_refuses_the_wrong_number_of_decks() -> None:
 def test_simulate_names_an_unknown_mode() -> None:
     result = run("simulate", "--mode", "brawl", "--decks", *FOUR[:2])
     assert result.code != 0 and "unknown mode 'brawl'" in result.err and "skirmish" in result.err
+
+
+def test_deck_check_in_a_team_mode_names_what_teammates_share(capsys: pytest.CaptureFixture[str]) -> None:
+    """491.8.i: Annie and Jinx both bring Zaun Warrens, so they can't sit as teammates (seats 1 and 3)."""
+    capsys.readouterr()
+    bad = run("deck", "check", "--mode", "magma-chamber", "Annie Starter Deck", "Garen Starter Deck",
+              "Jinx Champion Deck", "Lee Sin Champion Deck")
+    lines = capsys.readouterr().out.splitlines()
+    assert bad.code == 1
+    assert lines[0] == "Annie Starter Deck: not legal, 1 problem"
+    assert "seat 1 and seat 3 are teammates and both bring the battlefield Zaun Warrens (OGN-298)" in lines[1]
+    assert "Garen Starter Deck: legal" in lines
+    good = run("deck", "check", "--mode", "magma-chamber", *FOUR)
+    assert good.code == 0 and all(line.endswith(": legal") for line in capsys.readouterr().out.splitlines())
+    assert run("deck", "check", "--mode", "war", *FOUR).code == 0  # no teams in War
+
+
+def test_deck_check_in_a_mode_needs_a_deck_per_seat() -> None:
+    result = run("deck", "check", "--mode", "war", "Annie Starter Deck")
+    assert result.code != 0 and "war is played by 4 players: give 4 decks in seat order, 1 given" in result.err

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from riftscript.core.catalog import Catalog, load_catalog, script_files
-from riftscript.core.decks import Deck, load_deck, violations
+from riftscript.core.decks import Deck, load_deck, team_violations, violations
 from riftscript.core.errors import DeckError, RiftScriptError, ScriptError
 
 
@@ -61,10 +61,14 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
     if broken:
         raise RiftScriptError("problems in the --cards files:\n" + "\n".join(f"  {p}" for p in broken))
     results = []
+    loaded: list[Deck | None] = []
     for ref in args.decks:
         deck, problems = check_one(catalog, ref)
+        loaded.append(deck)
         results.append({"deck": ref, "name": deck.name if deck else None, "legal": deck is not None and not problems,
                         "problems": problems})
+    if args.mode:
+        _check_seating(catalog, args.mode, loaded, results)
     if args.json:
         print(json.dumps(results, indent=2), file=stream)
     else:
@@ -79,6 +83,28 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
                 for problem in result["problems"]:
                     print(f"  - {problem}", file=stream)
     return 0 if all(r["legal"] for r in results) else 1
+
+
+def _check_seating(catalog: Catalog, mode: str, decks: list[Deck | None], results: list[dict[str, Any]]) -> None:
+    """The decks as the seats of one game of ``mode``: the player count, and in a team mode what teammates
+    may not share (491.8.h, 491.8.i), reported on each deck involved."""
+    assert catalog.plugins is not None
+    modes = catalog.plugins.modes()
+    spec = modes.get(mode)
+    if spec is None:
+        raise RiftScriptError(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
+    if len(decks) != spec.players:
+        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks in "
+                              f"seat order, {len(decks)} given")
+    if any(d is None for d in decks):
+        return
+    present = [d for d in decks if d is not None]
+    names = [f"seat {i + 1}" for i in range(len(present))]
+    for message, _ in team_violations(catalog, present, spec.teams, names):
+        for i, name in enumerate(names):
+            if f"{name} and" in message or f"and {name} are" in message:
+                results[i]["problems"].append(message)
+                results[i]["legal"] = False
 
 
 def deck_summary(catalog: Catalog, name: str) -> dict[str, Any]:
@@ -130,6 +156,8 @@ def add_commands(sub: Any) -> None:
     check.add_argument("decks", nargs="+", metavar="DECK", help="a deck file, or the name of an installed deck")
     check.add_argument("--cards", action="append", type=Path, metavar="PATH",
                        help="card files or folders to use besides the installed cards (repeatable)")
+    check.add_argument("--mode", help="also check the decks as the seats of one game of this mode, in seat order "
+                                      "(in magma-chamber, teammates share no Champion Legend or battlefield)")
     check.add_argument("--json", action="store_true", help="print JSON")
     check.set_defaults(func=cmd_check)
     listing = actions.add_parser("list", help="list installed decks", description="List the installed decks.")
