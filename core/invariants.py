@@ -115,3 +115,33 @@ def baseline(g: Game) -> tuple[set[int], Counter[str]]:
     """The non-token cards of a game and their codes, to check conservation against."""
     cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
     return cards, Counter(g.state.objs[o].code for o in cards)
+
+
+class InvariantError(AssertionError):
+    """A soak found the kernel breaking one of its invariants (or a game that never ends)."""
+
+
+def play_checked(g: Game, agents: list[Any], label: str, max_actions: int) -> int:
+    """Let agents play the game to its end, checking every invariant after each action; returns the
+    number of actions.  Raises InvariantError naming the game (``label``), the action and the problem."""
+    cards, counts = baseline(g)
+    problems = check(g, cards, counts)
+    if problems:
+        raise InvariantError(f"{label} after setup: {problems[:5]}")
+    applied = 0
+    while not g.over:
+        if applied >= max_actions:
+            raise InvariantError(f"{label}: no end after {max_actions} actions")
+        decision = g.pending_decision()
+        if decision is None:
+            raise InvariantError(f"{label}: the game waits for nothing but is not over")
+        legal = g.legal_actions()
+        if not legal:
+            raise InvariantError(f"{label}: no legal action for {decision.kind} ({decision.prompt})")
+        action = agents[decision.player].choose(g, legal)
+        g.apply(action)
+        applied += 1
+        problems = check(g, cards, counts)
+        if problems:
+            raise InvariantError(f"{label} action {applied} {action}: {problems[:5]}")
+    return applied

@@ -16,7 +16,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from riftscript.core.invariants import check
+from riftscript.core.invariants import check, play_checked
 from riftscript.core.catalog import load_catalog
 from riftscript.core.game import Game
 from riftscript.plugins.agents import RandomAgent
@@ -37,23 +37,8 @@ def pairings() -> list[tuple[str, str]]:
 
 def soak_one(decks: tuple[str, str], seed: int) -> tuple[Game, int]:
     g = Game.new(cat(), list(decks), seed=seed)
-    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
-    counts = Counter(g.state.objs[o].code for o in cards)
     agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
-    applied = 0
-    problems = check(g, cards, counts)
-    assert not problems, f"{decks} seed {seed} after setup: {problems[:5]}"
-    while not g.over:
-        assert applied < MAX_ACTIONS, f"{decks} seed {seed}: no end after {MAX_ACTIONS} actions"
-        d = g.pending_decision()
-        assert d is not None, f"{decks} seed {seed}: the game waits for nothing but is not over"
-        legal = g.legal_actions()
-        assert legal, f"{decks} seed {seed}: no legal action for {d.kind} ({d.prompt})"
-        action = agents[d.player].choose(g, legal)
-        g.apply(action)
-        applied += 1
-        problems = check(g, cards, counts)
-        assert not problems, f"{decks} seed {seed} action {applied} {action}: {problems[:5]}"
+    applied = play_checked(g, agents, f"{decks} seed {seed}", MAX_ACTIONS)
     assert g.state.winners is not None
     if g.state.winners:
         assert g.state.result in ("victory", "card")  # Victory Score, or a card that wins (The Grand Plaza)

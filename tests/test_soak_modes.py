@@ -18,7 +18,7 @@ import pytest
 from riftscript.core.catalog import load_catalog
 from riftscript.core.decks import load_deck, team_violations
 from riftscript.core.game import Game
-from riftscript.core.invariants import check
+from riftscript.core.invariants import check, play_checked
 from riftscript.core.match import Match
 from riftscript.plugins.agents import RandomAgent
 
@@ -51,21 +51,8 @@ def soak_one(mode: str, n: int) -> Game:
     decks = seating(n, spec.players, spec.teams)
     seed = 5000 + n
     g = Game.new(cat(), decks, mode=mode, seed=seed)
-    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
-    counts = Counter(g.state.objs[o].code for o in cards)
     agents = [RandomAgent(seed * 8 + i) for i in range(spec.players)]
-    applied = 0
-    while not g.over:
-        assert applied < MAX_ACTIONS, f"{mode} {decks} seed {seed}: no end after {MAX_ACTIONS} actions"
-        d = g.pending_decision()
-        assert d is not None, f"{mode} {decks} seed {seed}: the game waits for nothing but is not over"
-        legal = g.legal_actions()
-        assert legal, f"{mode} {decks} seed {seed}: no legal action for {d.kind} ({d.prompt})"
-        action = agents[d.player].choose(g, legal)
-        g.apply(action)
-        applied += 1
-        problems = check(g, cards, counts)
-        assert not problems, f"{mode} {decks} seed {seed} action {applied} {action}: {problems[:5]}"
+    play_checked(g, agents, f"{mode} {decks} seed {seed}", MAX_ACTIONS)
     assert g.state.winners is not None
     if g.state.winners:
         teams = {g.state.players[w].team for w in g.state.winners}
