@@ -25,7 +25,10 @@ from referencing.jsonschema import DRAFT202012
 from .fastcheck import Check, compile_check
 from .suggest import did_you_mean
 
-BASE = "https://riftscript.dev/schemas/"
+# Schemas name each other by file name ("effect.schema.json#/$defs/..."), relative to the file, so an
+# editor following a $ref from a local schema reads the file beside it and never the network; the
+# registry holds every schema under its file name.
+BASE = ""
 NAMES = ("effect", "card", "keyword", "deck", "set", "scenario")
 MAX_ERRORS = 100
 JSON_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "object": dict,

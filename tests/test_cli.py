@@ -158,3 +158,40 @@ def test_shipped_script_files_point_editors_at_their_schema() -> None:
         target = (path.parent / first[len(prefix):]).resolve()
         kind = "set" if path.name == "set.yaml" else kinds[path.parent.name]
         assert target == (ROOT / "schemas" / f"{kind}.schema.json").resolve(), path
+
+
+def test_schemas_reach_each_other_through_the_files_beside_them() -> None:
+    """An editor opening a schema from its modeline path follows $refs to files in the same folder,
+    never to the network: every $ref is local (#...) or names a schema file that exists beside it, and
+    a plain validator that can only read that folder validates a shipped card with them."""
+    from urllib.parse import urljoin
+
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+    from referencing.exceptions import NoSuchResource
+
+    folder = ROOT / "schemas"
+    refs: list[str] = []
+    for path in folder.glob("*.schema.json"):
+        text = path.read_text(encoding="utf-8")
+        assert "://" not in text.replace("https://json-schema.org/draft/2020-12/schema", ""), path
+        refs += re.findall(r'"\$ref": "([^"#]*)#', text)
+    assert refs and all(ref == "" or (folder / ref).is_file() for ref in refs)
+
+    retrieved: list[str] = []
+
+    def retrieve(uri: str) -> Resource[Any]:
+        if "://" in uri and not uri.startswith("file://"):
+            raise NoSuchResource(ref=uri)
+        retrieved.append(uri.rsplit("/", 1)[-1])
+        return Resource.from_contents(json.loads((folder / uri.rsplit("/", 1)[-1]).read_text(encoding="utf-8")))
+
+    base = (folder / "card.schema.json").as_uri()
+    registry: Registry[Any] = Registry(retrieve=retrieve)  # type: ignore[call-arg]
+    validator = Draft202012Validator({"$ref": base}, registry=registry)
+    card_file = ROOT / "sets/origins/cards/OGN-067.yaml"
+    card = json.loads(json.dumps(yamlio.load_text(card_file.read_text(encoding="utf-8"), str(card_file))))
+    assert list(validator.iter_errors(card)) == []
+    assert list(validator.iter_errors({**card, "might": "lots"}))
+    assert {"card.schema.json", "effect.schema.json"} <= set(retrieved)  # read from the folder, not fetched
+    assert urljoin(base, "effect.schema.json") == (folder / "effect.schema.json").as_uri()
