@@ -384,10 +384,11 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
 
 
-def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[int]]:
-    """Objects the player may choose to pay 'kill a unit' / 'exhaust a unit' costs with."""
+def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[Any]]:
+    """What the player may choose to pay costs with: objects for kill, exhaust, spend-a-buff and discard-1
+    costs, lists of cards for discard-N costs."""
     ctx = EffectContext(g, player, oid)
-    out: dict[str, list[int]] = {}
+    out: dict[str, list[Any]] = {}
     for key in ("kill", "exhaust"):
         if key in other:
             out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
@@ -395,9 +396,11 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;
         # "any number of buffs" (Kraken Hunter): a list of them in pay_with
         out["spend_buff"] = [c for c in g.board_objects() if g.obj(c).controller == player and g.obj(c).buffs > 0]
-    if other.get("discard") == 1:
-        # "discard 1" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the card
-        out["discard"] = [c for c in g.state.players[player].hand if c != oid]
+    count = other.get("discard")
+    if isinstance(count, int) and count >= 1:
+        # "discard N" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the cards
+        hand = [c for c in g.state.players[player].hand if c != oid]
+        out["discard"] = hand if count == 1 else [list(c) for c in itertools.combinations(hand, count)]
     return out
 
 
@@ -415,8 +418,10 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
                 and pick and len(set(pick)) == len(pick) and all(p in candidates for p in pick):
             chosen[key] = pick  # "kill any number of friendly units" (Commander Ledros): several objects
             continue
+        if key == "discard" and isinstance(pick, list):
+            pick = next((c for c in candidates if isinstance(c, list) and sorted(c) == sorted(pick)), pick)
         if pick not in candidates:
-            raise IllegalActionError(f"#{pick} can't pay the '{key}' cost", "cost")
+            raise IllegalActionError(f"{pick!r} can't pay the '{key}' cost", "cost")
         chosen[key] = pick
     if "recycle_from_trash" in other and "recycle_from_trash" in wanted:
         # "Recycle 3 from your trash" (Garbage Grabber): the player picks which cards
@@ -531,7 +536,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.exhaust(g, [oid])
     if "discard" in other:
         count = int(other["discard"])
-        picked = [int(pay_with["discard"])] if count == 1 and pay_with.get("discard") is not None else None
+        given = pay_with.get("discard")
+        picked = [int(c) for c in given] if isinstance(given, list) else [int(given)] if given is not None else None
         actions.discard(g, player, picked or [c for c in p.hand if c != oid][:count])
     if "recycle_from_trash" in other:
         picked = pay_with.get("recycle_from_trash") or p.trash[:int(other["recycle_from_trash"])]

@@ -791,7 +791,8 @@ class Runner:
             elif key == "targets":
                 out[key] = [[self.refs.any(t) for t in slot] for slot in value]
             elif key == "pay_with" and isinstance(value, dict):
-                out[key] = {cost: self.refs.obj(ref) for cost, ref in value.items()}
+                out[key] = {cost: [self.refs.obj(r) for r in ref] if isinstance(ref, list) else self.refs.obj(ref)
+                            for cost, ref in value.items()}
             elif key == "damage" and isinstance(value, dict):
                 out[key] = {str(self.refs.obj(k)): v for k, v in value.items()}  # an assign action's split
             else:
