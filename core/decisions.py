@@ -152,16 +152,20 @@ def hide_actions(g: "Game", player: int) -> list[Action]:
     s = g.state
     if s.chain or s.turn_player != player or s.step != "main":
         return out
+    alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
     for oid in s.players[player].hand:
         if True not in g_hook(g, oid, "hide"):
             continue
         for bf in s.battlefields:
-            action = {"type": "hide", "card": oid, "battlefield": bf.loc}
-            try:
-                check_hide(g, player, action)
-            except IllegalActionError:
-                continue
-            out.append(action)
+            variants: list[Action] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
+            if alternative:
+                variants.append({"type": "hide", "card": oid, "battlefield": bf.loc, "costs": ["hide_cost"]})
+            for action in variants:
+                try:
+                    check_hide(g, player, action)
+                except IllegalActionError:
+                    continue
+                out.append(action)
     return out
 
 
