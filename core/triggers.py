@@ -296,7 +296,16 @@ def put_on_chain(g: "Game") -> None:
             for t in group:
                 t.ordered = True
         else:
-            perms = list(itertools.permutations(range(len(group))))
+            # orders that differ only by swapping instances of one ability of one object (which the
+            # line above already treats as interchangeable) are one order, offered once
+            keys = [(t.obj, t.ability, t.lasting) for t in group]
+            seen: set[tuple[Any, ...]] = set()
+            perms = []
+            for perm in itertools.permutations(range(len(group))):
+                shape = tuple(keys[i] for i in perm)
+                if shape not in seen:
+                    seen.add(shape)
+                    perms.append(perm)
             s.decision = Decision("order", player, "order your triggered abilities (first goes on the chain first)",
                                   options=[{"label": " then ".join(_label(g, group[i]) for i in perm),
                                             "value": list(perm)} for perm in perms])

@@ -496,3 +496,24 @@ def test_347_1_playing_a_unit_with_focus_is_a_chain_so_focus_passes(cat):
     assert g.state.showdown is not None and decision_player(g) == 0  # P0 may still act
     pass_(g)
     assert g.state.showdown is None
+
+
+def test_383_3_d_orders_that_only_swap_instances_of_one_ability_are_offered_once(cat):
+    """Two Deathknells of one Sentry (as if it died twice) and one of another: of the 6 orders only 3
+    differ (where the other Sentry's goes), so the player is offered 3."""
+    from riftscript.core.state import PendingTrigger
+
+    b, grove, plaza = base_position(cat)
+    s1 = b.add(0, SENTRY, at=grove)
+    s2 = b.add(0, SENTRY, at=grove)
+    g, ids = b.build()
+    index = next(i for i, a in enumerate(g.card(ids[s1]).abilities) if a.kind == "triggered")
+    g.state.pending_triggers = [PendingTrigger(ids[s1], index, 0, {"t": "die", "n": 1}),
+                                PendingTrigger(ids[s1], index, 0, {"t": "die", "n": 2}),
+                                PendingTrigger(ids[s2], index, 0, {"t": "die", "n": 3})]
+    g.state.decision = None
+    g.run()
+    d = g.pending_decision()
+    assert d.kind == "order" and len(d.options) == 3
+    where_other = sorted(o["value"].index(2) for o in d.options)
+    assert where_other == [0, 1, 2]
