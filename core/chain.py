@@ -550,30 +550,60 @@ def _after_add(g: "Game", player: int, discretionary: bool) -> None:
 
 
 # ---------------------------------------------------------------------- abilities
-def activatable(g: "Game", player: int) -> list[tuple[int, Ability]]:
-    """(source, ability) pairs the player could activate, before cost and target checks."""
+def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, Ability]]:
+    """(source, ability) pairs the player could activate, before cost and target checks; the
+    runes' two abilities come last, unless ``runes`` is False."""
     out: list[tuple[int, Ability]] = []
     p = g.state.players[player]
-    sources = [p.legend] + [oid for oid in g.board_objects() if g.obj(oid).controller == player]
+    objs = g.state.objs
+    sources = [p.legend] + [oid for oid in g.board_objects() if objs[oid].controller == player]
     for oid in sources:
         if oid == NOWHERE:
             continue
-        for ability in activated_abilities(g, oid):
-            if ability.kind == "activated" and _active_text(g, oid, ability):
-                out.append((oid, ability))
+        obj = objs[oid]
+        card = g.defs[obj.code]
+        own, borrows = _activation_facts(card)
+        if borrows or (card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)):
+            for ability in activated_abilities(g, oid):
+                if ability.kind == "activated" and _active_text(g, oid, ability):
+                    out.append((oid, ability))
+        elif obj.attached_to == NOWHERE:
+            out.extend((oid, ability) for ability in own)
+    if not runes:
+        return out
     for rune in p.runes:
         out.append((rune, _RUNE_EXHAUST))
         out.append((rune, _RUNE_RECYCLE))
     return out
 
 
+_ACTIVATION: dict[int, tuple[CardDef, tuple[Ability, ...], bool]] = {}
+
+
+def _activation_facts(card: CardDef) -> tuple[tuple[Ability, ...], bool]:
+    """The card's own activated abilities outside its effect text, and whether it borrows others'
+    ('abilities_of'); worked out once per card, since scripts are immutable once compiled."""
+    hit = _ACTIVATION.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1], hit[2]
+    own = tuple(a for a in card.abilities if a.kind == "activated" and not a.body.get("effect_text"))
+    borrows = any(a.kind == "static" and a.body.get("affects", "self") == "self"
+                  and any(m.get("type") == "abilities_of" for m in a.body.get("modifiers", []))
+                  for a in card.abilities)
+    _ACTIVATION[id(card)] = (card, own, borrows)
+    return own, borrows
+
+
 def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     """The card's own abilities, then those it borrows: 'I have all [E] abilities of ...' (Heimerdinger,
     Inventor) - numbered after its own, so an activation names them like its own."""
-    own = list(g.card(oid).abilities)
+    card = g.card(oid)
+    own = list(card.abilities)
     obj = g.state.objs.get(oid)
     if obj is None or obj.zone != "board":
         return own
+    if not _activation_facts(card)[1] and (card.type != "unit" or not actions.attached_to(g, oid)):
+        return own  # nothing borrowed and no effect text attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
     if key not in memo:

@@ -77,12 +77,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                         except IllegalActionError:
                             continue
                         out.extend(_cost_variants(g, player, oid, check, action))
-    for oid, ability in chain.activatable(g, player):
-        if ability.index < 0:
-            # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
-            if resources and not (ability.index == -1 and g.obj(oid).exhausted):
-                out.append({"type": "activate", "source": oid, "ability": ability.index})
-            continue
+    for oid, ability in chain.activatable(g, player, runes=False):
         if not resources and chain.is_add_ability(ability):
             continue
         if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
@@ -98,6 +93,12 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             except IllegalActionError:
                 continue
             out.extend(_cost_variants(g, player, oid, check, action))
+    if resources:
+        # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+        for rune in p.runes:
+            if not s.objs[rune].exhausted:
+                out.append({"type": "activate", "source": rune, "ability": -1})
+            out.append({"type": "activate", "source": rune, "ability": -2})
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})
