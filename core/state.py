@@ -45,6 +45,12 @@ class Obj:
     played_turn: int = -1
     prevent: int = 0
 
+    def copy(self) -> "Obj":
+        """A copy for snapshots; every field is an immutable value, so a flat copy is a deep one."""
+        return Obj(self.id, self.code, self.owner, self.controller, self.zone, self.loc, self.exhausted,
+                   self.damage, self.buffs, self.stunned, self.attached_to, self.token, self.designation,
+                   self.timestamp, self.hidden_turn, self.moves_this_turn, self.played_turn, self.prevent)
+
 
 @dataclass(slots=True)
 class Player:

@@ -343,3 +343,17 @@ def test_round_trip_before_every_action_continues_identically(seed: int) -> None
         g.apply(action)
         copy.apply(action)
         assert copy.to_json() == g.to_json(), f"diverged after {action}"
+
+
+def test_object_copy_keeps_every_field() -> None:
+    """Snapshots copy objects with Obj.copy: a field it forgot would be lost on a replay."""
+    import dataclasses
+
+    from riftscript.core.state import Obj
+
+    values: dict[str, Any] = {}
+    for i, f in enumerate(dataclasses.fields(Obj)):
+        values[f.name] = {"str": f"v{i}", "bool": True}.get(str(f.type), 100 + i)
+    obj = Obj(**values)
+    copy = obj.copy()
+    assert copy is not obj and dataclasses.asdict(copy) == values
