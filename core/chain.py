@@ -372,8 +372,10 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
 
 def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[int]]:
     """Objects the player may choose to pay 'kill a unit' / 'exhaust a unit' costs with."""
-    ctx = EffectContext(g, player, oid)
     out: dict[str, list[int]] = {}
+    if not other:
+        return out
+    ctx = EffectContext(g, player, oid)
     for key in ("kill", "exhaust"):
         if key in other:
             out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
@@ -393,6 +395,8 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
     if not isinstance(wanted, dict):
         raise IllegalActionError(f"pay_with maps a cost ('kill', 'exhaust') to an object id, got {wanted!r}")
     chosen: dict[str, Any] = {}
+    if not other:
+        return chosen  # nothing to choose (most plays)
     for key, candidates in cost_choices(g, player, oid, other).items():
         pick = wanted.get(key, candidates[0] if candidates else None)
         spec = other.get(key)
@@ -415,6 +419,8 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
 
 
 def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) -> None:
+    if not other:
+        return
     p = g.state.players[player]
     if "discard" in other and len([c for c in p.hand if c != oid]) < int(other["discard"]):
         raise IllegalActionError(f"you can't discard {other['discard']} card(s) to pay the cost", "cost")

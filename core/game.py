@@ -291,6 +291,7 @@ class Game:
 
     # ------------------------------------------------------------------ dispatch index
     def _index(self, oid: int) -> None:
+        self.version += 1  # what is remembered per version may depend on the static sources
         obj = self.state.objs[oid]
         card = self.defs[obj.code]
         active = obj.zone in ACTIVE_ZONES
@@ -324,6 +325,7 @@ class Game:
 
     def _unindex(self, oid: int) -> None:
         """Remove an object's listeners: cost is its own abilities, not the size of the board."""
+        self.version += 1
         for event in self._indexed.pop(oid, []):
             table = self.listeners.get(event, {})
             for key in [k for k in table if k[0] == oid]:

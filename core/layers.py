@@ -18,6 +18,7 @@ from . import effects
 from .state import NOWHERE
 
 if TYPE_CHECKING:
+    from .cards import Ability
     from .game import Game
 
 
@@ -127,12 +128,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 for mod in ability.body["modifiers"]:
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
     # static abilities of other objects on the board (Captain Farron, battlefields, legends)
-    for (src, index) in list(g.static_sources):
+    for src, ability, affects in _object_statics(g):
         if src == oid:
-            continue
-        ability = g.ability_of(src, index)
-        affects = ability.body.get("affects", "self")
-        if affects == "self" or not _affects_objects(affects):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -169,6 +166,22 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
+
+
+def _object_statics(g: "Game") -> list[tuple[int, Ability, Any]]:
+    """(source, ability, affects) of the board's static abilities that affect other objects, in
+    index order; found once per state version, since every object's characteristics ask."""
+    memo = g.memo()
+    found: list[tuple[int, Ability, Any]] | None = memo.get("object_statics")
+    if found is None:
+        found = []
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            affects = ability.body.get("affects", "self")
+            if affects != "self" and _affects_objects(affects):
+                found.append((src, ability, affects))
+        memo["object_statics"] = found
+    return found
 
 
 def _affects_objects(affects: Any) -> bool:
