@@ -562,18 +562,20 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     out: list[tuple[int, Ability]] = []
     p = g.state.players[player]
     objs = g.state.objs
-    sources = [p.legend] + [oid for oid in g.board_objects() if objs[oid].controller == player]
+    board = list(g.board_objects())
+    sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
+    hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
     for oid in sources:
         if oid == NOWHERE:
             continue
         obj = objs[oid]
         card = g.defs[obj.code]
         own, borrows = _activation_facts(card)
-        if borrows or (card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)):
+        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)):
             for ability in activated_abilities(g, oid):
                 if ability.kind == "activated" and _active_text(g, oid, ability):
                     out.append((oid, ability))
-        elif obj.attached_to == NOWHERE:
+        elif own and obj.attached_to == NOWHERE:
             out.extend((oid, ability) for ability in own)
     if not runes:
         return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from . import chain, combat, movement, payment
+from . import chain, combat, layers, loops, movement, payment
 from .errors import IllegalActionError
 from .state import NOWHERE, is_battlefield
 
@@ -125,8 +125,6 @@ def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, act
 
 
 def g_hook(g: "Game", oid: int, hook: str) -> list[Any]:
-    from . import layers
-
     return layers.hook_values(g, oid, hook)
 
 
@@ -324,8 +322,6 @@ def perform(g: "Game", action: Action) -> None:
     player = d.player
     kind = action["type"]
     s.decision = None
-    from . import loops
-
     if kind != "pass":
         loops.decision_made(g)  # passing priority never breaks a mandatory loop (core/loops.py)
     if kind == "concede":

@@ -13,7 +13,7 @@ import json
 import pickle
 from typing import Any, Iterable
 
-from . import rng, triggers
+from . import chain, cleanup, decisions, loops, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
@@ -79,16 +79,12 @@ class Game:
         return None if self.over else self.state.decision
 
     def legal_actions(self) -> list[dict[str, Any]]:
-        from . import decisions
-
         if self.over or self.state.decision is None:
             return []
         return decisions.legal_actions(self)
 
     def apply(self, action: dict[str, Any]) -> None:
         """Apply one action of the deciding player; atomic on illegal input."""
-        from . import decisions
-
         if self.over:
             raise GameOverError("the game is over")
         decision = self.state.decision
@@ -118,13 +114,9 @@ class Game:
     # ------------------------------------------------------------------ the loop (HOT FEPR)
     def run(self) -> None:
         """Handle outstanding tasks, cleanups and triggers, then give priority or move on."""
-        from . import chain, cleanup, turn, triggers
-
         while self.state.decision is None and self.state.winners is None:
             s = self.state
             if s.log_count - s.loop_guard > self.max_events:
-                from . import loops
-
                 loops.settle_runaway(self)
                 continue
             if s.tasks:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 
-from . import effects
+from . import actions, effects
 from .state import NOWHERE
 
 if TYPE_CHECKING:
@@ -114,8 +114,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         return out
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
-        from .actions import attached_to
-        for eq in attached_to(g, oid):
+        for eq in actions.attached_to(g, oid):
             for ability in g.card(eq).abilities:
                 if ability.kind != "static" or not ability.body.get("effect_text") \
                         or ability.body.get("affects", "self") != "self":

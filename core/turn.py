@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import actions, chain, combat, scoring
+from . import actions, chain, combat, loops, scoring
 from .errors import EngineError
 from .state import NOWHERE
 
@@ -85,8 +85,6 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
 def advance(g: "Game") -> None:
     """Nothing is pending: move to the next step of the turn."""
     s = g.state
-    from . import loops
-
     if s.step == "setup":
         begin_turn(g, s.turn_order[0])
         return
