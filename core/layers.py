@@ -18,7 +18,7 @@ from . import actions, effects
 from .state import NOWHERE
 
 if TYPE_CHECKING:
-    from .cards import Ability
+    from .cards import Ability, CardDef
     from .game import Game
 
 
@@ -208,9 +208,7 @@ def _compute(g: "Game", oid: int) -> Chars:
     obj = g.obj(oid)
     card = g.card(oid)
     base = card.might
-    keywords: dict[str, Any] = {}
-    for name, value in card.keywords:
-        _add_keyword(g, keywords, name, value)
+    keywords = _printed_keywords(g, card)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result
@@ -266,6 +264,22 @@ def _compute(g: "Game", oid: int) -> Chars:
             break
         result = new
     return result
+
+
+_KEYWORDS: dict[int, tuple[CardDef, Any, dict[str, Any]]] = {}
+
+
+def _printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
+    """The card's own keywords with their values, worked out once per card and keyword table
+    (callers copy it before changing it)."""
+    hit = _KEYWORDS.get(id(card))
+    if hit is not None and hit[0] is card and hit[1] is g.catalog.keywords:
+        return hit[2]
+    keywords: dict[str, Any] = {}
+    for name, value in card.keywords:
+        _add_keyword(g, keywords, name, value)
+    _KEYWORDS[id(card)] = (card, g.catalog.keywords, keywords)
+    return keywords
 
 
 def _equipment_bonus(g: "Game", oid: int) -> int:
