@@ -25,6 +25,21 @@ ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
 Snapshot = tuple[bytes, dict[int, Obj]]
 
 
+_TRIGGER_ZONES: dict[int, tuple[CardDef, frozenset[str]]] = {}
+
+
+def _trigger_zones(card: CardDef) -> frozenset[str]:
+    """The zones other than the board that the card's triggered abilities listen from ('when you
+    discard me'); worked out once per card, since scripts are immutable once compiled."""
+    hit = _TRIGGER_ZONES.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    zones = frozenset(a.body["when"]["from_zone"] for a in card.abilities
+                      if a.kind == "triggered" and a.body["when"].get("from_zone") and not a.body.get("effect_text"))
+    _TRIGGER_ZONES[id(card)] = (card, zones)
+    return zones
+
+
 class NeedDecision(Exception):
     """Raised inside a resolving effect that needs an answer the game does not have yet."""
 
@@ -278,8 +293,7 @@ class Game:
         self.version += 1
 
     def _listens_elsewhere(self, obj: Obj) -> bool:
-        return any(a.kind == "triggered" and a.body["when"].get("from_zone")
-                   for a in self.defs[obj.code].abilities)
+        return bool(_trigger_zones(self.defs[obj.code]))
 
     # ------------------------------------------------------------------ dispatch index
     def _index(self, oid: int) -> None:
@@ -334,7 +348,8 @@ class Game:
         self.grant_sources = {}
         self._indexed = {}
         for oid, obj in self.state.objs.items():
-            if obj.zone != "gone":
+            # off the board an object is indexed only for its 'from this zone' triggers
+            if obj.zone != "gone" and (obj.zone in ACTIVE_ZONES or obj.zone in _trigger_zones(self.defs[obj.code])):
                 self._index(oid)
 
     # ------------------------------------------------------------------ abilities

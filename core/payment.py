@@ -100,20 +100,21 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
                 break
         if not paid:
             remaining.append(allowed)
-    runes = [oid for oid in p.runes]
+    objs, defs = g.state.objs, g.defs
     used: set[int] = set()
-    # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
-    for allowed in remaining:
-        candidates = [r for r in runes if r not in used and g.card(r).domains and g.card(r).domains[0] in allowed]
-        if not candidates:
-            return None
-        candidates.sort(key=lambda r: (not g.obj(r).exhausted, r))
-        rune = candidates[0]
-        used.add(rune)
-        plan.recycle.append((rune, g.card(rune).domains[0]))
+    if remaining:
+        # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
+        domains = {r: defs[objs[r].code].domains for r in p.runes}
+        for allowed in remaining:
+            candidates = [r for r in p.runes if r not in used and domains[r] and domains[r][0] in allowed]
+            if not candidates:
+                return None
+            rune = min(candidates, key=lambda r: (not objs[r].exhausted, r))
+            used.add(rune)
+            plan.recycle.append((rune, domains[rune][0]))
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
-        ready = [r for r in runes if not g.obj(r).exhausted]
+        ready = [r for r in p.runes if not objs[r].exhausted]
         ready.sort(key=lambda r: (r not in used, r))
         if len(ready) < need_energy:
             return None
