@@ -9,6 +9,7 @@ and owns the event log and trigger dispatch index.
 """
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 from typing import Any, Iterable
@@ -19,10 +20,10 @@ from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
 from .events import Event, log_hash
 from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, Player,
-                    from_jsonable, is_battlefield, to_jsonable)
+                    from_jsonable, is_battlefield, obj_values, to_jsonable)
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
-Snapshot = tuple[bytes, dict[int, Obj]]
+Snapshot = tuple[bytes, list[int], list[tuple[Any, ...]]]
 
 
 _TRIGGER_ZONES: dict[int, tuple[CardDef, frozenset[str]]] = {}
@@ -427,8 +428,9 @@ class Game:
 
     # ------------------------------------------------------------------ snapshots
     def snapshot(self) -> Snapshot:
-        """The state as it is now.  Objects are held only in ``objs`` and are flat records, so they
-        are copied directly (several times faster than pickling them); the rest is pickled."""
+        """The state as it is now.  Objects are held only in ``objs`` and are flat records of
+        immutable values, so they are kept as tuples of their fields (several times faster than
+        pickling them); the rest is pickled."""
         s = self.state
         objs = s.objs
         s.objs = {}
@@ -436,13 +438,12 @@ class Game:
             rest = pickle.dumps((s, len(self.log)), protocol=pickle.HIGHEST_PROTOCOL)
         finally:
             s.objs = objs
-        return rest, {oid: obj.copy() for oid, obj in objs.items()}
+        return rest, list(objs), list(map(obj_values, objs.values()))
 
     def restore(self, snap: Snapshot) -> None:
-        """Go back to a snapshot; a snapshot is restored at most once (its objects become the state's)."""
-        rest, objs = snap
+        rest, ids, values = snap
         state, log_len = pickle.loads(rest)
-        state.objs = objs
+        state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
         self.state = state
         del self.log[log_len:]
         self._chars = {}

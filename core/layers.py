@@ -127,8 +127,9 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 for mod in ability.body["modifiers"]:
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
     # static abilities of other objects on the board (Captain Farron, battlefields, legends)
-    for src, ability, affects in _object_statics(g):
-        if src == oid:
+    on_board = obj.zone == "board"
+    for src, ability, affects, board_only in _object_statics(g):
+        if src == oid or (board_only and not on_board):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -167,18 +168,22 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     return out
 
 
-def _object_statics(g: "Game") -> list[tuple[int, Ability, Any]]:
-    """(source, ability, affects) of the board's static abilities that affect other objects, in
-    index order; found once per state version, since every object's characteristics ask."""
+def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool]]:
+    """(source, ability, affects, board only) of the board's static abilities that affect other
+    objects, in index order; found once per state version, since every object's characteristics
+    ask.  'Board only': its selector covers only objects on the board and no condition needs
+    checking first, so objects elsewhere can skip it."""
     memo = g.memo()
-    found: list[tuple[int, Ability, Any]] | None = memo.get("object_statics")
+    found: list[tuple[int, Ability, Any, bool]] | None = memo.get("object_statics")
     if found is None:
         found = []
         for (src, index) in list(g.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if affects != "self" and _affects_objects(affects):
-                found.append((src, ability, affects))
+                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" \
+                    and "condition" not in ability.body
+                found.append((src, ability, affects, board_only))
         memo["object_statics"] = found
     return found
 
@@ -220,7 +225,7 @@ def _compute(g: "Game", oid: int) -> Chars:
         prevent_all = False
         enter_ready = False
         granted: list[tuple[str, Any]] = []
-        for mod, _src, _ctl, _ts in sorted(mods, key=lambda m: m[3]):
+        for mod, _src, _ctl, _ts in (sorted(mods, key=lambda m: m[3]) if len(mods) > 1 else mods):
             kind = mod["type"]
             if kind == "might":
                 amount = int(mod["amount"])

@@ -9,6 +9,7 @@ is ``BF0 + i`` (rule 198.1: the locations are the bases and the battlefields).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,11 +46,10 @@ class Obj:
     played_turn: int = -1
     prevent: int = 0
 
-    def copy(self) -> "Obj":
-        """A copy for snapshots; every field is an immutable value, so a flat copy is a deep one."""
-        return Obj(self.id, self.code, self.owner, self.controller, self.zone, self.loc, self.exhausted,
-                   self.damage, self.buffs, self.stunned, self.attached_to, self.token, self.designation,
-                   self.timestamp, self.hidden_turn, self.moves_this_turn, self.played_turn, self.prevent)
+
+
+# An object's fields in order, read at C speed: snapshots keep objects as these tuples (Obj(*values)).
+obj_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Obj)))
 
 
 @dataclass(slots=True)
