@@ -349,6 +349,8 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                    targets: Any, restrict_loc: int) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
+    if not slots:
+        return
     ctx = EffectContext(g, player, source)
     ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):

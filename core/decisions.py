@@ -285,7 +285,6 @@ def check_shape(g: "Game", action: Action) -> None:
     """Wrongly typed fields make an illegal action, never a crash (Game.apply's promise)."""
     kind = action["type"]
     s = g.state
-    locations = {NOWHERE, *range(len(s.players)), *(bf.loc for bf in s.battlefields)}
 
     def need(ok: bool, what: str) -> None:
         if not ok:
@@ -303,7 +302,9 @@ def check_shape(g: "Game", action: Action) -> None:
     if kind == "play":
         costs = action.get("costs", [])
         need(isinstance(costs, list) and all(isinstance(c, str) for c in costs), "'costs' must be a list of names")
-        need(_is_id(action.get("location", NOWHERE)) and action.get("location", NOWHERE) in locations,
+        location = action.get("location", NOWHERE)
+        need(_is_id(location) and (location == NOWHERE or 0 <= location < len(s.players)
+                                   or any(bf.loc == location for bf in s.battlefields)),
              "'location' must be a base or a battlefield")
     if kind == "move":
         units = action.get("units")

@@ -63,6 +63,7 @@ class Game:
         self._indexed: dict[int, list[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
+        self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
         self._memo: dict[Any, Any] = {}
         self._memo_version = -1
         self.version = 0

@@ -37,6 +37,8 @@ def chars(g: "Game", oid: int) -> Chars:
         g._chars_version = g.version
     cached: Chars | None = g._chars.get(oid)
     if cached is not None:
+        if oid in g._chars_reads:
+            g._chars_reads[oid] = True  # a partial result was read while it is being computed
         return cached
     obj = g.state.objs[oid]
     if obj.zone not in ("board", "legend", "bfcard"):
@@ -217,6 +219,7 @@ def _compute(g: "Game", oid: int) -> Chars:
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result
+        g._chars_reads[oid] = False
         mods = _modifiers_for(g, oid)
         kw = dict(keywords)
         hooks: dict[str, list[Any]] = {}
@@ -268,6 +271,9 @@ def _compute(g: "Game", oid: int) -> Chars:
         if new == result:
             break
         result = new
+        if not g._chars_reads[oid]:
+            break  # nothing read the partial result, so another pass would find the same
+    del g._chars_reads[oid]
     return result
 
 

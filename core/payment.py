@@ -87,9 +87,11 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     pool_power = dict(p.power)
     spell_power = dict(p.spell_power) if for_spell else {}
     remaining: list[frozenset[str]] = []
+    pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
+                                                      (pool_power, plan.pool_power)) if source]
     for allowed in sorted(cost.power, key=len):
         paid = False
-        for source, record in ((spell_power, plan.pool_spell_power), (pool_power, plan.pool_power)):
+        for source, record in pools:
             for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
                 if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
                     source[key] -= 1
