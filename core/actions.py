@@ -13,6 +13,7 @@ from .state import BF0, NOWHERE, is_battlefield
 from . import effects
 
 if TYPE_CHECKING:
+    from .cards import Ability
     from .game import Game
 
 
@@ -321,8 +322,15 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
     out: list[tuple[dict[str, Any], int]] = []
-    for (src, index) in list(g.static_sources):
-        ability = g.ability_of(src, index)
+    memo = g.memo()  # the sources with such modifiers, found once per state version
+    key = ("statics_with", kind)
+    sources: list[tuple[int, Ability]] | None = memo.get(key)
+    if sources is None:
+        sources = [(src, ability) for src, ability in ((src, g.ability_of(src, index))
+                                                       for (src, index) in list(g.static_sources))
+                   if any(mod["type"] == kind for mod in ability.body["modifiers"])]
+        memo[key] = sources
+    for src, ability in sources:
         for mod in ability.body["modifiers"]:
             if mod["type"] != kind:
                 continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DOMAINS
+from .cards import DOMAINS, Ability
 
 from . import actions, effects, layers
 
@@ -248,15 +248,9 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             for mod in ability.body["modifiers"]:
                 if mod["type"] == "cost":
                     out.append((mod, int(mod.get("minimum", 0)), None))
-    for (src, index) in list(g.static_sources):
-        ability = g.ability_of(src, index)
-        affects = ability.body.get("affects", "self")
-        if affects == "self" or isinstance(affects, str):
-            continue
+    for src, ability, affects in _cost_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
-        if not any(m["type"] == "cost" for m in ability.body["modifiers"]):
-            continue
         if "while" in ability.body and not ctx.check(ability.body["while"]):
             continue
         if not ctx.is_kind(oid, affects.get("what", "card")) or not ctx.matches(oid, _card_filter(affects)):
@@ -270,14 +264,30 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, lasting.controller, lasting.source)
-        affects = lasting.body.get("affects")
-        if isinstance(affects, dict) and (not ctx.is_kind(oid, affects.get("what", "card"))
-                                          or not ctx.matches(oid, _card_filter(affects))):
+        selection = lasting.body.get("affects")
+        if isinstance(selection, dict) and (not ctx.is_kind(oid, selection.get("what", "card"))
+                                            or not ctx.matches(oid, _card_filter(selection))):
             continue
         for mod in lasting.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))
     return out
+
+
+def _cost_statics(g: "Game") -> list[tuple[int, Ability, dict[str, Any]]]:
+    """(source, ability, affects) of the board's static abilities that change other cards' costs,
+    in index order; found once per state version, since every card's cost asks."""
+    memo = g.memo()
+    found: list[tuple[int, Ability, dict[str, Any]]] | None = memo.get("cost_statics")
+    if found is None:
+        found = []
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            affects = ability.body.get("affects", "self")
+            if isinstance(affects, dict) and any(m["type"] == "cost" for m in ability.body["modifiers"]):
+                found.append((src, ability, affects))
+        memo["cost_statics"] = found
+    return found
 
 
 def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from .state import NOWHERE
 
 if TYPE_CHECKING:
     from .game import Game
+    from .registry import ModeSpec
 
 ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
 PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
@@ -82,6 +83,11 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
     g.touch()
 
 
+def _mode(g: "Game") -> "ModeSpec | None":
+    """The game mode's spec (asked only where it matters: plugin hooks are slow to call)."""
+    return g.catalog.plugins.modes().get(g.state.mode) if g.catalog.plugins else None
+
+
 def advance(g: "Game") -> None:
     """Nothing is pending: move to the next step of the turn."""
     s = g.state
@@ -109,7 +115,6 @@ def advance(g: "Game") -> None:
     s.phase = PHASE_OF[nxt]
     tp = s.turn_player
     player = s.players[tp]
-    mode = g.catalog.plugins.modes().get(s.mode) if g.catalog.plugins else None
     if nxt == "beginning":
         g.emit("phase_start", phase="beginning", player=tp)  # 315.2.a.1
     elif nxt == "scoring":
@@ -117,14 +122,17 @@ def advance(g: "Game") -> None:
     elif nxt == "channel":
         count = 2
         last = [p for p in s.turn_order if not s.players[p].conceded][-1]
-        if player.turns_taken == 1 and tp == last and mode is not None:
-            count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
+        if player.turns_taken == 1 and tp == last:
+            mode = _mode(g)
+            if mode is not None:
+                count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
         g.emit("phase_start", phase="channel", player=tp)
         actions.channel(g, tp, count)  # 315.3.b, 431.4.a
     elif nxt == "draw":
         g.emit("phase_start", phase="draw", player=tp)
         first = s.turn_order[0]
-        if not (mode is not None and mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
+        mode = _mode(g) if tp == first and player.turns_taken == 1 else None
+        if not (mode is not None and mode.first_player_skips_draw):
             actions.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
         actions.empty_pools(g)  # 167: pools empty at the start of each Main Phase
