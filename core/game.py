@@ -9,22 +9,41 @@ and owns the event log and trigger dispatch index.
 """
 from __future__ import annotations
 
+import copyreg
+import dataclasses
+import io
 import itertools
 import json
+import operator
 import pickle
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from . import chain, cleanup, decisions, loops, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
 from .events import Event, log_hash
-from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, Player,
-                    from_jsonable, is_battlefield, obj_values, to_jsonable)
+from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player,
+                    Showdown, from_jsonable, is_battlefield, obj_values, to_jsonable)
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
 Snapshot = tuple[bytes, list[int], list[tuple[Any, ...]]]
 
+
+def _fields_reducer(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
+    """Pickle a state record as its class and its fields in order: about twice as fast both ways
+    as the default for slotted dataclasses, and the same copy."""
+    values = operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
+
+    def reduce(record: Any) -> tuple[type, tuple[Any, ...]]:
+        return cls, values(record)
+    return reduce
+
+
+_SNAPSHOT_REDUCERS: dict[type, Any] = {
+    **copyreg.dispatch_table,
+    **{cls: _fields_reducer(cls) for cls in (GameState, Player, Battlefield, ChainItem, PendingTrigger,
+                                             Showdown, Lasting, Decision)}}
 
 _TRIGGER_ZONES: dict[int, tuple[CardDef, frozenset[str]]] = {}
 
@@ -435,11 +454,14 @@ class Game:
         s = self.state
         objs = s.objs
         s.objs = {}
+        buffer = io.BytesIO()
+        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        pickler.dispatch_table = _SNAPSHOT_REDUCERS
         try:
-            rest = pickle.dumps((s, len(self.log)), protocol=pickle.HIGHEST_PROTOCOL)
+            pickler.dump((s, len(self.log)))
         finally:
             s.objs = objs
-        return rest, list(objs), list(map(obj_values, objs.values()))
+        return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
 
     def restore(self, snap: Snapshot) -> None:
         rest, ids, values = snap

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DOMAINS, Ability
+from .cards import DOMAINS, Ability, CardDef
 
 from . import actions, effects, layers
 
@@ -89,7 +89,7 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     remaining: list[frozenset[str]] = []
     pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
                                                       (pool_power, plan.pool_power)) if source]
-    for allowed in sorted(cost.power, key=len):
+    for allowed in sorted(cost.power, key=len) if cost.power else ():
         paid = False
         for source, record in pools:
             for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
@@ -117,9 +117,12 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
         ready = [r for r in p.runes if not objs[r].exhausted]
-        ready.sort(key=lambda r: (r not in used, r))
         if len(ready) < need_energy:
             return None
+        if used:
+            ready.sort(key=lambda r: (r not in used, r))
+        else:
+            ready.sort()
         plan.exhaust = ready[:need_energy]
     return plan
 
@@ -164,8 +167,9 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
                reduction: int) -> Cost:
     card = g.card(oid)
+    facts = _cost_facts(card)
     energy = card.energy
-    power = [symbol(s, card.domains) for s in card.power]
+    power = list(facts.power)
     if hidden or ignore == "all":
         energy, power = 0, []
     elif ignore == "energy":
@@ -174,9 +178,7 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     extra_power: list[frozenset[str]] = []
     other: dict[str, Any] = {}
     reduce_energy = reduction
-    for ability in card.abilities:
-        if ability.kind != "additional_cost":
-            continue
+    for ability in facts.additional:
         name = ability.body["name"]
         optional = ability.body.get("optional", False)
         if optional and name not in paid:
@@ -237,17 +239,15 @@ def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: 
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
     out: list[tuple[dict[str, Any], int, Any]] = []
-    card = g.card(oid)
-    for ability in card.abilities:
-        if ability.kind == "static" and ability.body.get("affects", "self") == "self":
-            ctx = effects.EffectContext(g, player, oid)
-            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-                continue
-            if "while" in ability.body and not ctx.check(ability.body["while"]):
-                continue
-            for mod in ability.body["modifiers"]:
-                if mod["type"] == "cost":
-                    out.append((mod, int(mod.get("minimum", 0)), None))
+    for ability in _cost_facts(g.card(oid)).own_statics:
+        ctx = effects.EffectContext(g, player, oid)
+        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+            continue
+        if "while" in ability.body and not ctx.check(ability.body["while"]):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "cost":
+                out.append((mod, int(mod.get("minimum", 0)), None))
     for src, ability, affects in _cost_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -258,7 +258,7 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
-    for lasting in g.active_lasting():
+    for lasting in g.active_lasting() if g.state.lasting else ():
         if lasting.kind != "static" or lasting.controller != player:
             continue
         if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
@@ -272,6 +272,30 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))
     return out
+
+
+@dataclass(frozen=True)
+class CostFacts:
+    """What a card's cost is built from, worked out once per card (scripts are immutable)."""
+
+    power: tuple[frozenset[str], ...]
+    additional: tuple[Ability, ...]
+    own_statics: tuple[Ability, ...]
+
+
+_COST_FACTS: dict[int, tuple[CardDef, CostFacts]] = {}
+
+
+def _cost_facts(card: CardDef) -> CostFacts:
+    hit = _COST_FACTS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    facts = CostFacts(tuple(symbol(s, card.domains) for s in card.power),
+                      tuple(a for a in card.abilities if a.kind == "additional_cost"),
+                      tuple(a for a in card.abilities
+                            if a.kind == "static" and a.body.get("affects", "self") == "self"))
+    _COST_FACTS[id(card)] = (card, facts)
+    return facts
 
 
 def _cost_statics(g: "Game") -> list[tuple[int, Ability, dict[str, Any]]]:
