@@ -322,7 +322,7 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
     out: list[tuple[dict[str, Any], int]] = []
-    memo = g.memo()  # the sources with such modifiers, found once per state version
+    memo = g.statics_memo()  # the sources with such modifiers, found once while they are unchanged
     key = ("statics_with", kind)
     sources: list[tuple[int, Ability]] | None = memo.get(key)
     if sources is None:

@@ -85,6 +85,9 @@ class Game:
         self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
         self._memo: dict[Any, Any] = {}
         self._memo_version = -1
+        self._statics_generation = 0
+        self._statics_memo: dict[Any, Any] = {}
+        self._statics_memo_generation = -1
         self.version = 0
         self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
         self._lasting_abilities: dict[int, Ability] = {}
@@ -221,7 +224,7 @@ class Game:
         event.update(fields)
         self.log.append(event)
         self.version += 1
-        if etype in self.listeners or s.lasting or self.grant_sources:
+        if self.listeners.get(etype) or s.lasting or self.grant_sources:
             triggers.dispatch(self, event)
         return event
 
@@ -243,6 +246,14 @@ class Game:
             self._memo = {}
             self._memo_version = self.version
         return self._memo
+
+    def statics_memo(self) -> dict[Any, Any]:
+        """A cache valid while the active static abilities (``static_sources``) are unchanged, for
+        what depends only on which they are: they change far less often than the state."""
+        if self._statics_memo_generation != self._statics_generation:
+            self._statics_memo = {}
+            self._statics_memo_generation = self._statics_generation
+        return self._statics_memo
 
     def touch(self) -> None:
         self.version += 1
@@ -345,6 +356,7 @@ class Game:
                 keys.append("replace:" + (ability.event or ""))
             elif ability.kind == "static" and active:
                 self.static_sources[(oid, ability.index)] = None
+                self._statics_generation += 1
                 if triggers.granted_trigger_mods(self, ability):
                     self.grant_sources[(oid, ability.index)] = None
         if keys:
@@ -360,12 +372,15 @@ class Game:
         card = self.defs[self.state.objs[oid].code]
         for ability in card.abilities:
             if ability.kind == "static":
-                self.static_sources.pop((oid, ability.index), None)
+                if (oid, ability.index) in self.static_sources:
+                    del self.static_sources[(oid, ability.index)]
+                    self._statics_generation += 1
                 self.grant_sources.pop((oid, ability.index), None)
 
     def _rebuild_index(self) -> None:
         self.listeners = {}
         self.static_sources = {}
+        self._statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
         for oid, obj in self.state.objs.items():

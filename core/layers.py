@@ -172,10 +172,10 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
 
 def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool]]:
     """(source, ability, affects, board only) of the board's static abilities that affect other
-    objects, in index order; found once per state version, since every object's characteristics
-    ask.  'Board only': its selector covers only objects on the board and no condition needs
-    checking first, so objects elsewhere can skip it."""
-    memo = g.memo()
+    objects, in index order; found once while the static sources are unchanged, since every
+    object's characteristics ask.  'Board only': its selector covers only objects on the board
+    and no condition needs checking first, so objects elsewhere can skip it."""
+    memo = g.statics_memo()
     found: list[tuple[int, Ability, Any, bool]] | None = memo.get("object_statics")
     if found is None:
         found = []

@@ -300,8 +300,8 @@ def _cost_facts(card: CardDef) -> CostFacts:
 
 def _cost_statics(g: "Game") -> list[tuple[int, Ability, dict[str, Any]]]:
     """(source, ability, affects) of the board's static abilities that change other cards' costs,
-    in index order; found once per state version, since every card's cost asks."""
-    memo = g.memo()
+    in index order; found once while the static sources are unchanged (every card's cost asks)."""
+    memo = g.statics_memo()
     found: list[tuple[int, Ability, dict[str, Any]]] | None = memo.get("cost_statics")
     if found is None:
         found = []
