@@ -772,7 +772,7 @@ def _rune(g: "Game", player: int, oid: int, index: int) -> None:
 def offer_priority(g: "Game") -> bool:
     """Give priority or focus to whoever may act now; False when the game should move on."""
     s = g.state
-    active = len(g.in_turn_order())
+    active = sum(1 for p in s.turn_order if not s.players[p].conceded)  # players still in the game
     if s.chain:
         if s.passes >= active:
             s.passes = 0

@@ -75,15 +75,19 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) ->
 
 def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     p = g.state.players[player]
-    plan = Plan()
+    objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
     spell_e = p.spell_energy if for_spell else 0
-    take = min(spell_e, need_energy)
-    plan.pool_spell_energy = take
-    need_energy -= take
-    take = min(p.energy, need_energy)
-    plan.pool_energy = take
-    need_energy -= take
+    take_spell = min(spell_e, need_energy)
+    need_energy -= take_spell
+    take_pool = min(p.energy, need_energy)
+    need_energy -= take_pool
+    ready = [r for r in p.runes if not objs[r].exhausted]
+    if need_energy and len(ready) < need_energy:
+        return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
+    plan = Plan()
+    plan.pool_spell_energy = take_spell
+    plan.pool_energy = take_pool
     pool_power = dict(p.power)
     spell_power = dict(p.spell_power) if for_spell else {}
     remaining: list[frozenset[str]] = []
@@ -102,7 +106,6 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
                 break
         if not paid:
             remaining.append(allowed)
-    objs, defs = g.state.objs, g.defs
     used: set[int] = set()
     if remaining:
         # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
@@ -116,9 +119,6 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
             plan.recycle.append((rune, domains[rune][0]))
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
-        ready = [r for r in p.runes if not objs[r].exhausted]
-        if len(ready) < need_energy:
-            return None
         if used:
             ready.sort(key=lambda r: (r not in used, r))
         else:
