@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from . import layers
 from .state import BF0, NOWHERE, is_battlefield
 
-from . import effects
+from . import effects, replacement
 
 if TYPE_CHECKING:
     from .cards import Ability
@@ -237,8 +237,6 @@ def contest(g: "Game", loc: int, player: int) -> None:
 def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
          lethal: bool = False) -> list[int]:
     """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
-    from . import replacement
-
     killed: list[int] = []
     for oid in ids:
         obj = g.state.objs.get(oid)

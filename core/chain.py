@@ -249,9 +249,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
                                    for m, src in actions.static_modifiers(g, "restriction")):
         locations = {player}  # an opponent's effect: units only to your base (Mageseeker Warden)
     # 451.2 / 464.2: never a battlefield holding units of two other players
-    from .actions import can_enter
-
-    return sorted(loc for loc in locations if not is_battlefield(loc) or can_enter(g, loc, player))
+    return sorted(loc for loc in locations if not is_battlefield(loc) or actions.can_enter(g, loc, player))
 
 
 def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
