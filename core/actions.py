@@ -141,7 +141,8 @@ def attached_to(g: "Game", unit: int) -> list[int]:
     if obj.zone != "board":
         return []
     here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
-    return [other for other in here if g.obj(other).attached_to == unit]
+    objs = g.state.objs
+    return [other for other in here if objs[other].attached_to == unit]
 
 
 def attach(g: "Game", eq: int, unit: int) -> None:
@@ -481,7 +482,8 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
 
 def can_enter(g: "Game", loc: int, player: int) -> bool:
     """451.2: no move takes units to a battlefield holding units of two other players."""
-    others = {g.obj(u).controller for u in g.units_at(loc)} - {player}
+    objs = g.state.objs
+    others = {objs[u].controller for u in g.units_at(loc)} - {player}
     return len(others) < 2 and not in_others_combat(g, loc, player)
 
 

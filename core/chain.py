@@ -273,8 +273,8 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     oid = action.get("card")
     if not isinstance(oid, int) or oid not in s.objs:
         raise IllegalActionError(f"no card #{oid}")
-    obj = g.obj(oid)
-    card = g.card(oid)
+    obj = s.objs[oid]
+    card = g.defs[obj.code]
     if card.type not in ("unit", "spell", "gear"):
         raise IllegalActionError(f"{card.name} is a {card.type}; only main deck cards are played", "133")
     if not playable_zones(g, player, oid):

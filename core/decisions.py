@@ -45,11 +45,12 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     p = s.players[player]
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
+    objs, defs = s.objs, g.defs
     for oid in sources:
-        card = g.card(oid)
+        obj = objs[oid]
+        card = defs[obj.code]
         if card.type not in ("unit", "spell", "gear"):
             continue
-        obj = g.obj(oid)
         hidden = obj.zone == "facedown"
         timing = "reaction" if hidden else chain.card_timing(g, oid)
         ok, _, _ = chain.timing_allows(g, player, timing)

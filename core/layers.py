@@ -94,8 +94,8 @@ def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
 
 def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
     """(modifier, source object, controller, timestamp) of every static effect applying now."""
-    obj = g.obj(oid)
-    card = g.card(oid)
+    obj = g.state.objs[oid]
+    card = g.defs[obj.code]
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
@@ -212,8 +212,8 @@ def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> d
 
 
 def _compute(g: "Game", oid: int) -> Chars:
-    obj = g.obj(oid)
-    card = g.card(oid)
+    obj = g.state.objs[oid]
+    card = g.defs[obj.code]
     base = card.might
     keywords = _printed_keywords(g, card)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
@@ -300,8 +300,9 @@ def _equipment_bonus(g: "Game", oid: int) -> int:
         return 0
     total = 0
     here = g.bf_at(obj.loc).here if obj.loc >= 10 else g.state.players[obj.loc].base
+    objs = g.state.objs
     for other in here:
-        o = g.obj(other)
+        o = objs[other]
         if o.attached_to == oid:
             total += g.card(other).might_bonus
     return total

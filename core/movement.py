@@ -57,8 +57,9 @@ def destinations(g: "Game", player: int) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     if s.step != "main" or s.chain or s.showdown is not None or s.turn_player != player:
         return out
+    objs, defs = s.objs, g.defs
     units = [oid for oid in g.board_objects()
-             if g.obj(oid).controller == player and g.card(oid).type == "unit" and not g.obj(oid).exhausted]
+             if objs[oid].controller == player and defs[objs[oid].code].type == "unit" and not objs[oid].exhausted]
     targets = [player] + [bf.loc for bf in s.battlefields if actions.can_enter(g, bf.loc, player)]
     # asked once here instead of for every unit that could leave a battlefield for its base
     no_base_from = _no_base_from(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
