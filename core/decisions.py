@@ -46,6 +46,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
     objs, defs = s.objs, g.defs
+    any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
         obj = objs[oid]
         card = defs[obj.code]
@@ -66,18 +67,31 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         optional = chain.optional_costs(card)
         slots = chain.target_slots(card)
         target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
+        # A play's check depends on its location only through the location being allowed (these
+        # are) and its timing, which doesn't matter when every timing is: then the checks at the
+        # first location decide for the others (the rest would only repeat the same reads).
+        decided: list[chain.PlayCheck | None] = []
         for location in locations:
+            n = 0
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
                     for targets in target_sets:
                         action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
-                        try:
-                            check = chain.check_play(g, player, action)
-                        except IllegalActionError:
-                            continue
-                        out.extend(_cost_variants(g, player, oid, check, action))
+                        check: chain.PlayCheck | None
+                        if n < len(decided):
+                            check = decided[n]
+                        else:
+                            try:
+                                check = chain.check_play(g, player, action)
+                            except IllegalActionError:
+                                check = None
+                            if any_timing:
+                                decided.append(check)
+                        n += 1
+                        if check is not None:
+                            out.extend(_cost_variants(g, player, oid, check, action))
     for oid, ability in chain.activatable(g, player, runes=False):
         if not resources and chain.is_add_ability(ability):
             continue
