@@ -506,8 +506,8 @@ class Game:
         order = self.state.turn_order
         first = self.state.turn_player if start is None else start
         i = order.index(first)
-        return [order[(i + k) % len(order)] for k in range(len(order))
-                if not self.state.players[order[(i + k) % len(order)]].conceded]
+        players = self.state.players
+        return [p for p in order[i:] + order[:i] if not players[p].conceded]
 
     def friendly(self, a: int, b: int) -> bool:
         """Same player or teammates (491: 'friendly' includes a teammate's objects)."""
