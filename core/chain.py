@@ -316,7 +316,8 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     if bad is not None:
         raise IllegalActionError(bad, "355.4")
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
-    cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+    if targets:
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -716,7 +717,8 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)
-    cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+    if targets:
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)
     plan = payment.plan_payment(g, player, cost)
     if plan is None:

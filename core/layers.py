@@ -51,15 +51,15 @@ def chars(g: "Game", oid: int) -> Chars:
     return result
 
 
-_PRINTED: dict[tuple[str, int], Chars | None] = {}
+_PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
 
 
 def _printed(g: "Game", code: str) -> Chars | None:
     """Characteristics of a card off the board when only its unconditional text applies."""
     card = g.defs[code]
-    key = (code, id(card))
-    if key in _PRINTED:
-        return _PRINTED[key]
+    hit = _PRINTED.get(code)
+    if hit is not None and hit[0] is card:
+        return hit[1]
     result: Chars | None = None
     simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
                                         and "condition" not in a.body
@@ -76,7 +76,7 @@ def _printed(g: "Game", code: str) -> Chars | None:
                 for m in a.body["modifiers"]:
                     hooks.setdefault(m["hook"], []).append(m["value"])
         result = Chars(might=card.might, keywords=keywords, hooks=hooks)
-    _PRINTED[key] = result
+    _PRINTED[code] = (card, result)
     return result
 
 
