@@ -157,7 +157,7 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         per_slot.append(choices)
     combos: list[list[list[int]]] = []
     moves = _move_pairs(slots)
-    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
+    linked = _linked_slots(slots)
     for product in itertools.product(*per_slot):
         option: list[list[int]] = [list(p) for p in product]
         if moves and _bad_destination(g, moves, option) is not None:
@@ -168,6 +168,20 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         if len(combos) >= MAX_TARGET_COMBOS:
             break
     return combos
+
+
+_LINKED: dict[int, tuple[list[dict[str, Any]], list[int]]] = {}
+
+
+def _linked_slots(slots: list[dict[str, Any]]) -> list[int]:
+    """Later slots that refer to earlier targets (distinct_from); the slot lists are the compiled
+    scripts' own (target_slots, _target_nodes), so this is worked out once per list."""
+    hit = _LINKED.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
+    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
+    _LINKED[id(slots)] = (slots, linked)
+    return linked
 
 
 def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[list[int]],
