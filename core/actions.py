@@ -10,9 +10,10 @@ from typing import TYPE_CHECKING, Any
 from . import layers
 from .state import BF0, NOWHERE, is_battlefield
 
-from . import effects
+from . import effects, replacement
 
 if TYPE_CHECKING:
+    from .cards import Ability
     from .game import Game
 
 
@@ -147,7 +148,8 @@ def attached_to(g: "Game", unit: int) -> list[int]:
     if obj.zone != "board":
         return []
     here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
-    return [other for other in here if g.obj(other).attached_to == unit]
+    objs = g.state.objs
+    return [other for other in here if objs[other].attached_to == unit]
 
 
 def attach(g: "Game", eq: int, unit: int) -> None:
@@ -243,8 +245,6 @@ def contest(g: "Game", loc: int, player: int) -> None:
 def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
          lethal: bool = False) -> list[int]:
     """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
-    from . import replacement
-
     killed: list[int] = []
     for oid in ids:
         obj = g.state.objs.get(oid)
@@ -328,8 +328,15 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
     out: list[tuple[dict[str, Any], int]] = []
-    for (src, index) in list(g.static_sources):
-        ability = g.ability_of(src, index)
+    memo = g.statics_memo()  # the sources with such modifiers, found once while they are unchanged
+    key = ("statics_with", kind)
+    sources: list[tuple[int, Ability]] | None = memo.get(key)
+    if sources is None:
+        sources = [(src, ability) for src, ability in ((src, g.ability_of(src, index))
+                                                       for (src, index) in list(g.static_sources))
+                   if any(mod["type"] == kind for mod in ability.body["modifiers"])]
+        memo[key] = sources
+    for src, ability in sources:
         for mod in ability.body["modifiers"]:
             if mod["type"] != kind:
                 continue
@@ -483,7 +490,8 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
 def can_enter(g: "Game", loc: int, player: int, units: bool = True) -> bool:
     """451.2: no move takes units to a battlefield holding units of two other players; 449.2.b: nor
     (for units; ``units=False`` asks for gear) to one the player's teammate occupies."""
-    others = {g.obj(u).controller for u in g.units_at(loc)} - {player}
+    objs = g.state.objs
+    others = {objs[u].controller for u in g.units_at(loc)} - {player}
     return len(others) < 2 and not in_others_combat(g, loc, player) and \
         not (units and teammate_occupies(g, loc, player))
 

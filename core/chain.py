@@ -158,7 +158,7 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         per_slot.append(choices)
     combos: list[list[list[int]]] = []
     moves = _move_pairs(slots)
-    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
+    linked = _linked_slots(slots)
     for product in itertools.product(*per_slot):
         option: list[list[int]] = [list(p) for p in product]
         if moves and _bad_destination(g, moves, option) is not None:
@@ -169,6 +169,20 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         if len(combos) >= MAX_TARGET_COMBOS:
             break
     return combos
+
+
+_LINKED: dict[int, tuple[list[dict[str, Any]], list[int]]] = {}
+
+
+def _linked_slots(slots: list[dict[str, Any]]) -> list[int]:
+    """Later slots that refer to earlier targets (distinct_from); the slot lists are the compiled
+    scripts' own (target_slots, _target_nodes), so this is worked out once per list."""
+    hit = _LINKED.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
+    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
+    _LINKED[id(slots)] = (slots, linked)
+    return linked
 
 
 def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[list[int]],
@@ -256,12 +270,10 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
                                    for m, src in actions.static_modifiers(g, "restriction")):
         locations = {player}  # an opponent's effect: units only to your base (Mageseeker Warden)
     # 451.2 / 464.2: never a battlefield holding units of two other players
-    from .actions import can_enter
-
     # 449.2.b: nor (for units) a battlefield the player's teammate occupies - playing a unit there would
     # put teammates' units together just as a move would, and it isn't a battlefield the player controls
     unit = card.type == "unit"
-    return sorted(loc for loc in locations if not is_battlefield(loc) or can_enter(g, loc, player, unit))
+    return sorted(loc for loc in locations if not is_battlefield(loc) or actions.can_enter(g, loc, player, unit))
 
 
 def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
@@ -285,8 +297,8 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     oid = action.get("card")
     if not isinstance(oid, int) or oid not in s.objs:
         raise IllegalActionError(f"no card #{oid}")
-    obj = g.obj(oid)
-    card = g.card(oid)
+    obj = s.objs[oid]
+    card = g.defs[obj.code]
     if card.type not in ("unit", "spell", "gear"):
         raise IllegalActionError(f"{card.name} is a {card.type}; only main deck cards are played", "133")
     if not playable_zones(g, player, oid):
@@ -332,7 +344,8 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     if bad is not None:
         raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
-    cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+    if targets:
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -363,6 +376,8 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                    targets: Any, restrict_loc: int) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
+    if not slots:
+        return
     ctx = EffectContext(g, player, source)
     ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):
@@ -387,8 +402,10 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
 def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[Any]]:
     """What the player may choose to pay costs with: objects for kill, exhaust, spend-a-buff and discard-1
     costs, lists of cards for discard-N costs."""
-    ctx = EffectContext(g, player, oid)
     out: dict[str, list[Any]] = {}
+    if not other:
+        return out
+    ctx = EffectContext(g, player, oid)
     for key in ("kill", "exhaust"):
         if key in other:
             out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
@@ -410,6 +427,8 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
     if not isinstance(wanted, dict):
         raise IllegalActionError(f"pay_with maps a cost ('kill', 'exhaust') to an object id, got {wanted!r}")
     chosen: dict[str, Any] = {}
+    if not other:
+        return chosen  # nothing to choose (most plays)
     for key, candidates in cost_choices(g, player, oid, other).items():
         pick = wanted.get(key, candidates[0] if candidates else None)
         spec = other.get(key)
@@ -434,6 +453,8 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
 
 
 def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) -> None:
+    if not other:
+        return
     p = g.state.players[player]
     if "discard" in other and len([c for c in p.hand if c != oid]) < int(other["discard"]):
         raise IllegalActionError(f"you can't discard {other['discard']} card(s) to pay the cost", "cost")
@@ -570,30 +591,62 @@ def _after_add(g: "Game", player: int, discretionary: bool) -> None:
 
 
 # ---------------------------------------------------------------------- abilities
-def activatable(g: "Game", player: int) -> list[tuple[int, Ability]]:
-    """(source, ability) pairs the player could activate, before cost and target checks."""
+def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, Ability]]:
+    """(source, ability) pairs the player could activate, before cost and target checks; the
+    runes' two abilities come last, unless ``runes`` is False."""
     out: list[tuple[int, Ability]] = []
     p = g.state.players[player]
-    sources = [p.legend] + [oid for oid in g.board_objects() if g.obj(oid).controller == player]
+    objs = g.state.objs
+    board = list(g.board_objects())
+    sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
+    hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
     for oid in sources:
         if oid == NOWHERE:
             continue
-        for ability in activated_abilities(g, oid):
-            if ability.kind == "activated" and _active_text(g, oid, ability):
-                out.append((oid, ability))
+        obj = objs[oid]
+        card = g.defs[obj.code]
+        own, borrows = _activation_facts(card)
+        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)):
+            for ability in activated_abilities(g, oid):
+                if ability.kind == "activated" and _active_text(g, oid, ability):
+                    out.append((oid, ability))
+        elif own and obj.attached_to == NOWHERE:
+            out.extend((oid, ability) for ability in own)
+    if not runes:
+        return out
     for rune in p.runes:
         out.append((rune, _RUNE_EXHAUST))
         out.append((rune, _RUNE_RECYCLE))
     return out
 
 
+_ACTIVATION: dict[int, tuple[CardDef, tuple[Ability, ...], bool]] = {}
+
+
+def _activation_facts(card: CardDef) -> tuple[tuple[Ability, ...], bool]:
+    """The card's own activated abilities outside its effect text, and whether it borrows others'
+    ('abilities_of'); worked out once per card, since scripts are immutable once compiled."""
+    hit = _ACTIVATION.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1], hit[2]
+    own = tuple(a for a in card.abilities if a.kind == "activated" and not a.body.get("effect_text"))
+    borrows = any(a.kind == "static" and a.body.get("affects", "self") == "self"
+                  and any(m.get("type") == "abilities_of" for m in a.body.get("modifiers", []))
+                  for a in card.abilities)
+    _ACTIVATION[id(card)] = (card, own, borrows)
+    return own, borrows
+
+
 def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     """The card's own abilities, then those it borrows: 'I have all [E] abilities of ...' (Heimerdinger,
     Inventor) - numbered after its own, so an activation names them like its own."""
-    own = list(g.card(oid).abilities)
+    card = g.card(oid)
+    own = list(card.abilities)
     obj = g.state.objs.get(oid)
     if obj is None or obj.zone != "board":
         return own
+    if not _activation_facts(card)[1] and (card.type != "unit" or not actions.attached_to(g, oid)):
+        return own  # nothing borrowed and no effect text attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
     if key not in memo:
@@ -698,7 +751,8 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)
-    cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+    if targets:
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)
     plan = payment.plan_payment(g, player, cost)
     if plan is None:
@@ -752,7 +806,7 @@ def _rune(g: "Game", player: int, oid: int, index: int) -> None:
 def offer_priority(g: "Game") -> bool:
     """Give priority or focus to whoever may act now; False when the game should move on."""
     s = g.state
-    active = len(g.in_turn_order())
+    active = sum(1 for p in s.turn_order if not s.players[p].conceded)  # players still in the game
     if s.chain:
         if s.passes >= active:
             s.passes = 0

@@ -47,9 +47,10 @@ def cleanup(g: "Game") -> None:
     if sd is not None and sd.combat:
         combat.refresh_designations(g)
     # 3. lethal damage kills (Deathknell triggers are noted as they die)
+    objs, defs = s.objs, g.defs
     lethal = [oid for oid in g.board_objects()
-              if g.card(oid).type == "unit" and g.obj(oid).damage > 0
-              and g.obj(oid).damage >= layers.might(g, oid)]
+              if defs[objs[oid].code].type == "unit" and objs[oid].damage > 0
+              and objs[oid].damage >= layers.might(g, oid)]
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
         # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
@@ -71,7 +72,7 @@ def cleanup(g: "Game") -> None:
     for bf in s.battlefields:
         for oid in list(bf.here):
             obj = g.obj(oid)
-            if g.card(oid).type == "gear" and obj.attached_to == NOWHERE \
+            if g.defs[obj.code].type == "gear" and obj.attached_to == NOWHERE \
                     and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
                 actions.recall(g, [oid])
         for oid in list(bf.facedown):

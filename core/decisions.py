@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
-from . import chain, combat, movement, payment
+from . import chain, combat, layers, loops, movement, payment
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
 
@@ -49,11 +49,13 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
+    objs, defs = s.objs, g.defs
+    any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
-        card = g.card(oid)
+        obj = objs[oid]
+        card = defs[obj.code]
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
-        obj = g.obj(oid)
         hidden = obj.zone == "facedown"
         timing = "reaction" if hidden else chain.card_timing(g, oid)
         ok, _, _ = chain.timing_allows(g, player, timing)
@@ -69,24 +71,32 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         optional = chain.optional_costs(card)
         slots = chain.target_slots(card)
         target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
+        # A play's check depends on its location only through the location being allowed (these
+        # are) and its timing, which doesn't matter when every timing is: then the checks at the
+        # first location decide for the others (the rest would only repeat the same reads).
+        decided: list[chain.PlayCheck | None] = []
         for location in locations:
+            n = 0
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
                     for targets in target_sets:
                         action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
-                        try:
-                            check = chain.check_play(g, player, action)
-                        except IllegalActionError:
-                            continue
-                        out.extend(_cost_variants(g, player, oid, check, action))
-    for oid, ability in chain.activatable(g, player):
-        if ability.index < 0:
-            # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
-            if resources and not (ability.index == -1 and g.obj(oid).exhausted):
-                out.append({"type": "activate", "source": oid, "ability": ability.index})
-            continue
+                        check: chain.PlayCheck | None
+                        if n < len(decided):
+                            check = decided[n]
+                        else:
+                            try:
+                                check = chain.check_play(g, player, action)
+                            except IllegalActionError:
+                                check = None
+                            if any_timing:
+                                decided.append(check)
+                        n += 1
+                        if check is not None:
+                            out.extend(_cost_variants(g, player, oid, check, action))
+    for oid, ability in chain.activatable(g, player, runes=False):
         if not resources and chain.is_add_ability(ability):
             continue
         if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
@@ -102,6 +112,12 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             except IllegalActionError:
                 continue
             out.extend(_cost_variants(g, player, oid, check, action))
+    if resources:
+        # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+        for rune in p.runes:
+            if not s.objs[rune].exhausted:
+                out.append({"type": "activate", "source": rune, "ability": -1})
+            out.append({"type": "activate", "source": rune, "ability": -2})
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})
@@ -131,8 +147,6 @@ def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, act
 
 
 def g_hook(g: "Game", oid: int, hook: str) -> list[Any]:
-    from . import layers
-
     return layers.hook_values(g, oid, hook)
 
 
@@ -321,7 +335,6 @@ def check_shape(g: "Game", action: Action) -> None:
     """Wrongly typed fields make an illegal action, never a crash (Game.apply's promise)."""
     kind = action["type"]
     s = g.state
-    locations = {NOWHERE, *range(len(s.players)), *(bf.loc for bf in s.battlefields)}
 
     def need(ok: bool, what: str) -> None:
         if not ok:
@@ -339,7 +352,9 @@ def check_shape(g: "Game", action: Action) -> None:
     if kind == "play":
         costs = action.get("costs", [])
         need(isinstance(costs, list) and all(isinstance(c, str) for c in costs), "'costs' must be a list of names")
-        need(_is_id(action.get("location", NOWHERE)) and action.get("location", NOWHERE) in locations,
+        location = action.get("location", NOWHERE)
+        need(_is_id(location) and (location == NOWHERE or 0 <= location < len(s.players)
+                                   or any(bf.loc == location for bf in s.battlefields)),
              "'location' must be a base or a battlefield")
     if kind == "move":
         units = action.get("units")
@@ -358,8 +373,6 @@ def perform(g: "Game", action: Action) -> None:
     player = d.player
     kind = action["type"]
     s.decision = None
-    from . import loops
-
     if kind != "pass":
         loops.decision_made(g)  # passing priority never breaks a mandatory loop (core/loops.py)
     if kind == "concede":

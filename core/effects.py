@@ -257,7 +257,8 @@ class EffectContext:
         return self.matches(oid, selector.get("where"))
 
     def is_kind(self, oid: int, what: str) -> bool:
-        card = self.g.card(oid)
+        g = self.g
+        card = g.defs[g.state.objs[oid].code]
         if what in ("card", "chain_item", "location", "player"):
             return True
         if what == "permanent":
@@ -281,8 +282,8 @@ class EffectContext:
         if not filt:
             return True
         g = self.g
-        obj = g.obj(oid)
-        card = g.card(oid)
+        obj = g.state.objs[oid]
+        card = g.defs[obj.code]
         for key, want in filt.items():
             if key == "controller":
                 if want == "friendly" and not g.friendly(obj.controller, self.you):

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 
-from . import effects
+from . import actions, effects
 from .state import NOWHERE
 
 if TYPE_CHECKING:
+    from .cards import Ability, CardDef
     from .game import Game
 
 
@@ -36,6 +37,8 @@ def chars(g: "Game", oid: int) -> Chars:
         g._chars_version = g.version
     cached: Chars | None = g._chars.get(oid)
     if cached is not None:
+        if oid in g._chars_reads:
+            g._chars_reads[oid] = True  # a partial result was read while it is being computed
         return cached
     obj = g.state.objs[oid]
     if obj.zone not in ("board", "legend", "bfcard"):
@@ -48,15 +51,15 @@ def chars(g: "Game", oid: int) -> Chars:
     return result
 
 
-_PRINTED: dict[tuple[str, int], Chars | None] = {}
+_PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
 
 
 def _printed(g: "Game", code: str) -> Chars | None:
     """Characteristics of a card off the board when only its unconditional text applies."""
     card = g.defs[code]
-    key = (code, id(card))
-    if key in _PRINTED:
-        return _PRINTED[key]
+    hit = _PRINTED.get(code)
+    if hit is not None and hit[0] is card:
+        return hit[1]
     result: Chars | None = None
     simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
                                         and "condition" not in a.body
@@ -73,7 +76,7 @@ def _printed(g: "Game", code: str) -> Chars | None:
                 for m in a.body["modifiers"]:
                     hooks.setdefault(m["hook"], []).append(m["value"])
         result = Chars(might=card.might, keywords=keywords, hooks=hooks)
-    _PRINTED[key] = result
+    _PRINTED[code] = (card, result)
     return result
 
 
@@ -91,8 +94,8 @@ def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
 
 def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
     """(modifier, source object, controller, timestamp) of every static effect applying now."""
-    obj = g.obj(oid)
-    card = g.card(oid)
+    obj = g.state.objs[oid]
+    card = g.defs[obj.code]
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
@@ -113,8 +116,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         return out
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
-        from .actions import attached_to
-        for eq in attached_to(g, oid):
+        for eq in actions.attached_to(g, oid):
             for ability in g.card(eq).abilities:
                 if ability.kind != "static" or not ability.body.get("effect_text") \
                         or ability.body.get("affects", "self") != "self":
@@ -127,12 +129,9 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 for mod in ability.body["modifiers"]:
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
     # static abilities of other objects on the board (Captain Farron, battlefields, legends)
-    for (src, index) in list(g.static_sources):
-        if src == oid:
-            continue
-        ability = g.ability_of(src, index)
-        affects = ability.body.get("affects", "self")
-        if affects == "self" or not _affects_objects(affects):
+    on_board = obj.zone == "board"
+    for src, ability, affects, board_only in _object_statics(g):
+        if src == oid or (board_only and not on_board):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -171,6 +170,26 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     return out
 
 
+def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool]]:
+    """(source, ability, affects, board only) of the board's static abilities that affect other
+    objects, in index order; found once while the static sources are unchanged, since every
+    object's characteristics ask.  'Board only': its selector covers only objects on the board
+    and no condition needs checking first, so objects elsewhere can skip it."""
+    memo = g.statics_memo()
+    found: list[tuple[int, Ability, Any, bool]] | None = memo.get("object_statics")
+    if found is None:
+        found = []
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            affects = ability.body.get("affects", "self")
+            if affects != "self" and _affects_objects(affects):
+                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" \
+                    and "condition" not in ability.body
+                found.append((src, ability, affects, board_only))
+        memo["object_statics"] = found
+    return found
+
+
 def _affects_objects(affects: Any) -> bool:
     """Statics that affect players (bonus damage, hide costs, restrictions) change no object."""
     if isinstance(affects, str):
@@ -193,15 +212,14 @@ def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> d
 
 
 def _compute(g: "Game", oid: int) -> Chars:
-    obj = g.obj(oid)
-    card = g.card(oid)
+    obj = g.state.objs[oid]
+    card = g.defs[obj.code]
     base = card.might
-    keywords: dict[str, Any] = {}
-    for name, value in card.keywords:
-        _add_keyword(g, keywords, name, value)
+    keywords = _printed_keywords(g, card)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result
+        g._chars_reads[oid] = False
         mods = _modifiers_for(g, oid)
         kw = dict(keywords)
         hooks: dict[str, list[Any]] = {}
@@ -210,7 +228,7 @@ def _compute(g: "Game", oid: int) -> Chars:
         prevent_all = False
         enter_ready = False
         granted: list[tuple[str, Any]] = []
-        for mod, _src, _ctl, _ts in sorted(mods, key=lambda m: m[3]):
+        for mod, _src, _ctl, _ts in (sorted(mods, key=lambda m: m[3]) if len(mods) > 1 else mods):
             kind = mod["type"]
             if kind == "might":
                 amount = int(mod["amount"])
@@ -253,7 +271,26 @@ def _compute(g: "Game", oid: int) -> Chars:
         if new == result:
             break
         result = new
+        if not g._chars_reads[oid]:
+            break  # nothing read the partial result, so another pass would find the same
+    del g._chars_reads[oid]
     return result
+
+
+_KEYWORDS: dict[int, tuple[CardDef, Any, dict[str, Any]]] = {}
+
+
+def _printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
+    """The card's own keywords with their values, worked out once per card and keyword table
+    (callers copy it before changing it)."""
+    hit = _KEYWORDS.get(id(card))
+    if hit is not None and hit[0] is card and hit[1] is g.catalog.keywords:
+        return hit[2]
+    keywords: dict[str, Any] = {}
+    for name, value in card.keywords:
+        _add_keyword(g, keywords, name, value)
+    _KEYWORDS[id(card)] = (card, g.catalog.keywords, keywords)
+    return keywords
 
 
 def _equipment_bonus(g: "Game", oid: int) -> int:
@@ -263,8 +300,9 @@ def _equipment_bonus(g: "Game", oid: int) -> int:
         return 0
     total = 0
     here = g.bf_at(obj.loc).here if obj.loc >= 10 else g.state.players[obj.loc].base
+    objs = g.state.objs
     for other in here:
-        o = g.obj(other)
+        o = objs[other]
         if o.attached_to == oid:
             total += g.card(other).might_bonus
     return total

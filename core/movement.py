@@ -17,7 +17,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def can_move_to(g: "Game", oid: int, dest: int) -> bool:
+def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = None) -> bool:
+    """Whether a standard move may take the unit there; ``no_base_from`` is where
+    ``_no_base_from`` says units can't move to base, when the caller has it already."""
     obj = g.obj(oid)
     if obj.loc == dest:
         return False
@@ -28,9 +30,18 @@ def can_move_to(g: "Game", oid: int, dest: int) -> bool:
         return False
     if not is_battlefield(obj.loc) and not is_battlefield(dest):
         return False
-    if is_battlefield(obj.loc) and not is_battlefield(dest) and _cant_move_to_base(g, obj.loc):
-        return False
+    if is_battlefield(obj.loc) and not is_battlefield(dest):
+        if no_base_from is None:
+            no_base_from = _no_base_from(g)
+        if obj.loc in no_base_from:
+            return False
     return True
+
+
+def _no_base_from(g: "Game") -> set[int]:
+    """Locations whose 'can't move to base' restriction applies to units there."""
+    return {g.obj(src).loc for mod, src in actions.static_modifiers(g, "restriction")
+            if mod["restriction"] == "cant_move_to_base"}
 
 
 def _cant_move_to_base(g: "Game", loc: int) -> bool:
@@ -46,11 +57,14 @@ def destinations(g: "Game", player: int) -> dict[int, list[int]]:
     out: dict[int, list[int]] = {}
     if s.step != "main" or s.chain or s.showdown is not None or s.turn_player != player:
         return out
+    objs, defs = s.objs, g.defs
     units = [oid for oid in g.board_objects()
-             if g.obj(oid).controller == player and g.card(oid).type == "unit" and not g.obj(oid).exhausted]
+             if objs[oid].controller == player and defs[objs[oid].code].type == "unit" and not objs[oid].exhausted]
     targets = [player] + [bf.loc for bf in s.battlefields if actions.can_enter(g, bf.loc, player)]
+    # asked once here instead of for every unit that could leave a battlefield for its base
+    no_base_from = _no_base_from(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
     for dest in targets:
-        movers = [u for u in units if can_move_to(g, u, dest)]
+        movers = [u for u in units if can_move_to(g, u, dest, no_base_from)]
         if movers:
             out[dest] = movers
     return out

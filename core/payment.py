@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DOMAINS
+from .cards import DOMAINS, Ability, CardDef
 
 from . import actions, effects, layers
 
@@ -75,21 +75,27 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) ->
 
 def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     p = g.state.players[player]
-    plan = Plan()
+    objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
     spell_e = p.spell_energy if for_spell else 0
-    take = min(spell_e, need_energy)
-    plan.pool_spell_energy = take
-    need_energy -= take
-    take = min(p.energy, need_energy)
-    plan.pool_energy = take
-    need_energy -= take
+    take_spell = min(spell_e, need_energy)
+    need_energy -= take_spell
+    take_pool = min(p.energy, need_energy)
+    need_energy -= take_pool
+    ready = [r for r in p.runes if not objs[r].exhausted]
+    if need_energy and len(ready) < need_energy:
+        return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
+    plan = Plan()
+    plan.pool_spell_energy = take_spell
+    plan.pool_energy = take_pool
     pool_power = dict(p.power)
     spell_power = dict(p.spell_power) if for_spell else {}
     remaining: list[frozenset[str]] = []
-    for allowed in sorted(cost.power, key=len):
+    pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
+                                                      (pool_power, plan.pool_power)) if source]
+    for allowed in sorted(cost.power, key=len) if cost.power else ():
         paid = False
-        for source, record in ((spell_power, plan.pool_spell_power), (pool_power, plan.pool_power)):
+        for source, record in pools:
             for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
                 if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
                     source[key] -= 1
@@ -100,23 +106,23 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
                 break
         if not paid:
             remaining.append(allowed)
-    runes = [oid for oid in p.runes]
     used: set[int] = set()
-    # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
-    for allowed in remaining:
-        candidates = [r for r in runes if r not in used and g.card(r).domains and g.card(r).domains[0] in allowed]
-        if not candidates:
-            return None
-        candidates.sort(key=lambda r: (not g.obj(r).exhausted, r))
-        rune = candidates[0]
-        used.add(rune)
-        plan.recycle.append((rune, g.card(rune).domains[0]))
+    if remaining:
+        # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
+        domains = {r: defs[objs[r].code].domains for r in p.runes}
+        for allowed in remaining:
+            candidates = [r for r in p.runes if r not in used and domains[r] and domains[r][0] in allowed]
+            if not candidates:
+                return None
+            rune = min(candidates, key=lambda r: (not objs[r].exhausted, r))
+            used.add(rune)
+            plan.recycle.append((rune, domains[rune][0]))
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
-        ready = [r for r in runes if not g.obj(r).exhausted]
-        ready.sort(key=lambda r: (r not in used, r))
-        if len(ready) < need_energy:
-            return None
+        if used:
+            ready.sort(key=lambda r: (r not in used, r))
+        else:
+            ready.sort()
         plan.exhaust = ready[:need_energy]
     return plan
 
@@ -161,8 +167,9 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
                reduction: int) -> Cost:
     card = g.card(oid)
+    facts = _cost_facts(card)
     energy = card.energy
-    power = [symbol(s, card.domains) for s in card.power]
+    power = list(facts.power)
     if hidden or ignore == "all":
         energy, power = 0, []
     elif ignore == "energy":
@@ -171,9 +178,7 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     extra_power: list[frozenset[str]] = []
     other: dict[str, Any] = {}
     reduce_energy = reduction
-    for ability in card.abilities:
-        if ability.kind != "additional_cost":
-            continue
+    for ability in facts.additional:
         name = ability.body["name"]
         optional = ability.body.get("optional", False)
         if optional and name not in paid:
@@ -234,26 +239,18 @@ def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: 
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
     out: list[tuple[dict[str, Any], int, Any]] = []
-    card = g.card(oid)
-    for ability in card.abilities:
-        if ability.kind == "static" and ability.body.get("affects", "self") == "self":
-            ctx = effects.EffectContext(g, player, oid)
-            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-                continue
-            if "while" in ability.body and not ctx.check(ability.body["while"]):
-                continue
-            for mod in ability.body["modifiers"]:
-                if mod["type"] == "cost":
-                    out.append((mod, int(mod.get("minimum", 0)), None))
-    for (src, index) in list(g.static_sources):
-        ability = g.ability_of(src, index)
-        affects = ability.body.get("affects", "self")
-        if affects == "self" or isinstance(affects, str):
+    for ability in _cost_facts(g.card(oid)).own_statics:
+        ctx = effects.EffectContext(g, player, oid)
+        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
+        if "while" in ability.body and not ctx.check(ability.body["while"]):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "cost":
+                out.append((mod, int(mod.get("minimum", 0)), None))
+    for src, ability, affects in _cost_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
-        if not any(m["type"] == "cost" for m in ability.body["modifiers"]):
-            continue
         if "while" in ability.body and not ctx.check(ability.body["while"]):
             continue
         if not ctx.is_kind(oid, affects.get("what", "card")) or not ctx.matches(oid, _card_filter(affects)):
@@ -261,20 +258,60 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
-    for lasting in g.active_lasting():
+    for lasting in g.active_lasting() if g.state.lasting else ():
         if lasting.kind != "static" or lasting.controller != player:
             continue
         if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, lasting.controller, lasting.source)
-        affects = lasting.body.get("affects")
-        if isinstance(affects, dict) and (not ctx.is_kind(oid, affects.get("what", "card"))
-                                          or not ctx.matches(oid, _card_filter(affects))):
+        selection = lasting.body.get("affects")
+        if isinstance(selection, dict) and (not ctx.is_kind(oid, selection.get("what", "card"))
+                                            or not ctx.matches(oid, _card_filter(selection))):
             continue
         for mod in lasting.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))
     return out
+
+
+@dataclass(frozen=True)
+class CostFacts:
+    """What a card's cost is built from, worked out once per card (scripts are immutable)."""
+
+    power: tuple[frozenset[str], ...]
+    additional: tuple[Ability, ...]
+    own_statics: tuple[Ability, ...]
+
+
+_COST_FACTS: dict[int, tuple[CardDef, CostFacts]] = {}
+
+
+def _cost_facts(card: CardDef) -> CostFacts:
+    hit = _COST_FACTS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    facts = CostFacts(tuple(symbol(s, card.domains) for s in card.power),
+                      tuple(a for a in card.abilities if a.kind == "additional_cost"),
+                      tuple(a for a in card.abilities
+                            if a.kind == "static" and a.body.get("affects", "self") == "self"))
+    _COST_FACTS[id(card)] = (card, facts)
+    return facts
+
+
+def _cost_statics(g: "Game") -> list[tuple[int, Ability, dict[str, Any]]]:
+    """(source, ability, affects) of the board's static abilities that change other cards' costs,
+    in index order; found once while the static sources are unchanged (every card's cost asks)."""
+    memo = g.statics_memo()
+    found: list[tuple[int, Ability, dict[str, Any]]] | None = memo.get("cost_statics")
+    if found is None:
+        found = []
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            affects = ability.body.get("affects", "self")
+            if isinstance(affects, dict) and any(m["type"] == "cost" for m in ability.body["modifiers"]):
+                found.append((src, ability, affects))
+        memo["cost_statics"] = found
+    return found
 
 
 def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any
 
+from . import actions
 from .cards import Ability
 from .effects import EffectContext
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
@@ -151,9 +152,7 @@ def _extra_triggers(g: "Game", controller: int, ability: Ability) -> int:
     of that keyword's ability per such static ability its controller has on the board."""
     if not ability.keyword:
         return 0
-    from .actions import static_modifiers
-
-    return sum(1 for mod, src in static_modifiers(g, "extra_trigger")
+    return sum(1 for mod, src in actions.static_modifiers(g, "extra_trigger")
                if str(mod.get("keyword", "")).lower().replace("-", "_") == ability.keyword
                and g.obj(src).controller == controller)
 

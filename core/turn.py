@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import actions, chain, combat, scoring
+from . import actions, chain, combat, loops, scoring
 from .errors import EngineError
 from .state import NOWHERE
 
 if TYPE_CHECKING:
     from .game import Game
+    from .registry import ModeSpec
 
 ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
 PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
@@ -89,8 +90,6 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
 def advance(g: "Game") -> None:
     """Nothing is pending: move to the next step of the turn."""
     s = g.state
-    from . import loops
-
     if s.step == "setup":
         begin_turn(g, g.in_turn_order(s.turn_order[0])[0])  # a player who conceded in setup is skipped
         return

@@ -25,8 +25,9 @@ class RandomAgent:
         self.state = rng.seed_state(seed ^ 0x5EED)
 
     def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
-        meaningful = [a for a in actions
-                      if a["type"] != "activate" or not decisions.is_resource_action(game, a)] or actions
+        # rune abilities (negative indexes) are resources without asking
+        meaningful = [a for a in actions if a["type"] != "activate"
+                      or (a.get("ability", 0) >= 0 and not decisions.is_resource_action(game, a))] or actions
         self.state, i = rng.below(self.state, len(meaningful))
         return meaningful[i]
 

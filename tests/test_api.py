@@ -343,3 +343,22 @@ def test_round_trip_before_every_action_continues_identically(seed: int) -> None
         g.apply(action)
         copy.apply(action)
         assert copy.to_json() == g.to_json(), f"diverged after {action}"
+
+
+def test_snapshot_keeps_every_object_field() -> None:
+    """Snapshots keep objects as tuples of their fields: a field they missed would be lost on a replay."""
+    import dataclasses
+
+    from riftscript.core.state import Obj
+
+    g = new(3)
+    values: dict[str, Any] = {}
+    for i, f in enumerate(dataclasses.fields(Obj)):
+        values[f.name] = {"str": f"v{i}", "bool": True}.get(str(f.type), 100 + i)
+    values["id"] = oid = max(g.state.objs) + 1
+    values["code"], values["zone"] = g.state.objs[1].code, "gone"  # a real card, out of the game
+    g.state.objs[oid] = Obj(**values)
+    snap = g.snapshot()
+    g.state.objs[oid].damage = 0
+    g.restore(snap)
+    assert dataclasses.asdict(g.state.objs[oid]) == values
