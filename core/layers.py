@@ -41,7 +41,7 @@ def chars(g: "Game", oid: int) -> Chars:
             g._chars_reads[oid] = True  # a partial result was read while it is being computed
         return cached
     obj = g.state.objs[oid]
-    if obj.zone not in ("board", "legend", "bfcard"):
+    if obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid):
         printed = _printed(g, obj.code)
         if printed is not None:
             return printed
@@ -52,6 +52,26 @@ def chars(g: "Game", oid: int) -> Chars:
 
 
 _PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
+
+
+def _reaches_off_board(g: "Game", oid: int) -> bool:
+    """Whether another object's static or a lasting effect may change this off-board card (a unit
+    giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per
+    state version."""
+    memo = g.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
+    if found is None:
+        wide = any(not board_only for _, _, _, board_only in _object_statics(g))
+        named: set[int] = set()
+        for lasting in g.active_lasting():
+            if lasting.kind == "static" and lasting.affects is None:
+                selector = lasting.body.get("affects", "self")
+                wide = wide or not (isinstance(selector, dict) and selector.get("zone", "board") == "board")
+            elif lasting.kind in ("static", "grant") and lasting.affects:
+                named.update(lasting.affects)
+        found = (wide, frozenset(named))
+        memo["off_board_reach"] = found
+    return found[0] or oid in found[1]
 
 
 def _printed(g: "Game", code: str) -> Chars | None:
