@@ -1,0 +1,186 @@
+"""Play a game at the terminal: one seat is yours, agents play the others.
+
+``riftscript play`` shows what happened since your last decision (the same play-by-play as the
+demo), what you can see of the game (your hand, the board, every player's points), and your legal
+actions as a numbered list in plain words; you answer with a number.  ``s`` shows the state again,
+``concede`` leaves the game, and the end of the input stops without changing anything.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from riftscript.core.agents import Agent
+from riftscript.core.catalog import load_catalog
+from riftscript.core.chain import describe_loc
+from riftscript.core.errors import IllegalActionError, RiftScriptError
+from riftscript.core.game import Game
+from riftscript.core.match import Match
+from riftscript.core.state import NOWHERE
+from riftscript.tools.play import DEMO_DECKS, make_agents, match_summary, summary
+from riftscript.tools.playbyplay import render
+
+RUNE_ABILITIES = {-1: "exhaust {rune} for 1 energy", -2: "recycle {rune} for 1 {domain} power"}
+
+
+def _names(g: Game, ids: Any) -> str:
+    return ", ".join(g.name(int(i)) for i in ids) if isinstance(ids, list) else g.name(int(ids))
+
+
+def _targets(g: Game, targets: list[list[int]]) -> str:
+    chosen = [describe_loc(g, t) if t < g.state.next_id and t not in g.state.objs else g.name(t)
+              for slot in targets for t in slot]
+    return f" targeting {', '.join(chosen)}" if chosen else ""
+
+
+def describe(g: Game, action: dict[str, Any]) -> str:
+    """An action in plain words, as a player would say it."""
+    kind = action.get("type")
+    d = g.state.decision
+    if kind == "play":
+        text = f"play {g.name(action['card'])}"
+        if action.get("location", NOWHERE) != NOWHERE:
+            text += f" to {describe_loc(g, action['location'])}"
+        text += _targets(g, action.get("targets", []))
+        if action.get("costs"):
+            text += f", paying {' and '.join(str(c).replace('_', ' ') for c in action['costs'])}"
+        for cost, ids in (action.get("pay_with") or {}).items():
+            text += f" ({cost.replace('_', ' ')}: {_names(g, ids)})"
+        return text
+    if kind == "activate":
+        source, index = int(action["source"]), int(action["ability"])
+        if index in RUNE_ABILITIES:
+            domains = g.card(source).domains
+            return RUNE_ABILITIES[index].format(rune=g.name(source), domain="/".join(domains) or "any")
+        return f"use {g.name(source)}'s ability {index + 1}{_targets(g, action.get('targets', []))}"
+    if kind == "move":
+        return f"move {_names(g, action['units'])} to {describe_loc(g, action['to'])}"
+    if kind == "hide":
+        how = " (paying the alternative cost)" if action.get("costs") else ""
+        return f"hide {g.name(action['card'])} at {describe_loc(g, action['battlefield'])}{how}"
+    if kind == "pass":
+        return "pass"
+    if kind == "end_turn":
+        return "end your turn"
+    if kind == "invite":
+        return f"invite {g.state.players[action['teammate']].name} to act with your priority"
+    if kind == "mulligan":
+        return f"set aside {_names(g, action['cards'])} and draw as many" if action["cards"] else "keep your hand"
+    if kind == "assign":
+        return "assign damage: " + ", ".join(f"{v} to {g.name(int(k))}" for k, v in action["damage"].items())
+    if d is not None and kind in ("choose", "order", "targets"):
+        wanted = action.get("value", action.get("order", action.get("targets")))
+        for option in d.options:
+            if option["value"] == wanted:
+                return str(option["label"])
+    return str(action)
+
+
+def status(g: Game, seat: int) -> list[str]:
+    """What the seat can see: points, pools, hand, and what stands where."""
+    s = g.state
+    me = s.players[seat]
+    lines = [f"You are {me.name} (seat {seat + 1}).  Points: " + ", ".join(f"{p.name} {p.points}" for p in s.players)
+             + f"  |  your pool: {me.energy} energy" + (f", power {me.power}" if any(me.power.values()) else "")]
+    lines.append("Your hand: " + (", ".join(g.name(c) for c in me.hand) or "empty"))
+    ready = sum(1 for r in me.runes if not g.obj(r).exhausted)
+    lines.append(f"Your runes: {ready} ready of {len(me.runes)}")
+    for p in s.players:
+        units = ", ".join(g.name(u) + (" (exhausted)" if g.obj(u).exhausted else "") for u in p.base)
+        lines.append(f"{p.name}'s base: {units or 'empty'}")
+    for bf in s.battlefields:
+        here = ", ".join(f"{g.name(u)} ({s.players[g.obj(u).controller].name})" for u in bf.here)
+        holder = s.players[bf.controller].name if bf.controller != NOWHERE else "nobody"
+        lines.append(f"{g.name(bf.card)}, held by {holder}: {here or 'no units'}")
+    return lines
+
+
+def play_interactive(game: Game | Match, seat: int, agents: list[Agent], read: TextIO, out: TextIO) -> int:
+    """Play until the game (or match) ends or the input does; returns the number of actions you took."""
+    shown = 0
+    current: Game | None = None
+    taken = 0
+    while not game.over:
+        g = game.game if isinstance(game, Match) else game
+        if g is not current:
+            current, shown = g, 0
+        d = game.pending_decision()
+        if d is None:
+            break
+        legal = game.legal_actions()
+        if d.player != seat:
+            game.apply(agents[d.player].choose(g, legal))
+            continue
+        codes = {oid: obj.code for oid, obj in g.state.objs.items()}
+        fields = {bf.loc: g.name(bf.card) for bf in g.state.battlefields}
+        for line in render(g.catalog, g.log[shown:], [p.name for p in g.state.players], codes, fields):
+            print(line, file=out)
+        shown = len(g.log)
+        print("", *status(g, seat), f"You decide: {d.prompt}", sep="\n", file=out)
+        for n, action in enumerate(legal, 1):
+            print(f"  {n:>3}. {describe(g, action)}", file=out)
+        while True:
+            print("> ", end="", file=out, flush=True)
+            answer = read.readline()
+            if not answer:
+                print("\ninput ended; the game is left unfinished", file=out)
+                return taken
+            answer = answer.strip().lower()
+            if answer in ("s", "status"):
+                print(*status(g, seat), sep="\n", file=out)
+                continue
+            if answer == "concede":
+                game.apply({"type": "concede", "player": seat})
+                taken += 1
+                break
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                game.apply(legal[int(answer) - 1])
+                taken += 1
+                break
+            print(f"answer with a number from 1 to {len(legal)}, 's' for the state, or 'concede'", file=out)
+    final = game.game if isinstance(game, Match) else game
+    codes = {oid: obj.code for oid, obj in final.state.objs.items()}
+    fields = {bf.loc: final.name(bf.card) for bf in final.state.battlefields}
+    for line in render(final.catalog, final.log[shown if final is current else 0:],
+                       [p.name for p in final.state.players], codes, fields):
+        print(line, file=out)
+    print("\n" + (match_summary(game) if isinstance(game, Match) else summary(game)), file=out)
+    return taken
+
+
+def cmd_play(args: argparse.Namespace, read: TextIO | None = None, out: TextIO | None = None) -> int:
+    """Play one game (or match) against agents at the terminal."""
+    catalog = load_catalog()
+    assert catalog.plugins is not None
+    modes = catalog.plugins.modes()
+    spec = modes.get(args.mode)
+    if spec is None:
+        raise RiftScriptError(f"unknown mode {args.mode!r}; installed modes: {', '.join(sorted(modes))}")
+    decks = list(args.decks or DEMO_DECKS[:spec.players])
+    if len(decks) != spec.players:
+        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks "
+                              f"with --decks, {len(decks)} given")
+    if not 1 <= args.seat <= spec.players:
+        raise RiftScriptError(f"--seat is a seat from 1 to {spec.players}")
+    names = [d.split()[0] for d in decks]
+    game: Game | Match = (Match.new(catalog, decks, mode=spec.name, seed=args.seed, names=names)
+                          if spec.best_of > 1 else Game.new(catalog, decks, mode=spec.name, seed=args.seed, names=names))
+    agents = make_agents(catalog, [args.agent] * spec.players, args.seed)
+    try:
+        play_interactive(game, args.seat - 1, agents, read or sys.stdin, out or sys.stdout)
+    except IllegalActionError as exc:  # a listed action is always legal; this would be an engine bug
+        raise RiftScriptError(f"the engine refused a listed action: {exc}") from exc
+    return 0
+
+
+def add_commands(sub: Any) -> None:
+    """Register 'play' on an argparse subparsers object."""
+    play = sub.add_parser("play", help="play a game against agents at the terminal",
+                          description="Play one game (or match) against agents: pick your actions by number.")
+    play.add_argument("--mode", default="duel", help="an installed mode (default: duel)")
+    play.add_argument("--decks", nargs="+", metavar="DECK", help="decks in seat order (default: the demo decks)")
+    play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default: 1)")
+    play.add_argument("--agent", default="greedy", help="the agent playing the other seats (default: greedy)")
+    play.add_argument("--seed", type=int, default=1)
+    play.set_defaults(func=cmd_play)
