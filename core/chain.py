@@ -287,8 +287,18 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
     return mods
 
 
+_OPTIONAL: dict[int, tuple[CardDef, list[str]]] = {}
+
+
 def optional_costs(card: CardDef) -> list[str]:
-    return [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
+    """The names of the card's optional additional costs, found once per card (scripts are
+    immutable once compiled); callers must not change the list."""
+    hit = _OPTIONAL.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    names = [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
+    _OPTIONAL[id(card)] = (card, names)
+    return names
 
 
 def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
@@ -364,6 +374,8 @@ def _object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> li
 
 
 def _opponents_cant_play(g: "Game", player: int) -> bool:
+    if not g.state.lasting:
+        return False
     for lasting in g.active_lasting():
         if lasting.kind == "static" and not g.friendly(lasting.controller, player):
             for mod in lasting.body["modifiers"]:

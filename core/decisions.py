@@ -62,7 +62,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         if not ok and not (card.type == "unit" and "battlefield_with_own_units" in
                            g_hook(g, oid, "reaction_when_played_to")):
             continue
-        base = payment.play_cost(g, player, oid, [], hidden=hidden)
+        base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
         if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None and not any(
                 a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
                 & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities):
@@ -136,7 +136,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
 
 def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, action: Action) -> list[Action]:
     """One action per way to pay a 'kill a unit' or 'exhaust a unit' cost (the player chooses)."""
-    choices = chain.cost_choices(g, player, oid, check.other_costs or check.cost.other)
+    other = check.other_costs or check.cost.other
+    if not other:
+        return [action]  # nothing to choose (most plays): cost_choices would find no choices
+    choices = chain.cost_choices(g, player, oid, other)
     if not any(len(c) > 1 for c in choices.values()):
         return [action]
     out: list[Action] = []

@@ -89,7 +89,62 @@ def has_keyword(g: "Game", oid: int, keyword: str) -> bool:
 
 
 def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
+    obj = g.state.objs[oid]
+    if obj.zone not in _ACTIVE and oid not in g._chars_reads and not _hook_possible(g, oid, obj.code, obj.zone, hook):
+        return []
     return chars(g, oid).hooks.get(hook, [])
+
+
+_ACTIVE = ("board", "legend", "bfcard")
+_AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
+_OWN_HOOKS: dict[str, tuple[CardDef, frozenset[str] | None]] = {}
+
+
+def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
+    """Whether a card off the board could have the hook now; when not, computing its
+    characteristics (which for a card with conditional text means checking every static
+    ability and lasting effect that could reach it) would only find it absent.  Off the board
+    its hooks come from its own static abilities (None: one grants a keyword, whose abilities
+    may bring any hook) and, in the zones _modifiers_for looks at, from other objects' static
+    abilities that reach beyond the board and from lasting effects that could affect it."""
+    card = g.defs[code]
+    hit = _OWN_HOOKS.get(code)
+    if hit is None or hit[0] is not card:
+        hit = (card, _own_hooks(card))
+        _OWN_HOOKS[code] = hit
+    own = hit[1]
+    if own is None or hook in own:
+        return True
+    if zone not in _AFFECTED_OFF_BOARD:
+        return False
+    for lasting in g.state.lasting:
+        if lasting.kind == "static" and (lasting.affects is None or oid in lasting.affects):
+            return True
+        if lasting.kind == "grant" and lasting.affects and oid in lasting.affects:
+            return True
+    return _statics_beyond_board(g)
+
+
+def _own_hooks(card: "CardDef") -> frozenset[str] | None:
+    hooks: set[str] = set()
+    for ability in card.abilities:
+        if ability.kind != "static" or ability.body.get("effect_text") or ability.body.get("affects", "self") != "self":
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "keyword":
+                return None
+            if mod["type"] == "hook":
+                hooks.add(mod["hook"])
+    return frozenset(hooks)
+
+
+def _statics_beyond_board(g: "Game") -> bool:
+    """Whether an active static ability of another object could reach a card off the board."""
+    memo = g.statics_memo()
+    found: bool | None = memo.get("statics_beyond_board")
+    if found is None:
+        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only in _object_statics(g))
+    return found
 
 
 def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:

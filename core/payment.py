@@ -156,12 +156,19 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
               ignore: str = "", reduction: int = 0) -> Cost:
     """The total cost of playing a card (process of playing a card, step 3); callers may change
     the returned Cost, so each call gets its own copy of the remembered answer."""
+    cost = shared_play_cost(g, player, oid, paid, hidden, ignore, reduction)
+    return Cost(cost.energy, list(cost.power), dict(cost.other))
+
+
+def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
+                     ignore: str = "", reduction: int = 0) -> Cost:
+    """``play_cost`` as remembered for this state version, for callers that only read it."""
     key = ("cost", player, oid, tuple(paid), hidden, ignore, reduction)
     memo = g.memo()
-    if key not in memo:
-        memo[key] = _play_cost(g, player, oid, paid, hidden, ignore, reduction)
-    cost: Cost = memo[key]
-    return Cost(cost.energy, list(cost.power), dict(cost.other))
+    cost: Cost | None = memo.get(key)
+    if cost is None:
+        cost = memo[key] = _play_cost(g, player, oid, paid, hidden, ignore, reduction)
+    return cost
 
 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
