@@ -321,7 +321,9 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
                            for m, src in actions.static_modifiers(g, "restriction")):
         # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
         raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
-    timing = "reaction" if from_hidden else card_timing(g, oid)
+    # None is the strictest timing: when it is allowed every timing is, and the card's own
+    # timing (and Ambush's) needn't be worked out
+    timing_free = timing_allows(g, player, None)[0]
     location = action.get("location", NOWHERE)
     if card.type in ("unit", "gear"):
         allowed = play_locations(g, player, oid, obj.loc if from_hidden else NOWHERE)
@@ -335,12 +337,16 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
                 raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}: a combat "
                                          "or showdown of two other players is going on there", "464.2")
             raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}", rule)
-        ambush = layers.hook_values(g, oid, "reaction_when_played_to")
-        if "battlefield_with_own_units" in ambush and is_battlefield(location) and g.bf_at(location).controller != player:
-            timing = "reaction"
-    ok, reason, rule = timing_allows(g, player, timing)
-    if not ok:
-        raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
+    if not timing_free:
+        timing: str | None = "reaction" if from_hidden else card_timing(g, oid)
+        if card.type in ("unit", "gear"):
+            ambush = layers.hook_values(g, oid, "reaction_when_played_to")
+            if "battlefield_with_own_units" in ambush and is_battlefield(location) \
+                    and g.bf_at(location).controller != player:
+                timing = "reaction"
+        ok, reason, rule = timing_allows(g, player, timing)
+        if not ok:
+            raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
     paid = list(action.get("costs", []))
@@ -609,7 +615,7 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     out: list[tuple[int, Ability]] = []
     p = g.state.players[player]
     objs = g.state.objs
-    board = list(g.board_objects())
+    board = g.board_objects()
     sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
     hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
     for oid in sources:

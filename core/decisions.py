@@ -57,10 +57,9 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
-        timing = "reaction" if hidden else chain.card_timing(g, oid)
-        ok, _, _ = chain.timing_allows(g, player, timing)
-        if not ok and not (card.type == "unit" and "battlefield_with_own_units" in
-                           g_hook(g, oid, "reaction_when_played_to")):
+        if not any_timing and not chain.timing_allows(g, player, "reaction" if hidden else chain.card_timing(g, oid))[0] \
+                and not (card.type == "unit" and "battlefield_with_own_units" in
+                         g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
         if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None and not any(

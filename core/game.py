@@ -16,7 +16,7 @@ import itertools
 import json
 import operator
 import pickle
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from . import chain, cleanup, decisions, loops, rng, triggers, turn
 from .cards import Ability, CardDef
@@ -555,11 +555,13 @@ class Game:
         return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
                 and self.state.objs[i].attached_to == NOWHERE]
 
-    def board_objects(self) -> Iterable[int]:
-        for p in self.state.players:
-            yield from p.base
-        for bf in self.state.battlefields:
-            yield from bf.here
+    def board_objects(self) -> list[int]:
+        """Every object on the board: the bases in player order, then the battlefields (a new list)."""
+        s = self.state
+        out = [oid for p in s.players for oid in p.base]
+        for bf in s.battlefields:
+            out += bf.here
+        return out
 
     def name(self, oid: int) -> str:
         return self.defs[self.state.objs[oid].code].name
