@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import DOMAINS, Ability, CardDef
+from .state import Player
 
 from . import actions, effects, layers
 
@@ -88,24 +89,9 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     plan = Plan()
     plan.pool_spell_energy = take_spell
     plan.pool_energy = take_pool
-    pool_power = dict(p.power)
-    spell_power = dict(p.spell_power) if for_spell else {}
     remaining: list[frozenset[str]] = []
-    pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
-                                                      (pool_power, plan.pool_power)) if source]
-    for allowed in sorted(cost.power, key=len) if cost.power else ():
-        paid = False
-        for source, record in pools:
-            for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
-                if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
-                    source[key] -= 1
-                    record.append(key)
-                    paid = True
-                    break
-            if paid:
-                break
-        if not paid:
-            remaining.append(allowed)
+    if cost.power:
+        _plan_pool_power(p, cost, for_spell, plan, remaining)
     used: set[int] = set()
     if remaining:
         # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
@@ -125,6 +111,27 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
             ready.sort()
         plan.exhaust = ready[:need_energy]
     return plan
+
+
+def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]]) -> None:
+    """Pay what power the pools can (spell-only power first); the rest goes to ``remaining``."""
+    pool_power = dict(p.power)
+    spell_power = dict(p.spell_power) if for_spell else {}
+    pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
+                                                      (pool_power, plan.pool_power)) if source]
+    for allowed in sorted(cost.power, key=len):
+        paid = False
+        for source, record in pools:
+            for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
+                if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
+                    source[key] -= 1
+                    record.append(key)
+                    paid = True
+                    break
+            if paid:
+                break
+        if not paid:
+            remaining.append(allowed)
 
 
 def pay(g: "Game", player: int, plan: Plan) -> None:
@@ -287,7 +294,7 @@ class CostFacts:
 
     power: tuple[frozenset[str], ...]
     additional: tuple[Ability, ...]
-    own_statics: tuple[Ability, ...]
+    own_statics: tuple[Ability, ...]  # only those that change costs: the others add nothing (cost_modifiers)
 
 
 _COST_FACTS: dict[int, tuple[CardDef, CostFacts]] = {}
@@ -300,7 +307,8 @@ def _cost_facts(card: CardDef) -> CostFacts:
     facts = CostFacts(tuple(symbol(s, card.domains) for s in card.power),
                       tuple(a for a in card.abilities if a.kind == "additional_cost"),
                       tuple(a for a in card.abilities
-                            if a.kind == "static" and a.body.get("affects", "self") == "self"))
+                            if a.kind == "static" and a.body.get("affects", "self") == "self"
+                            and any(m["type"] == "cost" for m in a.body["modifiers"])))
     _COST_FACTS[id(card)] = (card, facts)
     return facts
 
