@@ -143,7 +143,7 @@ def _statics_beyond_board(g: "Game") -> bool:
     memo = g.statics_memo()
     found: bool | None = memo.get("statics_beyond_board")
     if found is None:
-        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only in _object_statics(g))
+        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only, _ in _object_statics(g))
     return found
 
 
@@ -185,8 +185,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
     # static abilities of other objects on the board (Captain Farron, battlefields, legends)
     on_board = obj.zone == "board"
-    for src, ability, affects, board_only in _object_statics(g):
-        if src == oid or (board_only and not on_board):
+    for src, ability, affects, board_only, kinds in _object_statics(g):
+        if src == oid or (board_only and not on_board) or (kinds is not None and card.type not in kinds):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -225,24 +225,39 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     return out
 
 
-def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool]]:
-    """(source, ability, affects, board only) of the board's static abilities that affect other
-    objects, in index order; found once while the static sources are unchanged, since every
-    object's characteristics ask.  'Board only': its selector covers only objects on the board
-    and no condition needs checking first, so objects elsewhere can skip it."""
+def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
+    """(source, ability, affects, board only, card types) of the board's static abilities that
+    affect other objects, in index order; found once while the static sources are unchanged, since
+    every object's characteristics ask.  'Board only': its selector covers only objects on the
+    board and no condition needs checking first, so objects elsewhere can skip it.  Card types
+    (None: any): the only types its selector can match, when no condition needs checking first,
+    so objects of other types can skip it (the selector would refuse them by kind)."""
     memo = g.statics_memo()
-    found: list[tuple[int, Ability, Any, bool]] | None = memo.get("object_statics")
+    found: list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]] | None = memo.get("object_statics")
     if found is None:
         found = []
         for (src, index) in list(g.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if affects != "self" and _affects_objects(affects):
-                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" \
-                    and "condition" not in ability.body
-                found.append((src, ability, affects, board_only))
+                unconditional = "condition" not in ability.body
+                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" and unconditional
+                kinds = _selected_types(affects) if unconditional else None
+                found.append((src, ability, affects, board_only, kinds))
         memo["object_statics"] = found
     return found
+
+
+def _selected_types(affects: Any) -> tuple[str, ...] | None:
+    """The card types a static's selector can match (EffectContext.is_kind), None for any."""
+    if not isinstance(affects, dict):
+        return None
+    what = affects.get("what", "unit")
+    if what in ("card", "chain_item", "location", "player"):
+        return None
+    if what == "permanent":
+        return ("unit", "gear")
+    return (what,)
 
 
 def _affects_objects(affects: Any) -> bool:

@@ -262,12 +262,14 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
-    for src, ability, affects in _cost_statics(g):
+    for src, ability, what, where in _cost_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
+        if not ctx.is_kind(oid, what):
+            continue  # the card isn't of the kind it affects (a cheap check, so before its condition)
         if "while" in ability.body and not ctx.check(ability.body["while"]):
             continue
-        if not ctx.is_kind(oid, affects.get("what", "card")) or not ctx.matches(oid, _card_filter(affects)):
+        if not ctx.matches(oid, where):
             continue
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
@@ -313,18 +315,19 @@ def _cost_facts(card: CardDef) -> CostFacts:
     return facts
 
 
-def _cost_statics(g: "Game") -> list[tuple[int, Ability, dict[str, Any]]]:
-    """(source, ability, affects) of the board's static abilities that change other cards' costs,
-    in index order; found once while the static sources are unchanged (every card's cost asks)."""
+def _cost_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
+    """(source, ability, kind of card affected, card filter) of the board's static abilities that
+    change other cards' costs, in index order; found once while the static sources are unchanged
+    (every card's cost asks)."""
     memo = g.statics_memo()
-    found: list[tuple[int, Ability, dict[str, Any]]] | None = memo.get("cost_statics")
+    found: list[tuple[int, Ability, str, dict[str, Any]]] | None = memo.get("cost_statics")
     if found is None:
         found = []
         for (src, index) in list(g.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if isinstance(affects, dict) and any(m["type"] == "cost" for m in ability.body["modifiers"]):
-                found.append((src, ability, affects))
+                found.append((src, ability, affects.get("what", "card"), _card_filter(affects)))
         memo["cost_statics"] = found
     return found
 
