@@ -195,13 +195,22 @@ def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[l
         ctx.targets = saved
 
 
+_MOVES: dict[int, tuple[list[dict[str, Any]], list[tuple[int, int]]]] = {}
+
+
 def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
-    """(unit slot, destination slot) of move steps whose destination is chosen as played."""
+    """(unit slot, destination slot) of move steps whose destination is chosen as played; the
+    slot lists are the compiled scripts' own (target_slots, _target_nodes), so this is worked out
+    once per list (callers must not change the answer)."""
+    hit = _MOVES.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
     pairs: list[tuple[int, int]] = []
     for sel in slots:
         parent = sel.get("_move_of")
         if parent is not None:
             pairs.append((int(parent), int(sel["_slot"])))
+    _MOVES[id(slots)] = (slots, pairs)
     return pairs
 
 

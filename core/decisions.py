@@ -15,6 +15,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from . import chain, combat, layers, loops, movement, payment
+from .cards import CardDef
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
 
@@ -62,9 +63,8 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None and not any(
-                a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities):
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None \
+                and not _cheapening_option(card):
             continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(card)
@@ -93,8 +93,12 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                             if any_timing:
                                 decided.append(check)
                         n += 1
-                        if check is not None:
+                        if check is None:
+                            continue
+                        if check.other_costs or check.cost.other:
                             out.extend(_cost_variants(g, player, oid, check, action))
+                        else:
+                            out.append(action)  # nothing to choose to pay with (most plays)
     for oid, ability in chain.activatable(g, player, runes=False):
         if not resources and chain.is_add_ability(ability):
             continue
@@ -110,7 +114,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                 check = chain.check_activate(g, player, action)
             except IllegalActionError:
                 continue
-            out.extend(_cost_variants(g, player, oid, check, action))
+            if check.other_costs or check.cost.other:
+                out.extend(_cost_variants(g, player, oid, check, action))
+            else:
+                out.append(action)
     if resources:
         # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
         for rune in p.runes:
@@ -131,6 +138,21 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     if mate != NOWHERE:
         out.append({"type": "invite", "teammate": mate})
     return out
+
+
+_CHEAPENING: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _cheapening_option(card: CardDef) -> bool:
+    """Whether an optional additional cost of the card makes it cheaper (Brazen Buccaneer, 357);
+    worked out once per card, since scripts are immutable once compiled."""
+    hit = _CHEAPENING.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
+                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities)
+    _CHEAPENING[id(card)] = (card, found)
+    return found
 
 
 def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, action: Action) -> list[Action]:
@@ -168,10 +190,12 @@ def hide_actions(g: "Game", player: int) -> list[Action]:
     s = g.state
     if s.chain or s.turn_player != player or s.step != "main":
         return out
-    alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
+    alternative: bool | None = None
     for oid in s.players[player].hand:
         if True not in g_hook(g, oid, "hide"):
             continue
+        if alternative is None:
+            alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
         for bf in s.battlefields:
             variants: list[Action] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
             if alternative:
