@@ -245,7 +245,7 @@ class EffectContext:
         kind = selector.get("what", "unit")
         any_kind = kind in ("card", "chain_item", "location", "player")
         where = selector.get("where")
-        out: list[int] = []
+        found: list[int] = []
         for oid in ids:
             obj = objs.get(oid)
             if obj is None or obj.zone == "gone":
@@ -255,8 +255,8 @@ class EffectContext:
                 if not (ctype in ("unit", "gear") if kind == "permanent" else ctype == kind):
                     continue
             if self.matches(oid, where):
-                out.append(oid)
-        return out
+                found.append(oid)
+        return found
 
     def matches_selection(self, selector: Node, oid: int, resolving: bool = False) -> bool:
         g = self.g
