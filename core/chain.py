@@ -243,10 +243,35 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
     state is unchanged, since listing legal actions asks it for every play it checks."""
     memo = g.memo()
     key = ("locations", player, oid, hidden_at)
-    if key not in memo:
-        memo[key] = _play_locations(g, player, oid, hidden_at)
-    found: list[int] = memo[key]
+    found: list[int] | None = memo.get(key)
+    if found is None:
+        card = g.card(oid)
+        if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not _own_location_mods(card):
+            # nothing of its own, and (off the board) no static ability of its own among the
+            # sources: the answer is the same for every such card of its type
+            shared = ("locations", player, card.type)
+            found = memo.get(shared)
+            if found is None:
+                found = memo[shared] = _play_locations(g, player, oid, hidden_at)
+        else:
+            found = _play_locations(g, player, oid, hidden_at)
+        memo[key] = found
     return list(found)
+
+
+_LOCATION_MODS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _own_location_mods(card: CardDef) -> bool:
+    """Whether the card's own static abilities change where it may be played (_play_location_mods)."""
+    hit = _LOCATION_MODS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = any(ability.kind == "static" and ability.body.get("affects", "self") == "self"
+                and any(m["type"] == "play_location" for m in ability.body["modifiers"])
+                for ability in card.abilities)
+    _LOCATION_MODS[id(card)] = (card, found)
+    return found
 
 
 def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[int]:

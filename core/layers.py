@@ -154,12 +154,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
-    for ability in card.abilities:
-        if ability.kind != "static" or attached or ability.body.get("effect_text"):
-            continue  # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
-        affects = ability.body.get("affects", "self")
-        if affects != "self":
-            continue
+    # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
+    for ability in () if attached else _own_statics(card):
         ctx = effects.EffectContext(g, obj.controller, oid)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
@@ -223,6 +219,21 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
+
+
+_OWN_STATICS: dict[int, tuple["CardDef", tuple["Ability", ...]]] = {}
+
+
+def _own_statics(card: "CardDef") -> tuple["Ability", ...]:
+    """The card's static abilities that affect only itself, outside its effect text; found once
+    per card, since scripts are immutable once compiled."""
+    hit = _OWN_STATICS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = tuple(a for a in card.abilities if a.kind == "static" and not a.body.get("effect_text")
+                  and a.body.get("affects", "self") == "self")
+    _OWN_STATICS[id(card)] = (card, found)
+    return found
 
 
 def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
