@@ -81,6 +81,8 @@ class Game:
         self.static_sources: dict[tuple[int, int], None] = {}
         self.grant_sources: dict[tuple[int, int], None] = {}  # statics granting keywords with triggers
         self._indexed: dict[int, list[str]] = {}
+        # each card code's '_trigger_zones', looked up for every object at each rebuild of the index
+        self._listening_zones: dict[str, frozenset[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
         self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
@@ -420,10 +422,18 @@ class Game:
         self._statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
+        listening = self._listening_zones
         for oid, obj in self.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
-            if obj.zone != "gone" and (obj.zone in ACTIVE_ZONES or obj.zone in _trigger_zones(self.defs[obj.code])):
+            zone = obj.zone
+            if zone in ACTIVE_ZONES:
                 self._index(oid)
+            elif zone != "gone":
+                zones = listening.get(obj.code)
+                if zones is None:
+                    zones = listening[obj.code] = _trigger_zones(self.defs[obj.code])
+                if zone in zones:
+                    self._index(oid)
 
     # ------------------------------------------------------------------ abilities
     def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
