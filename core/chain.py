@@ -337,6 +337,16 @@ def optional_costs(card: CardDef) -> list[str]:
 
 def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     """Validate a play action completely; raise IllegalActionError saying why not."""
+    return check_play_choices(g, player, action, play_base(g, player, action))
+
+
+PlayBase = tuple[int, CardDef, int, bool]
+
+
+def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
+    """The checks of a play that don't depend on its optional costs and targets: (card, its
+    definition, location, whether it was hidden).  Listing legal actions makes them once per
+    card and location."""
     s = g.state
     oid = action.get("card")
     if not isinstance(oid, int) or oid not in s.objs:
@@ -383,6 +393,13 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
+    return oid, card, location, from_hidden
+
+
+def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: PlayBase) -> PlayCheck:
+    """The rest of check_play: optional costs, targets, cost and payment."""
+    oid, card, location, from_hidden = base
+    obj = g.state.objs[oid]
     paid = list(action.get("costs", []))
     for name in paid:
         if name not in optional_costs(card):
@@ -765,6 +782,16 @@ def is_add_ability(ability: Ability) -> bool:
 
 
 def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
+    """Validate an activation completely; raise IllegalActionError saying why not."""
+    return check_activation_targets(g, player, action, activation_base(g, player, action))
+
+
+ActivationBase = tuple[int, int, Ability, payment.Cost]
+
+
+def activation_base(g: "Game", player: int, action: dict[str, Any]) -> ActivationBase:
+    """The checks of an activation that don't depend on its targets: (source, ability index,
+    ability, cost before the Deflect tax).  Listing legal actions makes them once per ability."""
     s = g.state
     oid = action.get("source")
     index = action.get("ability", 0)
@@ -800,6 +827,13 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     cost = payment.ability_cost(g, player, oid, cost_body)
     if cost.other.get("exhaust_self") and obj.exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    return oid, index, ability, cost
+
+
+def check_activation_targets(g: "Game", player: int, action: dict[str, Any], base: ActivationBase) -> PlayCheck:
+    """The rest of check_activate: targets, Deflect tax, other costs and payment.  The base's cost
+    gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost)."""
+    oid, index, ability, cost = base
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)

@@ -76,6 +76,9 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         decided: list[chain.PlayCheck | None] = []
         for location in locations:
             n = 0
+            # check_play in its two parts, the one that doesn't read costs and targets once per location
+            play: chain.PlayBase | None = None
+            refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
                     for targets in target_sets:
@@ -86,10 +89,17 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                         if n < len(decided):
                             check = decided[n]
                         else:
-                            try:
-                                check = chain.check_play(g, player, action)
-                            except IllegalActionError:
-                                check = None
+                            check = None
+                            if play is None and not refused:
+                                try:
+                                    play = chain.play_base(g, player, action)
+                                except IllegalActionError:
+                                    refused = True
+                            if play is not None:
+                                try:
+                                    check = chain.check_play_choices(g, player, action, play)
+                                except IllegalActionError:
+                                    pass
                             if any_timing:
                                 decided.append(check)
                         n += 1
@@ -108,11 +118,19 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             continue
         slots = chain._target_nodes(ability.body.get("effect", {}))
         target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
+        activation: chain.ActivationBase | None = None
         for targets in target_sets:
             action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
             try:
-                check = chain.check_activate(g, player, action)
+                # check_activate in its two parts, the one that doesn't read the targets done once
+                if activation is None:
+                    activation = chain.activation_base(g, player, action)
+                source, index, activated, cost = activation
+                own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
+                check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost))
             except IllegalActionError:
+                if activation is None:
+                    break  # the same refusal for every choice of targets
                 continue
             if check.other_costs or check.cost.other:
                 out.extend(_cost_variants(g, player, oid, check, action))
