@@ -138,10 +138,11 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                 out.append(action)
     if resources:
         # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+        append = out.append
         for rune in p.runes:
-            if not s.objs[rune].exhausted:
-                out.append({"type": "activate", "source": rune, "ability": -1})
-            out.append({"type": "activate", "source": rune, "ability": -2})
+            if not objs[rune].exhausted:
+                append({"type": "activate", "source": rune, "ability": -1})
+            append({"type": "activate", "source": rune, "ability": -2})
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})

@@ -259,8 +259,7 @@ class Game:
         """Record an event and queue the triggered abilities that listen to it."""
         s = self.state
         s.log_count += 1
-        event: Event = {"n": s.log_count, "t": etype}
-        event.update(fields)
+        event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
         self.version += 1
         if self.listeners.get(etype) or s.lasting or self.grant_sources:
