@@ -83,7 +83,7 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     need_energy -= take_spell
     take_pool = min(p.energy, need_energy)
     need_energy -= take_pool
-    ready = [r for r in p.runes if not objs[r].exhausted]
+    ready = _ready_runes(g, player)
     if need_energy and len(ready) < need_energy:
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
     plan = Plan()
@@ -106,11 +106,22 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
         if used:
-            ready.sort(key=lambda r: (r not in used, r))
+            plan.exhaust = sorted(ready, key=lambda r: (r not in used, r))[:need_energy]
         else:
-            ready.sort()
-        plan.exhaust = ready[:need_energy]
+            plan.exhaust = ready[:need_energy]
     return plan
+
+
+def _ready_runes(g: "Game", player: int) -> list[int]:
+    """The player's ready runes in id order, found once per state version (plans for every
+    card in a listing of legal actions ask); callers must not change the list."""
+    memo = g.memo()
+    key = ("ready_runes", player)
+    ready: list[int] | None = memo.get(key)
+    if ready is None:
+        objs = g.state.objs
+        ready = memo[key] = sorted(r for r in g.state.players[player].runes if not objs[r].exhausted)
+    return ready
 
 
 def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]]) -> None:
