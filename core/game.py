@@ -330,10 +330,23 @@ class Game:
             return self.state.players[obj.loc].base
         if zone == "facedown":
             return self.bf_at(obj.loc).facedown
-        lists = {"hand": p.hand, "trash": p.trash, "main_deck": p.main_deck, "rune_deck": p.rune_deck,
-                 "runes": self.state.players[obj.controller].runes, "champion": p.champion,
-                 "banished": p.banished, "removed": p.removed}
-        return lists.get(zone)
+        if zone == "hand":
+            return p.hand
+        if zone == "main_deck":
+            return p.main_deck
+        if zone == "trash":
+            return p.trash
+        if zone == "runes":
+            return self.state.players[obj.controller].runes
+        if zone == "rune_deck":
+            return p.rune_deck
+        if zone == "champion":
+            return p.champion
+        if zone == "banished":
+            return p.banished
+        if zone == "removed":
+            return p.removed
+        return None
 
     def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:
         """Move an object to a zone (and location); keeps lists and the trigger index in step."""
