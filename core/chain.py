@@ -195,13 +195,22 @@ def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[l
         ctx.targets = saved
 
 
+_MOVES: dict[int, tuple[list[dict[str, Any]], list[tuple[int, int]]]] = {}
+
+
 def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
-    """(unit slot, destination slot) of move steps whose destination is chosen as played."""
+    """(unit slot, destination slot) of move steps whose destination is chosen as played; the
+    slot lists are the compiled scripts' own (target_slots, _target_nodes), so this is worked out
+    once per list (callers must not change the answer)."""
+    hit = _MOVES.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
     pairs: list[tuple[int, int]] = []
     for sel in slots:
         parent = sel.get("_move_of")
         if parent is not None:
             pairs.append((int(parent), int(sel["_slot"])))
+    _MOVES[id(slots)] = (slots, pairs)
     return pairs
 
 
@@ -234,10 +243,35 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
     state is unchanged, since listing legal actions asks it for every play it checks."""
     memo = g.memo()
     key = ("locations", player, oid, hidden_at)
-    if key not in memo:
-        memo[key] = _play_locations(g, player, oid, hidden_at)
-    found: list[int] = memo[key]
+    found: list[int] | None = memo.get(key)
+    if found is None:
+        card = g.card(oid)
+        if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not _own_location_mods(card):
+            # nothing of its own, and (off the board) no static ability of its own among the
+            # sources: the answer is the same for every such card of its type
+            shared = ("locations", player, card.type)
+            found = memo.get(shared)
+            if found is None:
+                found = memo[shared] = _play_locations(g, player, oid, hidden_at)
+        else:
+            found = _play_locations(g, player, oid, hidden_at)
+        memo[key] = found
     return list(found)
+
+
+_LOCATION_MODS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _own_location_mods(card: CardDef) -> bool:
+    """Whether the card's own static abilities change where it may be played (_play_location_mods)."""
+    hit = _LOCATION_MODS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = any(ability.kind == "static" and ability.body.get("affects", "self") == "self"
+                and any(m["type"] == "play_location" for m in ability.body["modifiers"])
+                for ability in card.abilities)
+    _LOCATION_MODS[id(card)] = (card, found)
+    return found
 
 
 def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[int]:
@@ -287,12 +321,32 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
     return mods
 
 
+_OPTIONAL: dict[int, tuple[CardDef, list[str]]] = {}
+
+
 def optional_costs(card: CardDef) -> list[str]:
-    return [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
+    """The names of the card's optional additional costs, found once per card (scripts are
+    immutable once compiled); callers must not change the list."""
+    hit = _OPTIONAL.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    names = [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
+    _OPTIONAL[id(card)] = (card, names)
+    return names
 
 
 def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     """Validate a play action completely; raise IllegalActionError saying why not."""
+    return check_play_choices(g, player, action, play_base(g, player, action))
+
+
+PlayBase = tuple[int, CardDef, int, bool]
+
+
+def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
+    """The checks of a play that don't depend on its optional costs and targets: (card, its
+    definition, location, whether it was hidden).  Listing legal actions makes them once per
+    card and location."""
     s = g.state
     oid = action.get("card")
     if not isinstance(oid, int) or oid not in s.objs:
@@ -311,7 +365,9 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
                            for m, src in actions.static_modifiers(g, "restriction")):
         # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
         raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
-    timing = "reaction" if from_hidden else card_timing(g, oid)
+    # None is the strictest timing: when it is allowed every timing is, and the card's own
+    # timing (and Ambush's) needn't be worked out
+    timing_free = timing_allows(g, player, None)[0]
     location = action.get("location", NOWHERE)
     if card.type in ("unit", "gear"):
         allowed = play_locations(g, player, oid, obj.loc if from_hidden else NOWHERE)
@@ -325,14 +381,25 @@ def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
                 raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}: a combat "
                                          "or showdown of two other players is going on there", "464.2")
             raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}", rule)
-        ambush = layers.hook_values(g, oid, "reaction_when_played_to")
-        if "battlefield_with_own_units" in ambush and is_battlefield(location) and g.bf_at(location).controller != player:
-            timing = "reaction"
-    ok, reason, rule = timing_allows(g, player, timing)
-    if not ok:
-        raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
+    if not timing_free:
+        timing: str | None = "reaction" if from_hidden else card_timing(g, oid)
+        if card.type in ("unit", "gear"):
+            ambush = layers.hook_values(g, oid, "reaction_when_played_to")
+            if "battlefield_with_own_units" in ambush and is_battlefield(location) \
+                    and g.bf_at(location).controller != player:
+                timing = "reaction"
+        ok, reason, rule = timing_allows(g, player, timing)
+        if not ok:
+            raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
+    return oid, card, location, from_hidden
+
+
+def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: PlayBase) -> PlayCheck:
+    """The rest of check_play: optional costs, targets, cost and payment."""
+    oid, card, location, from_hidden = base
+    obj = g.state.objs[oid]
     paid = list(action.get("costs", []))
     for name in paid:
         if name not in optional_costs(card):
@@ -364,6 +431,8 @@ def _object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> li
 
 
 def _opponents_cant_play(g: "Game", player: int) -> bool:
+    if not g.state.lasting:
+        return False
     for lasting in g.active_lasting():
         if lasting.kind == "static" and not g.friendly(lasting.controller, player):
             for mod in lasting.body["modifiers"]:
@@ -597,7 +666,7 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     out: list[tuple[int, Ability]] = []
     p = g.state.players[player]
     objs = g.state.objs
-    board = list(g.board_objects())
+    board = g.board_objects()
     sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
     hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
     for oid in sources:
@@ -713,6 +782,16 @@ def is_add_ability(ability: Ability) -> bool:
 
 
 def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
+    """Validate an activation completely; raise IllegalActionError saying why not."""
+    return check_activation_targets(g, player, action, activation_base(g, player, action))
+
+
+ActivationBase = tuple[int, int, Ability, payment.Cost]
+
+
+def activation_base(g: "Game", player: int, action: dict[str, Any]) -> ActivationBase:
+    """The checks of an activation that don't depend on its targets: (source, ability index,
+    ability, cost before the Deflect tax).  Listing legal actions makes them once per ability."""
     s = g.state
     oid = action.get("source")
     index = action.get("ability", 0)
@@ -748,6 +827,13 @@ def check_activate(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     cost = payment.ability_cost(g, player, oid, cost_body)
     if cost.other.get("exhaust_self") and obj.exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    return oid, index, ability, cost
+
+
+def check_activation_targets(g: "Game", player: int, action: dict[str, Any], base: ActivationBase) -> PlayCheck:
+    """The rest of check_activate: targets, Deflect tax, other costs and payment.  The base's cost
+    gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost)."""
+    oid, index, ability, cost = base
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)

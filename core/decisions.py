@@ -15,6 +15,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from . import chain, combat, layers, loops, movement, payment
+from .cards import CardDef
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
 
@@ -57,15 +58,13 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
-        timing = "reaction" if hidden else chain.card_timing(g, oid)
-        ok, _, _ = chain.timing_allows(g, player, timing)
-        if not ok and not (card.type == "unit" and "battlefield_with_own_units" in
-                           g_hook(g, oid, "reaction_when_played_to")):
+        if not any_timing and not chain.timing_allows(g, player, "reaction" if hidden else chain.card_timing(g, oid))[0] \
+                and not (card.type == "unit" and "battlefield_with_own_units" in
+                         g_hook(g, oid, "reaction_when_played_to")):
             continue
-        base = payment.play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None and not any(
-                a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities):
+        base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None \
+                and not _cheapening_option(card):
             continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(card)
@@ -77,6 +76,9 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         decided: list[chain.PlayCheck | None] = []
         for location in locations:
             n = 0
+            # check_play in its two parts, the one that doesn't read costs and targets once per location
+            play: chain.PlayBase | None = None
+            refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
                     for targets in target_sets:
@@ -87,15 +89,26 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                         if n < len(decided):
                             check = decided[n]
                         else:
-                            try:
-                                check = chain.check_play(g, player, action)
-                            except IllegalActionError:
-                                check = None
+                            check = None
+                            if play is None and not refused:
+                                try:
+                                    play = chain.play_base(g, player, action)
+                                except IllegalActionError:
+                                    refused = True
+                            if play is not None:
+                                try:
+                                    check = chain.check_play_choices(g, player, action, play)
+                                except IllegalActionError:
+                                    pass
                             if any_timing:
                                 decided.append(check)
                         n += 1
-                        if check is not None:
+                        if check is None:
+                            continue
+                        if check.other_costs or check.cost.other:
                             out.extend(_cost_variants(g, player, oid, check, action))
+                        else:
+                            out.append(action)  # nothing to choose to pay with (most plays)
     for oid, ability in chain.activatable(g, player, runes=False):
         if not resources and chain.is_add_ability(ability):
             continue
@@ -105,19 +118,31 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             continue
         slots = chain._target_nodes(ability.body.get("effect", {}))
         target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
+        activation: chain.ActivationBase | None = None
         for targets in target_sets:
             action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
             try:
-                check = chain.check_activate(g, player, action)
+                # check_activate in its two parts, the one that doesn't read the targets done once
+                if activation is None:
+                    activation = chain.activation_base(g, player, action)
+                source, index, activated, cost = activation
+                own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
+                check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost))
             except IllegalActionError:
+                if activation is None:
+                    break  # the same refusal for every choice of targets
                 continue
-            out.extend(_cost_variants(g, player, oid, check, action))
+            if check.other_costs or check.cost.other:
+                out.extend(_cost_variants(g, player, oid, check, action))
+            else:
+                out.append(action)
     if resources:
         # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+        append = out.append
         for rune in p.runes:
-            if not s.objs[rune].exhausted:
-                out.append({"type": "activate", "source": rune, "ability": -1})
-            out.append({"type": "activate", "source": rune, "ability": -2})
+            if not objs[rune].exhausted:
+                append({"type": "activate", "source": rune, "ability": -1})
+            append({"type": "activate", "source": rune, "ability": -2})
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})
@@ -134,9 +159,27 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     return out
 
 
+_CHEAPENING: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _cheapening_option(card: CardDef) -> bool:
+    """Whether an optional additional cost of the card makes it cheaper (Brazen Buccaneer, 357);
+    worked out once per card, since scripts are immutable once compiled."""
+    hit = _CHEAPENING.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
+                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities)
+    _CHEAPENING[id(card)] = (card, found)
+    return found
+
+
 def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, action: Action) -> list[Action]:
     """One action per way to pay a 'kill a unit' or 'exhaust a unit' cost (the player chooses)."""
-    choices = chain.cost_choices(g, player, oid, check.other_costs or check.cost.other)
+    other = check.other_costs or check.cost.other
+    if not other:
+        return [action]  # nothing to choose (most plays): cost_choices would find no choices
+    choices = chain.cost_choices(g, player, oid, other)
     if not any(len(c) > 1 for c in choices.values()):
         return [action]
     out: list[Action] = []
@@ -166,10 +209,12 @@ def hide_actions(g: "Game", player: int) -> list[Action]:
     s = g.state
     if s.chain or s.turn_player != player or s.step != "main":
         return out
-    alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
+    alternative: bool | None = None
     for oid in s.players[player].hand:
         if True not in g_hook(g, oid, "hide"):
             continue
+        if alternative is None:
+            alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
         for bf in s.battlefields:
             variants: list[Action] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
             if alternative:

@@ -240,7 +240,23 @@ class EffectContext:
             else:
                 players = [p.index for p in g.state.players]
             ids = [oid for p in players for oid in getattr(g.state.players[p], attr)]
-        return [oid for oid in ids if self.matches_selection(selector, oid)]
+        # matches_selection for each (not a location here), with the selector read once
+        objs, defs = g.state.objs, g.defs
+        kind = selector.get("what", "unit")
+        any_kind = kind in ("card", "chain_item", "location", "player")
+        where = selector.get("where")
+        found: list[int] = []
+        for oid in ids:
+            obj = objs.get(oid)
+            if obj is None or obj.zone == "gone":
+                continue
+            if not any_kind:
+                ctype = defs[obj.code].type
+                if not (ctype in ("unit", "gear") if kind == "permanent" else ctype == kind):
+                    continue
+            if self.matches(oid, where):
+                found.append(oid)
+        return found
 
     def matches_selection(self, selector: Node, oid: int, resolving: bool = False) -> bool:
         g = self.g

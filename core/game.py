@@ -16,7 +16,7 @@ import itertools
 import json
 import operator
 import pickle
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from . import chain, cleanup, decisions, loops, rng, triggers, turn
 from .cards import Ability, CardDef
@@ -81,6 +81,8 @@ class Game:
         self.static_sources: dict[tuple[int, int], None] = {}
         self.grant_sources: dict[tuple[int, int], None] = {}  # statics granting keywords with triggers
         self._indexed: dict[int, list[str]] = {}
+        # each card code's '_trigger_zones', looked up for every object at each rebuild of the index
+        self._listening_zones: dict[str, frozenset[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
         self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
@@ -257,8 +259,7 @@ class Game:
         """Record an event and queue the triggered abilities that listen to it."""
         s = self.state
         s.log_count += 1
-        event: Event = {"n": s.log_count, "t": etype}
-        event.update(fields)
+        event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
         self.version += 1
         if self.listeners.get(etype) or s.lasting or self.grant_sources:
@@ -329,10 +330,23 @@ class Game:
             return self.state.players[obj.loc].base
         if zone == "facedown":
             return self.bf_at(obj.loc).facedown
-        lists = {"hand": p.hand, "trash": p.trash, "main_deck": p.main_deck, "rune_deck": p.rune_deck,
-                 "runes": self.state.players[obj.controller].runes, "champion": p.champion,
-                 "banished": p.banished, "removed": p.removed}
-        return lists.get(zone)
+        if zone == "hand":
+            return p.hand
+        if zone == "main_deck":
+            return p.main_deck
+        if zone == "trash":
+            return p.trash
+        if zone == "runes":
+            return self.state.players[obj.controller].runes
+        if zone == "rune_deck":
+            return p.rune_deck
+        if zone == "champion":
+            return p.champion
+        if zone == "banished":
+            return p.banished
+        if zone == "removed":
+            return p.removed
+        return None
 
     def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:
         """Move an object to a zone (and location); keeps lists and the trigger index in step."""
@@ -420,10 +434,18 @@ class Game:
         self._statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
+        listening = self._listening_zones
         for oid, obj in self.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
-            if obj.zone != "gone" and (obj.zone in ACTIVE_ZONES or obj.zone in _trigger_zones(self.defs[obj.code])):
+            zone = obj.zone
+            if zone in ACTIVE_ZONES:
                 self._index(oid)
+            elif zone != "gone":
+                zones = listening.get(obj.code)
+                if zones is None:
+                    zones = listening[obj.code] = _trigger_zones(self.defs[obj.code])
+                if zone in zones:
+                    self._index(oid)
 
     # ------------------------------------------------------------------ abilities
     def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
@@ -555,11 +577,13 @@ class Game:
         return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
                 and self.state.objs[i].attached_to == NOWHERE]
 
-    def board_objects(self) -> Iterable[int]:
-        for p in self.state.players:
-            yield from p.base
-        for bf in self.state.battlefields:
-            yield from bf.here
+    def board_objects(self) -> list[int]:
+        """Every object on the board: the bases in player order, then the battlefields (a new list)."""
+        s = self.state
+        out = [oid for p in s.players for oid in p.base]
+        for bf in s.battlefields:
+            out += bf.here
+        return out
 
     def name(self, oid: int) -> str:
         return self.defs[self.state.objs[oid].code].name

@@ -109,7 +109,62 @@ def has_keyword(g: "Game", oid: int, keyword: str) -> bool:
 
 
 def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
+    obj = g.state.objs[oid]
+    if obj.zone not in _ACTIVE and oid not in g._chars_reads and not _hook_possible(g, oid, obj.code, obj.zone, hook):
+        return []
     return chars(g, oid).hooks.get(hook, [])
+
+
+_ACTIVE = ("board", "legend", "bfcard")
+_AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
+_OWN_HOOKS: dict[str, tuple[CardDef, frozenset[str] | None]] = {}
+
+
+def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
+    """Whether a card off the board could have the hook now; when not, computing its
+    characteristics (which for a card with conditional text means checking every static
+    ability and lasting effect that could reach it) would only find it absent.  Off the board
+    its hooks come from its own static abilities (None: one grants a keyword, whose abilities
+    may bring any hook) and, in the zones _modifiers_for looks at, from other objects' static
+    abilities that reach beyond the board and from lasting effects that could affect it."""
+    card = g.defs[code]
+    hit = _OWN_HOOKS.get(code)
+    if hit is None or hit[0] is not card:
+        hit = (card, _own_hooks(card))
+        _OWN_HOOKS[code] = hit
+    own = hit[1]
+    if own is None or hook in own:
+        return True
+    if zone not in _AFFECTED_OFF_BOARD:
+        return False
+    for lasting in g.state.lasting:
+        if lasting.kind == "static" and (lasting.affects is None or oid in lasting.affects):
+            return True
+        if lasting.kind == "grant" and lasting.affects and oid in lasting.affects:
+            return True
+    return _statics_beyond_board(g)
+
+
+def _own_hooks(card: "CardDef") -> frozenset[str] | None:
+    hooks: set[str] = set()
+    for ability in card.abilities:
+        if ability.kind != "static" or ability.body.get("effect_text") or ability.body.get("affects", "self") != "self":
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "keyword":
+                return None
+            if mod["type"] == "hook":
+                hooks.add(mod["hook"])
+    return frozenset(hooks)
+
+
+def _statics_beyond_board(g: "Game") -> bool:
+    """Whether an active static ability of another object could reach a card off the board."""
+    memo = g.statics_memo()
+    found: bool | None = memo.get("statics_beyond_board")
+    if found is None:
+        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only, _ in _object_statics(g))
+    return found
 
 
 def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
@@ -119,12 +174,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
-    for ability in card.abilities:
-        if ability.kind != "static" or attached or ability.body.get("effect_text"):
-            continue  # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
-        affects = ability.body.get("affects", "self")
-        if affects != "self":
-            continue
+    # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
+    for ability in () if attached else _own_statics(card):
         ctx = effects.EffectContext(g, obj.controller, oid)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
@@ -150,8 +201,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
     # static abilities of other objects on the board (Captain Farron, battlefields, legends)
     on_board = obj.zone == "board"
-    for src, ability, affects, board_only in _object_statics(g):
-        if src == oid or (board_only and not on_board):
+    for src, ability, affects, board_only, kinds in _object_statics(g):
+        if src == oid or (board_only and not on_board) or (kinds is not None and card.type not in kinds):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -190,24 +241,54 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     return out
 
 
-def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool]]:
-    """(source, ability, affects, board only) of the board's static abilities that affect other
-    objects, in index order; found once while the static sources are unchanged, since every
-    object's characteristics ask.  'Board only': its selector covers only objects on the board
-    and no condition needs checking first, so objects elsewhere can skip it."""
+_OWN_STATICS: dict[int, tuple["CardDef", tuple["Ability", ...]]] = {}
+
+
+def _own_statics(card: "CardDef") -> tuple["Ability", ...]:
+    """The card's static abilities that affect only itself, outside its effect text; found once
+    per card, since scripts are immutable once compiled."""
+    hit = _OWN_STATICS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = tuple(a for a in card.abilities if a.kind == "static" and not a.body.get("effect_text")
+                  and a.body.get("affects", "self") == "self")
+    _OWN_STATICS[id(card)] = (card, found)
+    return found
+
+
+def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
+    """(source, ability, affects, board only, card types) of the board's static abilities that
+    affect other objects, in index order; found once while the static sources are unchanged, since
+    every object's characteristics ask.  'Board only': its selector covers only objects on the
+    board and no condition needs checking first, so objects elsewhere can skip it.  Card types
+    (None: any): the only types its selector can match, when no condition needs checking first,
+    so objects of other types can skip it (the selector would refuse them by kind)."""
     memo = g.statics_memo()
-    found: list[tuple[int, Ability, Any, bool]] | None = memo.get("object_statics")
+    found: list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]] | None = memo.get("object_statics")
     if found is None:
         found = []
         for (src, index) in list(g.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if affects != "self" and _affects_objects(affects):
-                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" \
-                    and "condition" not in ability.body
-                found.append((src, ability, affects, board_only))
+                unconditional = "condition" not in ability.body
+                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" and unconditional
+                kinds = _selected_types(affects) if unconditional else None
+                found.append((src, ability, affects, board_only, kinds))
         memo["object_statics"] = found
     return found
+
+
+def _selected_types(affects: Any) -> tuple[str, ...] | None:
+    """The card types a static's selector can match (EffectContext.is_kind), None for any."""
+    if not isinstance(affects, dict):
+        return None
+    what = affects.get("what", "unit")
+    if what in ("card", "chain_item", "location", "player"):
+        return None
+    if what == "permanent":
+        return ("unit", "gear")
+    return (what,)
 
 
 def _affects_objects(affects: Any) -> bool:

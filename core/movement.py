@@ -23,14 +23,15 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = 
     obj = g.obj(oid)
     if obj.loc == dest:
         return False
-    if is_battlefield(obj.loc) and is_battlefield(dest):
+    from_bf, to_bf = is_battlefield(obj.loc), is_battlefield(dest)
+    if from_bf and to_bf:
         if "battlefield_to_battlefield" not in layers.hook_values(g, oid, "standard_move"):
             return False
-    elif not is_battlefield(dest) and dest != obj.controller:
+    elif not to_bf and dest != obj.controller:
         return False
-    if not is_battlefield(obj.loc) and not is_battlefield(dest):
+    if not from_bf and not to_bf:
         return False
-    if is_battlefield(obj.loc) and not is_battlefield(dest):
+    if from_bf and not to_bf:
         if no_base_from is None:
             no_base_from = _no_base_from(g)
         if obj.loc in no_base_from:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import DOMAINS, Ability, CardDef
+from .state import Player
 
 from . import actions, effects, layers
 
@@ -82,30 +83,15 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     need_energy -= take_spell
     take_pool = min(p.energy, need_energy)
     need_energy -= take_pool
-    ready = [r for r in p.runes if not objs[r].exhausted]
+    ready = _ready_runes(g, player)
     if need_energy and len(ready) < need_energy:
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
     plan = Plan()
     plan.pool_spell_energy = take_spell
     plan.pool_energy = take_pool
-    pool_power = dict(p.power)
-    spell_power = dict(p.spell_power) if for_spell else {}
     remaining: list[frozenset[str]] = []
-    pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
-                                                      (pool_power, plan.pool_power)) if source]
-    for allowed in sorted(cost.power, key=len) if cost.power else ():
-        paid = False
-        for source, record in pools:
-            for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
-                if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
-                    source[key] -= 1
-                    record.append(key)
-                    paid = True
-                    break
-            if paid:
-                break
-        if not paid:
-            remaining.append(allowed)
+    if cost.power:
+        _plan_pool_power(p, cost, for_spell, plan, remaining)
     used: set[int] = set()
     if remaining:
         # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
@@ -120,11 +106,43 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
         if used:
-            ready.sort(key=lambda r: (r not in used, r))
+            plan.exhaust = sorted(ready, key=lambda r: (r not in used, r))[:need_energy]
         else:
-            ready.sort()
-        plan.exhaust = ready[:need_energy]
+            plan.exhaust = ready[:need_energy]
     return plan
+
+
+def _ready_runes(g: "Game", player: int) -> list[int]:
+    """The player's ready runes in id order, found once per state version (plans for every
+    card in a listing of legal actions ask); callers must not change the list."""
+    memo = g.memo()
+    key = ("ready_runes", player)
+    ready: list[int] | None = memo.get(key)
+    if ready is None:
+        objs = g.state.objs
+        ready = memo[key] = sorted(r for r in g.state.players[player].runes if not objs[r].exhausted)
+    return ready
+
+
+def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]]) -> None:
+    """Pay what power the pools can (spell-only power first); the rest goes to ``remaining``."""
+    pool_power = dict(p.power)
+    spell_power = dict(p.spell_power) if for_spell else {}
+    pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
+                                                      (pool_power, plan.pool_power)) if source]
+    for allowed in sorted(cost.power, key=len):
+        paid = False
+        for source, record in pools:
+            for key in sorted(source, key=lambda k: (k == "any", k.count("|"), k)):
+                if source[key] > 0 and (key == "any" or allowed & set(key.split("|"))):
+                    source[key] -= 1
+                    record.append(key)
+                    paid = True
+                    break
+            if paid:
+                break
+        if not paid:
+            remaining.append(allowed)
 
 
 def pay(g: "Game", player: int, plan: Plan) -> None:
@@ -156,12 +174,19 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
               ignore: str = "", reduction: int = 0) -> Cost:
     """The total cost of playing a card (process of playing a card, step 3); callers may change
     the returned Cost, so each call gets its own copy of the remembered answer."""
+    cost = shared_play_cost(g, player, oid, paid, hidden, ignore, reduction)
+    return Cost(cost.energy, list(cost.power), dict(cost.other))
+
+
+def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
+                     ignore: str = "", reduction: int = 0) -> Cost:
+    """``play_cost`` as remembered for this state version, for callers that only read it."""
     key = ("cost", player, oid, tuple(paid), hidden, ignore, reduction)
     memo = g.memo()
-    if key not in memo:
-        memo[key] = _play_cost(g, player, oid, paid, hidden, ignore, reduction)
-    cost: Cost = memo[key]
-    return Cost(cost.energy, list(cost.power), dict(cost.other))
+    cost: Cost | None = memo.get(key)
+    if cost is None:
+        cost = memo[key] = _play_cost(g, player, oid, paid, hidden, ignore, reduction)
+    return cost
 
 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
@@ -248,12 +273,14 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
-    for src, ability, affects in _cost_statics(g):
+    for src, ability, what, where in _cost_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
+        if not ctx.is_kind(oid, what):
+            continue  # the card isn't of the kind it affects (a cheap check, so before its condition)
         if "while" in ability.body and not ctx.check(ability.body["while"]):
             continue
-        if not ctx.is_kind(oid, affects.get("what", "card")) or not ctx.matches(oid, _card_filter(affects)):
+        if not ctx.matches(oid, where):
             continue
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
@@ -280,7 +307,7 @@ class CostFacts:
 
     power: tuple[frozenset[str], ...]
     additional: tuple[Ability, ...]
-    own_statics: tuple[Ability, ...]
+    own_statics: tuple[Ability, ...]  # only those that change costs: the others add nothing (cost_modifiers)
 
 
 _COST_FACTS: dict[int, tuple[CardDef, CostFacts]] = {}
@@ -293,23 +320,25 @@ def _cost_facts(card: CardDef) -> CostFacts:
     facts = CostFacts(tuple(symbol(s, card.domains) for s in card.power),
                       tuple(a for a in card.abilities if a.kind == "additional_cost"),
                       tuple(a for a in card.abilities
-                            if a.kind == "static" and a.body.get("affects", "self") == "self"))
+                            if a.kind == "static" and a.body.get("affects", "self") == "self"
+                            and any(m["type"] == "cost" for m in a.body["modifiers"])))
     _COST_FACTS[id(card)] = (card, facts)
     return facts
 
 
-def _cost_statics(g: "Game") -> list[tuple[int, Ability, dict[str, Any]]]:
-    """(source, ability, affects) of the board's static abilities that change other cards' costs,
-    in index order; found once while the static sources are unchanged (every card's cost asks)."""
+def _cost_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
+    """(source, ability, kind of card affected, card filter) of the board's static abilities that
+    change other cards' costs, in index order; found once while the static sources are unchanged
+    (every card's cost asks)."""
     memo = g.statics_memo()
-    found: list[tuple[int, Ability, dict[str, Any]]] | None = memo.get("cost_statics")
+    found: list[tuple[int, Ability, str, dict[str, Any]]] | None = memo.get("cost_statics")
     if found is None:
         found = []
         for (src, index) in list(g.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if isinstance(affects, dict) and any(m["type"] == "cost" for m in ability.body["modifiers"]):
-                found.append((src, ability, affects))
+                found.append((src, ability, affects.get("what", "card"), _card_filter(affects)))
         memo["cost_statics"] = found
     return found
 
