@@ -61,7 +61,7 @@ def _reaches_off_board(g: "Game", oid: int) -> bool:
     memo = g.memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
     if found is None:
-        wide = any(not board_only for _, _, _, board_only in _object_statics(g))
+        wide = _statics_beyond_board(g)
         named: set[int] = set()
         for lasting in g.active_lasting():
             if lasting.kind == "static" and lasting.affects is None:
