@@ -29,6 +29,9 @@ from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, L
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
 Snapshot = tuple[bytes, list[int], list[tuple[Any, ...]]]
+# the dispatch index as it was: listeners, static sources, grant sources, each object's listened events
+IndexCopy = tuple[dict[str, dict[tuple[int, int], None]], dict[tuple[int, int], None],
+                  dict[tuple[int, int], None], dict[int, list[str]]]
 
 
 def _fields_reducer(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
@@ -196,12 +199,13 @@ class Game:
         step is plain data (the task stays on the stack and the answers are in the state).
         """
         snap = self.snapshot()
+        index = self._index_copy()
         self.answer_pos = 0
         try:
             step()
         except NeedDecision as need:
             answers = list(self.state.answers)
-            self.restore(snap)
+            self.restore(snap, index)
             self.state.answers = answers
             need.decision.context["replay"] = True
             self.state.decision = need.decision
@@ -428,6 +432,12 @@ class Game:
                     self._statics_generation += 1
                 self.grant_sources.pop((oid, ability.index), None)
 
+    def _index_copy(self) -> IndexCopy:
+        """The dispatch index as it is now, for a rewind to put back instead of rebuilding it from
+        every object (the index only ever replaces ``_indexed``'s lists, never changes them)."""
+        return ({event: dict(table) for event, table in self.listeners.items()}, dict(self.static_sources),
+                dict(self.grant_sources), dict(self._indexed))
+
     def _rebuild_index(self) -> None:
         self.listeners = {}
         self.static_sources = {}
@@ -537,7 +547,9 @@ class Game:
             s.objs = objs
         return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
 
-    def restore(self, snap: Snapshot) -> None:
+    def restore(self, snap: Snapshot, index: IndexCopy | None = None) -> None:
+        """Go back to a snapshot; ``index``, the dispatch index copied when it was taken, saves
+        rebuilding the index."""
         rest, ids, values = snap
         state, log_len = pickle.loads(rest)
         state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
@@ -545,7 +557,11 @@ class Game:
         del self.log[log_len:]
         self._chars = {}
         self.version += 1
-        self._rebuild_index()
+        if index is None:
+            self._rebuild_index()
+        else:
+            self.listeners, self.static_sources, self.grant_sources, self._indexed = index
+            self._statics_generation += 1
 
     # ------------------------------------------------------------------ players
     def opponents(self, player: int) -> list[int]:
