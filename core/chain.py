@@ -813,10 +813,7 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
         ability = abilities[index]
         if not _active_text(g, oid, ability):
             raise IllegalActionError(f"{g.name(oid)}'s ability is inactive while it is attached", "718.2")
-    timing = ability.timing
-    if is_add_ability(ability) and timing is None:
-        timing = None
-    ok, reason, rule = timing_allows(g, player, timing)
+    ok, reason, rule = timing_allows(g, player, ability.timing)
     if not ok:
         raise IllegalActionError(f"can't activate that ability now: {reason}", rule)
     ctx = EffectContext(g, player, oid)

@@ -312,7 +312,7 @@ def validate(g: "Game", action: Any) -> None:
         elif kind == "activate":
             g._pending_check = chain.check_activate(g, player, action)
         elif kind == "move":
-            movement.check_move(g, player, action)
+            g._pending_check = movement.check_move(g, player, action)  # the units and the destination
         elif kind == "hide":
             g._pending_plan = check_hide(g, player, action)
         elif kind == "invite":
@@ -429,7 +429,7 @@ def perform(g: "Game", action: Action) -> None:
         elif kind == "activate":
             chain.activate(g, player, action, g._pending_check)
         elif kind == "move":
-            units, dest = movement.check_move(g, player, action)
+            units, dest = g._pending_check  # validate's check_move
             movement.standard_move(g, player, units, dest)
         elif kind == "hide":
             hide(g, player, action, g._pending_plan)
