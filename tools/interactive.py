@@ -18,7 +18,7 @@ from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.state import NOWHERE
-from riftscript.tools.play import DEMO_DECKS, make_agents, match_summary, summary
+from riftscript.tools.play import DEMO_DECKS, make_agents, match_summary, seating, summary
 from riftscript.tools.playbyplay import render
 
 RUNE_ABILITIES = {-1: "exhaust {rune} for 1 energy", -2: "recycle {rune} for 1 {domain} power"}
@@ -152,15 +152,7 @@ def play_interactive(game: Game | Match, seat: int, agents: list[Agent], read: T
 def cmd_play(args: argparse.Namespace, read: TextIO | None = None, out: TextIO | None = None) -> int:
     """Play one game (or match) against agents at the terminal."""
     catalog = load_catalog()
-    assert catalog.plugins is not None
-    modes = catalog.plugins.modes()
-    spec = modes.get(args.mode)
-    if spec is None:
-        raise RiftScriptError(f"unknown mode {args.mode!r}; installed modes: {', '.join(sorted(modes))}")
-    decks = list(args.decks or DEMO_DECKS[:spec.players])
-    if len(decks) != spec.players:
-        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks "
-                              f"with --decks, {len(decks)} given")
+    spec, decks = seating(catalog, args.mode, list(args.decks or DEMO_DECKS))
     if not 1 <= args.seat <= spec.players:
         raise RiftScriptError(f"--seat is a seat from 1 to {spec.players}")
     names = [d.split()[0] for d in decks]

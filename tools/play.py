@@ -14,6 +14,7 @@ from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
+from riftscript.core.registry import ModeSpec
 from riftscript.tools.playbyplay import render
 
 DEMO_DECKS = ("Jinx Champion Deck", "Viktor Champion Deck")
@@ -35,6 +36,19 @@ def play_one(catalog: Catalog, decks: list[str], seed: int, agents: list[str], m
     game = Game.new(catalog, list(decks), mode=mode, seed=seed, names=[d.split()[0] for d in decks])
     play_out(game, make_agents(catalog, agents, seed))
     return game
+
+
+def seating(catalog: Catalog, mode: str, decks: list[str]) -> tuple[ModeSpec, list[str]]:
+    """The installed mode named ``mode`` and the decks for its seats, or an error saying what's wrong."""
+    assert catalog.plugins is not None
+    modes = catalog.plugins.modes()
+    spec = modes.get(mode)
+    if spec is None:
+        raise RiftScriptError(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
+    if len(decks) != spec.players:
+        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks "
+                              f"with --decks, {len(decks)} given")
+    return spec, decks
 
 
 def narrate(game: Game) -> list[str]:
@@ -69,15 +83,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play many seeded games between decks with agents, in any installed mode, and report the results."""
     out = out or sys.stdout  # looked up per call, so a redirected stdout is honoured
     catalog = load_catalog()
-    assert catalog.plugins is not None
-    modes = catalog.plugins.modes()
-    spec = modes.get(args.mode)
-    if spec is None:
-        raise RiftScriptError(f"unknown mode {args.mode!r}; installed modes: {', '.join(sorted(modes))}")
-    decks = list(args.decks)
-    if len(decks) != spec.players:
-        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks "
-                              f"with --decks, {len(decks)} given")
+    spec, decks = seating(catalog, args.mode, list(args.decks))
     agent_names = list(args.agents) if args.agents else ["random"]
     if len(agent_names) == 1:
         agent_names *= spec.players
