@@ -37,7 +37,7 @@ def test_simulate_plays_multiplayer_modes(mode: str, players: int, capsys: pytes
 def test_simulate_refuses_the_wrong_number_of_decks() -> None:
     result = run("simulate", "--mode", "war", "--decks", *FOUR[:3], "--games", "1")
     assert result.code != 0
-    assert "war is played by 4 players: give 4 decks with --decks, 3 given" in result.err
+    assert "war is played by 4 players: give 4 decks, one per seat in seat order, 3 given" in result.err
 
 
 def test_simulate_names_an_unknown_mode() -> None:
@@ -62,4 +62,4 @@ def test_deck_check_in_a_team_mode_names_what_teammates_share(capsys: pytest.Cap
 
 def test_deck_check_in_a_mode_needs_a_deck_per_seat() -> None:
     result = run("deck", "check", "--mode", "war", "Annie Starter Deck")
-    assert result.code != 0 and "war is played by 4 players: give 4 decks in seat order, 1 given" in result.err
+    assert result.code != 0 and "war is played by 4 players: give 4 decks, one per seat in seat order, 1 given" in result.err

@@ -15,6 +15,7 @@ from typing import Any, TextIO
 
 from riftscript.core.catalog import Catalog, load_catalog, script_files
 from riftscript.core.decks import Deck, load_deck, team_violations, violations
+from riftscript.tools.play import seating
 from riftscript.core.errors import DeckError, RiftScriptError, ScriptError
 
 
@@ -88,14 +89,7 @@ def cmd_check(args: argparse.Namespace, out: TextIO | None = None) -> int:
 def _check_seating(catalog: Catalog, mode: str, decks: list[Deck | None], results: list[dict[str, Any]]) -> None:
     """The decks as the seats of one game of ``mode``: the player count, and in a team mode what teammates
     may not share (491.8.h, 491.8.i), reported on each deck involved."""
-    assert catalog.plugins is not None
-    modes = catalog.plugins.modes()
-    spec = modes.get(mode)
-    if spec is None:
-        raise RiftScriptError(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
-    if len(decks) != spec.players:
-        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks in "
-                              f"seat order, {len(decks)} given")
+    spec, _ = seating(catalog, mode, [d.name if d else "" for d in decks])
     if any(d is None for d in decks):
         return
     present = [d for d in decks if d is not None]

@@ -46,8 +46,8 @@ def seating(catalog: Catalog, mode: str, decks: list[str]) -> tuple[ModeSpec, li
     if spec is None:
         raise RiftScriptError(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
     if len(decks) != spec.players:
-        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks "
-                              f"with --decks, {len(decks)} given")
+        raise RiftScriptError(f"{spec.name} is played by {spec.players} players: give {spec.players} decks, "
+                              f"one per seat in seat order, {len(decks)} given")
     return spec, decks
 
 
