@@ -167,6 +167,13 @@ def _statics_beyond_board(g: "Game") -> bool:
     return found
 
 
+def _own_text_applies(ctx: Any, body: dict[str, Any]) -> bool:
+    """A static ability of the object's own text (or its attached cards' effect text) applies when its
+    condition and its 'while' hold."""
+    return ("condition" not in body or bool(ctx.check(body["condition"]))) and \
+        ("while" not in body or bool(ctx.check(body["while"])))
+
+
 def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
     """(modifier, source object, controller, timestamp) of every static effect applying now."""
     obj = g.state.objs[oid]
@@ -177,9 +184,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
     for ability in () if attached else _own_statics(card):
         ctx = effects.EffectContext(g, obj.controller, oid)
-        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-            continue
-        if "while" in ability.body and not ctx.check(ability.body["while"]):
+        if not _own_text_applies(ctx, ability.body):
             continue
         for mod in ability.body["modifiers"]:
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
@@ -193,9 +198,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                         or ability.body.get("affects", "self") != "self":
                     continue
                 ctx = effects.EffectContext(g, obj.controller, oid)
-                if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-                    continue
-                if "while" in ability.body and not ctx.check(ability.body["while"]):
+                if not _own_text_applies(ctx, ability.body):
                     continue
                 for mod in ability.body["modifiers"]:
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
