@@ -79,6 +79,11 @@ def cmd_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+def _write_log(log_file: TextIO, title: str, lines: list[str], result: str) -> None:
+    """One game's (or match's) play-by-play in a simulate --log file."""
+    print(f"=== {title} ===", *lines, result + "\n", sep="\n", file=log_file)
+
+
 def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play many seeded games between decks with agents, in any installed mode, and report the results."""
     out = out or sys.stdout  # looked up per call, so a redirected stdout is honoured
@@ -109,10 +114,7 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
                                                                for w in s.winners or [])
             wins[key] += 1
             if log_file is not None:
-                print(f"=== game {i + 1}, seed {seed} ===", file=log_file)
-                for line in narrate(game):
-                    print(line, file=log_file)
-                print(summary(game) + "\n", file=log_file)
+                _write_log(log_file, f"game {i + 1}, seed {seed}", narrate(game), summary(game))
             if args.json:
                 print(json.dumps({"seed": seed, "result": s.result, "winners": s.winners, "turns": s.turn,
                                   "hash": game.log_hash()}), file=out)
@@ -177,10 +179,7 @@ def simulate_matches(args: argparse.Namespace, catalog: Catalog, mode: str, deck
             draws += s.draws
             games += len(s.games)
             if log_file is not None:
-                print(f"=== match {i + 1}, seed {seed} ===", file=log_file)
-                for line in narrate_match(match):
-                    print(line, file=log_file)
-                print(match_summary(match) + "\n", file=log_file)
+                _write_log(log_file, f"match {i + 1}, seed {seed}", narrate_match(match), match_summary(match))
             if args.json:
                 print(json.dumps({"seed": seed, "result": s.result, "winner": s.winner, "wins": s.wins,
                                   "draws": s.draws, "games": s.games, "hash": match.log_hash()}), file=out)
