@@ -147,7 +147,8 @@ def read_keys(catalog: Catalog | None = None) -> frozenset[str]:
 
 
 # Keys written for people (editors, card text, notes), which no rules code is meant to read.
-DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings"})
+DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings",
+                                "mutation", "equivalent", "change", "reason"})  # mutation: for riftscript mutate
 
 LISTENING = ("triggered", "replacement")
 FORMATS = ("text", "json", "graphml", "dot")
