@@ -266,11 +266,11 @@ class Workspace:
     timeout: float = DEFAULT_TIMEOUT
 
 
-def scenario_files(catalog: Catalog, extra: list[Path]) -> list[Path]:
-    """The scenario files of every installed set, plus the given folders or files."""
+def scenario_files(catalog: Catalog, extra: list[Path], installed: bool = True) -> list[Path]:
+    """The scenario files of every installed set (with ``installed``), plus the given folders or files."""
     roots: list[Path] = []
     for info in sorted(catalog.sets.values(), key=lambda s: s.code):
-        if info.spec.scenarios is not None:
+        if installed and info.spec.scenarios is not None:
             roots.append(Path(info.spec.scenarios))
     roots += extra
     files: list[Path] = []
@@ -292,12 +292,14 @@ def default_extra() -> list[Path]:
     return [tests] if (tests / "rules" / "scenarios").is_dir() else []
 
 
-def workspace(catalog: Catalog, extra: list[Path], timeout: float = DEFAULT_TIMEOUT, use_cache: bool = True) -> Workspace:
+def workspace(catalog: Catalog, extra: list[Path], timeout: float = DEFAULT_TIMEOUT, use_cache: bool = True,
+              installed: bool = True) -> Workspace:
+    """The catalog and the scenarios of the installed sets (with ``installed``) and of ``extra``."""
     assert catalog.schemas is not None
     store = ValidationCache.open(catalog.schemas) if use_cache else None
     loader = Loader(catalog.schemas, store)
     found: list[Scenario] = []
-    for path in scenario_files(catalog, extra):
+    for path in scenario_files(catalog, extra, installed):
         found += _scenarios(loader, path)
     if store is not None:
         store.save()
