@@ -78,6 +78,7 @@ _SWAP_OPERATOR = {"controller": "friendly/enemy", "owner": "you/opponent", "play
                   "who": "you/opponent", "duration": "this turn/permanent"}
 
 CONDITION_KEYS = ("if", "condition", "while", "only_while")
+SELECTOR_KEYS = ("target", "of", "card", "a", "b", "equipment", "by_domain_of")  # an effect's objects
 NO_NUMBERS = {"schema_version"}
 OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/opponent", "here/there/base",
              "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other")
@@ -161,6 +162,9 @@ def mutants(data: Json) -> list[Mutant]:
             if isinstance(v, int) and not isinstance(v, bool) and k not in NO_NUMBERS:
                 for delta in (1, -1):
                     add(here, "number", f"{v} -> {v + delta}", _edited(data, here, _set(v + delta)))
+            elif v == "self" and k in SELECTOR_KEYS and "kind" not in node:
+                others = {"pick": "all", "what": _kind_of(data), "where": {"other": True}}
+                add(here, "self/other", f"{k}: self -> other objects", _edited(data, here, _set(others)))
             elif isinstance(v, str) and v in SWAPS.get(str(k), {}):
                 for other in SWAPS[str(k)][v]:
                     add(here, _SWAP_OPERATOR[str(k)], f"{k}: {v} -> {other}", _edited(data, here, _set(other)))
@@ -578,7 +582,7 @@ def add_commands(sub: Any) -> None:
 
 def select_cards(catalog: Catalog, sets: list[str] | None, cards: list[str] | None, sample: int | None,
                  seed: int) -> list[str]:
-    codes = sorted(code for code, card in catalog.cards.items() if card.source)
+    codes = sorted(code for code, card in catalog.cards.items() if card.source and card.set_code in catalog.sets)
     if sets:
         wanted = {s.upper() for s in sets}
         unknown = wanted - set(catalog.sets)
@@ -597,16 +601,30 @@ def select_cards(catalog: Catalog, sets: list[str] | None, cards: list[str] | No
     return codes
 
 
+def cards_beside(roots: list[Path]) -> list[Path]:
+    """The ``cards/`` folders beside the ``scenarios/`` folders under these roots: their scenarios'
+    test-only cards, loaded as the pytest plugin loads them."""
+    found: set[Path] = set()
+    for root in roots:
+        folders = [root] if root.name == "scenarios" else list(root.rglob("scenarios")) if root.is_dir() else []
+        for folder in folders:
+            cards = folder.parent / "cards"
+            if cards.is_dir():
+                found.add(cards)
+    return sorted(found)
+
+
 def cmd_mutate(args: argparse.Namespace) -> int:
     from riftscript.tools import cli
 
     started = time.perf_counter()
-    catalog = cli._catalog()
+    roots = default_extra() + list(args.scenarios)
+    catalog = cli._catalog(cards_beside(roots))
     catalog.raise_for_problems()
     codes = select_cards(catalog, args.set_code, args.card, args.sample, args.seed)
     if not codes:
         raise RiftScriptError("no cards selected")
-    ws = workspace(catalog, default_extra() + list(args.scenarios), args.timeout, cli.CONTEXT.use_cache)
+    ws = workspace(catalog, roots, args.timeout, cli.CONTEXT.use_cache)
     results = run(ws, codes, max(1, int(args.workers)))
     seconds = time.perf_counter() - started
     target = open(args.output, "w", encoding="utf-8") if args.output else None
