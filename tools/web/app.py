@@ -196,6 +196,9 @@ class WebApp:
         return self.page("error.html", status, title="Not possible", message=message)
 
     # ------------------------------------------------------------------ pages
+    async def no_icon(self, request: Request) -> Response:
+        return Response(status_code=204)
+
     async def home(self, request: Request) -> Response:
         return self.page("home.html", title="RiftScript")
 
@@ -425,7 +428,7 @@ def create_app(data_dir: Path, catalog: Catalog | None = None, allowed_hosts: li
     gid = "{gid:str}/{token:str}"
     routes = [
         Route("/", web.home),
-        Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/favicon.ico", web.no_icon),
         Route("/play", web.new_game_form, methods=["GET"]),
         Route("/play", web.new_game, methods=["POST"]),
         Route(f"/play/{gid}", web.game_page, methods=["GET"]),
