@@ -22,7 +22,7 @@ from riftscript.tools.render import render_lines
 
 # (key, title, collapsed): the order the groups are shown in
 GROUPS = (("choice", "Decide", False), ("play", "Play a card", False), ("ability", "Use an ability", False),
-          ("move", "Move units", False), ("turn", "Your turn", False), ("runes", "Runes", True))
+          ("move", "Move units", False), ("turn", "Pass or end the turn", False), ("runes", "Runes", True))
 KIND_GROUP = {"play": "play", "hide": "play", "activate": "ability", "move": "move"}
 NARRATION_LINES = 80
 
