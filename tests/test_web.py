@@ -5,7 +5,6 @@ import io
 import json
 import re
 import warnings
-from argparse import Namespace
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -21,7 +20,6 @@ with warnings.catch_warnings():
 from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.game import Game
 from riftscript.tools import cli
-from riftscript.tools.play import cmd_simulate
 from riftscript.tools.web import command
 from riftscript.tools.web.app import create_app
 
@@ -282,14 +280,16 @@ def test_a_saved_game_replays_step_by_step(client: TestClient, catalog: Catalog)
     assert "Jinx (you)" in as_jinx
 
 
-def test_an_engine_save_records_and_a_simulate_log_replay(client: TestClient, catalog: Catalog, tmp_path: Path) -> None:
+def test_an_engine_save_records_and_a_simulate_log_replay(client: TestClient, tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
     _, saved = recorded_game(client)
     engine = json.dumps(saved["game"])
     assert client.get(upload(client, engine).headers["location"] + f"?step={saved['moves']}").text.count('id="outcome"') == 1
     log = tmp_path / "sim.log"
-    records = io.StringIO()
-    cmd_simulate(Namespace(mode="duel", decks=[JINX, VIKTOR], games=2, seed=4, agents=["greedy"], log=str(log),
-                           json=True), out=records)
+    capsys.readouterr()
+    assert cli.main(["simulate", "--decks", JINX, VIKTOR, "--games", "2", "--agents", "greedy", "--seed", "4",
+                     "--log", str(log), "--json"]) == 0
+    records = io.StringIO(capsys.readouterr().out)
     answer = upload(client, log.read_text())
     assert answer.status_code == 303 and not answer.headers["location"].endswith("/0")
     listing = client.get(answer.headers["location"]).text
