@@ -200,6 +200,8 @@ def test_every_mode_can_be_played_against_agents(client: TestClient, catalog: Ca
 def test_bodies_over_the_limits_and_foreign_hosts_are_refused(client: TestClient) -> None:
     assert client.post("/workshop/check", content=b"x" * (600 * 1024)).status_code == 413
     assert client.post("/play", content=b"x" * (20 * 1024)).status_code == 413
+    streamed = client.post("/workshop/check", content=iter([b"x" * (300 * 1024)] * 2))  # no Content-Length
+    assert streamed.status_code == 413
     assert client.get("/", headers={"host": "evil.example"}).status_code == 400
     headers = client.get("/").headers
     assert "script-src 'self'" in headers["content-security-policy"] and headers["referrer-policy"] == "no-referrer"
@@ -300,6 +302,10 @@ def test_an_engine_save_records_and_a_simulate_log_replay(client: TestClient, tm
     answer = upload(client, "\n".join(json.dumps(line) for line in lines))
     page = client.get(answer.headers["location"] + "/0?step=9999").text
     assert lines[0]["hash"][:16] in page
+    tampered = re.sub(r"log hash [0-9a-f]+", "log hash 0123456789abcdef", log.read_text())
+    text_only = client.get(upload(client, tampered).headers["location"] + "/0?step=2").text
+    assert "no installed agent reproduces this log" in text_only and "step 2 of" in text_only
+    assert "== Turn 2:" in text_only and "== Turn 3:" not in text_only  # the play-by-play, a turn at a time
     bad = upload(client, "hello")
     assert bad.status_code == 400 and "not a game RiftScript can replay" in bad.text
 

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from riftscript.core.agents import play_out
 from riftscript.core.catalog import Catalog
 from riftscript.core.decks import load_deck
 from riftscript.core.errors import RiftScriptError
@@ -37,6 +37,7 @@ from riftscript.tools.web.workshop import CardCatalogs
 
 MAX_RECORDINGS = 200
 MAX_ACTIONS = 100_000
+SECONDS_PER_GUESS = 10.0  # playing a text log's game again with one installed agent
 
 
 class ReplayError(RiftScriptError):
@@ -214,6 +215,20 @@ def _hash_matches(game: Game | Match, wanted: str) -> bool:
     return not wanted or game.log_hash().startswith(wanted)
 
 
+def _play(game: Game | Match, agents: list[Any], seconds: float | None) -> bool:
+    """``agents.play_out`` within a time limit (None: none); False if the time ran out."""
+    stop = time.monotonic() + seconds if seconds is not None else None
+    for _ in range(MAX_ACTIONS):
+        decision = game.pending_decision()
+        if game.over or decision is None:
+            return True
+        if stop is not None and time.monotonic() > stop:
+            return False
+        current = game.game if isinstance(game, Match) else game
+        game.apply(agents[decision.player].choose(current, game.legal_actions()))
+    return True
+
+
 def find_actions(cards: CardCatalogs, rec: Recording) -> None:
     """Fill ``rec.actions`` by playing the game again with its agents (or, for a text log, with
     each installed agent until one reproduces the log hash); leaves them None if none does."""
@@ -221,10 +236,13 @@ def find_actions(cards: CardCatalogs, rec: Recording) -> None:
         return
     catalog = cards.catalog(rec.card)
     assert catalog.plugins is not None
-    candidates = [rec.agents] if rec.agents else [[name] * len(rec.decks) for name in sorted(catalog.plugins.agents())]
+    # simulate's default agent first; a slow agent that is not the one gives up after a few seconds
+    names = sorted(catalog.plugins.agents(), key=lambda name: (name != "random", name))
+    candidates = [rec.agents] if rec.agents else [[name] * len(rec.decks) for name in names]
     for agents in candidates:
         game = new_game(catalog, rec)
-        play_out(game, make_agents(catalog, agents, rec.seed), MAX_ACTIONS)
+        if not _play(game, make_agents(catalog, agents, rec.seed), None if rec.agents else SECONDS_PER_GUESS):
+            continue
         if _hash_matches(game, rec.hash):
             rec.actions = _actions(game.log)
             rec.note = f"played again with {' vs '.join(agents)} agents" + (", same log hash" if rec.hash else "")
