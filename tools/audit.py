@@ -109,7 +109,7 @@ KERNEL_PROCEDURES: dict[str, str] = {
 KERNEL_KEYS: dict[str, str] = {
     "schema_version": "core/catalog", "code": "core/catalog", "name": "core/catalog", "supertype": "core/catalog",
     "domains": "core/catalog", "tags": "core/catalog", "champion_tag": "core/catalog", "might_bonus": "core/catalog",
-    "keywords": "core/catalog", "abilities": "core/catalog", "kind": "core/catalog", "id": "core/observe",
+    "keywords": "core/catalog", "abilities": "core/catalog", "kind": "core/catalog",
     "effect_text": "core/layers", "when": "core/triggers", "once_per_turn": "core/triggers",
     "optional": "core/catalog", "if": "core/triggers", "only_while": "core/chain", "timing": "core/chain",
     "replaces": "core/replacement", "instead": "core/replacement", "while": "core/layers",
@@ -147,8 +147,9 @@ def read_keys(catalog: Catalog | None = None) -> frozenset[str]:
 
 
 # Keys written for people (editors, card text, notes), which no rules code is meant to read.
-DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings",
-                                "mutation", "equivalent", "change", "reason"})  # mutation: for riftscript mutate
+# (an ability's ``id`` is a name for people; ``mutation`` holds notes for riftscript mutate)
+DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings", "id",
+                                "mutation", "equivalent", "change", "reason"})
 
 LISTENING = ("triggered", "replacement")
 FORMATS = ("text", "json", "graphml", "dot")
