@@ -196,7 +196,8 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
     enters_ready = ready or card.type != "unit" or layers.chars(g, oid).enter_ready
-    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities if a.kind == "static"
+    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities
+                                   if a.kind == "static" and a.body.get("affects", "self") == "self"
                                    for m in a.body["modifiers"]):
         enters_ready = False
     if card.type == "unit" and not enters_ready:
@@ -354,6 +355,19 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
     return out
 
 
+def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
+    of one kind."""
+    out: list[tuple[dict[str, Any], int, list[int]]] = []
+    for mod, src, ability in _active_modifiers(g, "restriction"):
+        if mod["restriction"] == restriction:
+            affects = ability.body.get("affects", "self")
+            covered = [src] if affects == "self" else \
+                effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
+            out.append((mod, src, covered))
+    return out
+
+
 def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a
@@ -366,7 +380,8 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
         if affects == "self":
             covered = src == oid
         elif isinstance(affects, dict):
-            where = {k: v for k, v in (affects.get("where") or {}).items() if k != "location" or obj.zone == "board"}
+            where = {k: v for k, v in (affects.get("where") or {}).items()
+                     if k != "location" or obj.zone in ("board", "facedown")}
             covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
         else:
             covered = oid in ctx.resolve(affects)
@@ -488,8 +503,8 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         if not is_battlefield(dest) and dest != obj.controller:
             dest = obj.controller  # units are never moved to another player's base
         if is_battlefield(obj.loc) and not is_battlefield(dest):
-            from .movement import _cant_move_to_base
-            if _cant_move_to_base(g, obj.loc):
+            from .movement import kept_from_base
+            if oid in kept_from_base(g):
                 continue  # "can't move from here to base" stops every move, not only the standard one (171)
         if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
             recall(g, [oid])

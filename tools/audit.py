@@ -114,7 +114,7 @@ KERNEL_KEYS: dict[str, str] = {
     "optional": "core/catalog", "if": "core/triggers", "only_while": "core/chain", "timing": "core/chain",
     "replaces": "core/replacement", "instead": "core/replacement", "while": "core/layers",
     "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
-    "restriction": "core/movement", "to_units_here": "core/actions", "enter_ready": "core/actions",
+    "restriction": "core/actions", "to_units_here": "core/actions", "enter_ready": "core/actions",
     "additional_cost": "core/chain", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
     "reduce_power": "core/payment", "per_unit": "core/payment",
     "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
