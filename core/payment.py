@@ -286,15 +286,16 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
     for lasting in g.active_lasting() if g.state.lasting else ():
-        if lasting.kind != "static" or lasting.controller != player:
-            continue
-        if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
+        if lasting.kind != "static" or not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, lasting.controller, lasting.source)
         selection = lasting.body.get("affects")
-        if isinstance(selection, dict) and (not ctx.is_kind(oid, selection.get("what", "card"))
-                                            or not ctx.matches(oid, _card_filter(selection))):
-            continue
+        if isinstance(selection, dict):
+            # its selection says whose cards ("the next spell you play": controller you, not a teammate's)
+            if not ctx.is_kind(oid, selection.get("what", "card")) or not ctx.matches(oid, _card_filter(selection)):
+                continue
+        elif lasting.controller != player:
+            continue  # without a selection: the cards its controller plays
         for mod in lasting.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))
