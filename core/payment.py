@@ -230,7 +230,6 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                 power = list(power)
                 power.remove(wanted)
     # discounts and increases from static effects (own, board, lasting)
-    minimum = 0
     if not (hidden or ignore == "all"):
         for mod, floor, src_lasting in cost_modifiers(g, player, oid):
             amount = effects.EffectContext(g, player, oid).amount(mod.get("energy", 0))
@@ -238,9 +237,10 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                 extra_energy += amount
             else:
                 if floor:
-                    amount = max(0, min(amount, energy - floor))
+                    # "to a minimum of N" holds against the cost as already reduced (three Heralds of
+                    # Scales take a 5-cost Dragon to 1, not 0)
+                    amount = max(0, min(amount, energy - reduce_energy - floor))
                 reduce_energy += amount
-                minimum = max(minimum, floor)
             if src_lasting is not None and src_lasting.uses > 0:
                 other.setdefault("_use_lasting", []).append(src_lasting.id)
     energy = max(0, energy - reduce_energy) + extra_energy
