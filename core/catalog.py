@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import yamlio
+from . import cardrefs, yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
@@ -226,7 +226,7 @@ def detect_kind(data: Json) -> str:
         return "deck"
     if "requires" in data:
         return "set"
-    if "steps" in data or "scenarios" in data:
+    if "steps" in data or "scenarios" in data or "setup" in data or "deck" in data:
         return "scenario"
     return "card"
 
@@ -597,6 +597,7 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 def _report(run: _Run) -> None:
     """Check references across files, then turn every document's findings into problems."""
     catalog = run.catalog
+    broken: set[str] | None = None
     for doc in run.documents:
         if not isinstance(doc.raw, dict):
             catalog.problems.extend(doc.report())
@@ -610,7 +611,24 @@ def _report(run: _Run) -> None:
             refs = doc.refs if doc.refs is not None else references(doc.raw)
             for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
                 doc.problems.append(doc.problem(path, message))
+        if doc.kind in ("deck", "scenario"):
+            if broken is None:
+                broken = _broken_cards(run.documents)
+            for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
+                                                  catalog.decks, broken):
+                doc.problems.append(doc.problem(ref.path, message, at_key=ref.at_key))
+                replaced.add(tuple(ref.path))  # a mistyped code: this message, with its hint, replaces the schema's
         catalog.problems.extend(doc.report(replaced))
+
+
+def _broken_cards(documents: list[Document]) -> set[str]:
+    """Codes and names of card files that failed their own checks: references to them are not
+    reported again as unknown cards."""
+    out: set[str] = set()
+    for doc in documents:
+        if doc.kind == "card" and not doc.valid and isinstance(doc.raw, dict):
+            out.update(str(doc.raw[key]) for key in ("code", "name") if isinstance(doc.raw.get(key), str))
+    return out
 
 
 KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")
