@@ -377,12 +377,14 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
 
 def script_files(path: Path) -> list[Path]:
     """The YAML files at ``path``: the file itself (whatever its name), or every ``*.yaml`` and
-    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped)."""
+    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped, and so are the
+    copies ``pip install`` leaves in a set folder: ``build``, ``dist``, ``*.egg-info``)."""
     if not path.is_dir():
         return [path] if path.exists() else []
     found: list[Path] = []
     for folder, dirs, names in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "dist")
+                         and not d.endswith(".egg-info"))
         found.extend(Path(folder, n) for n in names if n.endswith((".yaml", ".yml")))
     return sorted(found)
 

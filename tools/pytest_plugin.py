@@ -8,7 +8,8 @@ A scenario inside a set folder (a folder holding ``set.yaml``) runs with the who
 its cards, keywords and decks, with no packaging.  The folder's ``set.yaml`` is collected as one
 more item that fails listing every problem of the folder's files.  A card file with problems
 fails only the scenarios that use that card; a scenario naming a card, deck or alias that does
-not exist is a collection error at that name's ``file:line:col``, with a 'did you mean' hint.
+not exist is found at collection and fails with that name's ``file:line:col`` and a 'did you mean'
+hint, while the other scenarios of the file run.
 """
 from __future__ import annotations
 
@@ -43,7 +44,9 @@ class Context:
     problems: list[Problem] = field(default_factory=list)
     # a card's code or name, or a deck's name -> what it is ("Cinder Pup (MYS-002)") and its file's problems
     broken: dict[str, tuple[str, list[Problem]]] = field(default_factory=dict)
-    fatal: list[Problem] = field(default_factory=list)  # the set manifest's: nothing of the folder loads
+    # every scenario fails with these: the set manifest's (nothing of the folder loads), or any problem of
+    # the cards beside a scenarios folder outside a set folder
+    fatal: list[Problem] = field(default_factory=list)
 
 
 _CONTEXTS: dict[tuple[str, ...], Context] = {}
@@ -58,7 +61,9 @@ def context(path: Path) -> Context:
         if not parts:
             _CONTEXTS[key] = Context(catalog())
         else:
-            _CONTEXTS[key] = _load(parts)
+            _CONTEXTS[key] = found = _load(parts)
+            if folders.find_root(path) is None:
+                found.fatal = found.problems  # cards beside a scenarios folder: no set folder check lists them
     return _CONTEXTS[key]
 
 
@@ -111,30 +116,30 @@ class ScenarioFile(pytest.File):
             scenarios = load_file(self.path, cat.schemas)
         except ScriptError as exc:
             raise self.CollectError(str(exc)) from None
-        data = yamlio.load_file(self.path)
-        refs = cardrefs.references("scenario", data)
+        refs = cardrefs.references("scenario", yamlio.load_file(self.path))
         unknown = cardrefs.problems(refs, cat.cards, cat.decks, ctx.broken)
-        if unknown:
-            positions = yamlio.Positions(self.path.read_text(encoding="utf-8"))
-            lines = []
-            for ref, message in unknown:
-                pos = positions.of_key(ref.path[:-1], ref.path[-1]) if ref.at_key else positions.of(ref.path)
-                lines.append(str(Problem(str(self.path), pos[0] if pos else None, pos[1] if pos else None,
-                                         message, yamlio.dotted(ref.path))))
-            raise self.CollectError("\n".join(lines))
+        positions = yamlio.Positions(self.path.read_text(encoding="utf-8")) if unknown else None
         for scenario in scenarios:
-            used = {r.name for r in refs if r.path[:len(scenario.base_path)] == scenario.base_path}
+            mine = [r for r in refs if r.path[:len(scenario.base_path)] == scenario.base_path]
+            wrong = [self._problem(positions, ref, message) for ref, message in unknown if ref in mine]
             yield ScenarioItem.from_parent(self, name=scenario.name, scenario=scenario, context=ctx,
-                                           broken=sorted(used & set(ctx.broken)))
+                                           broken=sorted({r.name for r in mine} & set(ctx.broken)), unknown=wrong)
+
+    def _problem(self, positions: yamlio.Positions | None, ref: cardrefs.Ref, message: str) -> Problem:
+        assert positions is not None
+        pos = positions.of_key(ref.path[:-1], ref.path[-1]) if ref.at_key else positions.of(ref.path)
+        return Problem(str(self.path), pos[0] if pos else None, pos[1] if pos else None, message,
+                       yamlio.dotted(ref.path))
 
 
 class ScenarioItem(pytest.Item):
     def __init__(self, *, scenario: Scenario, context: Context | None = None, broken: list[str] | None = None,
-                 **kwargs: Any) -> None:
+                 unknown: list[Problem] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.scenario = scenario
         self.context = context
         self.broken = broken or []
+        self.unknown = unknown or []  # names of cards, decks or aliases that do not exist, found at collection
         for rule in scenario.rules:
             self.user_properties.append(("rule", rule))
         for card in scenario.cards:
@@ -144,8 +149,10 @@ class ScenarioItem(pytest.Item):
         if self.scenario.pending:
             pytest.skip(f"pending: {self.scenario.pending}")
         ctx = self.context or context(self.path)
+        if self.unknown:
+            raise ScenarioFailure(_listing(self.unknown))
         if ctx.fatal:
-            raise ScenarioFailure(f"the set folder can't be loaded:\n{_listing(ctx.fatal)}")
+            raise ScenarioFailure(f"the files it is loaded with have problems:\n{_listing(ctx.fatal)}")
         if self.broken:
             used = {ctx.broken[name][0]: ctx.broken[name][1] for name in self.broken}
             found = [p for problems in used.values() for p in problems]
