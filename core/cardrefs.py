@@ -126,6 +126,12 @@ def _scenario(path: JsonPath, sc: Mapping[str, Any]) -> list[Ref]:
         for zone in ("units", "facedown"):
             out += _placed(path + ["setup", "battlefields", i, zone], bf.get(zone))
             aliases.update(_aliases(bf.get(zone)))
+    chain = setup.get("chain")
+    for i, item in enumerate(chain if isinstance(chain, list) else []):
+        if isinstance(item, dict) and isinstance(item.get("card"), str):
+            out.append(Ref(path + ["setup", "chain", i, "card"], "card", item["card"]))
+        if isinstance(item, dict) and isinstance(item.get("as"), str):
+            aliases.add(item["as"])
     steps = sc.get("steps")
     for i, step in enumerate(steps if isinstance(steps, list) else []):
         if isinstance(step, dict) and isinstance(step.get("bind"), dict):
