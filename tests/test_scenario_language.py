@@ -123,3 +123,27 @@ def test_a_setup_that_cannot_be_built_is_reported_at_its_setup(tmp_path: Path) -
 def test_an_unknown_object_in_a_step_gets_a_hint(tmp_path: Path) -> None:
     with pytest.raises(ScenarioFailure, match=r"no object called 'sargeant'; did you mean 'sergeant'\?"):
         _run(tmp_path, POSITION + "  - {do: play, player: A, card: ray, targets: [[sargeant]]}\n")
+
+
+def test_every_key_of_the_scenario_language_is_documented() -> None:
+    """schemas/README.md's 'Scenarios' section names every key a scenario file may use."""
+    import json
+    import re
+
+    root = Path(__file__).resolve().parent.parent / "schemas"
+    schema = json.loads((root / "scenario.schema.json").read_text(encoding="utf-8"))
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("\n## Scenarios\n")[1].split("\n## Scenarios that play a Match")[0]
+    defs = schema["$defs"]
+    keys = {
+        "scenario": set(defs["scenario"]["properties"]),
+        "setup": set(defs["setup"]["properties"]),
+        "player": set(defs["player_setup"]["properties"]),
+        "card": set(defs["card"]["anyOf"][1]["properties"]),
+        "chain item": set(defs["chain_item"]["properties"]),
+        "step": set(defs["step"]["properties"]) | set(defs["step"]["properties"]["do"]["enum"]),
+        "expectation": set(defs["expect"]["properties"]),
+    }
+    words = set(re.findall(r"[a-z_]+", section))
+    missing = {kind: sorted(k for k in names if k not in words) for kind, names in keys.items()}
+    assert {kind: names for kind, names in missing.items() if names} == {}
