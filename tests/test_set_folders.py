@@ -194,3 +194,20 @@ def test_pytest_reports_unknown_cards_and_fails_only_the_scenarios_of_a_broken_c
     assert "it uses Cinder Pup (MYS-003), whose file has problems:\n" \
            f"{folder / 'cards' / 'MYS-003.yaml'}:7:8: 'two' is not of type 'integer' (might)" in out
     assert "3 failed, 2 passed" in out  # the typo, the broken card: its scenario and the folder files check
+
+
+def test_validate_reports_unknown_cards_of_a_deck_file_on_its_own(tmp_path: Path) -> None:
+    deck = tmp_path / "deck.yaml"
+    deck.write_text(_deck("OGN-0111"), encoding="utf-8")
+    result = run("validate", str(deck))
+    assert result.code == 1
+    assert result.lines == [f"{deck}:22:12: unknown card 'OGN-0111'; did you mean 'OGN-111'? (main[16].card)",
+                            "1 problem in 1 file (1 checked)"]
+
+
+def test_rules_coverage_runs_a_set_folder_with_its_keywords(folder: Path) -> None:
+    from riftscript.tools.coverage import measure
+
+    outcomes = measure([folder / "scenarios"]).outcomes
+    assert sorted((o.name, o.status) for o in outcomes) == [
+        ("Kindle 2 deals 2 when the squire attacks", "passed"), ("My Set Pathfinder draws a card when played", "passed")]
