@@ -402,7 +402,8 @@ exit status: 0 when every file is valid, 1 otherwise."""
 COMMANDS: dict[str, Command] = {
     "validate": Command("check card, keyword, deck and set files; print every problem as file:line:col",
                         cmd_validate, _validate_arguments, epilog=EPILOG_VALIDATE),
-    "sets": Command("list installed card sets and how many cards each has scripted", cmd_sets, _json_argument),
+    "sets": Command("list installed card sets and set folders, and how many cards each has scripted", cmd_sets,
+                    _json_argument),
     "cards": Command("search installed cards, or --show one card's facts and script", cmd_cards, _cards_arguments),
     "keywords": Command("list installed keywords", cmd_keywords, _json_argument),
     "modes": Command("list installed modes of play (for 'simulate --mode')", cmd_modes, _json_argument),
