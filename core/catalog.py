@@ -598,29 +598,33 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 
 def _report(run: _Run) -> None:
     """Check references across files, then turn every document's findings into problems."""
-    catalog = run.catalog
-    broken: set[str] | None = None
+    broken = _broken_cards(run.documents)
     for doc in run.documents:
-        if not isinstance(doc.raw, dict):
-            catalog.problems.extend(doc.report())
-            continue
-        replaced: set[tuple[str | int, ...]] = set()
-        if doc.kind == "card":
-            for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
-                doc.problems.append(doc.problem(path, message, at_key=at_key))
-                replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
-        if doc.kind in ("card", "keyword"):
-            refs = doc.refs if doc.refs is not None else references(doc.raw)
-            for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
-                doc.problems.append(doc.problem(path, message))
-        if doc.kind in ("deck", "scenario"):
-            if broken is None:
-                broken = _broken_cards(run.documents)
-            for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
-                                                  catalog.decks, broken):
-                doc.problems.append(doc.problem(ref.path, message, at_key=ref.at_key))
-                replaced.add(tuple(ref.path))  # a mistyped code: this message, with its hint, replaces the schema's
-        catalog.problems.extend(doc.report(replaced))
+        run.catalog.problems.extend(document_problems(run.catalog, doc, broken))
+
+
+def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = ()) -> list[Problem]:
+    """Every problem of one document read by a :class:`Loader`, with its references (keywords,
+    tokens, and the cards and decks of deck and scenario files) checked against ``catalog``: what
+    ``validate`` reports for that file (the web workshop checks a card typed in a browser this way).
+    ``broken``: codes and names of card files that have problems of their own (not reported again)."""
+    if not isinstance(doc.raw, dict):
+        return doc.report()
+    replaced: set[tuple[str | int, ...]] = set()
+    if doc.kind == "card":
+        for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
+            doc.problems.append(doc.problem(path, message, at_key=at_key))
+            replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
+    if doc.kind in ("card", "keyword"):
+        refs = doc.refs if doc.refs is not None else references(doc.raw)
+        for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
+            doc.problems.append(doc.problem(path, message))
+    if doc.kind in ("deck", "scenario"):
+        for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
+                                              catalog.decks, broken):
+            doc.problems.append(doc.problem(ref.path, message, at_key=ref.at_key))
+            replaced.add(tuple(ref.path))  # a mistyped code: this message, with its hint, replaces the schema's
+    return doc.report(replaced)
 
 
 def _broken_cards(documents: list[Document]) -> set[str]:
