@@ -149,6 +149,23 @@ def test_new_set_scaffolds_a_folder_with_no_code_to_write(tmp_path: Path) -> Non
     assert again.code == 1 and "already exists and is not an empty folder" in again.err
     bad = run("new", "set", "fresh-start", "Fresh", str(tmp_path / "bad"))
     assert bad.code == 1 and "set code 'FRESH-START': use 2 to 5 capital letters or digits" in bad.err
+    taken = run("new", "set", "ogn", "Mine", str(tmp_path / "taken"))
+    assert taken.code == 1 and "set code OGN is the code of the installed set Origins; choose another" in taken.err
+    assert not (tmp_path / "taken").exists() and not (tmp_path / "bad").exists()
+
+
+def test_new_set_writes_any_printable_name_safely(tmp_path: Path) -> None:
+    """Quotes and backslashes in the name stay text in set.yaml, the card and pyproject.toml."""
+    import tomllib
+
+    name = 'Bob\'s "Best" \\ Set'
+    root = tmp_path / "quoted"
+    assert run("new", "set", "QTD", name, str(root)).code == 0
+    assert run("validate", str(root)).code == 0
+    assert run("--set", str(root), "cards", "--show", "QTD-001").lines[1] == f"name:      {name} Pathfinder"
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["description"] == f"{name}: a RiftScript card set"
+    assert run("new", "set", "NWL", "two\nlines", str(tmp_path / "nwl")).code == 1
 
 
 def test_cards_show_renders_a_card_file_that_is_not_installed(folder: Path, tmp_path: Path) -> None:

@@ -8,11 +8,13 @@ Nothing in it is Python a card author has to write or read.
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
 from typing import Any
 
+from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.folders import MANIFEST
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
@@ -41,20 +43,21 @@ def files(code: str, name: str) -> dict[str, str]:
     """The scaffold's files by relative path."""
     package = f"riftscript_set_{code.lower()}"
     card = f"{code}-001"
-    card_name = f"{name} Pathfinder"
-    quoted = name.replace('"', "'")
+    card_name = _yaml(f"{name} Pathfinder")
+    quoted = _yaml(name)
+    toml = json.dumps(f"{name}: a RiftScript card set")  # a TOML basic string is written as JSON writes it
     return {
         MANIFEST: _schema("set") + (
             f"schema_version: {SCHEMA_VERSION}\n"
             f"code: {code}\n"
-            f'name: "{quoted}"\n'
+            f"name: {quoted}\n"
             f"version: 0.1.0\n"
             f'requires: {{engine: "{_engine_range()}", schema_version: {SCHEMA_VERSION}}}\n'
-            f'description: "{quoted}: a RiftScript card set."\n'),
+            f"description: {_yaml(name + ': a RiftScript card set.')}\n"),
         f"cards/{card}.yaml": _schema("card") + (
             f"schema_version: {SCHEMA_VERSION}\n"
             f"code: {card}\n"
-            f'name: "{card_name}"\n'
+            f"name: {card_name}\n"
             f"type: unit\n"
             f"domains: [fury]\n"
             f"cost: {{energy: 2}}\n"
@@ -66,7 +69,7 @@ def files(code: str, name: str) -> dict[str, str]:
         f"scenarios/{card}.yaml": (
             f"# 'pytest .' in the set folder runs every scenario of the set\n"
             f"schema_version: {SCHEMA_VERSION}\n"
-            f'name: "{card_name} draws a card when played"\n'
+            f"name: {_yaml(name + ' Pathfinder draws a card when played')}\n"
             f"cards: [{card}]\n"
             f"setup:\n"
             f"  A:\n"
@@ -96,7 +99,7 @@ def files(code: str, name: str) -> dict[str, str]:
             f"[project]\n"
             f'name = "riftscript-set-{code.lower()}"\n'
             f'version = "0.1.0"\n'
-            f'description = "{quoted}: a RiftScript card set"\n'
+            f"description = {toml}\n"
             f'requires-python = ">=3.11"\n'
             f'dependencies = ["riftscript{_engine_range()}"]\n'
             f"\n"
@@ -113,12 +116,20 @@ def files(code: str, name: str) -> dict[str, str]:
     }
 
 
-def new_set(code: str, name: str, folder: Path) -> list[Path]:
-    """Write the scaffold into ``folder`` (new or empty); returns the files written."""
+def _yaml(text: str) -> str:
+    """A YAML scalar holding exactly ``text`` (single-quoted: only ' needs escaping, as '')."""
+    return "'" + text.replace("'", "''") + "'"
+
+
+def new_set(code: str, name: str, folder: Path, taken: dict[str, str] | None = None) -> list[Path]:
+    """Write the scaffold into ``folder`` (new or empty); returns the files written.  ``taken``: the
+    codes of installed sets, with their names, which a new set can't reuse."""
     if not CODE.match(code):
         raise ScaffoldError(f"set code {code!r}: use 2 to 5 capital letters or digits, e.g. MYS")
-    if not name.strip() or len(name) > 100:
-        raise ScaffoldError("the set name must be 1 to 100 characters")
+    if taken and code in taken:
+        raise ScaffoldError(f"set code {code} is the code of the installed set {taken[code]}; choose another")
+    if not name.strip() or len(name) > 80 or not name.isprintable():
+        raise ScaffoldError("the set name must be 1 to 80 printable characters")
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
         raise ScaffoldError(f"{folder} already exists and is not an empty folder; choose another DIR")
     written: list[Path] = []
@@ -135,7 +146,8 @@ def cmd_new_set(args: argparse.Namespace) -> int:
 
     code = args.code.upper()
     folder = args.dir if args.dir is not None else Path(f"{code.lower()}-set")
-    new_set(code, args.name, folder)
+    installed = load_catalog(strict=False).sets
+    new_set(code, args.name, folder, {c: info.name for c, info in installed.items()})
     out = CONTEXT.stream
     print(f"created the set folder {folder} ({code}, {args.name}): {MANIFEST}, cards/{code}-001.yaml, "
           f"scenarios/{code}-001.yaml, keywords/, decks/, pyproject.toml", file=out)
