@@ -186,11 +186,12 @@ def _step_objects(path: JsonPath, step: Mapping[str, Any]) -> Iterable[tuple[Jso
 
 
 def _hint(name: str, options: Iterable[str]) -> str:
-    match = closest(name, options)
+    """'; did you mean X?' for the closest option, compared as written, then ignoring case."""
+    by_lower = {option.lower(): option for option in options}
+    match = closest(name, by_lower.values())
     if match is None:
-        match = closest(name.lower(), {o.lower(): o for o in options})
-        if match is not None:
-            match = {o.lower(): o for o in options}[match]
+        lowered = closest(name.lower(), by_lower)
+        match = by_lower[lowered] if lowered is not None else None
     return f"; did you mean {match!r}?" if match else ""
 
 

@@ -17,6 +17,10 @@ Positional references: ``A.hand.0`` (first card in A's hand), ``A.deck.0`` (top 
 ``A.champion``.  They are resolved when used; a step's ``bind: {alias: ref}`` fixes them as aliases
 (useful in ``setup: {decks: ...}`` games, whose cards are shuffled).  In such a game the first
 step's ``events`` also see the setup's events (turn order, opening draws, battlefields).
+
+The whole language (setup of attachments, effects, chain items, pools and mulligans; refusals by rule
+number and by a player without priority; decisions the engine takes itself; split damage) is
+documented in ``schemas/README.md``, section "Scenarios".
 """
 from __future__ import annotations
 
