@@ -230,6 +230,9 @@ def cmd_cards(args: argparse.Namespace) -> int:
     """Search installed cards, or show one card with --show CODE (or --show FILE.yaml)."""
     if args.show and Path(args.show).suffix in (".yaml", ".yml"):
         return _show_file(Path(args.show))
+    if args.set_code and (Path(args.set_code) / folders.MANIFEST).is_file():
+        raise RiftScriptError(f"'cards --set' takes a set code; to load the set folder {args.set_code}, put --set "
+                              f"before the command: riftscript --set {args.set_code} cards")
     catalog = _catalog()
     if args.show:
         return _show(catalog, args.show)
