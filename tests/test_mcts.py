@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import io
 from typing import Callable
 
@@ -10,6 +11,7 @@ import pytest
 from riftscript.core import rng
 from riftscript.core.catalog import load_catalog
 from riftscript.core.game import Game
+from riftscript.core.state import Lasting
 from riftscript.plugins.agents import GreedyAgent
 from riftscript.plugins.mcts import Determinizer, MCTSAgent, _meaningful, action_key
 from riftscript.tools.interactive import cmd_play
@@ -180,3 +182,35 @@ def test_play_at_the_terminal_against_the_search_agent() -> None:
     text = out.getvalue()
     assert "You are Viktor (seat 2)." in text and "Jinx" in text
     assert text.endswith("input ended; the game is left unfinished\n")
+
+
+def test_a_copy_plays_on_like_the_game_and_leaves_it_alone() -> None:
+    game = _position()
+    copy = game.copy()
+    assert copy.to_json() == game.to_json()
+    agents = [GreedyAgent(5), GreedyAgent(6)]
+    twins = [GreedyAgent(5), GreedyAgent(6)]
+    before = game.to_json()
+    for _ in range(40):
+        decision = copy.pending_decision()
+        assert decision is not None
+        copy.apply(agents[decision.player].choose(copy, copy.legal_actions()))
+    assert game.to_json() == before  # the copy shares nothing that changes
+    for _ in range(40):
+        decision = game.pending_decision()
+        assert decision is not None
+        game.apply(twins[decision.player].choose(game, game.legal_actions()))
+    assert game.log_hash() == copy.log_hash()
+
+
+def test_a_rewind_forgets_the_lasting_effects_of_the_abandoned_line() -> None:
+    """Lasting effects are numbered by the clock: after a rewind, another line of play may give the
+    same number to another effect, whose own script must then be used."""
+    game = _position()
+    snap = game.snapshot()
+    first = Lasting(id=9000, kind="trigger", source=1, source_code="", controller=0, duration="this_turn",
+                    body={"kind": "triggered", "when": {"event": "played"}, "effect": {"type": "draw", "amount": 1}})
+    assert game.lasting_ability(first).event == "played"
+    game.restore(snap)
+    second = dataclasses.replace(first, body={**first.body, "when": {"event": "attack"}})
+    assert game.lasting_ability(second).event == "attack"
