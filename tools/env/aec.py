@@ -11,10 +11,24 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.game import Game
+from riftscript.core.registry import ModeSpec
+from riftscript.tools.play import narrate, seating
 
 from . import encoding
 
 DEFAULT_DECKS = ["Jinx Champion Deck", "Viktor Champion Deck", "Lee Sin Champion Deck", "Garen Starter Deck"]
+
+
+def one_game(catalog: Catalog, mode: str, decks: list[str] | None) -> tuple[ModeSpec, list[str]]:
+    """The installed mode and the decks of its seats (by default the first of ``DEFAULT_DECKS``), or an
+    error saying what's wrong; a match of several games is refused (an episode is one game)."""
+    assert catalog.plugins is not None
+    known = catalog.plugins.modes().get(mode)
+    chosen = list(decks) if decks is not None else DEFAULT_DECKS[:known.players if known is not None else 2]
+    spec, chosen = seating(catalog, mode, chosen)
+    if spec.best_of > 1:
+        raise RiftScriptError(f"{mode} is a match of several games; the environment plays one game at a time")
+    return spec, chosen
 
 
 class RiftboundEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
@@ -34,23 +48,13 @@ class RiftboundEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
                  max_steps: int = 5000, catalog: Catalog | None = None) -> None:
         super().__init__()
         self.catalog = catalog or load_catalog()
-        assert self.catalog.plugins is not None
-        modes = self.catalog.plugins.modes()
-        spec = modes.get(mode)
-        if spec is None:
-            raise RiftScriptError(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
-        if spec.best_of > 1:
-            raise RiftScriptError(f"{mode} is a match of several games; the environment plays one game at a time")
+        spec, self.decks = one_game(self.catalog, mode, decks)
         self.mode = mode
-        self.decks = list(decks) if decks is not None else DEFAULT_DECKS[:spec.players]
-        if len(self.decks) != spec.players:
-            raise RiftScriptError(f"{mode} is played by {spec.players} players: give {spec.players} decks")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
         self.max_steps = max_steps
         self.possible_agents = [f"player_{i}" for i in range(spec.players)]
-        self._action_space = spaces.Discrete(encoding.ACTION_SIZE)
         self._observation_spaces = {agent: spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (encoding.OBS_SIZE,), np.float32),
             "action_mask": spaces.Box(0, 1, (encoding.ACTION_SIZE,), np.int8)}) for agent in self.possible_agents}
@@ -136,19 +140,23 @@ class RiftboundEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
         """The play-by-play since the last call: printed ('human') or returned ('ansi')."""
         if self.game is None or self.render_mode is None:
             return None
-        from riftscript.tools.play import narrate
-
-        lines = narrate(self.game)
-        text = "\n".join(lines[self._rendered:])
-        self._rendered = len(lines)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
+        text, self._rendered = play_by_play(self.game, self._rendered, self.render_mode)
         return text
 
     def close(self) -> None:
         self.game = None
+
+
+def play_by_play(game: Game, shown: int, render_mode: str) -> tuple[str | None, int]:
+    """The play-by-play after its first ``shown`` lines, printed ('human') or returned ('ansi'), and
+    the number of lines shown now."""
+    lines = narrate(game)
+    text = "\n".join(lines[shown:])
+    if render_mode == "human":
+        if text:
+            print(text)
+        return None, len(lines)
+    return text, len(lines)
 
 
 def env(**kwargs: Any) -> Any:

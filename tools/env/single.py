@@ -12,10 +12,10 @@ from riftscript.core.agents import Agent
 from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.game import Game
-from riftscript.tools.play import make_agents, narrate, seating
+from riftscript.tools.play import make_agents
 
 from . import encoding
-from .aec import DEFAULT_DECKS
+from .aec import one_game, play_by_play
 
 
 class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
@@ -35,11 +35,9 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             raise ValueError(f"illegal must be 'lose' or 'raise', got {illegal!r}")
         self.illegal = illegal
         self.catalog = catalog or load_catalog()
-        assert self.catalog.plugins is not None
-        spec = self.catalog.plugins.modes().get(mode)
-        players = spec.players if spec is not None else 2
+        spec, self.decks = one_game(self.catalog, mode, decks)
+        players = spec.players
         self.mode = mode
-        _, self.decks = seating(self.catalog, mode, list(decks) if decks is not None else DEFAULT_DECKS[:players])
         if not 0 <= seat < players:
             raise ValueError(f"seat must be 0-{players - 1}, got {seat}")
         self.seat = seat
@@ -115,13 +113,8 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
         return self._observe(), reward, self.game.over, truncated, self._info()
 
     def render(self) -> str | None:
+        """The play-by-play since the last call: printed ('human') or returned ('ansi')."""
         if self.game is None or self.render_mode is None:
             return None
-        lines = narrate(self.game)
-        text = "\n".join(lines[self._rendered:])
-        self._rendered = len(lines)
-        if self.render_mode == "human":
-            if text:
-                print(text)
-            return None
+        text, self._rendered = play_by_play(self.game, self._rendered, self.render_mode)
         return text
