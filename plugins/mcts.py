@@ -15,6 +15,13 @@ Might on the board and cards (``evaluate``); a finished game scores 1 (won), 0 (
 
 Budgets are iterations (deterministic: the same seed and position give the same choice) or
 milliseconds per decision.
+
+What the agent is assumed to know: the contents of every deck (the multiset of each player's hidden
+cards, as with the official decklists), the cards its own decision shows it, and its own earlier answers
+in a step being replayed.  What it forgets: a card revealed and then put back into a hidden zone is dealt
+like any other hidden card.  An iteration whose determinization can't replay a step (another player's
+earlier answer named a card that is now dealt elsewhere) stops with an engine error and is dropped
+(``failures`` counts them).
 """
 from __future__ import annotations
 
