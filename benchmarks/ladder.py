@@ -12,7 +12,7 @@ as it finishes, and a later run with the same FILE plays only the games still mi
 can be stopped and resumed).  Usage:
 
     python3 benchmarks/ladder.py [--agents random greedy mcts-easy mcts mcts-hard] [--games 200]
-                                 [--seed 0] [--workers 2] [--out ladder.jsonl] [--markdown]
+                                 [--seed 0] [--workers 2] [--out ladder.jsonl] [--markdown] [--report]
 """
 from __future__ import annotations
 
@@ -159,7 +159,7 @@ def report(results: list[dict[str, Any]], agents: list[str], markdown: bool) -> 
         if markdown:
             lines.append("|" + "---|" * n)
 
-    row(["pairing", "games", "wins", "draws", "win rate", "95% interval"])
+    row(["A vs B", "games", "A won", "drawn", "A's score (draw = 1/2)", "95% Wilson interval"])
     rule(6)
     for a, b in itertools.combinations(agents, 2):
         n = games.get((a, b), 0)
@@ -192,7 +192,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--out", help="append each game to this JSON-lines file; resume from it")
     parser.add_argument("--markdown", action="store_true", help="print the tables in Markdown")
+    parser.add_argument("--report", action="store_true",
+                        help="play nothing: report every game of the listed agents in the --out file")
     args = parser.parse_args()
+    if args.report:
+        if not args.out:
+            parser.error("--report reads the games of an --out file")
+        chosen = set(args.agents)
+        lines = Path(args.out).read_text().splitlines()
+        print(report([r for r in map(json.loads, lines) if {r["a"], r["b"]} <= chosen], args.agents, args.markdown))
+        return
     games = args.games + args.games % 2
     wanted = [(a, b, i) for a, b in itertools.combinations(args.agents, 2) for i in range(games)]
     results: list[dict[str, Any]] = []
