@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import yamlio
+from . import cardrefs, yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
@@ -24,9 +24,6 @@ from .version import ENGINE_VERSION, SCHEMA_VERSION
 JsonPath = yamlio.JsonPath
 Reference = tuple[JsonPath, str, str]
 MAX_PROBLEMS_PER_FILE = 50
-DECIDING_EFFECTS = {"may", "choose_one", "discard", "choose_player", "play", "hide", "select", "reveal_until",
-                    "put_in_zone"}
-CHOSEN_LOCATIONS = {"choose_battlefield", "choose_location"}
 
 
 @dataclass(frozen=True)
@@ -226,7 +223,7 @@ def detect_kind(data: Json) -> str:
         return "deck"
     if "requires" in data:
         return "set"
-    if "steps" in data or "scenarios" in data:
+    if "steps" in data or "scenarios" in data or "setup" in data or "deck" in data:
         return "scenario"
     return "card"
 
@@ -251,10 +248,16 @@ def keyword_id(name: str) -> str:
 
 
 class Compiler:
-    """Turns validated card data into CardDefs, expanding keywords into abilities."""
+    """Turns validated card data into CardDefs, expanding keywords into abilities.
 
-    def __init__(self, keywords: dict[str, KeywordDef]) -> None:
+    Whether an ability may ask a player while it resolves (``Ability.decides``: it then resolves
+    guarded, from a snapshot) is read from what the language declares: ``EffectType.decides`` of
+    each primitive it uses, selections chosen on resolution, and the player references and
+    destinations whose handlers may ask (``Table.asks`` in ``core/effects.py``)."""
+
+    def __init__(self, keywords: dict[str, KeywordDef], effect_types: dict[str, EffectType] | None = None) -> None:
         self.keywords = keywords
+        self.effect_types = effect_types or {}
 
     def keyword_uses(self, raw: list[Any]) -> list[tuple[str, Any]]:
         out: list[tuple[str, Any]] = []
@@ -303,14 +306,8 @@ class Compiler:
     def _ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
         body = _number_targets(body)
         slots = sum(1 for node in _walk(body) if node.get("pick") == "target")
-        decides = any(
-            node.get("pick") == "choose" or node.get("type") in DECIDING_EFFECTS
-            or node.get("split") or node.get("new_choices")
-            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
-            or (node.get("type") == "add" and "own" in node.get("power", []))
-            or (node.get("type") == "create_token" and "at" not in node)
-            for node in _walk(body.get("effect") or body.get("instead") or {})
-        ) or bool(body.get("optional"))
+        decides = any(self._decides(node) for node in _walk(body.get("effect") or body.get("instead") or {})) \
+            or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
         if body.get("kind") == "replacement":
             event = body["replaces"]["event"]
@@ -318,8 +315,28 @@ class Compiler:
                        event=event, target_slots=slots, decides=decides)
 
 
+    def _decides(self, node: Json) -> bool:
+        """Whether resolving this node may ask a player."""
+        from .effects import PLAYERS
+
+        etype = self.effect_types.get(node.get("type", "")) if "type" in node else None
+        return bool(
+            (etype is not None and etype.decides) or node.get("pick") == "choose"
+            or node.get("split") or node.get("new_choices")
+            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
+            or any(isinstance(node.get(key), str) and node[key] in PLAYERS.asks for key in PLAYER_KEYS)
+            or (node.get("type") == "add" and "own" in node.get("power", []))
+            or (node.get("type") == "create_token" and "at" not in node))
+
+
+# the fields that hold player references (``PLAYERS`` in core/effects.py)
+PLAYER_KEYS = ("player", "chooser", "who")
+
+
 def _chosen_location(spec: Any) -> bool:
-    return isinstance(spec, str) and spec in CHOSEN_LOCATIONS
+    from .effects import PLACES
+
+    return isinstance(spec, str) and spec in PLACES.asks
 
 
 def _substitute(node: Any, value: Any) -> Any:
@@ -377,12 +394,14 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
 
 def script_files(path: Path) -> list[Path]:
     """The YAML files at ``path``: the file itself (whatever its name), or every ``*.yaml`` and
-    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped)."""
+    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped, and so are the
+    copies ``pip install`` leaves in a set folder: ``build``, ``dist``, ``*.egg-info``)."""
     if not path.is_dir():
         return [path] if path.exists() else []
     found: list[Path] = []
     for folder, dirs, names in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "dist")
+                         and not d.endswith(".egg-info"))
         found.extend(Path(folder, n) for n in names if n.endswith((".yaml", ".yml")))
     return sorted(found)
 
@@ -458,7 +477,7 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
 
     extra = [run.read(f) for path in extra_cards for f in script_files(Path(path))]
     _load_keywords(run, extra)
-    compiler = Compiler(catalog.keywords)
+    compiler = Compiler(catalog.keywords, catalog.effect_types)
     _load_sets(run, compiler, extra)
     _load_extra(run, compiler, extra)
     _report(run)
@@ -596,14 +615,16 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 
 def _report(run: _Run) -> None:
     """Check references across files, then turn every document's findings into problems."""
+    broken = _broken_cards(run.documents)
     for doc in run.documents:
-        run.catalog.problems.extend(document_problems(run.catalog, doc))
+        run.catalog.problems.extend(document_problems(run.catalog, doc, broken))
 
 
-def document_problems(catalog: Catalog, doc: Document) -> list[Problem]:
+def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = ()) -> list[Problem]:
     """Every problem of one document read by a :class:`Loader`, with its references (keywords,
-    tokens) checked against ``catalog``: what ``validate`` reports for that file (the web
-    workshop checks a card typed in a browser this way)."""
+    tokens, and the cards and decks of deck and scenario files) checked against ``catalog``: what
+    ``validate`` reports for that file (the web workshop checks a card typed in a browser this way).
+    ``broken``: codes and names of card files that have problems of their own (not reported again)."""
     if not isinstance(doc.raw, dict):
         return doc.report()
     replaced: set[tuple[str | int, ...]] = set()
@@ -615,7 +636,22 @@ def document_problems(catalog: Catalog, doc: Document) -> list[Problem]:
         refs = doc.refs if doc.refs is not None else references(doc.raw)
         for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
             doc.problems.append(doc.problem(path, message))
+    if doc.kind in ("deck", "scenario"):
+        for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
+                                              catalog.decks, broken):
+            doc.problems.append(doc.problem(ref.path, message, at_key=ref.at_key))
+            replaced.add(tuple(ref.path))  # a mistyped code: this message, with its hint, replaces the schema's
     return doc.report(replaced)
+
+
+def _broken_cards(documents: list[Document]) -> set[str]:
+    """Codes and names of card files that failed their own checks: references to them are not
+    reported again as unknown cards."""
+    out: set[str] = set()
+    for doc in documents:
+        if doc.kind == "card" and not doc.valid and isinstance(doc.raw, dict):
+            out.update(str(doc.raw[key]) for key in ("code", "name") if isinstance(doc.raw.get(key), str))
+    return out
 
 
 KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")

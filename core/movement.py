@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = None) -> bool:
-    """Whether a standard move may take the unit there; ``no_base_from`` is where
-    ``_no_base_from`` says units can't move to base, when the caller has it already."""
+def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None) -> bool:
+    """Whether a standard move may take the unit there; ``no_base`` is the units that
+    ``kept_from_base`` says can't move to base, when the caller has it already."""
     obj = g.obj(oid)
     if obj.loc == dest:
         return False
@@ -32,24 +32,38 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = 
     if not from_bf and not to_bf:
         return False
     if from_bf and not to_bf:
-        if no_base_from is None:
-            no_base_from = _no_base_from(g)
-        if obj.loc in no_base_from:
+        if no_base is None:
+            no_base = kept_from_base(g)
+        if oid in no_base:
             return False
     return True
 
 
-def _no_base_from(g: "Game") -> set[int]:
-    """Locations whose 'can't move to base' restriction applies to units there."""
-    return {g.obj(src).loc for mod, src in actions.static_modifiers(g, "restriction")
-            if mod["restriction"] == "cant_move_to_base"}
+def move_refusal(g: "Game", oid: int, dest: int) -> tuple[str, str] | None:
+    """Why an effect can't move the unit to ``dest`` now, as (why, rule), or None: the one definition
+    that both a move destination chosen as a card is played (355.4: no choice may knowingly lead to an
+    action that can't happen) and the move itself as it resolves (``actions.move_units``) follow."""
+    obj = g.obj(oid)
+    if obj.zone == "board" and obj.loc == dest:
+        return "a move's destination must be somewhere other than where the unit is", "355.4"
+    if not is_battlefield(dest) and dest != obj.controller:
+        return "units are moved only to their controller's base or a battlefield", "144.4"
+    if obj.zone == "board" and is_battlefield(obj.loc) and not is_battlefield(dest) and oid in kept_from_base(g):
+        return f"{g.name(oid)} can't move to base", "171"
+    if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
+        return "no move takes units to a battlefield their controller's teammate occupies", "449.2.b"
+    if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
+        if actions.in_others_combat(g, dest, obj.controller) and \
+                len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
+            return "no move takes units to a battlefield with a combat or showdown its controller isn't in", "449.2.a"
+        return "no move takes units to a battlefield holding units of two other players", "451.2"
+    return None
 
 
-def _cant_move_to_base(g: "Game", loc: int) -> bool:
-    for mod, src in actions.static_modifiers(g, "restriction"):
-        if mod["restriction"] == "cant_move_to_base" and g.obj(src).loc == loc:
-            return True
-    return False
+def kept_from_base(g: "Game") -> set[int]:
+    """The units a 'can't move to base' restriction covers, as its 'affects' says (Vilemaw's Lair:
+    units here)."""
+    return {oid for mod, src, covered in actions.restricted(g, "cant_move_to_base") for oid in covered}
 
 
 def destinations(g: "Game", player: int) -> dict[int, list[int]]:
@@ -63,9 +77,9 @@ def destinations(g: "Game", player: int) -> dict[int, list[int]]:
              if objs[oid].controller == player and defs[objs[oid].code].type == "unit" and not objs[oid].exhausted]
     targets = [player] + [bf.loc for bf in s.battlefields if actions.can_enter(g, bf.loc, player)]
     # asked once here instead of for every unit that could leave a battlefield for its base
-    no_base_from = _no_base_from(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
+    no_base = kept_from_base(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
     for dest in targets:
-        movers = [u for u in units if can_move_to(g, u, dest, no_base_from)]
+        movers = [u for u in units if can_move_to(g, u, dest, no_base)]
         if movers:
             out[dest] = movers
     return out
