@@ -166,8 +166,8 @@ def test_a_seed_and_an_iteration_budget_reproduce_the_game() -> None:
 ])
 def test_the_agent_plays_every_seat_of_other_modes(mode: str, decks: list[str]) -> None:
     game = Game.new(CATALOG, decks, mode=mode, seed=1)
-    agents = [MCTSAgent(i, iterations=3) for i in range(4)]
-    for _ in range(150):
+    agents = [MCTSAgent(i, iterations=2) for i in range(4)]
+    for _ in range(90):
         decision = game.pending_decision()
         if decision is None:
             break
