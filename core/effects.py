@@ -542,6 +542,12 @@ for _name in ("it", "chosen", "destination"):  # what an earlier step chose, aff
 
 @REFS.register("self")
 def _ref_self(ctx: EffectContext) -> list[int]:
+    # 808: a Deathknell's "me" is the card that died, now in its owner's trash; once it has left the
+    # trash (an earlier Deathknell recycled it) it is another object, and "recycle me" finds nothing
+    event = ctx.event
+    if event is not None and event.get("t") == "die" and event.get("obj") == ctx.source \
+            and ctx.g.state.objs[ctx.source].zone != "trash":
+        return []
     return [ctx.source]
 
 
