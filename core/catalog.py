@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -16,7 +16,9 @@ from . import cardrefs, yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
-from .registry import EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
+from .effects import add_words
+from .registry import (WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning, SetSpec,
+                       load_plugins)
 from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import closest
 from .version import ENGINE_VERSION, SCHEMA_VERSION
@@ -66,6 +68,7 @@ class Catalog:
     sets: dict[str, SetInfo] = field(default_factory=dict)
     decks: dict[str, tuple[Json, str]] = field(default_factory=dict)
     effect_types: dict[str, EffectType] = field(default_factory=dict)
+    words: list[LanguageWord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     plugins: Plugins | None = None
     schemas: Schemas | None = None
@@ -470,7 +473,10 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
                               f"but that is a built-in effect of the script language")
         owners[etype.name] = plugin
         catalog.effect_types[etype.name] = etype
-    schemas = Schemas((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None)
+    words = _language_words(plugins)
+    catalog.words = words
+    schemas = Schemas(((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None),
+                      ((w.kind, w.name, w.schema) for w in words))
     catalog.schemas = schemas
     store = ValidationCache.open(schemas) if cache is None or cache is True else (cache or None)
     run = _Run(catalog, Loader(schemas, store))
@@ -486,6 +492,18 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
     if strict:
         catalog.raise_for_problems()
     return catalog
+
+
+def _language_words(plugins: Plugins) -> list[LanguageWord]:
+    """The plugins' words of the script language, registered in the language's tables."""
+    words: list[LanguageWord] = []
+    for word, plugin in _collect(plugins, "riftscript_language", LanguageWord):
+        if word.kind not in WORD_KINDS:
+            raise PluginError(f"plugin {plugin} adds a word {word.name!r} of kind {word.kind!r}; "
+                              f"the kinds are {', '.join(WORD_KINDS)}")
+        words.append(replace(word, plugin=word.plugin or plugin))
+    add_words(words)
+    return words
 
 
 def _load_keywords(run: _Run, extra: list[Document]) -> None:

@@ -17,6 +17,8 @@ from typing import Any, TypeGuard
 
 from riftscript.core.cards import CardDef
 from riftscript.core.catalog import Catalog
+from riftscript.core.effects import WORDS
+from riftscript.core.registry import LanguageWord
 
 Node = Any
 
@@ -61,6 +63,16 @@ _OPS = {"ge": "{}+", "gt": "more than {}", "le": "{} or fewer", "lt": "fewer tha
         "eq": "exactly {}", "ne": "other than {}"}
 _OPS_VALUE = {"ge": "at least", "gt": "greater than", "le": "at most", "lt": "less than", "eq": "equal to",
               "ne": "not equal to"}
+
+
+def _plugin_word(kind: str, name: str) -> LanguageWord | None:
+    """A word a plugin added to the script language (its English is the plugin's)."""
+    return WORDS.get((kind, name))
+
+
+def _state(state: str) -> str:
+    word = _plugin_word("state", state)
+    return _STATES.get(state) or (word.text if word is not None and word.text else _mark(f"state {state}"))
 
 
 def _mark(text: str) -> str:
@@ -481,8 +493,17 @@ class Renderer:
                  "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
                  "not_chosen_this_turn", "other", "distinct_from", "any_of", "type"}
         for key in where:
-            if key not in known:
+            word = _plugin_word("filter", key)
+            if key in known:
+                continue
+            if word is None or not word.text:
                 posts.append(_mark(f"filter {key}"))
+            elif where[key] is True:
+                adjs.append(word.text)
+            elif where[key] is False:
+                adjs.append(f"non-{word.text.strip('[]')}")
+            else:
+                posts.append(word.text.format(value=where[key]))
         return adjs, noun, posts, late
 
     def selection(self, ctx: Ctx, sel: Mapping[str, Any], mode: str = "default") -> Phrase:
@@ -660,6 +681,8 @@ class Renderer:
             equal, per = named.get(name, (f"the recorded {name.replace('_', ' ')}", ""))
             if name in ("x", "keyword_value") and times == 1 and plus == 0:
                 return Amt("X", equal="X")
+        elif (word := _plugin_word("amount", str(kind))) is not None and word.text:
+            equal = word.text.format(of=self.obj(ctx, node.get("of", "self")))
         else:
             return Amt(_mark(f"amount type {kind!r}"))
         if times != 1:
@@ -683,7 +706,7 @@ class Renderer:
             subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
             if len(subjects) == 1 and all(isinstance(p, Mapping) and p.get("type") == "is" for p in parts):
                 subject = self.subject(ctx, next(iter(subjects)))
-                states = [_STATES.get(str(p.get("state")), _mark(f"state {p.get('state')}")) for p in parts]
+                states = [_state(str(p.get("state"))) for p in parts]
                 last = {s.rsplit(" ", 1)[-1] for s in states}
                 if len(last) == 1 and all(" " in s for s in states):
                     tail = last.pop()
@@ -698,7 +721,7 @@ class Renderer:
             if state == "at_base":
                 owner = "my" if subject.text == "I" else "their" if subject.plural else "its"
                 return f"{subject.be()} in {owner} base"
-            return f"{subject.be()} {_STATES.get(state, _mark(f'state {state}'))}"
+            return f"{subject.be()} {_state(state)}"
         if kind == "exists":
             return self.exists(ctx, cond)
         if kind == "compare":
@@ -729,7 +752,7 @@ class Renderer:
             if kind == "is":
                 subject = self.subject(ctx, cond.get("subject", "self"))
                 state = str(cond.get("state"))
-                return f"{subject.be()} not {_STATES.get(state, _mark(f'state {state}'))}"
+                return f"{subject.be()} not {_state(state)}"
             if kind == "did":
                 return {"succeed": "you don't", "fail": "you can", "kill": "this doesn't kill it",
                         "pay": "you didn't pay", "choose": "you didn't choose to"}.get(
@@ -1047,6 +1070,14 @@ class Renderer:
         elif event in ("combat_end", "showdown_start"):
             noun = "a combat" if event == "combat_end" else "a showdown"
             parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "start")
+        elif _plugin_word("event", event) is not None:
+            word = _plugin_word("event", event)
+            assert word is not None
+            if is_self or is_host:
+                verb, _, obj = word.text.partition(" ")
+                parts = TriggerParts(me, verb, obj)
+            else:
+                parts = TriggerParts(player_phrase, word.active or "make", other_np("permanent").text)
         else:
             parts = TriggerParts(Phrase(_mark(f"event {event}")), "happen")
         extra: list[str] = []
@@ -1089,9 +1120,29 @@ class Renderer:
         kind = str(eff.get("type"))
         method = getattr(self, f"e_{kind}", None)
         if method is None:
-            return [Clause(_mark(f"unknown effect {kind!r}"))]
+            return self.plugin_effect(ctx, eff, kind)
         result: list[Clause] = method(ctx, eff)
         return result
+
+    def plugin_effect(self, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
+        """A plugin's effect primitive, from the English template it registered (EffectType.text):
+        selectors read as objects, durations as " this turn", amounts as numbers."""
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        etype = catalog.effect_types.get(kind) if catalog is not None else None
+        if etype is None or not etype.text:
+            return [Clause(_mark(f"unknown effect {kind!r}"))]
+        fields: dict[str, str] = {"duration": self.duration(eff.get("duration"))}
+        for key, value in eff.items():
+            if key in ("type", "note", "duration"):
+                continue
+            if isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
+                fields[key] = self.obj(ctx, value)
+            else:
+                fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
+        try:
+            return [Clause(etype.text.format(**fields))]
+        except (KeyError, IndexError):
+            return [Clause(_mark(f"effect {kind!r} text"))]
 
     def text(self, ctx: Ctx, eff: Node) -> str:
         """An effect as sentence text (first letter as rendered, no final period)."""
