@@ -1,0 +1,167 @@
+"""What Vendetta adds to the script language in Python (entry point group ``riftscript.effects``).
+
+**Empowered** is a status of a unit, gear or legend, like Buffed or Stunned: it ends when the object
+leaves the board.  ``{type: empower, target: SELECTOR}`` gives it (nothing happens to an object that is
+already Empowered, unless a ``empower_limit`` hook of its own says it can be Empowered more times, as
+Kayle can), ``{type: disempower, target: SELECTOR}`` takes it away.  It is kept as a permanent grant of
+the ``Empowered`` keyword: an object that leaves the board and comes back is a new object with a later
+timestamp than the grant, so the old grant no longer counts.  Conditions and
+filters read it through the words this module adds: the state ``empowered`` (``{type: is, subject:
+self, state: empowered}``), the filter key ``empowered: true|false``, the amount ``{type:
+times_empowered, of: SELECTOR}``, and the trigger events ``empowered`` ("when I become Empowered",
+"when you empower something") and ``disempowered``.
+
+``{type: burn, amount: N, player: P}`` puts the top N cards of P's main deck into their trash, one at a
+time, burning out first when the deck is empty (engine notes: burn out replaces taking more cards than
+the deck holds); the cards burned are ``them``.  ``{type: predict, amount: N}`` looks at the top N,
+recycles any of them and puts the rest back in any order, built from the language's own primitives.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from riftscript.core import actions, layers
+from riftscript.core.hookspecs import hookimpl
+from riftscript.core.registry import EffectType, LanguageWord
+from riftscript.core.state import Lasting
+
+Node = dict[str, Any]
+PLUGIN = "vendetta-effects"
+KEYWORD = "empowered"
+ACTIVE = ("board", "legend")
+
+
+def _grants(g: Any, oid: int) -> list[Lasting]:
+    """The Empowered grants of this object that still hold: made since it last entered the board (the
+    clock gives both their timestamps)."""
+    obj = g.state.objs[oid]
+    return [lasting for lasting in g.state.lasting
+            if lasting.kind == "grant" and lasting.body.get("keyword") == KEYWORD and lasting.affects
+            and oid in lasting.affects and lasting.timestamp >= obj.timestamp]
+
+
+def times_empowered(ctx: Any, oid: int) -> int:
+    """How many times the object is Empowered now: on the board or as a legend, or, for a "when I die
+    while Empowered" trigger, as it was when it died."""
+    obj = ctx.g.state.objs.get(oid)
+    if obj is None:
+        return 0
+    dying = ctx.event is not None and ctx.event.get("t") == "die" and ctx.event.get("obj") == oid
+    if obj.zone not in ACTIVE and not dying:
+        return 0
+    return len(_grants(ctx.g, oid))
+
+
+def _limit(g: Any, oid: int) -> int:
+    """How many times the object can be Empowered (once, unless its own text says more)."""
+    return max([1] + [int(v) for v in layers.hook_values(g, oid, "empower_limit")])
+
+
+def empower(ctx: Any, node: Node) -> None:
+    g = ctx.g
+    done: list[int] = []
+    for oid in ctx.resolve(node["target"], "empower"):
+        obj = g.state.objs[oid]
+        if obj.zone not in ACTIVE or g.card(oid).type not in ("unit", "gear", "legend"):
+            continue
+        if len(_grants(g, oid)) >= _limit(g, oid):
+            continue  # "it becomes Empowered if it isn't already"
+        g.state.lasting.append(Lasting(
+            id=g.tick(), kind="grant", source=ctx.source, source_code=g.obj(ctx.source).code,
+            controller=ctx.controller, body={"keyword": KEYWORD, "value": None},
+            duration="permanent", affects=[oid], timestamp=g.state.clock))
+        done.append(oid)
+        g.emit("empowered", obj=oid, player=ctx.you, source=ctx.source, code=obj.code)
+        g.state.needs_cleanup = True
+    ctx.bindings["it"] = done
+    ctx.last["succeed"] = bool(done)
+
+
+def disempower(ctx: Any, node: Node) -> None:
+    g = ctx.g
+    done: list[int] = []
+    for oid in ctx.resolve(node["target"], "disempower"):
+        held = _grants(g, oid)
+        stale = [lasting for lasting in g.state.lasting if lasting.kind == "grant" and lasting.affects
+                 and oid in lasting.affects and lasting.body.get("keyword") == KEYWORD]
+        if not stale:
+            continue
+        g.state.lasting = [lasting for lasting in g.state.lasting if lasting not in stale]
+        if held and g.state.objs[oid].zone in ACTIVE:
+            done.append(oid)
+            g.emit("disempowered", obj=oid, player=ctx.you, source=ctx.source, code=g.obj(oid).code)
+        else:
+            g.touch()
+        g.state.needs_cleanup = True
+    ctx.bindings["it"] = done
+    ctx.last["succeed"] = bool(done)
+
+
+def burn(ctx: Any, node: Node) -> None:
+    g = ctx.g
+    player = ctx.player(node.get("player"))
+    deck = g.state.players[player].main_deck
+    burned: list[int] = []
+    for _ in range(max(0, ctx.amount(node["amount"]))):
+        while not deck and g.state.winners is None and g.opponents(player):
+            actions.burn_out(g, player)
+        if g.state.winners is not None or not deck:
+            break
+        oid = deck[0]
+        g.place(oid, "trash")
+        burned.append(oid)
+        g.emit("burn", player=player, obj=oid, code=g.obj(oid).code)
+    ctx.bindings["it"] = list(burned)
+    ctx.bindings["them"] = list(burned)
+
+
+def predict(ctx: Any, node: Node) -> None:
+    ctx.run({"type": "look_at_top", "count": node["amount"], "rest": "back_any_order",
+             "then": {"type": "recycle",
+                      "target": {"pick": "choose", "what": "card", "any_number": True, "among": "them"}}})
+
+
+TARGET = {"properties": {"target": {"$ref": "#/$defs/selector"}}, "required": ["target"]}
+
+
+@hookimpl
+def riftscript_effect_types() -> list[EffectType]:
+    return [
+        EffectType("empower", empower, TARGET, emits=("empowered",), plugin=PLUGIN, text="empower {target}"),
+        EffectType("disempower", disempower, TARGET, emits=("disempowered",), plugin=PLUGIN,
+                   text="disempower {target}"),
+        EffectType("burn", burn, {"properties": {"amount": {"$ref": "#/$defs/amount"},
+                                                "player": {"enum": ["you", "opponent", "chosen", "event_player",
+                                                                    "its_controller"]}},
+                                 "required": ["amount"]},
+                   emits=("burn", "burn_out"), decides=True, plugin=PLUGIN, text="[Burn {amount}]"),
+        EffectType("predict", predict, {"properties": {"amount": {"$ref": "#/$defs/amount"}}, "required": ["amount"]},
+                   emits=("look", "looked_at", "recycle"), decides=True, plugin=PLUGIN, text="[Predict {amount}]"),
+    ]
+
+
+def _state(ctx: Any, oid: int, obj: Any) -> bool:
+    return times_empowered(ctx, oid) > 0
+
+
+def _filter(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    return (times_empowered(ctx, oid) > 0) == bool(want)
+
+
+def _times(ctx: Any, node: Node, subject: int | None) -> int:
+    found = [subject] if node.get("of") == "event_subject" and subject is not None else ctx.resolve(node["of"])
+    return times_empowered(ctx, found[0]) if found else 0
+
+
+@hookimpl
+def riftscript_language() -> list[LanguageWord]:
+    return [
+        LanguageWord("state", "empowered", _state, text="[Empowered]", plugin=PLUGIN),
+        LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
+        LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
+                                                          "required": ["of"]},
+                     text="the number of times {of} is [Empowered]", plugin=PLUGIN),
+        LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
+        LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
+        LanguageWord("event", "burn", text="am burned", active="burn", plugin=PLUGIN),
+    ]
