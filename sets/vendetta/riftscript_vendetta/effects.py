@@ -99,7 +99,8 @@ def disempower(ctx: Any, node: Node) -> None:
 
 def burn(ctx: Any, node: Node) -> None:
     g = ctx.g
-    player = ctx.player(node.get("player"))
+    chosen = ctx.bindings.get("chosen") if node.get("player") == "chosen" else None
+    player = chosen[0] if chosen else ctx.player(node.get("player"))  # "choose a player. They burn 1"
     deck = g.state.players[player].main_deck
     burned: list[int] = []
     for _ in range(max(0, ctx.amount(node["amount"]))):
@@ -153,6 +154,19 @@ def _times(ctx: Any, node: Node, subject: int | None) -> int:
     return times_empowered(ctx, found[0]) if found else 0
 
 
+def _either(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
+    return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
+
+
+def _less(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: less, than: AMOUNT, by: AMOUNT}``: "{12}, 1 less for each rune you control" (never below 0)."""
+    return max(0, int(ctx.amount(node["than"], subject)) - int(ctx.amount(node["by"], subject)))
+
+
+AMOUNT = {"$ref": "#/$defs/amount"}
+
+
 @hookimpl
 def riftscript_language() -> list[LanguageWord]:
     return [
@@ -161,6 +175,12 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
                      text="the number of times {of} is [Empowered]", plugin=PLUGIN),
+        LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
+                                                                 "then": AMOUNT, "else": AMOUNT},
+                                                  "required": ["if", "then", "else"]},
+                     text="a number that depends on a condition", plugin=PLUGIN),
+        LanguageWord("amount", "less", _less, {"properties": {"than": AMOUNT, "by": AMOUNT}, "required": ["than", "by"]},
+                     text="a reduced number", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
         LanguageWord("event", "burn", text="am burned", active="burn", plugin=PLUGIN),
