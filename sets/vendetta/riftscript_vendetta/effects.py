@@ -154,6 +154,28 @@ def _times(ctx: Any, node: Node, subject: int | None) -> int:
     return times_empowered(ctx, found[0]) if found else 0
 
 
+def _fought(ctx: Any, oid: int, obj: Any) -> bool:
+    """It attacked or defended in the combat that ended last ("when a combat that I was in ends")."""
+    fought: set[int] | None = None
+    for event in reversed(ctx.g.log):
+        if event["t"] == "combat_end" and fought is None:
+            fought = set()
+        elif fought is not None and event["t"] in ("attack", "defend") and "obj" in event:
+            fought.add(event["obj"])
+        elif fought is not None and event["t"] == "combat_start":
+            break
+    return fought is not None and oid in fought
+
+
+def _dealt_damage_this_turn(ctx: Any, oid: int, obj: Any) -> bool:
+    for event in reversed(ctx.g.log):
+        if event["t"] == "turn_start":
+            return False
+        if event["t"] == "damaged" and event.get("obj") == oid:
+            return True
+    return False
+
+
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
     return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
@@ -171,6 +193,9 @@ AMOUNT = {"$ref": "#/$defs/amount"}
 def riftscript_language() -> list[LanguageWord]:
     return [
         LanguageWord("state", "empowered", _state, text="[Empowered]", plugin=PLUGIN),
+        LanguageWord("state", "fought_in_ended_combat", _fought, text="in that combat", plugin=PLUGIN),
+        LanguageWord("state", "dealt_damage_this_turn", _dealt_damage_this_turn, text="dealt damage this turn",
+                     plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
