@@ -176,6 +176,32 @@ def _dealt_damage_this_turn(ctx: Any, oid: int, obj: Any) -> bool:
     return False
 
 
+def _domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``domain: calm``: a card of that domain ("an enemy Calm unit")."""
+    return str(want) in card.domains
+
+
+def _attached_to(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``attached_to: self``: a card attached to that unit ("each Equipment attached to me")."""
+    return obj.zone == "board" and obj.attached_to in ctx.resolve(want)
+
+
+def _affected(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``affected: true``: in a created trigger, an object the created effect affects ("disempower it at
+    end of turn": the turn's end is no event of the unit, so the trigger's ``self`` is not the unit)."""
+    lasting = ctx.g.find_lasting(ctx.item.lasting) if ctx.item is not None and ctx.item.lasting > 0 else None
+    found = lasting is not None and lasting.affects is not None and oid in lasting.affects
+    return found == bool(want)
+
+
+def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
+    """An opponent has played a spell other than this one this turn (Crumbling Sands)."""
+    g = ctx.g
+    return any(entry[0] == "played" and entry[2] != oid and entry[2] in g.state.objs
+               and g.card(entry[2]).type == "spell" and ctx.relation("opponent", entry[1])
+               for entry in g.state.history)
+
+
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
     return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
@@ -196,6 +222,12 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("state", "fought_in_ended_combat", _fought, text="in that combat", plugin=PLUGIN),
         LanguageWord("state", "dealt_damage_this_turn", _dealt_damage_this_turn, text="dealt damage this turn",
                      plugin=PLUGIN),
+        LanguageWord("state", "after_another_opponent_spell", _another_spell_by_opponents,
+                     text="not the only spell an opponent has played this turn", plugin=PLUGIN),
+        LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
+        LanguageWord("filter", "attached_to", _attached_to, {"$ref": "#/$defs/selector"}, text="attached to me",
+                     plugin=PLUGIN),
+        LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
