@@ -202,6 +202,24 @@ def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
                for entry in g.state.history)
 
 
+def _played(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: played_this_turn, where: FILTER}``: cards you played this turn that match the filter by their
+    card (token or not, type), wherever they are now (Swain: "a non-token unit, a non-token gear and a spell")."""
+    g = ctx.g
+    where = node.get("where") or {}
+    count = 0
+    for entry in g.state.history:
+        if entry[0] != "played" or entry[1] != ctx.you or entry[2] not in g.state.objs:
+            continue
+        obj, card = g.state.objs[entry[2]], g.card(entry[2])
+        if "type" in where and not ctx.is_kind(entry[2], where["type"]):
+            continue
+        if "token" in where and bool(obj.token or card.supertype == "token") != bool(where["token"]):
+            continue
+        count += 1
+    return count
+
+
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
     return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
@@ -232,6 +250,11 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
                      text="the number of times {of} is [Empowered]", plugin=PLUGIN),
+        LanguageWord("amount", "played_this_turn", _played,
+                     {"properties": {"where": {"type": "object", "properties": {
+                         "type": {"enum": ["unit", "gear", "spell", "card"]}, "token": {"type": "boolean"}},
+                         "additionalProperties": False}}},
+                     text="the number of such cards you played this turn", plugin=PLUGIN),
         LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
