@@ -136,6 +136,8 @@ def riftscript_effect_types() -> list[EffectType]:
                                                                     "its_controller"]}},
                                  "required": ["amount"]},
                    emits=("burn", "burn_out"), decides=True, plugin=PLUGIN, text="[Burn {amount}]"),
+        EffectType("give_control", give_control, TARGET, emits=("control",), plugin=PLUGIN,
+                   text="they gain control of {target}"),
         EffectType("predict", predict, {"properties": {"amount": {"$ref": "#/$defs/amount"}}, "required": ["amount"]},
                    emits=("look", "looked_at", "recycle"), decides=True, plugin=PLUGIN, text="[Predict {amount}]"),
     ]
@@ -220,6 +222,52 @@ def _played(ctx: Any, node: Node, subject: int | None) -> int:
     return count
 
 
+def _chosen_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: chosen_this_turn, where: FILTER}``: how many times this turn your spells and abilities chose
+    an object that meets the filter (Hungry Wolf: "if you've chosen an enemy unit this turn")."""
+    count = 0
+    for event in reversed(ctx.g.log):
+        if event["t"] == "turn_start":
+            break
+        if event["t"] == "chosen" and event.get("player") == ctx.you and event.get("obj") in ctx.g.state.objs \
+                and ctx.matches(event["obj"], node.get("where")):
+            count += 1
+    return count
+
+
+def _unit_count(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``units: N``: a battlefield with exactly N units there (Keeper of Law)."""
+    g = ctx.g
+    return obj.zone == "bfcard" and len(g.units_at(obj.loc)) == int(want)
+
+
+def _held(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``held: true``: a battlefield you control."""
+    return (obj.zone == "bfcard" and ctx.g.bf_at(obj.loc).controller == ctx.you) == bool(want)
+
+
+def give_control(ctx: Any, node: Node) -> None:
+    """``{type: give_control, target: SELECTOR}``: the player chosen earlier in this resolution (else
+    you) gains control of the target (Glowstone: "choose a player. They gain control of this")."""
+    chosen = ctx.bindings.get("chosen") or [ctx.you]
+    targets = [oid for oid in ctx.resolve(node["target"], "give control of") if ctx.g.obj(oid).zone == "board"]
+    for oid in targets:
+        if ctx.g.obj(oid).controller != chosen[0]:
+            actions.take_control(ctx.g, oid, chosen[0])
+    ctx.bindings["it"] = targets
+
+
+def _activated_this_turn(ctx: Any, oid: int, obj: Any) -> bool:
+    """An ability of this object was activated this turn ("only once each turn": the schema's
+    ``once_per_turn`` of an activated ability is not read by the kernel, engine gap G14)."""
+    for event in reversed(ctx.g.log):
+        if event["t"] == "turn_start":
+            return False
+        if event["t"] == "activate" and event.get("obj") == oid:
+            return True
+    return False
+
+
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
     return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
@@ -242,10 +290,15 @@ def riftscript_language() -> list[LanguageWord]:
                      plugin=PLUGIN),
         LanguageWord("state", "after_another_opponent_spell", _another_spell_by_opponents,
                      text="not the only spell an opponent has played this turn", plugin=PLUGIN),
+        LanguageWord("state", "activated_this_turn", _activated_this_turn, text="activated this turn",
+                     plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
         LanguageWord("filter", "attached_to", _attached_to, {"$ref": "#/$defs/selector"}, text="attached to me",
                      plugin=PLUGIN),
         LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
+        LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
+                     text="with exactly {value} units there", plugin=PLUGIN),
+        LanguageWord("filter", "held", _held, {"type": "boolean"}, text="you control", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
@@ -255,6 +308,9 @@ def riftscript_language() -> list[LanguageWord]:
                          "type": {"enum": ["unit", "gear", "spell", "card"]}, "token": {"type": "boolean"}},
                          "additionalProperties": False}}},
                      text="the number of such cards you played this turn", plugin=PLUGIN),
+        LanguageWord("amount", "chosen_this_turn", _chosen_this_turn,
+                     {"properties": {"where": {"$ref": "#/$defs/filter"}}},
+                     text="the number of times you chose such a unit this turn", plugin=PLUGIN),
         LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
