@@ -138,6 +138,9 @@ def riftscript_effect_types() -> list[EffectType]:
                    emits=("burn", "burn_out"), decides=True, plugin=PLUGIN, text="[Burn {amount}]"),
         EffectType("give_control", give_control, TARGET, emits=("control",), plugin=PLUGIN,
                    text="they gain control of {target}"),
+        EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
+                                                     "required": ["effect"]},
+                   plugin=PLUGIN, text="the attacker and the defender each do this"),
         EffectType("predict", predict, {"properties": {"amount": {"$ref": "#/$defs/amount"}}, "required": ["amount"]},
                    emits=("look", "looked_at", "recycle"), decides=True, plugin=PLUGIN, text="[Predict {amount}]"),
     ]
@@ -268,6 +271,24 @@ def _activated_this_turn(ctx: Any, oid: int, obj: Any) -> bool:
     return False
 
 
+def _in_showdown(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``in_showdown: true``: at the battlefield of the showdown or combat going on."""
+    sd = ctx.g.state.showdown
+    return (sd is not None and obj.zone == "board" and obj.loc == sd.bf) == bool(want)
+
+
+def each_combatant(ctx: Any, node: Node) -> None:
+    """``{type: each_combatant, effect: EFFECT}``: the attacker, then the defender, of the combat this
+    ability's event is about each do the effect ("the attacker and defender each add {1}")."""
+    event = ctx.event or {}
+    saved = ctx.you
+    for player in (event.get("attacker", -1), event.get("defender", -1)):
+        if 0 <= player < len(ctx.g.state.players):
+            ctx.you = player
+            ctx.run(node["effect"])
+    ctx.you = saved
+
+
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
     return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
@@ -298,6 +319,8 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
                      text="with exactly {value} units there", plugin=PLUGIN),
+        LanguageWord("filter", "in_showdown", _in_showdown, {"type": "boolean"}, text="in a showdown",
+                     plugin=PLUGIN),
         LanguageWord("filter", "held", _held, {"type": "boolean"}, text="you control", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
@@ -319,5 +342,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="a reduced number", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
+        LanguageWord("event", "banish", text="am banished", active="banish", plugin=PLUGIN),
+        LanguageWord("event", "combat_start", text="start a combat", active="start a combat at", plugin=PLUGIN),
         LanguageWord("event", "burn", text="am burned", active="burn", plugin=PLUGIN),
     ]
