@@ -37,8 +37,9 @@ class Silent:
 class Lines:
     """One line every ``every`` seconds: done of total, games/s, time left, wins so far."""
 
-    def __init__(self, total: int, label: str, stream: TextIO, every: float = LINE_EVERY) -> None:
-        self.total, self.label, self.stream, self.every = total, label, stream, every
+    def __init__(self, total: int, label: str, stream: TextIO, every: float | None = None) -> None:
+        self.total, self.label, self.stream = total, label, stream
+        self.every = LINE_EVERY if every is None else every
         self.started = self.last = time.monotonic()
 
     def update(self, done: int, status: str) -> None:
