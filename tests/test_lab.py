@@ -249,13 +249,16 @@ def test_the_soak_covers_every_mode_and_writes_no_failures_for_clean_games(tmp_p
     assert failures.read_text() == ""
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def local_ray() -> Any:
+    """One local Ray instance for this module's tests; shut down after them, so later tests that fork
+    worker processes never fork a process running Ray's threads."""
     ray = pytest.importorskip("ray", reason="the Ray backend needs ray (the cluster extra; the test extra has it)")
-    os.environ.setdefault("RAY_AUTH_MODE", "disabled")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    yield ray
-    ray.shutdown()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAY_AUTH_MODE", "disabled")
+        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        yield ray
+        ray.shutdown()
 
 
 def test_the_ray_backend_plays_the_same_games(local_ray: Any, capsys: pytest.CaptureFixture[str]) -> None:

@@ -7,6 +7,7 @@ game cut short is dropped, every finished game is kept.
 """
 from __future__ import annotations
 
+import importlib
 import multiprocessing
 import os
 import signal
@@ -177,7 +178,7 @@ def _run_ray(job: Job, source: Source, todo: Iterator[tuple[int, int]], address:
     """As Ray tasks, on the cluster at ``address`` (or $RAY_ADDRESS), or on a Ray instance started
     here; a Ray instance already initialised in this process (e.g. by a test) is used as it is."""
     try:
-        import ray
+        ray: Any = importlib.import_module("ray")  # an optional extra: typed as Any here
     except ImportError:
         raise RiftScriptError("--backend ray needs Ray: pip install 'riftscript[cluster]'") from None
     started = not ray.is_initialized()

@@ -18,6 +18,7 @@ def draw(data: dict[str, Any], path: str) -> None:
         import matplotlib
 
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: small, searchable SVG
         import matplotlib.pyplot as plt
         from matplotlib.colors import TwoSlopeNorm
     except ImportError:

@@ -11,6 +11,7 @@ A record (one game, or one match in a best-of mode) holds: ``index`` (the game's
 """
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 from typing import Any, Protocol, TextIO
@@ -43,8 +44,8 @@ class JsonLines:
 
 def _arrow() -> Any:
     try:
-        import pyarrow
-        import pyarrow.parquet
+        pyarrow = importlib.import_module("pyarrow")
+        importlib.import_module("pyarrow.parquet")
     except ImportError:
         raise RiftScriptError("Parquet records need pyarrow: pip install 'riftscript[data]' "
                               "(or write JSON lines: a file name not ending in .parquet)") from None

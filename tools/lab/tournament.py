@@ -393,7 +393,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         standings.add(record)
 
     def status() -> str:
-        leaders = sorted(range(len(names)), key=lambda e: -standings.decks[e].wins)[:3]
+        played = [e for e in range(len(names)) if standings.decks[e].games]
+        leaders = sorted(played, key=lambda e: -standings.decks[e].wins / standings.decks[e].games)[:3]
         return ", ".join(f"{names[e]} {standings.decks[e].wins}/{standings.decks[e].games}" for e in leaders)
 
     try:
