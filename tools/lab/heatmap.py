@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from riftscript.core.errors import RiftScriptError
+from riftscript.tools.lab.tournament import short
 
 
 def draw(data: dict[str, Any], path: str) -> None:
@@ -35,14 +36,14 @@ def draw(data: dict[str, Any], path: str) -> None:
             if cell is None or not cell["games"]:
                 continue
             grid[i][j] = cell["win_rate"]
-            labels[i][j] = f"{100 * cell['win_rate']:.0f}%\n{100 * cell['low']:.0f}-{100 * cell['high']:.0f}"
+            labels[i][j] = f"{100 * cell['win_rate']:.0f}%\n[{100 * cell['low']:.0f}-{100 * cell['high']:.0f}]"
     even = 1 / data["players"]
     size = 1.1 + 0.95 * len(columns)
     figure, axes = plt.subplots(figsize=(size + 2.2, 0.8 * len(names) + 2.2))
     colours = matplotlib.colormaps["RdBu"].with_extremes(bad="#dddddd")  # the diagonal: no games
     image = axes.imshow(grid, cmap=colours, norm=TwoSlopeNorm(vcenter=even, vmin=0.0, vmax=1.0))
-    axes.set_xticks(range(len(columns)), labels=[_short(c) for c in columns], rotation=35, ha="right")
-    axes.set_yticks(range(len(names)), labels=[_short(n) for n in names])
+    axes.set_xticks(range(len(columns)), labels=[short(c) for c in columns], rotation=35, ha="right")
+    axes.set_yticks(range(len(names)), labels=[short(n) for n in names])
     axes.axvline(len(names) - 0.5, color="black", linewidth=1.5)
     for i in range(len(names)):
         for j in range(len(columns)):
@@ -53,7 +54,7 @@ def draw(data: dict[str, Any], path: str) -> None:
     axes.set_xlabel("opponent")
     axes.set_ylabel("deck")
     agents = " vs ".join(dict.fromkeys(data["agents"]))
-    axes.set_title(f"{data['mode']}: win rate of the row deck, 95% Wilson interval\n"
+    axes.set_title(f"{data['mode']}: win rate of the row deck against the column deck [95% Wilson interval]\n"
                    f"{data['games_per_pairing']} games per pairing, {agents} agents, "
                    f"{data['games_played']} games", fontsize=10)
     figure.colorbar(image, ax=axes, fraction=0.04, pad=0.03, label="win rate")
@@ -64,11 +65,3 @@ def draw(data: dict[str, Any], path: str) -> None:
         raise RiftScriptError(f"cannot write {path}: {exc.strerror}") from None
     finally:
         plt.close(figure)
-
-
-def _short(name: str) -> str:
-    """Deck names without the words every official deck shares."""
-    for tail in (" Champion Deck", " Starter Deck"):
-        if name.endswith(tail):
-            return name[: -len(tail)]
-    return name

@@ -239,6 +239,14 @@ def report(standings: Standings, catalog: Catalog, names: list[str], outcome: Ou
     return out
 
 
+def short(name: str) -> str:
+    """A deck name without the words every official deck shares (for column headings)."""
+    for tail in (" Champion Deck", " Starter Deck"):
+        if name.endswith(tail):
+            return name[: -len(tail)]
+    return name
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.0f}%"
 
@@ -254,7 +262,7 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    console = Console(file=out, width=None if out.isatty() else 160)
+    console = Console(file=out, width=None if out.isatty() else 200)
     players = data["players"]
     head = (f"{data['mode']} tournament: {len(data['pairings'])} pairings x {data['games_per_pairing']} games, "
             f"{data['games_played']} of {data['games_planned']} games played, "
@@ -268,7 +276,7 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
                              + ("" if players == 2 else " (games with both at the table)"))
     matrix.add_column("deck")
     for name in names:
-        matrix.add_column(name, justify="right")
+        matrix.add_column(short(name), justify="right")
     matrix.add_column("overall", justify="right")
     overall = {d["deck"]: d for d in data["decks"]}
     for row in names:
@@ -278,7 +286,7 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
     for column in ("decks", "games", "wins", "draws", "mean turns", "mean actions"):
         pairings.add_column(column, justify="left" if column in ("decks", "wins") else "right")
     for p in data["pairings"]:
-        pairings.add_row(" vs ".join(p["decks"]), str(p["games"]), ", ".join(f"{k} {v}" for k, v in p["wins"].items()),
+        pairings.add_row(" vs ".join(map(short, p["decks"])), str(p["games"]), ", ".join(f"{short(k)} {v}" for k, v in p["wins"].items()),
                          str(p["draws"]), f"{p['mean_turns'] or 0:.1f}", f"{p['mean_actions'] or 0:.0f}")
     console.print(pairings)
     first = data["first_player"]
