@@ -86,7 +86,7 @@ def test_progress_lines_when_not_a_terminal_and_none_when_quiet(monkeypatch: pyt
     result = run("simulate", "--decks", *DUEL, "--games", "2", "--workers", "1")
     assert result.code == 0
     lines = result.err.splitlines()
-    assert lines and lines[-1].startswith("duel games: 2/2 games (100%)") and "games/s" in lines[-1]
+    assert lines and lines[-1].startswith("simulate duel: 2/2 games (100%)") and "games/s" in lines[-1]
     assert "Jinx" in lines[-1] or "Viktor" in lines[-1]  # wins so far
     quiet = run("simulate", "--quiet", "--decks", *DUEL, "--games", "2", "--workers", "1")
     assert quiet.code == 0 and quiet.err == ""
@@ -98,7 +98,7 @@ def test_a_terminal_gets_a_progress_bar() -> None:
             return True
 
     screen = Terminal()
-    bar = progress.feedback(10, "duel games", quiet=False, stream=screen)
+    bar = progress.feedback(10, "simulate duel", quiet=False, stream=screen)
     assert isinstance(bar, progress.Bar)
     bar.update(4, "Jinx 3, Viktor 1")
     bar.close()

@@ -3,27 +3,37 @@ extra).  Each cell: the row deck's win rate against the column deck, coloured fr
 white (even) to blue (wins), with its 95% interval; a last column gives each deck's overall rate."""
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
 from riftscript.core.errors import RiftScriptError
-from riftscript.tools.lab.tournament import short
+
+
+def _pyplot(path: str) -> Any:
+    """matplotlib's pyplot (headless), once the picture's format is known to be one we write."""
+    if Path(path).suffix.lower() not in (".png", ".svg"):
+        raise RiftScriptError(f"{path}: a heatmap is written as .png or .svg")
+    try:
+        matplotlib = importlib.import_module("matplotlib")
+    except ImportError:
+        raise RiftScriptError("heatmap pictures need matplotlib: pip install 'riftscript[plot]'") from None
+    matplotlib.use("Agg")
+    matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: small, searchable SVG
+    return importlib.import_module("matplotlib.pyplot")
+
+
+def check(path: str) -> None:
+    """Fail before the games are played, not after, when the picture can't be drawn."""
+    _pyplot(path)
 
 
 def draw(data: dict[str, Any], path: str) -> None:
     """Write the heatmap of a tournament report to ``path`` (.png or .svg)."""
-    suffix = Path(path).suffix.lower()
-    if suffix not in (".png", ".svg"):
-        raise RiftScriptError(f"{path}: a heatmap is written as .png or .svg")
-    try:
-        import matplotlib
+    plt = _pyplot(path)
+    from matplotlib.colors import TwoSlopeNorm
+    import matplotlib
 
-        matplotlib.use("Agg")
-        matplotlib.rcParams["svg.fonttype"] = "none"  # text stays text: small, searchable SVG
-        import matplotlib.pyplot as plt
-        from matplotlib.colors import TwoSlopeNorm
-    except ImportError:
-        raise RiftScriptError("heatmap pictures need matplotlib: pip install 'riftscript[plot]'") from None
     cells = {(m["deck"], m["opponent"]): m for m in data["matrix"]}
     names = list(dict.fromkeys(m["deck"] for m in data["matrix"]))
     overall = {d["deck"]: d for d in data["decks"]}
@@ -65,3 +75,11 @@ def draw(data: dict[str, Any], path: str) -> None:
         raise RiftScriptError(f"cannot write {path}: {exc.strerror}") from None
     finally:
         plt.close(figure)
+
+
+def short(name: str) -> str:
+    """A deck name without the words every official deck shares."""
+    for tail in (" Champion Deck", " Starter Deck"):
+        if name.endswith(tail):
+            return name[: -len(tail)]
+    return name

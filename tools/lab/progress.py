@@ -37,8 +37,8 @@ class Silent:
 class Lines:
     """One line every ``every`` seconds: done of total, games/s, time left, wins so far."""
 
-    def __init__(self, total: int, label: str, stream: TextIO, every: float | None = None) -> None:
-        self.total, self.label, self.stream = total, label, stream
+    def __init__(self, total: int, label: str, stream: TextIO, every: float | None = None, unit: str = "games") -> None:
+        self.total, self.label, self.stream, self.unit = total, label, stream, unit
         self.every = LINE_EVERY if every is None else every
         self.started = self.last = time.monotonic()
 
@@ -49,8 +49,8 @@ class Lines:
         self.last = now
         rate = done / max(now - self.started, 1e-9)
         left = clock((self.total - done) / rate) if rate > 0 else "?"
-        print(f"{self.label}: {done}/{self.total} games ({100 * done / max(1, self.total):.0f}%), "
-              f"{rate:.1f} games/s, {left} left; {status}", file=self.stream, flush=True)
+        print(f"{self.label}: {done}/{self.total} {self.unit} ({100 * done / max(1, self.total):.0f}%), "
+              f"{rate:.1f} {self.unit}/s, {left} left; {status}", file=self.stream, flush=True)
 
     def close(self) -> None:
         pass
@@ -60,7 +60,8 @@ class Bar:
     """A rich progress bar: games done, games/s, time left and wins so far; redrawn by ``update``
     (no drawing thread, so worker processes are never forked while one holds a lock)."""
 
-    def __init__(self, total: int, label: str, stream: TextIO) -> None:
+    def __init__(self, total: int, label: str, stream: TextIO, unit: str = "games") -> None:
+        self.unit = unit
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -76,7 +77,7 @@ class Bar:
     def update(self, done: int, status: str) -> None:
         now = time.monotonic()
         rate = done / max(now - self.started, 1e-9)
-        self.progress.update(self.task, completed=done, rate=f"{rate:.1f} games/s", status=status)
+        self.progress.update(self.task, completed=done, rate=f"{rate:.1f} {self.unit}/s", status=status)
         if now - self.last >= 0.1:
             self.last = now
             self.progress.refresh()
@@ -86,14 +87,14 @@ class Bar:
         self.progress.stop()
 
 
-def feedback(total: int, label: str, quiet: bool, stream: TextIO | None = None) -> Feedback:
+def feedback(total: int, label: str, quiet: bool, stream: TextIO | None = None, unit: str = "games") -> Feedback:
     """The feedback that fits where the output goes."""
     stream = stream or sys.stderr
     if quiet:
         return Silent()
     if stream.isatty():
-        return Bar(total, label, stream)
-    return Lines(total, label, stream)
+        return Bar(total, label, stream, unit)
+    return Lines(total, label, stream, unit=unit)
 
 
 class Interrupt:

@@ -58,14 +58,14 @@ class InOrder:
 
 
 def run(job: Job, source: Source, options: Options, consume: Callable[[Record], None],
-        status: Callable[[], str], label: str = "simulate", quiet: bool = False) -> Outcome:
+        status: Callable[[], str], label: str = "simulate", quiet: bool = False, unit: str = "games") -> Outcome:
     """Play the job; each finished game's record goes to ``consume`` in plan order."""
     total = job.plan.total
     order = InOrder(consume)
     outcome = Outcome(0, total, False, 0.0, options.workers if options.backend == "local" else 0)
     started = time.perf_counter()
     with Interrupt() as interrupt:
-        shown = feedback(total, label, quiet)
+        shown = feedback(total, label, quiet, unit=unit)
         try:
             for batch in execute(job, source, options, interrupt):
                 outcome.done += len(batch.records)

@@ -13,7 +13,7 @@ from typing import TextIO
 from riftscript.core.catalog import Catalog
 from riftscript.core.decks import load_deck
 from riftscript.core.errors import RiftScriptError
-from riftscript.tools.lab.engine import FixedPlan, Job, Record, catalog_for, winner_key
+from riftscript.tools.lab.engine import FixedPlan, Job, Record, catalog_for, new_game, winner_key
 from riftscript.tools.lab.records import Writer, open_writer
 from riftscript.tools.lab.run import INTERRUPTED, Outcome, add_options, options_of, run, source_of
 from riftscript.tools.play import seating
@@ -78,6 +78,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     agents = agents_for(catalog, args.agents, spec.players)
     options = options_of(args)
     plan = FixedPlan(spec.name, decks, tuple(refs), agents, args.seed, args.games)
+    if args.games > 0:
+        new_game(catalog, plan.spec(0))  # decks that can't sit together fail here, once, with their reason
     tally = Tally(spec.players)
     matches = spec.best_of > 1
     with ExitStack() as files:
@@ -100,7 +102,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             tally.add(record)
 
         outcome = run(Job(plan, narrate=bool(args.log)), source, options, consume, tally.status,
-                      label=f"{spec.name} {'matches' if matches else 'games'}", quiet=args.quiet)
+                      label=f"simulate {spec.name}", quiet=args.quiet, unit="matches" if matches else "games")
     out = sys.stderr if args.json else sys.stdout
     unit = "matches" if matches else "games"
     if outcome.interrupted:

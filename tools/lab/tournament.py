@@ -28,6 +28,7 @@ from riftscript.core.catalog import Catalog
 from riftscript.core.decks import Deck, load_deck, team_violations
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.registry import ModeSpec
+from riftscript.tools.lab import heatmap
 from riftscript.tools.lab.engine import GameSpec, Job, Record, catalog_for
 from riftscript.tools.lab.records import Writer, open_writer
 from riftscript.tools.lab.run import INTERRUPTED, Outcome, add_options, count, options_of, run, source_of
@@ -239,14 +240,6 @@ def report(standings: Standings, catalog: Catalog, names: list[str], outcome: Ou
     return out
 
 
-def short(name: str) -> str:
-    """A deck name without the words every official deck shares (for column headings)."""
-    for tail in (" Champion Deck", " Starter Deck"):
-        if name.endswith(tail):
-            return name[: -len(tail)]
-    return name
-
-
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.0f}%"
 
@@ -276,7 +269,7 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
                              + ("" if players == 2 else " (games with both at the table)"))
     matrix.add_column("deck")
     for name in names:
-        matrix.add_column(short(name), justify="right")
+        matrix.add_column(heatmap.short(name), justify="right")
     matrix.add_column("overall", justify="right")
     overall = {d["deck"]: d for d in data["decks"]}
     for row in names:
@@ -286,8 +279,9 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
     for column in ("decks", "games", "wins", "draws", "mean turns", "mean actions"):
         pairings.add_column(column, justify="left" if column in ("decks", "wins") else "right")
     for p in data["pairings"]:
-        pairings.add_row(" vs ".join(map(short, p["decks"])), str(p["games"]), ", ".join(f"{short(k)} {v}" for k, v in p["wins"].items()),
-                         str(p["draws"]), f"{p['mean_turns'] or 0:.1f}", f"{p['mean_actions'] or 0:.0f}")
+        wins = ", ".join(f"{heatmap.short(k)} {v}" for k, v in p["wins"].items())
+        pairings.add_row(" vs ".join(map(heatmap.short, p["decks"])), str(p["games"]), wins, str(p["draws"]),
+                         f"{p['mean_turns'] or 0:.1f}", f"{p['mean_actions'] or 0:.0f}")
     console.print(pairings)
     first = data["first_player"]
     console.print(f"first player won {_cell(first)} of {first['games']} games "
@@ -393,6 +387,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     plan = make_plan(catalog, mode, entries, tuple(refs), agents, args.seed, args.games, bool(args.vs_baseline))
     names = labels(entries, tuple(refs), bool(args.vs_baseline))
     standings = Standings(plan)
+    for picture in (args.png, args.svg):
+        if picture:
+            heatmap.check(picture)
     writer: Writer | None = open_writer(args.records) if args.records else None
 
     def consume(record: Record) -> None:
@@ -407,7 +404,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
 
     try:
         outcome = run(Job(plan), source, options_of(args), consume, status, label=f"{mode.name} tournament",
-                      quiet=args.quiet)
+                      quiet=args.quiet, unit="matches" if mode.best_of > 1 else "games")
     finally:
         if writer is not None:
             writer.close()
@@ -420,11 +417,9 @@ def cmd_tournament(args: argparse.Namespace) -> int:
             Path(args.json).write_text(text + "\n", encoding="utf-8")
     if args.csv:
         write_csv(data, Path(args.csv))
-    for path in (args.png, args.svg):
-        if path:
-            from riftscript.tools.lab.heatmap import draw
-
-            draw(data, path)
+    for picture in (args.png, args.svg):
+        if picture:
+            heatmap.draw(data, picture)
     if args.json != "-":
         show(data, sys.stdout, args.cards)
     elif outcome.interrupted:
