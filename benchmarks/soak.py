@@ -9,7 +9,7 @@ Game i plays mode i mod M (M installed modes; a best-of mode plays a whole match
 (i div M) mod S of that mode: in two-player modes every ordered pair of decks, mirrors included; in
 multiplayer modes every ordered choice of distinct decks (in 2v2, those whose teammates may play
 together: 491.8.h, 491.8.i).  Game i is seeded seed + i.  A game is stuck when it passes 30,000 actions
-or plays for 120 s.  Ctrl-C stops within a second with the summary of the games finished.
+or uses 120 s of CPU.  Ctrl-C stops within a second with the summary of the games finished.
 """
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def main() -> int:
     draws: Counter[str] = Counter()
     failed: Counter[str] = Counter()
     actions = 0
-    writer = open_writer(args.failures)
+    writer = open_writer(args.failures, flush=True)  # a failure is on disk as soon as it is found
     failures: list[Record] = []
 
     def consume(record: Record) -> None:

@@ -103,7 +103,7 @@ class Job:
     checked: bool = False  # invariants after every action (core/invariants.py): the soak
     narrate: bool = False  # each record carries its play-by-play under "log" (simulate --log)
     max_actions: int = 100_000
-    time_limit: float = 0.0  # seconds one game may take before it is recorded as stuck (0: no limit)
+    time_limit: float = 0.0  # CPU seconds one game may take before it is recorded as stuck (0: no limit)
 
 
 class Stuck(Exception):
@@ -116,21 +116,22 @@ class Abandoned(Exception):
 
 @contextmanager
 def _time_limit(seconds: float) -> Iterator[None]:
-    """Raise Stuck in the game when it runs longer than ``seconds`` (main thread only: SIGALRM)."""
+    """Raise Stuck in the game when it has used ``seconds`` of CPU time (SIGPROF: a busy machine or a
+    paused process does not count; main thread only)."""
     if seconds <= 0 or threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def expire(signum: int, frame: Any) -> None:
-        raise Stuck(f"still playing after {seconds:g} s")
+        raise Stuck(f"still playing after {seconds:g} CPU s")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, expire)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 def new_game(catalog: Catalog, spec: GameSpec) -> Game | Match:

@@ -29,11 +29,13 @@ class Writer(Protocol):
 
 
 class JsonLines:
-    def __init__(self, stream: TextIO, owned: bool = True) -> None:
-        self.stream, self.owned = stream, owned
+    def __init__(self, stream: TextIO, owned: bool = True, flush: bool = False) -> None:
+        self.stream, self.owned, self.flush = stream, owned, flush
 
     def write(self, record: Record) -> None:
         self.stream.write(json.dumps(record, separators=(",", ":")) + "\n")
+        if self.flush:
+            self.stream.flush()
 
     def close(self) -> None:
         if self.owned:
@@ -90,8 +92,9 @@ class Parquet:
         self.writer.close()
 
 
-def open_writer(path: str) -> Writer:
-    """A writer for ``path``: Parquet for ``*.parquet``, else JSON lines; ``-`` is standard output."""
+def open_writer(path: str, flush: bool = False) -> Writer:
+    """A writer for ``path``: Parquet for ``*.parquet``, else JSON lines (with ``flush``, each line
+    reaches the file at once); ``-`` is standard output."""
     if path == "-":
         import sys
 
@@ -100,7 +103,7 @@ def open_writer(path: str) -> Writer:
     try:
         if target.suffix == ".parquet":
             return Parquet(target)
-        return JsonLines(target.open("w", encoding="utf-8"))
+        return JsonLines(target.open("w", encoding="utf-8"), flush=flush)
     except OSError as exc:
         raise RiftScriptError(f"cannot write records to {path}: {exc.strerror}") from None
 

@@ -255,12 +255,12 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
     from rich.console import Console
     from rich.table import Table as RichTable
 
-    console = Console(file=out, width=None if out.isatty() else 200)
+    console = Console(file=out, width=None if out.isatty() else 200, markup=False, highlight=False)
     players = data["players"]
     head = (f"{data['mode']} tournament: {len(data['pairings'])} pairings x {data['games_per_pairing']} games, "
             f"{data['games_played']} of {data['games_planned']} games played, "
             f"{' vs '.join(data['agents'])} agents, seed {data['seed']}")
-    console.print(head)
+    console.print(head, soft_wrap=True)
     if data["interrupted"]:
         console.print(f"interrupted after {data['games_played']} of {data['games_planned']} games")
     names = [d["deck"] for d in data["decks"] if d["deck"] in {m["deck"] for m in data["matrix"]}]
@@ -285,7 +285,7 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
     console.print(pairings)
     first = data["first_player"]
     console.print(f"first player won {_cell(first)} of {first['games']} games "
-                  f"(no advantage: {100 * first['even']:.0f}%); {first['draws']} draws")
+                  f"(no advantage: {100 * first['even']:.0f}%); {first['draws']} draws", soft_wrap=True)
     if cards:
         table = RichTable(title=f"cards (the {cards} most played of each deck)")
         for column in ("deck", "card", "played in", "win% played", "win% not", "avg turn"):
@@ -300,10 +300,10 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
                           "-" if c["average_turn"] is None else f"{c['average_turn']:.1f}")
         console.print(table)
     if "baseline" in data:
-        console.print(ab_sentence(data["baseline"]))
+        console.print(ab_sentence(data["baseline"]), soft_wrap=True)
     if data["errors"]:
         console.print(f"{len(data['errors'])} games failed (see --records): "
-                      + "; ".join(f"game {e['index']}: {e['error']}" for e in data["errors"][:3]))
+                      + "; ".join(f"game {e['index']}: {e['error']}" for e in data["errors"][:3]), soft_wrap=True)
 
 
 def ab_sentence(ab: dict[str, Any]) -> str:
