@@ -12,28 +12,21 @@ of at least 1.8 with 2 workers; measure on an idle machine (other processes take
 from __future__ import annotations
 
 import argparse
-import resource
 import statistics
 from typing import Any
 
 from riftscript.core.decks import load_deck
-from riftscript.tools.lab.backends import Options
+from riftscript.tools.lab.backends import Options, cpu_seconds
 from riftscript.tools.lab.engine import FixedPlan, Job, Record, Source, catalog_for
 from riftscript.tools.lab.run import run
-
-
-def cpu() -> float:
-    """CPU seconds used so far by this process and its finished children (the pool's workers)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def measure(job: Job, workers: int) -> tuple[float, float, int, int, list[tuple[Any, ...]]]:
     """games/s, CPU seconds per game (all processes), worker memory, and each game's result."""
     records: list[Record] = []
-    before = cpu()
+    before = cpu_seconds()
     outcome = run(job, Source(), Options(workers=workers), records.append, lambda: "", quiet=True)
-    used = (cpu() - before) / max(1, outcome.done)
+    used = (cpu_seconds() - before) / max(1, outcome.done)
     keys = [(r["index"], tuple(r["winners"]), r["turns"], r["actions"], r["hash"]) for r in records]
     return outcome.rate, used, outcome.rss, outcome.uss, keys
 

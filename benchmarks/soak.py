@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from riftscript.core.catalog import Catalog
 from riftscript.core.decks import Deck, load_deck, team_violations
-from riftscript.tools.lab.backends import Options, default_workers
+from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers
 from riftscript.tools.lab.engine import GameSpec, Job, Record, Source, catalog_for
 from riftscript.tools.lab.records import open_writer
 from riftscript.tools.lab.run import run
@@ -105,10 +105,12 @@ def main() -> int:
         return f"{sum(failed.values())} failures"
 
     started = time.strftime("%Y-%m-%d %H:%M")
+    cpu = cpu_seconds()
     try:
         outcome = run(job, source, Options(workers=args.workers), consume, status, label="soak", quiet=args.quiet)
     finally:
         writer.close()
+    cpu = cpu_seconds() - cpu
     done = sum(games.values())
     stuck = sum(1 for r in failures if r["error"].startswith("stuck"))
     cores = max(1, args.workers)
@@ -116,7 +118,8 @@ def main() -> int:
         print(outcome.interruption())
     print(f"soak started {started}: {done} games in {outcome.elapsed:.0f} s on {args.workers} workers: "
           f"{outcome.rate:.1f} games/s, {outcome.rate / cores:.1f} games/s per core, {actions / outcome.elapsed:.0f} "
-          f"actions/s; worker memory up to {outcome.rss / 1024:.0f} MB resident ({outcome.uss / 1024:.0f} MB own)")
+          f"actions/s; {done / max(cpu, 1e-9):.1f} games per CPU-second (what an idle core does); worker memory up "
+          f"to {outcome.rss / 1024:.0f} MB resident ({outcome.uss / 1024:.0f} MB own)")
     for mode in plan.modes:
         print(f"  {mode:<14} {games[mode]:>8} games  {draws[mode]:>6} draws  {failed[mode]:>4} failures")
     print(f"{len(failures)} failures ({stuck} stuck) of {done} games")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import os
+import resource
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -78,6 +79,13 @@ def memory() -> tuple[int, int]:
     except OSError:
         pass
     return rss, uss
+
+
+def cpu_seconds() -> float:
+    """CPU time used so far by this process and its finished children (a pool's workers, once the pool
+    is shut down): on a busy machine, games per CPU-second say what an idle core would do."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def execute(job: Job, source: Source, options: Options, stop: Stop = never) -> Iterator[Batch]:
