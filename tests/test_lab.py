@@ -19,7 +19,7 @@ from riftscript.core.catalog import load_catalog
 from riftscript.core.decks import load_deck
 from riftscript.tools.lab import engine, progress
 from riftscript.tools.lab.stats import newcombe, wilson
-from riftscript.tools.lab.tournament import make_plan
+from riftscript.tools.lab.tournament import ab_sentence, make_plan
 
 ROOT = Path(__file__).resolve().parent.parent
 DUEL = ["Jinx Champion Deck", "Viktor Champion Deck"]
@@ -145,13 +145,24 @@ def test_tournament_plays_every_pairing_in_every_seat_order(tmp_path: Path, caps
         assert cell["games"] == 2 and 0 <= cell["low"] <= cell["win_rate"] <= cell["high"] <= 1
         mirror = next(m for m in data["matrix"] if (m["deck"], m["opponent"]) == (cell["opponent"], cell["deck"]))
         assert cell["wins"] + mirror["wins"] + cell["draws"] == 2
-    seats = {tuple(json.loads(line)["decks"]) for line in (tmp_path / "t.jsonl").read_text().splitlines()}
-    assert len(seats) == 6  # each pairing in both seat orders
+    games = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()]
+    assert len({tuple(g["decks"]) for g in games}) == 6  # each pairing in both seat orders
+    for pairing in data["pairings"]:
+        mine = [g for g in games if sorted(g["decks"]) == sorted(pairing["decks"])]
+        assert pairing["mean_turns"] == sum(g["turns"] for g in mine) / 2
+        assert pairing["mean_actions"] == sum(g["actions"] for g in mine) / 2
     assert data["first_player"]["games"] == 6
     jinx = [c for c in data["cards"] if c["deck"] == "Jinx Champion Deck"]
     assert {c["code"] for c in jinx} >= {"OGN-030", "OGN-169"} and all(c["games"] == 4 for c in jinx)
     played = next(c for c in jinx if c["games_played"])
     assert played["average_turn"] > 0 and played["plays"] >= played["games_played"]
+    seated = [(g, g["decks"].index("Jinx Champion Deck")) for g in games if "Jinx Champion Deck" in g["decks"]]
+    with_card = [(g, seat) for g, seat in seated if played["code"] in g["plays"][seat]]
+    assert played["games_played"] == len(with_card)  # counted from the event log's play events
+    won = sum(seat in g["winners"] for g, seat in with_card)
+    assert played["win_rate_played"] == won / len(with_card)
+    turns = [t for g, seat in with_card for t in g["plays"][seat][played["code"]]]
+    assert played["average_turn"] == sum(turns) / len(turns)
     for name in ("decks", "matrix", "pairings", "cards"):
         header = (tmp_path / "csv" / f"{name}.csv").read_text().splitlines()[0]
         assert header.startswith(("deck,", "decks,"))
@@ -179,6 +190,28 @@ def test_a_baseline_identical_to_the_deck_shows_no_change(tmp_path: Path, capsys
     assert ab["deck_result"]["games"] == ab["baseline_result"]["games"] == 4  # the same opponents and seeds
     assert ab["difference"] == 0 and ab["low"] < 0 < ab["high"] and ab["moved"] is None
     assert "no change in win rate shown at 95%" in capsys.readouterr().out
+
+
+def test_the_ab_answer_says_which_way_the_win_rate_moved() -> None:
+    moved = {"deck": "mine.yaml", "baseline": "base.yaml", "difference": 0.1, "low": 0.02, "high": 0.18,
+             "moved": "up", "deck_result": {"games": 400, "win_rate": 0.6, "low": 0.55, "high": 0.65},
+             "baseline_result": {"games": 400, "win_rate": 0.5, "low": 0.45, "high": 0.55}}
+    sentence = ab_sentence(moved)
+    assert "mine.yaml won 60% [55-65] of 400 games; base.yaml won 50% [45-55]" in sentence
+    assert sentence.endswith("difference +10.0 points [+2.0, +18.0]: the change moved the win rate up")
+
+
+def test_a_missing_extra_is_named_before_any_game_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in ("ray", "pyarrow", "matplotlib"):
+        monkeypatch.setitem(sys.modules, module, None)  # as if not installed
+    ray = run("simulate", "--quiet", "--decks", *DUEL, "--games", "1", "--backend", "ray")
+    assert ray.code == 1 and "--backend ray needs Ray: pip install 'riftscript[cluster]'" in ray.err
+    parquet = run("simulate", "--quiet", "--decks", *DUEL, "--games", "1", "--records", str(tmp_path / "r.parquet"))
+    assert parquet.code == 1 and "pip install 'riftscript[data]'" in parquet.err
+    picture = run("tournament", "--quiet", "--decks", *THREE, "--games", "1", "--png", str(tmp_path / "h.png"),
+                  "--json", str(tmp_path / "t.json"))
+    assert picture.code == 1 and "pip install 'riftscript[plot]'" in picture.err
+    assert not (tmp_path / "t.json").exists()  # no report: it stopped before playing
 
 
 def test_multiplayer_tournaments_seat_teammates_who_may_play_together() -> None:
