@@ -97,9 +97,10 @@ def execute(job: Job, source: Source, options: Options, stop: Stop = never) -> I
         return _run_ray(job, source, ranges(total, size), options.address, stop)
     if options.backend != "local":
         raise RiftScriptError(f"unknown backend {options.backend!r}; choose one of {', '.join(BACKENDS)}")
-    if options.workers <= 1:
+    workers = min(options.workers, -(-total // size))  # no more workers than tasks
+    if workers <= 1:
         return _run_here(job, source, total, stop)
-    return _run_pool(job, source, ranges(total, size), options.workers, stop)
+    return _run_pool(job, source, ranges(total, size), workers, stop)
 
 
 def _run_here(job: Job, source: Source, total: int, stop: Stop) -> Iterator[Batch]:

@@ -145,10 +145,10 @@ def _match_lines(tally: Tally, names: list[str], out: TextIO) -> None:
 def _where(outcome: Outcome, backend: str) -> str:
     if backend == "ray":
         return f" on Ray ({len(outcome.pids)} worker processes)"
-    if outcome.workers <= 1:
+    if len(outcome.pids) <= 1 and not outcome.rss:
         return " in 1 process"
     memory = f", up to {outcome.rss / 1024:.0f} MB resident each" if outcome.rss else ""
-    return f" on {outcome.workers} workers{memory}"
+    return f" on {len(outcome.pids)} workers{memory}"
 
 
 def _errors(tally: Tally, records: str | None, out: TextIO) -> None:
