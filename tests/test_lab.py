@@ -64,6 +64,15 @@ def test_a_record_says_who_played_what_and_replays_to_its_hash(tmp_path: Path, c
     assert result.code == 1 and "does not match its record" in result.err and "log hash" in result.err
     many = run("replay", str(records))
     assert many.code == 1 and "holds 3 records: choose one with --index K" in many.err
+    (tmp_path / "odd.jsonl").write_text(json.dumps({**game, "seed": "nine"}) + "\n" + "{not json\n")
+    odd = run("replay", str(tmp_path / "odd.jsonl"), "--index", "2")
+    assert odd.code == 1 and "odd.jsonl:2: not a JSON record" in odd.err
+    (tmp_path / "odd.jsonl").write_text(json.dumps({**game, "seed": "nine"}) + "\n")
+    odd = run("replay", str(tmp_path / "odd.jsonl"))
+    assert odd.code == 1 and "odd.jsonl: game 2: a field of the wrong kind" in odd.err
+    (tmp_path / "odd.jsonl").write_text(json.dumps({**game, "agents": ["clairvoyant"] * 2}) + "\n")
+    odd = run("replay", str(tmp_path / "odd.jsonl"))
+    assert odd.code == 1 and "unknown agent 'clairvoyant'" in odd.err
 
 
 def test_parquet_records_are_read_by_pyarrow_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,12 +8,14 @@ import argparse
 import re
 from typing import Any
 
+from riftscript.core.catalog import Catalog
 from riftscript.core.decks import load_deck
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.version import ENGINE_VERSION
 from riftscript.tools.lab.engine import FixedPlan, GameSpec, Job, Record, catalog_for, play
 from riftscript.tools.lab.records import read_records
 from riftscript.tools.lab.run import source_of
+from riftscript.tools.lab.simulate import agents_for
 
 FIELDS = ("seed", "mode", "decks", "agents", "hash")
 
@@ -38,16 +40,33 @@ def pick(records: list[Record], path: str, index: int | None) -> Record:
                           f"(it holds games {records[0].get('index')}..{records[-1].get('index')})")
 
 
+def spec_of(catalog: Catalog, record: Record, path: str) -> GameSpec:
+    """The game a record describes, or an error naming the field that is wrong."""
+    try:
+        index, seed, mode = int(record.get("index", 0)), int(record["seed"]), str(record["mode"])
+        if not isinstance(record["decks"], list) or not isinstance(record["agents"], list):
+            raise TypeError("decks and agents are lists")
+        refs = tuple(str(d) for d in record["decks"])
+        names = [str(a) for a in record["agents"]]
+    except (TypeError, ValueError) as exc:
+        raise RiftScriptError(f"{path}: game {record.get('index')}: a field of the wrong kind ({exc})") from None
+    assert catalog.plugins is not None
+    modes = catalog.plugins.modes()
+    if mode not in modes:
+        raise RiftScriptError(f"{path}: game {index} was played in mode {mode!r}, which is not installed "
+                              f"(installed: {', '.join(sorted(modes))})")
+    agents = agents_for(catalog, names, len(refs))
+    return GameSpec(index, seed, mode, tuple(load_deck(catalog, ref) for ref in refs), refs, agents)
+
+
 def replay(args: argparse.Namespace) -> int:
     record = pick(read_records(args.record), args.record, args.index)
     missing = [f for f in FIELDS if f not in record]
     if missing:
         raise RiftScriptError(f"{args.record}: the record lacks {', '.join(missing)}; it can't be replayed")
     catalog = catalog_for(source_of(args))
-    refs = tuple(str(d) for d in record["decks"])
-    decks = tuple(load_deck(catalog, ref) for ref in refs)
-    spec = GameSpec(int(record.get("index", 0)), int(record["seed"]), str(record["mode"]), decks, refs,
-                    tuple(str(a) for a in record["agents"]))
+    spec = spec_of(catalog, record, args.record)
+    decks, refs = spec.decks, spec.refs
     error = str(record.get("error") or "")
     # a game stopped after so many actions stops there again; one stopped by its CPU time gets as long again
     cpu = re.match(r"stuck: still playing after ([0-9.]+) CPU s", error)
