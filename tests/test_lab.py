@@ -235,6 +235,10 @@ def test_multiplayer_tournaments_seat_teammates_who_may_play_together() -> None:
     for order in table.orders:
         annie, jinx = order.index(0), order.index(3)
         assert annie % 2 != jinx % 2  # seats 1+3 and 2+4 are the teams
+    five = (*entries, load_deck(cat, "Lux Starter Deck"))
+    wider = make_plan(cat, cat.plugins.modes()["magma-chamber"], five, (*names, "Lux"), ("random",) * 4, 0, 8, False)
+    assert len(wider.tables) + len(wider.unseatable) == 5  # every 4 of the 5 decks: played, or said why not
+    assert (0, 2, 3, 4) in wider.unseatable  # Annie, Jinx, Lee Sin, Lux: no seating keeps teammates apart
     war = make_plan(cat, cat.plugins.modes()["war"], entries, tuple(names), ("random",) * 4, 0, 24, False)
     assert len(war.tables[0].orders) == 24 and war.total == 24
     assert {war.spec(i).refs[0] for i in range(24)} == set(names)  # every deck sits first

@@ -56,6 +56,7 @@ class TournamentPlan:
     seed: int
     games: int  # per pairing
     tables: tuple[Table, ...]
+    unseatable: tuple[tuple[int, ...], ...] = ()  # pairings no seat order allows (2v2 teammates)
 
     @property
     def total(self) -> int:
@@ -84,10 +85,13 @@ def make_plan(catalog: Catalog, mode: ModeSpec, entries: tuple[Deck, ...], refs:
     """Every pairing of the entries (the last one is the baseline when ``baseline``), in order."""
     playing = len(entries) - (1 if baseline else 0)
     tables: list[Table] = []
+    unseatable: list[tuple[int, ...]] = []
     for block, decks in enumerate(itertools.combinations(range(playing), mode.players)):
         orders = tuple(o for o in itertools.permutations(decks) if allowed(catalog, mode, entries, o))
         if orders:
             tables.append(Table(decks, orders, block))
+        else:
+            unseatable.append(decks)
     if not tables:
         raise RiftScriptError(f"no pairing of these decks can be seated in {mode.name}: teammates may not share "
                               f"a legend or battlefield (491.8.h, 491.8.i)")
@@ -98,7 +102,7 @@ def make_plan(catalog: Catalog, mode: ModeSpec, entries: tuple[Deck, ...], refs:
                 orders = tuple(o for o in swapped if allowed(catalog, mode, entries, o))
                 if orders:
                     tables.append(Table(tuple(sorted(orders[0])), orders, table.block, baseline=True))
-    return TournamentPlan(mode.name, entries, refs, agents, seed, games, tuple(tables))
+    return TournamentPlan(mode.name, entries, refs, agents, seed, games, tuple(tables), tuple(unseatable))
 
 
 @dataclass
@@ -201,6 +205,9 @@ def report(standings: Standings, catalog: Catalog, names: list[str], outcome: Ou
     baseline = any(t.baseline for t in plan.tables)
     playing = len(plan.entries) - (1 if baseline else 0)
     players = len(plan.tables[0].decks)
+    assert catalog.plugins is not None
+    mode = catalog.plugins.modes().get(plan.mode)
+    sides = len(mode.teams) if mode is not None and mode.teams else players  # a 2v2 team wins together
     decks = [{"deck": names[e], "ref": plan.refs[e], **_interval(t.wins, t.games), "draws": t.draws}
              for e, t in enumerate(standings.decks)]
     matrix = [{"deck": names[a], "opponent": names[b], **_interval(cell.wins, cell.games), "draws": cell.draws}
@@ -222,12 +229,13 @@ def report(standings: Standings, catalog: Catalog, names: list[str], outcome: Ou
                           "win_rate_not_played": rate(total.wins - stat.wins, total.games - stat.played),
                           "plays": stat.plays, "average_turn": stat.turns / stat.plays if stat.plays else None})
     first = {**_interval(standings.first.wins, standings.first.games), "draws": standings.first.draws,
-             "even": 1 / players}
+             "even": 1 / sides}
     out: dict[str, Any] = {
         "mode": plan.mode, "players": players, "games_per_pairing": plan.games, "seed": plan.seed,
         "agents": list(plan.agents), "pairings_played": len(standings.pairings), "games_planned": outcome.total,
         "games_played": standings.played, "interrupted": outcome.interrupted, "decks": decks, "matrix": matrix,
         "pairings": pairings, "first_player": first, "cards": cards,
+        "unseatable": [[names[e] for e in decks_] for decks_ in plan.unseatable],
         "errors": [{"index": r["index"], "seed": r["seed"], "decks": r["decks"], "error": r["error"]}
                    for r in standings.errors]}
     if baseline:
@@ -283,9 +291,13 @@ def show(data: dict[str, Any], out: TextIO, cards: int) -> None:
         pairings.add_row(" vs ".join(map(heatmap.short, p["decks"])), str(p["games"]), wins, str(p["draws"]),
                          f"{p['mean_turns'] or 0:.1f}", f"{p['mean_actions'] or 0:.0f}")
     console.print(pairings)
+    for decks in data["unseatable"]:
+        console.print(f"not played: {' vs '.join(decks)} (in every seat order, teammates would share a legend or "
+                      f"battlefield: 491.8.h, 491.8.i)", soft_wrap=True)
     first = data["first_player"]
     console.print(f"first player won {_cell(first)} of {first['games']} games "
-                  f"(no advantage: {100 * first['even']:.0f}%); {first['draws']} draws", soft_wrap=True)
+                  f"(no advantage: {100 * first['even']:.0f}%{', the team wins together' if first['even'] > 1 / players else ''}); "
+                  f"{first['draws']} draws", soft_wrap=True)
     if cards:
         table = RichTable(title=f"cards (the {cards} most played of each deck)")
         for column in ("deck", "card", "played in", "win% played", "win% not", "avg turn"):
