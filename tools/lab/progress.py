@@ -68,8 +68,9 @@ class Bar:
         self.progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[rate]}"), TimeRemainingColumn(),
                                  TextColumn("{task.fields[status]}"),
-                                 console=Console(file=stream), auto_refresh=False, redirect_stdout=False,
-                                 redirect_stderr=False)
+                                 console=Console(file=stream), auto_refresh=False,
+                                 # lines printed to the same terminal (--json) go above the bar
+                                 redirect_stdout=sys.stdout.isatty() and stream.isatty(), redirect_stderr=False)
         self.task = self.progress.add_task(label, total=total, rate="", status="")
         self.started = self.last = time.monotonic()
         self.progress.start()
