@@ -8,6 +8,7 @@ game cut short is dropped, every finished game is kept.
 from __future__ import annotations
 
 import importlib
+import logging
 import multiprocessing
 import os
 import resource
@@ -192,10 +193,11 @@ def _run_ray(job: Job, source: Source, todo: Iterator[tuple[int, int]], address:
         raise RiftScriptError("--backend ray needs Ray: pip install 'riftscript[cluster]'") from None
     started = not ray.is_initialized()
     if started:
+        quiet = {"log_to_driver": False, "logging_level": logging.WARNING}  # our progress, not Ray's
         if address or os.environ.get("RAY_ADDRESS"):
-            ray.init(address=address, log_to_driver=False)
+            ray.init(address=address, **quiet)
         else:
-            ray.init(include_dashboard=False, log_to_driver=False)
+            ray.init(include_dashboard=False, **quiet)
     try:
         payload = ray.put((source, job))
         task = ray.remote(num_cpus=1)(_ray_range)
