@@ -302,7 +302,7 @@ def local_ray() -> Any:
     ray = pytest.importorskip("ray", reason="the Ray backend needs ray (the cluster extra; the test extra has it)")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("RAY_AUTH_MODE", "disabled")
-        ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+        ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)  # a new one, always
         yield ray
         ray.shutdown()
 
