@@ -101,7 +101,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
                         help="local processes (default) or Ray tasks (pip install 'riftscript[cluster]')")
     parser.add_argument("--address", metavar="ADDR",
                         help="with --backend ray: the cluster to use, e.g. auto or ray://head:10001 "
-                             "(default: $RAY_ADDRESS, else a Ray instance started here)")
+                             "(default: $RAY_ADDRESS, else a cluster started here by 'ray start', else a new local "
+                             "Ray instance)")
     parser.add_argument("--batch", type=count, default=0, metavar="N",
                         help="games per task (default: chosen from the games and workers)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar or progress lines")
