@@ -364,6 +364,8 @@ class EffectContext:
         if zone is None:
             ids = (_chain_cards(self, selector) if what in ("spell", "chain_item")
                    else _rune_pools(self) if what == "rune" else g.board_objects())
+            if what == "card":
+                ids += _zone_facedown(self, selector)  # a hidden card is a card at its battlefield (Pack of Wonders)
         else:
             ids = ZONES[zone](self, selector)
         # matches_selection for each (not a location here), with the selector read once
