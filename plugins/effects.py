@@ -102,8 +102,8 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
     g = ctx.g
     if cost.get("exhaust_self") and g.obj(ctx.source).exhausted:
         return False
-    if cost.get("spend_buff") and not any(g.obj(u).buffs for u in g.board_objects()
-                                          if g.obj(u).controller == ctx.you):
+    if cost.get("spend_buff") and sum(g.obj(u).buffs for u in g.board_objects()
+                                      if g.obj(u).controller == ctx.you) < _buffs_to_spend(cost):
         return False
     if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
         return False
@@ -120,11 +120,17 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
                                  list(g.player(ctx.you).hand), "discard")
         actions.discard(g, ctx.you, chosen)
-    if cost.get("spend_buff"):
+    for _ in range(_buffs_to_spend(cost) if cost.get("spend_buff") else 0):
         buffed = [u for u in g.board_objects() if g.obj(u).controller == ctx.you and g.obj(u).buffs]
         chosen = ctx.choose_from({"what": "unit", "count": 1}, buffed, "spend a buff from")
         for oid in chosen:
             actions.spend_buff(g, oid, ctx.you)
+
+
+def _buffs_to_spend(cost: Node) -> int:
+    """'Spend N buffs' as the cost of a 'may': N buffs, one at a time from units of yours that have one."""
+    value = cost.get("spend_buff")
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
 
 
 def choose_one(ctx: EffectContext, node: Node) -> None:
