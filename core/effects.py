@@ -688,6 +688,12 @@ def _rel_event_player(g: "Game", you: int, player: int, event: Event | None) -> 
     return event is not None and "player" in event and player == int(event["player"])
 
 
+@RELATIONS.register("friendly_to_event_player")
+def _rel_friendly_to_event_player(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    # 491: friendly to the player who caused the event - theirs or a teammate's (The Dreaming Tree)
+    return event is not None and "player" in event and g.friendly(player, int(event["player"]))
+
+
 # ---------------------------------------------------------------------- zones (ZONES)
 def _players_zone(attr: str) -> ZoneFn:
     def ids(ctx: EffectContext, selector: Node) -> list[int]:
