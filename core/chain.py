@@ -464,15 +464,12 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
         if not ctx.fits_group(sel, [oid for oid in chosen if isinstance(oid, int) and oid in g.state.objs]):
             raise IllegalActionError(f"these targets together don't meet '{describe_selection(sel)}'", "355")
-        allowed: set[int] | None = None
         for oid in chosen:
             if sel.get("what") == "location":
                 if not ctx.matches_selection(sel, oid):
                     raise IllegalActionError(f"{oid!r} is not a legal destination", "355.4")
                 continue
-            if allowed is None:
-                allowed = set(ctx.candidates(sel))  # 355: chosen among what the selection offers, where it looks
-            if not isinstance(oid, int) or oid not in allowed:
+            if not isinstance(oid, int) or not ctx.offers(sel, oid):  # 355: where the selection looks, too
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
