@@ -91,7 +91,20 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     obj = g.obj(oid)
     if obj.owner != player and obj.controller != player:
         return False
-    return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
+    return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player) \
+        or playable_from_zone(g, player, oid)
+
+
+def playable_from_zone(g: "Game", player: int, oid: int) -> bool:
+    """355: cards are played from the hand (and the champion zone, a hidden card from its
+    battlefield); a card whose text gives it the ``play_from`` hook with a zone's name may also be
+    played by its owner from that zone of theirs ("you may play this from your trash")."""
+    obj = g.obj(oid)
+    return obj.owner == player and obj.zone in PLAY_FROM_ZONES and obj.zone in layers.hook_values(g, oid, "play_from")
+
+
+# the zones of a player's own cards that the play_from hook may open (public zones, not the decks)
+PLAY_FROM_ZONES = ("trash",)
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}

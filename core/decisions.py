@@ -49,7 +49,8 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     p = s.players[player]
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
-                                                 if g.obj(oid).controller == player]
+                                                 if g.obj(oid).controller == player] \
+        + [oid for oid in p.trash if chain.playable_from_zone(g, player, oid)]
     objs, defs = s.objs, g.defs
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
