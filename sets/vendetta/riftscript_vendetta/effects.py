@@ -299,6 +299,37 @@ def _less(ctx: Any, node: Node, subject: int | None) -> int:
     return max(0, int(ctx.amount(node["than"], subject)) - int(ctx.amount(node["by"], subject)))
 
 
+def _in_trash(ctx: Any, oid: int, obj: Any) -> bool:
+    """In its owner's trash (Flow: the Flow cost is paid for a card played from there)."""
+    return bool(obj.zone == "trash")
+
+
+def play_origin(g: Any, oid: int) -> str | None:
+    """The zone this object was last played from (the ``play`` event of its play says it)."""
+    for event in reversed(g.log):
+        if event["t"] == "play" and event.get("obj") == oid:
+            return str(event.get("from"))
+    return None
+
+
+def _played_from_trash(ctx: Any, oid: int, obj: Any) -> bool:
+    """This spell was played from the trash (Flow: "then banish it")."""
+    return play_origin(ctx.g, oid) == "trash"
+
+
+def _base_might(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: base_might, of: SELECTOR}``: its printed Might (Dragon Form: "its base Might becomes 5")."""
+    found = ctx.resolve(node["of"])
+    return int(ctx.g.card(found[0]).might) if found else 0
+
+
+def _has_units(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``has_units: you``: a battlefield where that player has units ("a battlefield where you have units")."""
+    g = ctx.g
+
+    return obj.zone == "bfcard" and any(ctx.relation(str(want), g.obj(unit).controller) for unit in g.units_at(obj.loc))
+
+
 AMOUNT = {"$ref": "#/$defs/amount"}
 
 
@@ -313,6 +344,8 @@ def riftscript_language() -> list[LanguageWord]:
                      text="not the only spell an opponent has played this turn", plugin=PLUGIN),
         LanguageWord("state", "activated_this_turn", _activated_this_turn, text="activated this turn",
                      plugin=PLUGIN),
+        LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
+        LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
         LanguageWord("filter", "attached_to", _attached_to, {"$ref": "#/$defs/selector"}, text="attached to me",
                      plugin=PLUGIN),
@@ -322,6 +355,8 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("filter", "in_showdown", _in_showdown, {"type": "boolean"}, text="in a showdown",
                      plugin=PLUGIN),
         LanguageWord("filter", "held", _held, {"type": "boolean"}, text="you control", plugin=PLUGIN),
+        LanguageWord("filter", "has_units", _has_units, {"enum": ["you", "enemy"]}, text="where {value} have units",
+                     plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
@@ -334,6 +369,9 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "chosen_this_turn", _chosen_this_turn,
                      {"properties": {"where": {"$ref": "#/$defs/filter"}}},
                      text="the number of times you chose such a unit this turn", plugin=PLUGIN),
+        LanguageWord("amount", "base_might", _base_might, {"properties": {"of": {"$ref": "#/$defs/selector"}},
+                                                          "required": ["of"]},
+                     text="the base Might of {of}", plugin=PLUGIN),
         LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
