@@ -631,7 +631,10 @@ def take_control(g: "Game", oid: int, player: int) -> None:
 
 
 def counter(g: "Game", card_obj: int) -> bool:
-    """The item does nothing and leaves the chain; a countered card was not played."""
+    """The item does nothing and leaves the chain; a countered card was not played.  A card whose
+    text gives it the ``cant_be_countered`` hook ("this can't be countered") stays."""
+    if True in layers.hook_values(g, card_obj, "cant_be_countered"):
+        return False
     for item in list(g.state.chain):
         if item.kind == "card" and item.obj == card_obj:
             g.state.chain.remove(item)
