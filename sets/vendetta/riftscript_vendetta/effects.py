@@ -23,7 +23,7 @@ from typing import Any
 from riftscript.core import actions, layers
 from riftscript.core.hookspecs import hookimpl
 from riftscript.core.registry import EffectType, LanguageWord
-from riftscript.core.state import Lasting
+from riftscript.core.state import Lasting, is_battlefield
 
 Node = dict[str, Any]
 PLUGIN = "vendetta-effects"
@@ -330,6 +330,28 @@ def _has_units(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return obj.zone == "bfcard" and any(ctx.relation(str(want), g.obj(unit).controller) for unit in g.units_at(obj.loc))
 
 
+def _damage(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: damage, of: SELECTOR}``: the damage marked on it (Morgana: "damage equal to the damage
+    marked on it")."""
+    found = ctx.resolve(node["of"])
+    return int(ctx.g.obj(found[0]).damage) if found else 0
+
+
+def _moved_between(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``moved_between: true``: at a battlefield this ability's object left or reached in its latest move
+    ("a unit at a battlefield I moved to or from"; read from the log, since a trigger's targets are chosen
+    before it has an event to look at)."""
+    event = next((e for e in reversed(ctx.g.log) if e["t"] == "move" and e.get("obj") == ctx.source), {})
+    at = obj.zone == "board" and is_battlefield(obj.loc) and obj.loc in (event.get("from"), event.get("to"))
+    return at == bool(want)
+
+
+def _played_from_hand(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``played_from_hand: false``: a card played from anywhere other than its player's hand (the champion
+    zone, a battlefield where it was hidden, a trash)."""
+    return (play_origin(ctx.g, oid) == "hand") == bool(want)
+
+
 AMOUNT = {"$ref": "#/$defs/amount"}
 
 
@@ -357,6 +379,10 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("filter", "held", _held, {"type": "boolean"}, text="you control", plugin=PLUGIN),
         LanguageWord("filter", "has_units", _has_units, {"enum": ["you", "enemy"]}, text="where {value} have units",
                      plugin=PLUGIN),
+        LanguageWord("filter", "moved_between", _moved_between, {"type": "boolean"},
+                     text="at a battlefield I moved to or from", plugin=PLUGIN),
+        LanguageWord("filter", "played_from_hand", _played_from_hand, {"type": "boolean"},
+                     text="played from anywhere other than your hand", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
@@ -372,6 +398,9 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "base_might", _base_might, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
                      text="the base Might of {of}", plugin=PLUGIN),
+        LanguageWord("amount", "damage", _damage, {"properties": {"of": {"$ref": "#/$defs/selector"}},
+                                                  "required": ["of"]},
+                     text="the damage marked on {of}", plugin=PLUGIN),
         LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
