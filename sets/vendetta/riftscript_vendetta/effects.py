@@ -352,6 +352,25 @@ def _played_from_hand(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> boo
     return (play_origin(ctx.g, oid) == "hand") == bool(want)
 
 
+def _fighting_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``fighting_domain: fury``: in a combat with an enemy unit of that domain (Decree of Focus)."""
+    g = ctx.g
+    sd = g.state.showdown
+    if sd is None or not sd.combat or obj.zone != "board" or obj.loc != sd.bf:
+        return False
+    return any(str(want) in g.card(unit).domains and g.obj(unit).controller != obj.controller
+               and ctx.relation("enemy", g.obj(unit).controller) for unit in g.units_at(sd.bf))
+
+
+def _chosen_by_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``chosen_by_domain: fury``: chosen by an enemy spell of that domain on the chain (Decree of Focus:
+    "being chosen by an enemy Fury spell")."""
+    g = ctx.g
+    return any(item.kind == "card" and g.card(item.obj).type == "spell" and str(want) in g.card(item.obj).domains
+               and ctx.relation("enemy", item.controller) and any(oid in slot for slot in item.targets)
+               for item in g.state.chain)
+
+
 AMOUNT = {"$ref": "#/$defs/amount"}
 
 
@@ -383,6 +402,10 @@ def riftscript_language() -> list[LanguageWord]:
                      text="at a battlefield I moved to or from", plugin=PLUGIN),
         LanguageWord("filter", "played_from_hand", _played_from_hand, {"type": "boolean"},
                      text="played from anywhere other than your hand", plugin=PLUGIN),
+        LanguageWord("filter", "fighting_domain", _fighting_domain, {"$ref": "#/$defs/domain"},
+                     text="in combat with an enemy {value} unit", plugin=PLUGIN),
+        LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
+                     text="being chosen by an enemy {value} spell", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
