@@ -154,7 +154,7 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
     ctx = EffectContext(g, player, source)
     per_slot: list[list[list[int]]] = []
     for sel in slots:
-        candidates = ctx.candidates(sel)
+        candidates = [c for c in ctx.candidates(sel) if not shielded(g, player, c)]
         if restrict_loc != NOWHERE and sel.get("what") != "location":
             candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
         count = int(sel.get("count", 1))
@@ -484,8 +484,18 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 continue
             if not isinstance(oid, int) or not ctx.offers(sel, oid):  # 355: where the selection looks, too
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
+            if shielded(g, player, oid):
+                raise IllegalActionError(f"{g.name(oid)} can't be chosen by your spells and abilities", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
+
+
+def shielded(g: "Game", player: int, oid: int) -> bool:
+    """355: a target must be legal; an object whose text gives it the ``cant_be_chosen_by`` hook with
+    ``opponents`` can't be chosen by the spells and abilities of its controller's opponents."""
+    obj = g.state.objs.get(oid)
+    return obj is not None and obj.zone == "board" and not g.friendly(obj.controller, player) \
+        and "opponents" in layers.hook_values(g, oid, "cant_be_chosen_by")
 
 
 def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[Any]]:
