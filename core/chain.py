@@ -430,7 +430,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets), oid)
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -866,7 +866,7 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)
     if targets:
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets), oid)
     _check_other_costs(g, player, oid, cost.other)
     plan = payment.plan_payment(g, player, cost)
     if plan is None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import DOMAINS, Ability, CardDef
-from .state import Player
+from .state import NOWHERE, Player, is_battlefield
 
 from . import actions, effects, layers
 
@@ -360,13 +360,19 @@ def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost
     return Cost(energy=energy, power=power, other=other)
 
 
-def deflect_tax(g: "Game", player: int, targets: list[list[int]]) -> list[frozenset[str]]:
-    """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power."""
+def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = NOWHERE) -> list[frozenset[str]]:
+    """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power.
+    The ``ignore_targeting_tax`` hook waives it: on the spell or the ability's object, for everything it
+    chooses ("ignore Deflect while paying this spell's cost"); on a battlefield, for what it chooses there."""
     extra: list[frozenset[str]] = []
+    if source in g.state.objs and True in layers.hook_values(g, source, "ignore_targeting_tax"):
+        return extra
     for slot in targets:
         for oid in slot:
             obj = g.state.objs.get(oid)
             if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
+                continue
+            if is_battlefield(obj.loc) and True in layers.hook_values(g, g.bf_at(obj.loc).card, "ignore_targeting_tax"):
                 continue
             for value in layers.hook_values(g, oid, "targeting_tax"):
                 extra += [ANY] * int(value)

@@ -379,7 +379,7 @@ def put_on_chain(g: "Game") -> None:
     if slots:
         if trigger.targets is None:
             combos = target_options(g, trigger.controller, trigger.obj, slots)
-            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c) is not False]
+            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
                 g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
@@ -390,7 +390,7 @@ def put_on_chain(g: "Game") -> None:
                 return
             trigger.targets = combos[0]
         targets = trigger.targets
-        plan = _deflect_plan(g, trigger.controller, targets)
+        plan = _deflect_plan(g, trigger.controller, targets, trigger.obj)
         if plan:
             from . import payment
 
@@ -408,11 +408,11 @@ def put_on_chain(g: "Game") -> None:
     s.needs_cleanup = True
 
 
-def _deflect_plan(g: "Game", player: int, targets: list[list[int]]) -> Any:
+def _deflect_plan(g: "Game", player: int, targets: list[list[int]], source: int) -> Any:
     """809: the Deflect tax for these targets - None if there is none, False if it can't be paid."""
     from . import payment
 
-    tax = payment.deflect_tax(g, player, targets)
+    tax = payment.deflect_tax(g, player, targets, source)
     if not tax:
         return None
     plan = payment.plan_payment(g, player, payment.Cost(0, tax))
