@@ -212,12 +212,17 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
         body_cost = ability.body["cost"]
-        extra_energy += ctx.amount(body_cost.get("energy", 0))
-        extra_power += [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        effect = ability.body.get("effect_on_cost", {})
+        if effect.get("replace_cost"):
+            # an alternative cost stands for the printed one: discounts and increases apply to it
+            energy = ctx.amount(body_cost.get("energy", 0))
+            power = [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        else:
+            extra_energy += ctx.amount(body_cost.get("energy", 0))
+            extra_power += [symbol(s, card.domains) for s in body_cost.get("power", [])]
         for key, value in body_cost.items():
             if key not in ("energy", "power"):
                 other[key] = value
-        effect = ability.body.get("effect_on_cost", {})
         if effect.get("ignore_cost"):
             energy, power = 0, []
         if "reduce_energy" in effect:
