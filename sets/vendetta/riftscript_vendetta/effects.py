@@ -304,6 +304,11 @@ def _in_trash(ctx: Any, oid: int, obj: Any) -> bool:
     return bool(obj.zone == "trash")
 
 
+def _in_trash_filter(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``in_trash: true``: a card in a trash (Stargazer: "spells with Flow you play from your trash")."""
+    return (obj.zone == "trash") == bool(want)
+
+
 def play_origin(g: Any, oid: int) -> str | None:
     """The zone this object was last played from (the ``play`` event of its play says it)."""
     for event in reversed(g.log):
@@ -406,6 +411,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="in combat with an enemy {value} unit", plugin=PLUGIN),
         LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
                      text="being chosen by an enemy {value} spell", plugin=PLUGIN),
+        LanguageWord("filter", "in_trash", _in_trash_filter, {"type": "boolean"}, text="in your trash", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
