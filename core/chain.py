@@ -376,6 +376,9 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         raise IllegalActionError(f"{card.name} is a {card.type}; only main deck cards are played", "133")
     if not playable_zones(g, player, oid):
         raise IllegalActionError(f"{card.name} is not in your hand or champion zone", "355")
+    if True in layers.hook_values(g, oid, "cant_be_played"):
+        # 355: a card whose own text forbids playing it now ("I can't be played on your first turn")
+        raise IllegalActionError(f"{card.name} can't be played now", "355")
     from_hidden = obj.zone == "facedown"
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
