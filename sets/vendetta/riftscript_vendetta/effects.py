@@ -376,6 +376,12 @@ def _chosen_by_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> boo
                for item in g.state.chain)
 
 
+def _turns_taken(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: turns_taken}``: the turns you have begun, this one included (Ol' Poro: "your first, second,
+    or third turns")."""
+    return int(ctx.g.state.players[ctx.you].turns_taken)
+
+
 AMOUNT = {"$ref": "#/$defs/amount"}
 
 
@@ -430,6 +436,8 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "damage", _damage, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                   "required": ["of"]},
                      text="the damage marked on {of}", plugin=PLUGIN),
+        LanguageWord("amount", "turns_taken", _turns_taken, {"properties": {}}, text="the number of turns you have taken",
+                     plugin=PLUGIN),
         LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
