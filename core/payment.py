@@ -238,9 +238,12 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     if not (hidden or ignore == "all"):
         for mod, floor, src_lasting in cost_modifiers(g, player, oid):
             amount = effects.EffectContext(g, player, oid).amount(mod.get("energy", 0))
+            symbols = [symbol(s, card.domains) for s in mod.get("power", [])]
             if mod.get("increase"):
                 extra_energy += amount
+                extra_power += symbols  # "cost {1}{Any} more"
             else:
+                power = _less_power(power, symbols)  # "cost {2}{Any} less": a power of any domain, or of that one
                 if floor:
                     # "to a minimum of N" holds against the cost as already reduced (three Heralds of
                     # Scales take a 5-cost Dragon to 1, not 0)
@@ -250,6 +253,17 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                 other.setdefault("_use_lasting", []).append(src_lasting.id)
     energy = max(0, energy - reduce_energy) + extra_energy
     return Cost(energy=energy, power=power + extra_power, other=other)
+
+
+def _less_power(power: list[frozenset[str]], less: list[frozenset[str]]) -> list[frozenset[str]]:
+    """The power symbols left once a discount's symbols are taken off: one of that domain (or, for a discount
+    of any domain, any one), while there is one to take."""
+    left = list(power)
+    for sym in less:
+        match = next((p for p in left if p == sym or sym == ANY), None)
+        if match is not None:
+            left.remove(match)
+    return left
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
