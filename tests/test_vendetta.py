@@ -62,6 +62,15 @@ def test_found_through_its_entry_points(catalog: Catalog) -> None:
     assert {"empower", "empowered"} <= set(catalog.keywords)
 
 
+def _pending() -> int:
+    from riftscript.core.yamlio import load_file
+
+    return sum(1 for path in SCENARIOS for scenario in load_file(path).get("scenarios", []) if scenario.get("pending"))
+
+
+PENDING = _pending()
+
+
 def _scenarios() -> list[Any]:
     """One parameter per scenario of the package (read as plain YAML: the words it uses load later)."""
     from riftscript.core.yamlio import load_file
@@ -76,6 +85,8 @@ def test_scenario(catalog: Catalog, path: Path, index: int) -> None:
 
     assert catalog.schemas is not None
     scenario = load_file(path, catalog.schemas)[index]
+    if scenario.pending:
+        pytest.skip(f"pending: {scenario.pending}")  # not run yet, as in every scenario folder
     run_scenario(catalog, scenario)
 
 
@@ -90,8 +101,9 @@ folder = Path(riftscript_vendetta.__file__).parent / "scenarios"
 count = 0
 for path in sorted(folder.glob("*.yaml")):
     for scenario in load_file(path, catalog.schemas):
-        run_scenario(catalog, scenario)
-        count += 1
+        if not scenario.pending:
+            run_scenario(catalog, scenario)
+            count += 1
 print("scenarios passed:", count)
 """
 
@@ -117,4 +129,4 @@ def test_wheels_in_a_fresh_virtual_environment(tmp_path: Path) -> None:
     assert any(line.split()[:2] == ["VEN", "Vendetta"] for line in sets.splitlines())
     ran = subprocess.run([str(python), "-c", RUN_SCENARIOS], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert ran.returncode == 0, ran.stderr[-3000:]
-    assert ran.stdout.strip() == f"scenarios passed: {len(_scenarios())}"
+    assert ran.stdout.strip() == f"scenarios passed: {len(_scenarios()) - PENDING}"
