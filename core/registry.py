@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .effects import EffectContext
 
 GROUPS = ("riftscript.keywords", "riftscript.effects", "riftscript.sets", "riftscript.agents", "riftscript.modes")
-WORD_KINDS = ("filter", "state", "amount", "event")
+WORD_KINDS = ("filter", "state", "amount", "event", "hook")
 DISABLE_ENV = "RIFTSCRIPT_DISABLE_PLUGINS"
 
 
@@ -72,11 +72,12 @@ class LanguageWord:
     ``kind`` says where it goes: ``filter`` (a key of ``where:``; ``run(ctx, oid, obj, card, want)``),
     ``state`` (``{type: is, state: NAME}``; ``run(ctx, oid, obj)``), ``amount`` (``{type: NAME}``;
     ``run(ctx, node, subject)``, its fields in ``schema``) or ``event`` (a trigger's ``event:``, emitted
-    by the plugin's own primitives; no ``run``).  ``schema`` is the JSON Schema of a filter key's value
+    by the plugin's own primitives; no ``run``) or ``hook`` (the name of a ``hook`` modifier the plugin's own
+    code reads; English only, no ``run``).  ``schema`` is the JSON Schema of a filter key's value
     or of an amount's fields (``{"properties": ..., "required": ...}``).  ``text`` is how the renderer
     words it: a state's or boolean filter's adjective, an amount's noun phrase with ``{of}``, an event's
-    verb phrase for the object it happens to ("become [Empowered]"), and ``active`` the verb for the
-    player who makes it happen ("empower").
+    verb phrase for the object it happens to ("become [Empowered]"), a hook's sentence with ``{subject}``
+    and ``{value}``, and ``active`` the verb for the player who makes it happen ("empower").
     """
 
     kind: str

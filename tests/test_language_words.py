@@ -46,6 +46,7 @@ class Words:
                 1 for e in ctx.g.state.history if e[0] == MARK and e[1] == ctx.you),
                 {"properties": {}}, text="the number of marks you made"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
+            LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
 
 
@@ -57,6 +58,7 @@ MARKER = {  # marks a unit when played; +1 Might for each mark while marked; dra
         {"kind": "static", "while": {"type": "is", "subject": "self", "state": MARK},
          "modifiers": [{"type": "might", "amount": {"type": "marks"}}]},
         {"kind": "triggered", "when": {"event": MARK, "subject": "self"}, "effect": {"type": "draw", "amount": 1}},
+        {"kind": "static", "modifiers": [{"type": "hook", "hook": "mark_limit", "value": 2}]},
     ]}
 
 
@@ -96,6 +98,7 @@ def test_the_renderer_words_them(catalog: Any) -> None:
     assert lines[0] == "{0}: Mark a non-marked unit."
     assert lines[1].startswith("While I'm marked,") and lines[1].endswith("by the number of marks you made.")
     assert lines[2] == "When I become marked, draw 1."
+    assert lines[3] == "I can be marked 2 times."  # a hook name the plugin reads, in its own English
 
 
 def test_a_script_with_a_word_no_plugin_adds_is_refused() -> None:

@@ -2043,6 +2043,21 @@ class Renderer:
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
+        if hook == "play_from":
+            return f"you may play {subj.text} from your {value}"
+        if hook == "cant_be_countered":
+            return f"{subj.text} can't be countered"
+        if hook == "cant_be_chosen_by":
+            return f"{subj.text} can't be chosen by enemy spells and abilities"
+        if hook == "cant_be_played":
+            return f"{subj.text} can't be played"
+        if hook == "ignore_targeting_tax":
+            if ctx.spell:
+                return "ignore [Deflect] while paying this spell's cost"
+            return "players ignore [Deflect] while paying for spells and abilities choosing something here"
+        word = _plugin_word("hook", hook)
+        if word is not None and word.text:
+            return word.text.format(subject=subj.text, value=value)
         return _mark(f"hook {hook}={value!r}")
 
     def replacement_text(self, ctx: Ctx, body: Mapping[str, Any], head: str) -> str:
