@@ -444,6 +444,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="a number that depends on a condition", plugin=PLUGIN),
         LanguageWord("amount", "less", _less, {"properties": {"than": AMOUNT, "by": AMOUNT}, "required": ["than", "by"]},
                      text="a reduced number", plugin=PLUGIN),
+        LanguageWord("hook", "empower_limit", text="{subject} can be [Empowered] up to {value} times", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
         LanguageWord("event", "banish", text="am banished", active="banish", plugin=PLUGIN),
