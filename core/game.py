@@ -100,8 +100,7 @@ class Game:
         self._compiler = Compiler(catalog.keywords)
         self.replaying = False
         self.answer_pos = 0
-        self._pending_check: Any = None
-        self._pending_plan: Any = None
+        self._offer: Any = None  # the legal actions as last offered (core/offer.py)
         self.max_events = 20_000
         modes = catalog.plugins.modes() if catalog.plugins is not None else {}
         # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
@@ -129,20 +128,26 @@ class Game:
         return None if self.over else self.state.decision
 
     def legal_actions(self) -> list[dict[str, Any]]:
+        """The deciding player's legal actions, objects they can't see written as handles;
+        ``apply`` accepts exactly these (and a concession, from any player at any time)."""
         if self.over or self.state.decision is None:
             return []
-        return decisions.legal_actions(self)
+        from . import offer
+
+        return offer.offered(self)
 
     def apply(self, action: dict[str, Any]) -> None:
-        """Apply one action of the deciding player; atomic on illegal input."""
+        """Apply one action of the deciding player; atomic on illegal input: every check is
+        made before the first change (decisions.check), and the action performed is the one
+        checked."""
         if self.over:
             raise GameOverError("the game is over")
         decision = self.state.decision
         if decision is None:
             raise EngineError("no decision is pending")
-        decisions.validate(self, action)
-        self.emit_action(decision.player, action)
-        decisions.perform(self, action)
+        checked = decisions.check(self, action)
+        self.emit_action(decision.player, checked.action)
+        decisions.perform(self, checked)
         self.run()
 
     def observation(self, player: int) -> dict[str, Any]:

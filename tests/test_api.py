@@ -264,7 +264,8 @@ def test_observation_hides_facedown_cards_from_the_opponent() -> None:
     b.at_turn(0, "main")
     g, ids = b.build()
     theirs = g.observation(0)["battlefields"][0]["facedown"]
-    assert theirs == [{"id": ids[hidden], "hidden": True}]
+    assert theirs == [{"id": theirs[0]["id"], "hidden": True}]
+    assert isinstance(theirs[0]["id"], str) and theirs[0]["id"].startswith("hidden-")  # a handle, never the id
     assert "OGN-053" not in json.dumps(g.observation(0))
     mine = g.observation(1)["battlefields"][0]["facedown"]
     assert mine[0]["code"] == "OGN-053"
