@@ -209,14 +209,16 @@ def complete(game: Any, partial: dict[str, Any]) -> dict[str, Any]:
     """The listed action that an action written by hand stands for, or the action unchanged.
 
     For callers that write actions themselves (scenarios, tests, a terminal): the keys left out
-    (``targets`` when there is one choice, ``location``, ``costs``, ``pay_with``; an assignment's
-    zero entries) are taken from the one listed action agreeing with every key given.  When
+    (``targets`` when there is one choice, ``location``, ``pay_with``; an assignment's zero
+    entries; a play's ``costs`` are none) are taken from the one listed action agreeing with every key given.  When
     several agree and differ only in what pays a cost, the first listed is the engine's default;
     when they differ in anything else, the action is returned as it is and ``apply`` says why it
     is refused.  ``game`` is a Game or a Match."""
     from .decisions import same
 
     given = {k: v for k, v in partial.items() if v is not None}
+    if given.get("type") == "play":
+        given.setdefault("costs", [])  # no optional cost paid unless named
     listed: list[dict[str, Any]] = game.legal_actions()
     if any(same(a, given) for a in listed):
         return given
