@@ -14,9 +14,9 @@ from __future__ import annotations
 import itertools
 import reprlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from . import chain, combat, layers, loops, movement, payment
+from . import chain, combat, layers, loops, movement, offer, payment
 from .cards import CardDef
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
@@ -466,7 +466,7 @@ def _option_value(field: str) -> Check:
     def check(g: "Game", player: int, action: Action, d: Decision) -> Any:
         value = action.get(field)
         for option in d.options:
-            if same(option["value"], value):
+            if offer.same(option["value"], value):
                 return option["value"]
         if d.kind == "battlefield":
             from . import setup
@@ -566,8 +566,7 @@ for _type in ACTIONS.values():
             BY_DECISION[_kind] = BY_DECISION.get(_kind, ()) + (_type,)
 
 
-@dataclass(frozen=True)
-class Checked:
+class Checked(NamedTuple):
     """An action that passed every check: its type, who takes it, the action in the engine's ids
     and what its check returned for perform to use."""
 
@@ -579,8 +578,6 @@ class Checked:
 
 def check(g: "Game", action: Any) -> Checked:
     """Every check of an action, before anything changes; raises IllegalActionError saying why not."""
-    from . import offer
-
     d = g.state.decision
     assert d is not None
     if not isinstance(action, dict):
@@ -619,17 +616,6 @@ def perform(g: "Game", checked: Checked) -> None:
         loops.decision_made(g)  # passing priority never breaks a mandatory loop (core/loops.py)
     checked.type.perform(g, d.player if checked.type.name != "concede" else checked.player,
                          checked.action, checked.result, d)
-
-
-def same(a: Any, b: Any) -> bool:
-    """JSON equality with types: ``1`` is not ``True`` nor ``1.0`` (Python's == says they are)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return bool(a == b)
 
 
 def _short(value: Any) -> str:

@@ -18,7 +18,7 @@ import operator
 import pickle
 from typing import Any, Callable
 
-from . import chain, cleanup, decisions, loops, rng, triggers, turn
+from . import chain, cleanup, decisions, loops, offer, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
@@ -132,8 +132,6 @@ class Game:
         ``apply`` accepts exactly these (and a concession, from any player at any time)."""
         if self.over or self.state.decision is None:
             return []
-        from . import offer
-
         return offer.offered(self)
 
     def apply(self, action: dict[str, Any]) -> None:
@@ -159,7 +157,7 @@ class Game:
         return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, catalog: Catalog, text: str) -> "Game":
+    def from_json(cls, catalog: Catalog, text: str, replay: bool = True) -> "Game":
         data = json.loads(text)
         return cls(catalog, from_jsonable(data["state"]), data["log"])
 

@@ -156,7 +156,7 @@ class Match:
                            "log": self.log, "game": json.loads(self.game.to_json())}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, catalog: Catalog, text: str) -> "Match":
+    def from_json(cls, catalog: Catalog, text: str, replay: bool = True) -> "Match":
         data = json.loads(text)
         state = MatchState(**data["match"])
         decks = [Deck(name=d["name"], legend=d["legend"], champion=d["champion"], main=tuple(d["main"]),

@@ -10,21 +10,23 @@ apply - compares against the list it was given instead of listing again.
 from __future__ import annotations
 
 import json
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
-from . import chain, observe
+from . import chain, decisions, observe
 from .errors import IllegalActionError
-from .fastcheck import Check, compile_check
+from .fastcheck import Check
 from .state import Decision
 
 if TYPE_CHECKING:
     from .decisions import Action, ActionType
     from .game import Game
 
+MAX_DEPTH = 8  # no field of an action nests deeper (targets: 2)
 # the offered list as it was made: (game version, the decision it answers, the list)
 OfferCache = tuple[int, Any, list[dict[str, Any]]]
 
@@ -36,11 +38,77 @@ def action_schema() -> dict[str, Any]:
     return schema
 
 
-@lru_cache(maxsize=None)
-def _gate() -> Check:
-    gate = compile_check(action_schema())
-    assert gate is not None, "action.schema.json uses a keyword core/fastcheck.py doesn't compile"
-    return gate
+Shape = tuple[frozenset[str], frozenset[str], dict[str, Check]]
+_SHAPES: dict[Any, Shape] = {}
+
+
+def _shapes() -> dict[str, Shape]:
+    """Per action type, from the schema: (keys allowed, keys required, a check for each key's value).
+
+    The checks are compiled for the few schema forms the action schema uses, with the engine's
+    integers (a JSON integer written without a fraction, not a boolean): a yes/no answer in a few
+    microseconds, since ``apply`` is a hot path.  jsonschema words the refusals."""
+    if _SHAPES:
+        return _SHAPES
+    out: dict[str, Shape] = {}
+    for variant in action_schema()["allOf"]:
+        name = variant["if"]["properties"]["type"]["const"]
+        then = variant["then"]
+        props = then["properties"]
+        out[name] = (frozenset(props), frozenset(then["required"]),
+                     {key: _strict(sub) for key, sub in props.items() if key != "type"})
+    _SHAPES.update(out)
+    return _SHAPES
+
+
+def _strict(schema: dict[str, Any]) -> Check:
+    """A yes/no check of one value against the schema forms of action.schema.json."""
+    if "anyOf" in schema:
+        first, *rest = [_strict(s) for s in schema["anyOf"]]
+        return lambda x: first(x) or any(o(x) for o in rest)
+    kind = schema.get("type")
+    if kind == "integer":
+        low, high = schema.get("minimum", -(2 ** 63)), schema.get("maximum", 2 ** 63)
+        return lambda x: type(x) is int and low <= x <= high
+    if kind == "string":
+        pattern = re.compile(schema["pattern"]) if "pattern" in schema else None
+        longest = schema.get("maxLength", 10 ** 6)
+        return lambda x: type(x) is str and len(x) <= longest and (pattern is None or pattern.fullmatch(x) is not None)
+    if kind == "array":
+        item = _strict(schema.get("items", {}))
+        fewest, most = schema.get("minItems", 0), schema.get("maxItems", 10 ** 6)
+
+        def array(x: Any) -> bool:
+            if type(x) is not list or not fewest <= len(x) <= most:
+                return False
+            for v in x:
+                if not item(v):
+                    return False
+            return True
+        return array
+    if kind == "object":
+        props = {k: _strict(v) for k, v in schema.get("properties", {}).items()}
+        patterns = [(re.compile(p), _strict(v)) for p, v in schema.get("patternProperties", {}).items()]
+        most = schema.get("maxProperties", 10 ** 6)
+
+        def mapping(x: Any) -> bool:
+            if type(x) is not dict or len(x) > most:
+                return False
+            for key, value in x.items():
+                check = props.get(key)
+                if check is None:
+                    check = next((c for rx, c in patterns if isinstance(key, str) and rx.search(key)), None)
+                if check is None or not check(value):
+                    return False
+            return True
+        return mapping
+    if set(schema) <= {"description"}:
+        return _anything
+    raise ValueError(f"action.schema.json: no strict check for {schema}")
+
+
+def _anything(x: Any) -> bool:
+    return True
 
 
 @lru_cache(maxsize=None)
@@ -51,30 +119,32 @@ def _validator() -> Draft202012Validator:
 def shape_problem(action: dict[str, Any]) -> str | None:
     """What is wrong with the action's shape (an unknown key, a missing one, a wrong type), naming
     the key; None when it has the closed shape of its type."""
-    if _gate()(action):
-        where = _fraction(action)
-        return None if where is None else f"{where!r} must be a whole number without a fraction"
-    from .schema import _describe, _leaves
+    shape = _SHAPES.get(action.get("type")) or _shapes().get(action.get("type"))  # type: ignore[arg-type]
+    if shape is not None:
+        allowed, required, checks = shape
+        keys = action.keys()
+        if keys <= allowed and required <= keys:
+            for key, value in action.items():
+                if key != "type" and not checks[key](value):
+                    break
+            else:
+                return None
+    from .schema import _describe, _leaves, shallow
 
+    for key, value in action.items():
+        if not shallow(value, MAX_DEPTH):
+            return f"{key!r} nests lists or mappings deeper than {MAX_DEPTH} levels"
     problems = [p for error in _validator().iter_errors(action) for leaf in _leaves(error) for p in _describe(leaf)]
     if not problems:
-        return "not an action"
+        where = next((k for k, v in action.items() if k != "value" and _has_float(v)), "?")
+        return f"{where!r} must be a whole number, written without a fraction"
     first = min(problems, key=lambda p: [str(x) for x in p.path])
     where = ".".join(str(x) for x in first.path)
     return f"{first.message}" + (f" ({where})" if where else "")
 
 
-def _fraction(action: dict[str, Any]) -> str | None:
-    """The key holding a number written with a fraction (JSON Schema calls 2.0 an integer; the
-    engine doesn't).  A choice's value is compared with its options as it is."""
-    for key, value in action.items():
-        if key != "value" and _has_float(value):
-            return key
-    return None
-
-
 def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
+    if isinstance(value, (float, bool)):
         return True
     if isinstance(value, list):
         return any(_has_float(v) for v in value)
@@ -83,11 +153,20 @@ def _has_float(value: Any) -> bool:
     return False
 
 
+def same(a: Any, b: Any) -> bool:
+    """JSON equality with types: ``1`` is not ``True`` nor ``1.0`` (Python's == says they are)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return bool(a == b)
+
+
 # ---------------------------------------------------------------------- the offered list
 def offered(g: "Game") -> list[dict[str, Any]]:
     """The legal actions as offered to the deciding player (handles for what they can't see)."""
-    from . import decisions
-
     d = g.state.decision
     assert d is not None
     cache = g._offer
@@ -100,8 +179,6 @@ def offered(g: "Game") -> list[dict[str, Any]]:
 
 def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, action: dict[str, Any]) -> bool:
     """Whether the action (as the player wrote it) is one of the actions offered now."""
-    from .decisions import same
-
     cache = g._offer
     if cache is not None and cache[0] == g.version and cache[1] is d:
         listed = cache[2]
@@ -111,7 +188,9 @@ def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, a
         at = listed.index(action)
     except ValueError:
         return False
-    return any(same(item, action) for item in listed[at:])
+    if action["type"] != "choose":
+        return True  # its shape was checked with the engine's types: == is JSON equality here
+    return any(same(item, action) for item in listed[at:] if item == action)
 
 
 def not_listed_hint(g: "Game", action_type: "ActionType", player: int, d: Decision,
@@ -214,8 +293,6 @@ def complete(game: Any, partial: dict[str, Any]) -> dict[str, Any]:
     several agree and differ only in what pays a cost, the first listed is the engine's default;
     when they differ in anything else, the action is returned as it is and ``apply`` says why it
     is refused.  ``game`` is a Game or a Match."""
-    from .decisions import same
-
     given = {k: v for k, v in partial.items() if v is not None}
     if given.get("type") == "play":
         given.setdefault("costs", [])  # no optional cost paid unless named
