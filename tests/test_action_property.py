@@ -19,7 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from riftscript.core.catalog import load_catalog
-from riftscript.core.decisions import ACTIONS, same
+from riftscript.core.decisions import ACTIONS
+from riftscript.core.offer import same
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
