@@ -157,9 +157,12 @@ class Game:
         return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, catalog: Catalog, text: str, replay: bool = True) -> "Game":
-        data = json.loads(text)
-        return cls(catalog, from_jsonable(data["state"]), data["log"])
+    def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Game":
+        """A saved game, checked before anything is played (core/saves.py): its shape, its
+        invariants and, with ``replay``, that its log replays to it; else CorruptStateError."""
+        from . import saves
+
+        return saves.load_game(cls, catalog, text, replay)
 
     def log_hash(self) -> str:
         return log_hash(self.log)
