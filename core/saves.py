@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from . import invariants, jsonshape, offer
 from .decks import Deck
 from .errors import CorruptStateError, RiftScriptError
-from .state import NOWHERE, from_jsonable
+from .state import BF0, NOWHERE, from_jsonable
 
 if TYPE_CHECKING:
     from .catalog import Catalog
@@ -165,8 +165,29 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
         for name in ("owner", "controller", "contested_by"):
             if bf[name] >= seats:
                 raise _fail(where + (name,), f"{bf[name]} is not a seat of this game")
+    fields = {BF0 + i for i in range(len(state["battlefields"]))}
+
+    def place(loc: int, path: jsonshape.Path, battlefield: bool = False) -> None:
+        if loc != NOWHERE and loc not in fields and (battlefield or loc >= seats):
+            raise _fail(path, f"{loc} is not a {'battlefield' if battlefield else 'location'} of this game")
+
+    for key, obj in objs.items():
+        place(obj["loc"], here + ("objs", key, "loc"))
     for i, item in enumerate(state["chain"]):
         known(item["obj"], here + ("chain", i, "obj"))
+        place(item["location"], here + ("chain", i, "location"))
+        if item["controller"] >= seats:
+            raise _fail(here + ("chain", i, "controller"), f"{item['controller']} is not a seat of this game")
+    showdown = state["showdown"]
+    if showdown is not None:
+        if showdown["bf"] not in fields:
+            raise _fail(here + ("showdown", "bf"), f"{showdown['bf']} is not a battlefield of this game")
+        for name in ("attacker", "defender", "focus"):
+            if showdown[name] >= seats:
+                raise _fail(here + ("showdown", name), f"{showdown[name]} is not a seat of this game")
+        for name in ("attacked", "defended"):
+            for j, oid in enumerate(showdown[name]):
+                known(oid, here + ("showdown", name, j))
     for i, trigger in enumerate(state["pending_triggers"]):
         known(trigger["obj"], here + ("pending_triggers", i, "obj"))
     for i, lasting in enumerate(state["lasting"]):
@@ -179,6 +200,10 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
     order = state["turn_order"]
     if order and sorted(order) != list(range(seats)):
         raise _fail(here + ("turn_order",), f"{order} is not an order of the {seats} seats")
+    needed = (["turn_player", "order_player"] if order else []) + (["priority"] if state["chain"] else [])
+    for name in needed:
+        if state[name] < 0:
+            raise _fail(here + (name,), f"{state[name]} is not a seat, and the game {'is under way' if order else 'has a chain'}")
     for name in ("winners", "extra_turns"):
         for j, seat in enumerate(state[name] or []):
             if seat >= seats:
@@ -203,8 +228,10 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
 
 
 def check_zones(g: "Game", at: jsonshape.Path = ()) -> None:
-    """Each object in exactly one zone, agreeing with the lists holding it (core/invariants.py)."""
-    problems = invariants.zone_problems(g)
+    """The kernel's invariants (core/invariants.py): each object in exactly one zone, agreeing with
+    the lists holding it; no negative pool; no battlefield with units of three players; no unit with
+    lethal damage while a player decides; attached cards with a unit on the board."""
+    problems = invariants.check(g, *invariants.baseline(g))
     if problems:
         first = problems[0]
         oid = first[1:].split(" ", 1)[0] if first.startswith("#") else ""
