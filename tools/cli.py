@@ -125,10 +125,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     catalog = _catalog(present)
     if paths:
         mine = {str(f) for p in present for f in script_files(p)}
-        problems = [p for p in catalog.problems if p.file in mine]
+        problems = [p for p in catalog.all_problems() if p.file in mine]
         checked = len(mine)
     else:
-        problems = catalog.problems
+        problems = catalog.all_problems()  # a broken set plugin is left out of play, not out of this report
         checked = catalog.files
     for problem in problems:
         _print(problem)
@@ -165,12 +165,16 @@ def cmd_sets(args: argparse.Namespace) -> int:
         declared = info.manifest.get("card_count")
         rows.append({"code": info.code, "name": info.name, "version": info.version, "plugin": info.plugin,
                      "scripted": len(info.cards), "declared": declared})
+    for skipped in sorted(catalog.skipped.values(), key=lambda s: s.code):
+        rows.append({"code": skipped.code.split("@")[0], "name": "-", "version": "-", "plugin": skipped.plugin,
+                     "scripted": 0, "declared": None, "skipped": f"{skipped.reason} ({skipped.file})"})
     if args.json:
         _print(json.dumps(rows, indent=2))
         return 0
     _table([[r["code"], r["name"], r["version"], r["plugin"], str(r["scripted"]),
-             "-" if r["declared"] is None else str(r["declared"])] for r in rows],
-           ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED"])
+             "-" if r["declared"] is None else str(r["declared"]),
+             f"skipped: {r['skipped']}" if "skipped" in r else "loaded"] for r in rows],
+           ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED", "STATUS"])
     return 0
 
 
@@ -342,9 +346,16 @@ def cmd_info(args: argparse.Namespace) -> int:
     _print(f"validation cache: {cache_state}")
     _print(f"schemas: {schema_dir()}")
     if catalog.plugins is not None:
+        skipped = {s.plugin: s for s in catalog.skipped.values()}
         for plugin in catalog.plugins.loaded:
             state = f"  ({plugin.error})" if plugin.error else ""
+            if plugin.name in skipped:
+                state += f"  (set {skipped[plugin.name].code.split('@')[0]} skipped: {skipped[plugin.name].reason} " \
+                         f"({skipped[plugin.name].file}))"
             _print(f"plugin {plugin.name:<20} {plugin.group:<22} {plugin.module}{state}")
+        for entry in catalog.skipped.values():
+            if entry.plugin not in {p.name for p in catalog.plugins.loaded}:
+                _print(f"set {entry.code.split('@')[0]} of plugin {entry.plugin} skipped: {entry.reason} ({entry.file})")
     return 0
 
 
