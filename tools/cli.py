@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence, TextIO
 from ruamel.yaml import YAML
 
 from riftscript.tools import audit, coverage, deckcheck, interactive, play
+from riftscript.tools.argtypes import lower_choice
 from riftscript.tools.render import render_lines
 from riftscript.core import cache as cachemod
 from riftscript.core import yamlio
@@ -29,7 +30,7 @@ from riftscript.core.cards import CardDef
 from riftscript.core.catalog import Catalog, keyword_id, load_catalog, script_files
 from riftscript.core.errors import Problem, RiftScriptError
 from riftscript.core.registry import load_plugins
-from riftscript.core.schema import NAMES, Schemas
+from riftscript.core.schema import NAMES, Schemas, raw_schema
 from riftscript.core.suggest import did_you_mean
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
 
@@ -120,6 +121,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in missing:
         _print(Problem(str(path), None, None, "no such file or folder"))
     present = [p for p in paths if p.exists()]
+    empty = [p for p in present if not script_files(p)]
+    for path in empty:  # e.g. a folder named x.yaml: checking nothing is not "no problems"
+        _print(Problem(str(path), None, None, "a folder with no .yaml or .yml file in it; nothing to check"))
+    missing += empty
+    present = [p for p in present if p not in empty]
     if paths and not present:
         return 1
     catalog = _catalog(present)
@@ -182,12 +188,16 @@ def cmd_sets(args: argparse.Namespace) -> int:
 
 def _cards_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="part of the card name (any case)")
-    parser.add_argument("--type", help="unit, spell, gear, legend, battlefield or rune")
-    parser.add_argument("--domain", help="fury, calm, mind, body, chaos or order")
+    parser.add_argument("--type", type=lower_choice, choices=CARD_TYPES, help=", ".join(CARD_TYPES))
+    parser.add_argument("--domain", type=lower_choice, choices=DOMAINS, help=", ".join(DOMAINS))
     parser.add_argument("--keyword", help="a keyword the card has, e.g. Assault")
     parser.add_argument("--set", dest="set_code", metavar="CODE", help="set code, e.g. OGN")
     parser.add_argument("--show", metavar="CODE", help="print one card's facts and its script as YAML")
     _json_argument(parser)
+
+
+CARD_TYPES = tuple(raw_schema("card")["properties"]["type"]["enum"])
+DOMAINS = tuple(raw_schema("effect")["$defs"]["domain"]["enum"])
 
 
 def _cost(card: CardDef) -> str:
@@ -435,6 +445,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # output piped into 'head': not an error
         return 0
+    except OSError as exc:  # a file that can't be read or written: the user's environment, not a bug
+        print(f"error: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
+        return 1
     except Exception as exc:
         if os.environ.get(DEBUG_ENV):
             raise

@@ -20,6 +20,7 @@ from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.state import NOWHERE
 from riftscript.tools.play import DEMO_DECKS, make_agents, match_summary, seating, summary
+from riftscript.tools.argtypes import whole
 from riftscript.tools.playbyplay import Narrator
 
 RUNE_ABILITIES = {-1: "exhaust {rune} for 1 energy", -2: "recycle {rune} for 1 {domain} power"}
@@ -195,7 +196,7 @@ def add_commands(sub: Any) -> None:
                           description="Play one game (or match) against agents: pick your actions by number.")
     play.add_argument("--mode", default="duel", help="an installed mode (default: duel)")
     play.add_argument("--decks", nargs="+", metavar="DECK", help="decks in seat order (default: the demo decks)")
-    play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default: 1)")
+    play.add_argument("--seat", type=whole(1), default=1, help="your seat, from 1 (default: 1)")
     play.add_argument("--agent", default="greedy", help="the agent playing the other seats (default: greedy)")
     play.add_argument("--seed", type=int, default=1)
     play.set_defaults(func=cmd_play)
