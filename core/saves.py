@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 MAX_BYTES = 32_000_000
 MAX_DEPTH = 100
 BUILT = "(built position)"  # the deck name Builder gives its setup event
+OFF_BOARD = (("attached_to", NOWHERE), ("damage", 0), ("buffs", 0), ("stunned", False), ("designation", ""),
+             ("prevent", 0))
 
 
 class _Fraction:
@@ -137,6 +139,14 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
                 raise _fail(where + (field,), f"{obj[field]} is not a seat of this {seats}-player game")
         if obj["attached_to"] != NOWHERE and str(obj["attached_to"]) not in objs:
             raise _fail(where + ("attached_to",), f"no object {obj['attached_to']}")
+        if obj["zone"] != "board":
+            # leaving the board ends statuses and attachments (436.4, core/actions.py _leave_board)
+            for field, default in OFF_BOARD:
+                if obj[field] != default:
+                    raise _fail(where + (field,), f"is {obj[field]!r} off the board ({obj['zone']}); there it is "
+                                                  f"{default!r}")
+            if obj["exhausted"] and obj["zone"] not in ("runes", "rune_deck", "legend", "bfcard"):
+                raise _fail(where + ("exhausted",), f"a card in the {obj['zone']} zone is never exhausted")
     if state["next_id"] <= max((int(k) for k in objs), default=0):
         raise _fail(here + ("next_id",), "is not above every object id")
 
@@ -236,6 +246,18 @@ def check_zones(g: "Game", at: jsonshape.Path = ()) -> None:
         first = problems[0]
         oid = first[1:].split(" ", 1)[0] if first.startswith("#") else ""
         raise _fail(at + ("state", "objs", oid) if oid.isdigit() else at + ("state",), first)
+    # what the chain and the waiting triggers will resolve: an ability of an object, of a lasting
+    # effect, of an attached card or granted by a static ability (core/game.py ability_of)
+    s = g.state
+    refs = [(("chain", i), item.obj, item.ability, item.lasting) for i, item in enumerate(s.chain)
+            if item.kind != "card"]
+    refs += [(("pending_triggers", i), t.obj, t.ability, t.lasting) for i, t in enumerate(s.pending_triggers)]
+    for where, oid, index, lasting in refs:
+        try:
+            g.ability_of(oid, index, lasting)
+        except (LookupError, TypeError, ValueError, AttributeError, RiftScriptError):
+            raise _fail(at + ("state",) + where, f"names no ability (object {oid}, ability {index}, "
+                                               f"effect {lasting})") from None
 
 
 # ---------------------------------------------------------------------- the game document

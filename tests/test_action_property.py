@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -182,3 +183,34 @@ def test_an_action_nested_ten_thousand_deep_is_refused_without_exhausting_the_st
         with pytest.raises(IllegalActionError):
             game.apply(action)
     assert game.to_json() == before
+
+
+def test_a_concession_without_a_player_is_the_deciding_players_and_the_game_goes_on() -> None:
+    """It used to fail half-way: logged, the decision gone, legal_actions() empty in a game not over."""
+    game = start("skirmish", 2)
+    assert isinstance(game, Game)
+    d = game.pending_decision()
+    assert d is not None
+    game.apply({"type": "concede"})
+    assert game.state.players[d.player].conceded and not game.over
+    assert game.pending_decision() is not None and game.legal_actions()
+
+
+@pytest.mark.parametrize("extra", [{"player": 1}, {"cheat": True}])
+def test_an_unknown_key_is_refused_naming_it(extra: dict[str, Any]) -> None:
+    game = start("duel", 3)
+    listed = game.legal_actions()[0]
+    before = game.to_json()
+    with pytest.raises(IllegalActionError, match=f"malformed {listed['type']} action: unknown key '{next(iter(extra))}'"):
+        game.apply({**listed, **extra})
+    assert game.to_json() == before
+
+
+def test_an_action_with_a_wrong_type_is_refused_naming_the_key() -> None:
+    game = start("duel", 3)
+    while not any(a["type"] == "play" for a in game.legal_actions()):
+        game.apply(game.legal_actions()[0])
+    play = next(a for a in game.legal_actions() if a["type"] == "play")
+    for value, words in ((str(play["card"]), "is not of type 'integer' (card)"), (float(play["card"]), "fraction")):
+        with pytest.raises(IllegalActionError, match=re.escape(words)):
+            game.apply({**play, "card": value})

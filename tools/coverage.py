@@ -122,7 +122,7 @@ class Outcome:
         return f"{self.file}:{self.line}" if self.line else self.file
 
     def to_json(self) -> Json:
-        return {"searched": self.searched, "name": self.name, "file": self.file, "line": self.line, "status": self.status,
+        return {"name": self.name, "file": self.file, "line": self.line, "status": self.status,
                 "rules": self.rules, "rulings": self.rulings, "message": self.message}
 
 
@@ -231,6 +231,7 @@ class Coverage:
         active = [r for r in index.rules if r.section not in index.pending_sections]
         checkable = index.checkable_rulings
         return {
+            "searched": self.searched,
             "scenarios": dict(Counter(o.status for o in self.outcomes)),
             "totals": self.totals(index.rules),
             "totals_without_pending_sections": self.totals(active),
