@@ -196,7 +196,8 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
     enters_ready = ready or card.type != "unit" or layers.chars(g, oid).enter_ready
-    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities if a.kind == "static"
+    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities
+                                   if a.kind == "static" and a.body.get("affects", "self") == "self"
                                    for m in a.body["modifiers"]):
         enters_ready = False
     if card.type == "unit" and not enters_ready:
@@ -327,7 +328,12 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
-    out: list[tuple[dict[str, Any], int]] = []
+    return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
+
+
+def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
+    out: list[tuple[dict[str, Any], int, Ability]] = []
     memo = g.statics_memo()  # the sources with such modifiers, found once while they are unchanged
     key = ("statics_with", kind)
     sources: list[tuple[int, Ability]] | None = memo.get(key)
@@ -345,6 +351,41 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
                 break
             if "while" in ability.body and not ctx.check(ability.body["while"]):
                 break
+            out.append((mod, src, ability))
+    return out
+
+
+def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
+    of one kind."""
+    out: list[tuple[dict[str, Any], int, list[int]]] = []
+    for mod, src, ability in _active_modifiers(g, "restriction"):
+        if mod["restriction"] == restriction:
+            affects = ability.body.get("affects", "self")
+            covered = [src] if affects == "self" else \
+                effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
+            out.append((mod, src, covered))
+    return out
+
+
+def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
+    """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
+    being played from hand): ``self`` (the default) covers only the ability's own object, a
+    selection an object of its kind that meets its filter (where it is, only on the board)."""
+    obj = g.obj(oid)
+    out: list[tuple[dict[str, Any], int]] = []
+    for mod, src, ability in _active_modifiers(g, kind):
+        affects = ability.body.get("affects", "self")
+        ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if affects == "self":
+            covered = src == oid
+        elif isinstance(affects, dict):
+            where = {k: v for k, v in (affects.get("where") or {}).items()
+                     if k != "location" or obj.zone in ("board", "facedown")}
+            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
+        else:
+            covered = oid in ctx.resolve(affects)
+        if covered:
             out.append((mod, src))
     return out
 
@@ -462,8 +503,8 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         if not is_battlefield(dest) and dest != obj.controller:
             dest = obj.controller  # units are never moved to another player's base
         if is_battlefield(obj.loc) and not is_battlefield(dest):
-            from .movement import _cant_move_to_base
-            if _cant_move_to_base(g, obj.loc):
+            from .movement import kept_from_base
+            if oid in kept_from_base(g):
                 continue  # "can't move from here to base" stops every move, not only the standard one (171)
         if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
             recall(g, [oid])

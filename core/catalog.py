@@ -24,9 +24,6 @@ from .version import ENGINE_VERSION, SCHEMA_VERSION
 JsonPath = yamlio.JsonPath
 Reference = tuple[JsonPath, str, str]
 MAX_PROBLEMS_PER_FILE = 50
-DECIDING_EFFECTS = {"may", "choose_one", "discard", "choose_player", "play", "hide", "select", "reveal_until",
-                    "put_in_zone"}
-CHOSEN_LOCATIONS = {"choose_battlefield", "choose_location"}
 
 
 @dataclass(frozen=True)
@@ -277,10 +274,16 @@ def keyword_id(name: str) -> str:
 
 
 class Compiler:
-    """Turns validated card data into CardDefs, expanding keywords into abilities."""
+    """Turns validated card data into CardDefs, expanding keywords into abilities.
 
-    def __init__(self, keywords: dict[str, KeywordDef]) -> None:
+    Whether an ability may ask a player while it resolves (``Ability.decides``: it then resolves
+    guarded, from a snapshot) is read from what the language declares: ``EffectType.decides`` of
+    each primitive it uses, selections chosen on resolution, and the player references and
+    destinations whose handlers may ask (``Table.asks`` in ``core/effects.py``)."""
+
+    def __init__(self, keywords: dict[str, KeywordDef], effect_types: dict[str, EffectType] | None = None) -> None:
         self.keywords = keywords
+        self.effect_types = effect_types or {}
 
     def keyword_uses(self, raw: list[Any]) -> list[tuple[str, Any]]:
         out: list[tuple[str, Any]] = []
@@ -329,14 +332,8 @@ class Compiler:
     def _ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
         body = _number_targets(body)
         slots = sum(1 for node in _walk(body) if node.get("pick") == "target")
-        decides = any(
-            node.get("pick") == "choose" or node.get("type") in DECIDING_EFFECTS
-            or node.get("split") or node.get("new_choices")
-            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
-            or (node.get("type") == "add" and "own" in node.get("power", []))
-            or (node.get("type") == "create_token" and "at" not in node)
-            for node in _walk(body.get("effect") or body.get("instead") or {})
-        ) or bool(body.get("optional"))
+        decides = any(self._decides(node) for node in _walk(body.get("effect") or body.get("instead") or {})) \
+            or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
         if body.get("kind") == "replacement":
             event = body["replaces"]["event"]
@@ -344,8 +341,28 @@ class Compiler:
                        event=event, target_slots=slots, decides=decides)
 
 
+    def _decides(self, node: Json) -> bool:
+        """Whether resolving this node may ask a player."""
+        from .effects import PLAYERS
+
+        etype = self.effect_types.get(node.get("type", "")) if "type" in node else None
+        return bool(
+            (etype is not None and etype.decides) or node.get("pick") == "choose"
+            or node.get("split") or node.get("new_choices")
+            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
+            or any(isinstance(node.get(key), str) and node[key] in PLAYERS.asks for key in PLAYER_KEYS)
+            or (node.get("type") == "add" and "own" in node.get("power", []))
+            or (node.get("type") == "create_token" and "at" not in node))
+
+
+# the fields that hold player references (``PLAYERS`` in core/effects.py)
+PLAYER_KEYS = ("player", "chooser", "who")
+
+
 def _chosen_location(spec: Any) -> bool:
-    return isinstance(spec, str) and spec in CHOSEN_LOCATIONS
+    from .effects import PLACES
+
+    return isinstance(spec, str) and spec in PLACES.asks
 
 
 def _substitute(node: Any, value: Any) -> Any:
@@ -495,7 +512,7 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
 
     extra = [run.read(f) for path in extra_cards for f in script_files(Path(path))]
     _load_keywords(run, extra)
-    compiler = Compiler(catalog.keywords)
+    compiler = Compiler(catalog.keywords, catalog.effect_types)
     _load_sets(run, compiler, extra)
     _load_extra(run, compiler, extra)
     _report(run)
@@ -652,21 +669,8 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 def _report(run: _Run) -> None:
     """Check references across files, then turn every document's findings into problems; a file
     of an installed set with problems leaves its whole set out (_drop_broken_sets)."""
-    catalog = run.catalog
     for doc in run.documents:
-        if not isinstance(doc.raw, dict):
-            _file_problems(run, doc, doc.report())
-            continue
-        replaced: set[tuple[str | int, ...]] = set()
-        if doc.kind == "card":
-            for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
-                doc.problems.append(doc.problem(path, message, at_key=at_key))
-                replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
-        if doc.kind in ("card", "keyword"):
-            refs = doc.refs if doc.refs is not None else references(doc.raw)
-            for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
-                doc.problems.append(doc.problem(path, message))
-        _file_problems(run, doc, doc.report(replaced))
+        _file_problems(run, doc, document_problems(run.catalog, doc))
     _drop_broken_sets(run)
 
 
@@ -706,6 +710,24 @@ def _drop_broken_sets(run: _Run) -> None:
         if info is not None and info.spec.manifest == skipped.manifest:
             del catalog.sets[key]
         warnings.warn(skipped.warning, PluginWarning, stacklevel=4)
+
+
+def document_problems(catalog: Catalog, doc: Document) -> list[Problem]:
+    """Every problem of one document read by a :class:`Loader`, with its references (keywords,
+    tokens) checked against ``catalog``: what ``validate`` reports for that file (the web
+    workshop checks a card typed in a browser this way)."""
+    if not isinstance(doc.raw, dict):
+        return doc.report()
+    replaced: set[tuple[str | int, ...]] = set()
+    if doc.kind == "card":
+        for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
+            doc.problems.append(doc.problem(path, message, at_key=at_key))
+            replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
+    if doc.kind in ("card", "keyword"):
+        refs = doc.refs if doc.refs is not None else references(doc.raw)
+        for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
+            doc.problems.append(doc.problem(path, message))
+    return doc.report(replaced)
 
 
 KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")

@@ -180,20 +180,12 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_l
         return None
     for size in range(high, low - 1, -1):
         for combo in itertools.combinations(candidates, size):
-            if not _total_might_ok(g, ctx, sel, combo):
-                continue
+            if not ctx.fits_group(sel, list(combo)):
+                continue  # "units with total Might 4 or less"
             choices.append(list(combo))
             if len(choices) >= MAX_TARGET_COMBOS:
                 break
     return choices
-
-
-def _total_might_ok(g: "Game", ctx: EffectContext, sel: dict[str, Any], chosen: Any) -> bool:
-    """'Units whose total Might is 4 or less' (Fox-Fire): a limit on the chosen objects together."""
-    limit = sel.get("where", {}).get("total_might")
-    if not isinstance(limit, dict) or "max" not in limit:
-        return True
-    return sum(layers.might(g, oid) for oid in chosen) <= ctx.amount(limit["max"])
 
 
 _FACTS: dict[int, tuple[dict[str, Any], bool, bool]] = {}
@@ -335,8 +327,10 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
         card = g.card(oid)
         if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not _own_location_mods(card):
             # nothing of its own, and (off the board) no static ability of its own among the
-            # sources: the answer is the same for every such card of its type
-            shared = ("locations", player, card.type)
+            # sources: the answer is the same for every such card of its type that the same
+            # other static abilities cover
+            covering = tuple(src for _, src in actions.static_modifiers_affecting(g, "play_location", oid))
+            shared = ("locations", player, card.type, covering)
             found = memo.get(shared)
             if found is None:
                 found = memo[shared] = _play_locations(g, player, oid, hidden_at)
@@ -402,10 +396,22 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
     for ability in g.card(oid).abilities:
         if ability.kind == "static" and ability.body.get("affects", "self") == "self":
             mods.extend(m for m in ability.body["modifiers"] if m["type"] == "play_location")
-    for mod, src in actions.static_modifiers(g, "play_location"):
-        if g.obj(src).controller == player and src != oid:
+    # another object's static ability covers the card only as its 'affects' says ("Friendly units may
+    # be played to open battlefields"); 'affects: self' is for that object alone (Sai Scout, Ambush)
+    for mod, src in actions.static_modifiers_affecting(g, "play_location", oid):
+        if src != oid:
             mods.append(mod)
     return mods
+
+
+def _covers(g: "Game", controller: int, source: int, affects: Any, oid: int, player: int) -> bool:
+    """Whether a created static's 'affects' selection covers a card being played (where it is
+    aside); without one, it covers the cards its controller plays."""
+    if not isinstance(affects, dict):
+        return controller == player
+    ctx = EffectContext(g, controller, source)
+    where = {k: v for k, v in (affects.get("where") or {}).items() if k != "location"}
+    return ctx.is_kind(oid, affects.get("what", "card")) and ctx.matches(oid, where)
 
 
 _OPTIONAL: dict[int, tuple[CardDef, list[str]]] = {}
@@ -447,9 +453,8 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
     from_hidden = obj.zone == "facedown"
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
-    if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed" and g.obj(src).controller != player
-                           and g.obj(src).zone == "board" and g.obj(src).loc == obj.loc
-                           for m, src in actions.static_modifiers(g, "restriction")):
+    if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed"
+                           for m, src in actions.static_modifiers_affecting(g, "restriction", oid)):
         # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
         raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
     # None is the strictest timing: when it is allowed every timing is, and the card's own
@@ -544,6 +549,8 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
         limit = 99 if sel.get("any_number") else count
         if len(chosen) > limit or (not optional and len(chosen) != count):
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
+        if not ctx.fits_group(sel, [oid for oid in chosen if isinstance(oid, int) and oid in g.state.objs]):
+            raise IllegalActionError(f"these targets together don't meet '{describe_selection(sel)}'", "355")
         for oid in chosen:
             if sel.get("what") == "location":
                 if not ctx.matches_selection(sel, oid):
@@ -553,9 +560,6 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
-        if sel.get("what") != "location" and not _total_might_ok(g, ctx, sel, chosen):
-            raise IllegalActionError(f"the chosen units' total Might is more than "
-                                     f"{ctx.amount(sel['where']['total_might']['max'])}", "355")
 
 
 def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[Any]]:
@@ -676,7 +680,8 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
         for lasting in g.active_lasting():
             # "the next spell you play deals Bonus Damage" (Ravenborn Tome): bound to this spell
             if lasting.kind == "static" and lasting.uses > 0 and lasting.affects is None and \
-                    lasting.controller == player and any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]):
+                    any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
+                    _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
     g.remember("played", player, oid, code=card.code)
     _chosen(g, player, target_slots(card), check.targets, "spell")

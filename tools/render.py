@@ -431,6 +431,10 @@ class Renderer:
                 adjs.append("enemy")
             elif controller == "event_player":
                 posts.append("they control")
+            elif controller == "not_you":
+                posts.append(f"{ctx.you().text} don't control")
+            elif controller == "you":
+                posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
         elif where.get("owner") == "opponent":
@@ -1758,7 +1762,7 @@ class Renderer:
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and where.get("controller") == "friendly":
+            if isinstance(where, Mapping) and where.get("controller") in ("friendly", "you"):
                 rest = {k: v for k, v in where.items() if k != "controller"}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
