@@ -158,8 +158,9 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
         where = here + ("players", i)
         if p["index"] != i:
             raise _fail(where + ("index",), f"player {i} says its index is {p['index']}")
-        if p["legend"] != NOWHERE:
-            known(p["legend"], where + ("legend",))
+        for name in ("legend", "chosen_champion"):
+            if p[name] != NOWHERE:
+                known(p[name], where + (name,))
         for name in ("main_deck", "hand", "trash", "rune_deck", "runes", "champion", "banished", "base",
                      "battlefields_owned", "removed"):
             for j, oid in enumerate(p[name]):
@@ -244,19 +245,19 @@ def check_zones(g: "Game", at: jsonshape.Path = ()) -> None:
     problems = invariants.check(g, *invariants.baseline(g))
     if problems:
         first = problems[0]
-        oid = first[1:].split(" ", 1)[0] if first.startswith("#") else ""
-        raise _fail(at + ("state", "objs", oid) if oid.isdigit() else at + ("state",), first)
+        named = first[1:].split(" ", 1)[0] if first.startswith("#") else ""
+        raise _fail(at + ("state", "objs", named) if named.isdigit() else at + ("state",), first)
     # what the chain and the waiting triggers will resolve: an ability of an object, of a lasting
     # effect, of an attached card or granted by a static ability (core/game.py ability_of)
     s = g.state
     refs = [(("chain", i), item.obj, item.ability, item.lasting) for i, item in enumerate(s.chain)
             if item.kind != "card"]
     refs += [(("pending_triggers", i), t.obj, t.ability, t.lasting) for i, t in enumerate(s.pending_triggers)]
-    for where, oid, index, lasting in refs:
+    for where, source, index, lasting in refs:
         try:
-            g.ability_of(oid, index, lasting)
+            g.ability_of(source, index, lasting)
         except (LookupError, TypeError, ValueError, AttributeError, RiftScriptError):
-            raise _fail(at + ("state",) + where, f"names no ability (object {oid}, ability {index}, "
+            raise _fail(at + ("state",) + where, f"names no ability (object {source}, ability {index}, "
                                                f"effect {lasting})") from None
 
 
