@@ -367,6 +367,8 @@ class Game:
         was_active = obj.zone in ACTIVE_ZONES
         obj.zone = zone
         obj.loc = loc
+        if zone == "facedown":
+            obj.timestamp = self.state.log_count  # when it was hidden: its handle is drawn anew (core/observe.py)
         if obj.token and zone not in ("board", "chain", "bfcard"):
             # 185.3.b: a token that leaves the board ceases to exist
             self._unindex(oid)

@@ -7,7 +7,7 @@ An object the viewer can't see is never shown by its id (ids follow the decklist
 would tell which card it is): where one must be named - a facedown card in an observation, a
 target in a legal action - it is written as a *handle*, ``"hidden-"`` and ten hex digits.  A
 handle is a keyed hash of the viewer, the game's seed and only what the viewer knows anyway: for
-a facedown card its battlefield, the turn it was hidden and its place there; for a card in a hand
+a facedown card its battlefield, when it was hidden (the event count) and its place there; for a card in a hand
 or a deck its zone, owner and position, and the number of events so far (so it is drawn anew after
 every event, a shuffle or a draw included).  It therefore carries no information about the card,
 two games that differ only in a hidden card give the same handles, and a card hidden again gets a
@@ -115,7 +115,7 @@ def handle(g: "Game", viewer: int, oid: int) -> str:
     obj = s.objs[oid]
     where: tuple[Any, ...]
     if obj.zone == "facedown":
-        where = ("facedown", obj.loc, obj.hidden_turn, g.bf_at(obj.loc).facedown.index(oid))
+        where = ("facedown", obj.loc, obj.timestamp, g.bf_at(obj.loc).facedown.index(oid))
     else:
         held = g.zone_list(obj)
         if held is None and obj.zone == "set_aside":

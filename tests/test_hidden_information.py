@@ -24,7 +24,7 @@ from riftscript.tools import interactive
 # decks with Hidden cards (Viktor 3, Lee Sin 2, Jinx 1); seats 1+3 and 2+4 are the 2v2 teams
 DECKS = ["Viktor Champion Deck", "Lee Sin Champion Deck", "Jinx Champion Deck", "Annie Starter Deck"]
 MODES = {"duel": 2, "match": 2, "skirmish": 3, "war": 4, "magma-chamber": 4}
-PLACES = ("zone", "loc", "controller", "hidden_turn", "exhausted")
+PLACES = ("zone", "loc", "controller", "hidden_turn", "timestamp", "exhausted")
 
 
 @lru_cache(maxsize=1)
@@ -161,7 +161,11 @@ def test_a_handle_is_drawn_anew_when_a_card_is_hidden_again() -> None:
     before = observe.handle(g, viewer, facedown)
     assert before.startswith("hidden-") and str(facedown) not in before
     assert observe.handle(g, hider, facedown) != before  # each viewer has its own handles
-    g.obj(facedown).hidden_turn += 1  # as if hidden again on another turn
+    where = g.obj(facedown).loc
+    g.place(facedown, "hand")
+    g.emit("return_to_hand", obj=facedown)
+    g.place(facedown, "facedown", where)  # hidden again: the same turn, the same place
+    assert g.bf_at(where).facedown == [facedown]
     assert observe.handle(g, viewer, facedown) != before
 
 
