@@ -1,8 +1,10 @@
-"""Player decisions: listing legal actions, validating an action, and performing it.
+"""Player decisions: listing legal actions, checking an action, and performing it.
 
-Actions are plain JSON-friendly dicts.  Validation does every check before anything changes, so
-``Game.apply`` is atomic: an illegal action raises IllegalActionError naming the rule and the
-state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
+Actions are plain JSON-friendly dicts.  Each type is one ActionType record (the ACTIONS table):
+how it is listed, checked and performed.  ``check`` does every check before anything changes and
+returns what ``perform`` uses, and an action is accepted only if it is also listed (core/offer.py),
+so ``Game.apply`` is atomic and exact: an illegal action raises IllegalActionError naming the rule
+and the state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
 also ``invite``: the turn player lends their priority to their teammate, 491.8.a, see core/chain.py),
 ``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
 (a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),

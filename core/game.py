@@ -129,7 +129,8 @@ class Game:
 
     def legal_actions(self) -> list[dict[str, Any]]:
         """The deciding player's legal actions, objects they can't see written as handles;
-        ``apply`` accepts exactly these (and a concession, from any player at any time)."""
+        ``apply`` accepts exactly these (and a concession, from any player at any time).  The list
+        is new, its actions are the game's own until it changes: copy one before editing it."""
         if self.over or self.state.decision is None:
             return []
         return offer.offered(self)
