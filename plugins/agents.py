@@ -98,20 +98,6 @@ HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter",
 OBJECT_PICKS = {"unit", "permanent", "card", "gear", "object"}
 
 
-def _harms(abilities: Any) -> bool:
-    """Whether a card's script mostly hurts what it targets (damage, kill, stun, bounce)."""
-    stack: list[Any] = [a.body for a in abilities]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if node.get("type") in HARMFUL or node.get("negative"):
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
-
-
 @dataclass(frozen=True)
 class _Intent:
     """What a target slot of a script does to what it names: harm (-1) or help (+1), the damage it
@@ -218,7 +204,7 @@ class _Board:
         game = self.game
         oid = int(action["card"])
         card = game.card(oid)
-        value = 100 + card.energy * 5 + len(card.power) * 3 + len(action.get("costs", []))
+        value: float = 100 + card.energy * 5 + len(card.power) * 3 + len(action.get("costs", []))
         for paid in action.get("pay_with", {}).values():  # a unit killed or exhausted to pay
             for unit in paid if isinstance(paid, list) else [paid]:
                 if isinstance(unit, int) and unit in game.state.objs:
