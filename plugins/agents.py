@@ -319,7 +319,8 @@ def riftscript_agents() -> list[AgentSpec]:
 
     return [AgentSpec("random", RandomAgent, "uniform random over the legal actions"),
             AgentSpec("first", FirstAgent, "always the first legal action"),
-            AgentSpec("greedy", GreedyAgent, "plays its most expensive card, then attacks"),
+            AgentSpec("greedy", GreedyAgent,
+                      "plays its most expensive card, attacks what it can win, aims spells where they help"),
             *(AgentSpec(name, functools.partial(MCTSAgent, iterations=budget),
                         f"information-set Monte Carlo tree search, {budget} iterations a decision")
               for name, budget in MCTS_LEVELS.items())]
