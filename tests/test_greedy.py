@@ -26,8 +26,11 @@ def _position() -> tuple[Builder, int, int]:
     return b, b.battlefield(GROVE), b.battlefield(PLAZA)
 
 
-def _choice(g: Game, seed: int = 0) -> dict[str, Any]:
-    return GreedyAgent(seed).choose(g, g.legal_actions())
+def _choice(g: Game) -> dict[str, Any]:
+    """The agent's choice, the same whatever its seed (its seeded chance only breaks ties)."""
+    choices = [GreedyAgent(seed).choose(g, g.legal_actions()) for seed in range(8)]
+    assert all(c == choices[0] for c in choices), choices
+    return choices[0]
 
 
 def test_it_attacks_the_battlefield_it_can_win_and_not_the_one_it_would_lose() -> None:
@@ -63,6 +66,30 @@ def test_it_never_leaves_a_battlefield_it_holds_for_its_base() -> None:
     b.add(0, SKULKER, at=grove)
     g, ids = b.build()
     assert any(a["type"] == "move" and a["to"] == 0 for a in g.legal_actions())
+    assert _choice(g) == {"type": "end_turn"}
+
+
+def test_it_reinforces_a_battlefield_it_holds_that_the_other_side_could_take() -> None:
+    b, grove, plaza = _position()
+    b.battlefield_codes[0] = (GROVE, 0, 0)
+    b.battlefield_codes[1] = (PLAZA, 1, 1)
+    b.add(0, REARGUARD, at=grove)   # holds the Grove with 2 Might
+    b.add(1, SERGEANT)              # 4 Might at its base could take it next turn
+    b.add(1, SERGEANT, at=plaza)    # too strong to attack
+    mine = b.add(0, SKULKER)
+    g, ids = b.build()
+    assert _choice(g) == {"type": "move", "units": [ids[mine]], "to": grove}
+
+
+def test_it_does_not_reinforce_a_battlefield_already_safe() -> None:
+    b, grove, plaza = _position()
+    b.battlefield_codes[0] = (GROVE, 0, 0)
+    b.battlefield_codes[1] = (PLAZA, 1, 1)
+    b.add(0, SERGEANT, at=grove)    # 4 Might: the Rearguard at the other base can't take it
+    b.add(1, REARGUARD)
+    b.add(1, SERGEANT, at=plaza)
+    b.add(0, SKULKER)
+    g, _ = b.build()
     assert _choice(g) == {"type": "end_turn"}
 
 
