@@ -533,16 +533,20 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
         _check_requirements(manifest, data, strict=True)
         info = SetInfo(code, data["name"], data["version"], plugin, data, spec)
         catalog.sets[code] = info
-        for file in script_files(spec.cards):
-            doc = run.read(file, "card")
-            card = doc.data
-            if card is None:
-                continue
-            if card["code"] in origin:
-                raise PluginError(f"card code {card['code']} is defined twice: {origin[card['code']]} and {file}")
-            origin[card["code"]] = str(file)
-            if card["code"] not in shadow_cards:
-                _add_card(run, compiler, doc, card, code, info)
+        folders = [(spec.cards, info)] + ([(spec.tokens, None)] if spec.tokens is not None else [])
+        for folder, counted in folders:
+            for file in script_files(folder):
+                doc = run.read(file, "card")
+                card = doc.data
+                if card is None:
+                    continue
+                if card["code"] in origin:
+                    raise PluginError(f"card code {card['code']} is defined twice: {origin[card['code']]} and {file}")
+                origin[card["code"]] = str(file)
+                if counted is None and not card.get("token"):
+                    doc.problems.append(doc.problem(["token"], "a set's tokens folder holds only tokens (token: true)"))
+                elif card["code"] not in shadow_cards:
+                    _add_card(run, compiler, doc, card, code, counted)
         if spec.decks is not None:
             for file in script_files(spec.decks):
                 deck = run.read(file, "deck").data
