@@ -600,21 +600,26 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 
 def _report(run: _Run) -> None:
     """Check references across files, then turn every document's findings into problems."""
-    catalog = run.catalog
     for doc in run.documents:
-        if not isinstance(doc.raw, dict):
-            catalog.problems.extend(doc.report())
-            continue
-        replaced: set[tuple[str | int, ...]] = set()
-        if doc.kind == "card":
-            for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
-                doc.problems.append(doc.problem(path, message, at_key=at_key))
-                replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
-        if doc.kind in ("card", "keyword"):
-            refs = doc.refs if doc.refs is not None else references(doc.raw)
-            for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
-                doc.problems.append(doc.problem(path, message))
-        catalog.problems.extend(doc.report(replaced))
+        run.catalog.problems.extend(document_problems(run.catalog, doc))
+
+
+def document_problems(catalog: Catalog, doc: Document) -> list[Problem]:
+    """Every problem of one document read by a :class:`Loader`, with its references (keywords,
+    tokens) checked against ``catalog``: what ``validate`` reports for that file (the web
+    workshop checks a card typed in a browser this way)."""
+    if not isinstance(doc.raw, dict):
+        return doc.report()
+    replaced: set[tuple[str | int, ...]] = set()
+    if doc.kind == "card":
+        for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
+            doc.problems.append(doc.problem(path, message, at_key=at_key))
+            replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
+    if doc.kind in ("card", "keyword"):
+        refs = doc.refs if doc.refs is not None else references(doc.raw)
+        for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
+            doc.problems.append(doc.problem(path, message))
+    return doc.report(replaced)
 
 
 KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")

@@ -1,0 +1,148 @@
+"""Compare the game speed of git revisions side by side, interleaved, in one sitting.
+
+A figure measured on another day, or on a machine doing something else, says nothing about a change:
+this machine varies 20-30% from minute to minute.  So each revision is built in its own temporary git
+worktree and virtualenv, and every round plays the same seeded games on every revision, one after the
+other, alternating which goes first.  The report is per-round figures and the median ratio of each
+revision against the first one named.
+
+    python3 benchmarks/compare.py d7e525c HEAD [--rounds 5] [--games 40] [--agents random greedy]
+
+Each measurement is a fresh process on one core (``taskset`` when available) that loads the catalog
+(not timed), then plays games ``seed = 0 .. games-1`` between the two decks with the agent seeded from
+the game seed, and reports wall time, actions and turns.  Same seeds and the same behaviour give the
+same games on both sides; the script prints a warning when the action counts differ, because then the
+revisions did not play the same games and the ratio mixes speed with behaviour.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Runs inside each revision's virtualenv; uses only API present since the first benchmarks.
+WORKER = r'''
+import json, sys, time
+from riftscript.core.catalog import load_catalog
+from riftscript.core.game import Game
+decks, agent, games = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+catalog = load_catalog()
+specs = catalog.plugins.agents()
+actions = turns = 0
+started = time.perf_counter()
+for seed in range(games):
+    game = Game.new(catalog, decks, seed=seed)
+    agents = [specs[agent].factory(seed), specs[agent].factory(seed + 1)]
+    while not game.over:
+        decision = game.pending_decision()
+        if decision is None:
+            break
+        game.apply(agents[decision.player].choose(game, game.legal_actions()))
+        actions += 1
+    turns += game.state.turn
+elapsed = time.perf_counter() - started
+print(json.dumps({"seconds": elapsed, "actions": actions, "turns": turns, "games": games}))
+'''
+
+
+@dataclass
+class Build:
+    """One revision checked out and installed in a throwaway worktree and virtualenv."""
+
+    rev: str
+    sha: str
+    python: Path
+
+
+def sh(*args: str, cwd: Path | None = None) -> str:
+    return subprocess.run(args, cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
+
+
+def build(rev: str, workdir: Path) -> Build:
+    sha = sh("git", "rev-parse", "--verify", f"{rev}^{{commit}}", cwd=ROOT)
+    tree = workdir / sha[:12]
+    if not tree.exists():
+        sh("git", "worktree", "add", "--detach", str(tree), sha, cwd=ROOT)
+    venv = workdir / f"venv-{sha[:12]}"
+    if not venv.exists():
+        sh(sys.executable, "-m", "venv", str(venv))
+        print(f"installing {rev} ({sha[:12]}) ...", file=sys.stderr)
+        sh(str(venv / "bin" / "pip"), "install", "-q", "-e", f"{tree}[fast]")
+    return Build(rev, sha, venv / "bin" / "python")
+
+
+def measure(b: Build, decks: list[str], agent: str, games: int, cache: Path) -> dict[str, float]:
+    cmd = [str(b.python), "-c", WORKER, json.dumps(decks), agent, str(games)]
+    if shutil.which("taskset"):
+        cmd = ["taskset", "-c", "0", *cmd]
+    env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache / b.sha[:12]))
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("revs", nargs="+", metavar="REV", help="git revisions; the first is the baseline")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--games", type=int, default=40, help="seeded games per measurement")
+    parser.add_argument("--agents", nargs="+", default=["random", "greedy"])
+    parser.add_argument("--decks", nargs=2, default=["Jinx Champion Deck", "Viktor Champion Deck"])
+    parser.add_argument("--keep", action="store_true", help="keep the worktrees and virtualenvs")
+    args = parser.parse_args()
+    if args.rounds < 1 or args.games < 1:
+        parser.error("--rounds and --games must be at least 1")
+
+    workdir = Path(tempfile.mkdtemp(prefix="riftscript-compare-"))
+    try:
+        builds = [build(rev, workdir) for rev in args.revs]
+        runs: dict[tuple[str, str], list[dict[str, float]]] = {}
+        for rnd in range(args.rounds):
+            order = builds if rnd % 2 == 0 else list(reversed(builds))
+            for agent in args.agents:
+                for b in order:
+                    r = measure(b, args.decks, agent, args.games, workdir)
+                    runs.setdefault((b.sha, agent), []).append(r)
+                    print(f"round {rnd + 1} {agent:>7} {b.rev:>12}: {r['games'] / r['seconds']:7.1f} games/s "
+                          f"{r['actions'] / r['seconds']:8.0f} actions/s", flush=True)
+        report(builds, args.agents, runs)
+    finally:
+        if not args.keep:
+            for b in (workdir / name for name in os.listdir(workdir)):
+                if b.is_dir() and not b.name.startswith("venv-") and (b / ".git").exists():
+                    subprocess.run(["git", "worktree", "remove", "--force", str(b)], cwd=ROOT,
+                                   capture_output=True)
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def report(builds: list[Build], agents: list[str], runs: dict[tuple[str, str], list[dict[str, float]]]) -> None:
+    base = builds[0]
+    print(f"\nmedian ratios against {base.rev} ({base.sha[:12]}), per round then the median:")
+    for agent in agents:
+        base_runs = runs[(base.sha, agent)]
+        for b in builds[1:]:
+            mine = runs[(b.sha, agent)]
+            if any(m["actions"] != o["actions"] for m, o in zip(mine, base_runs)):
+                print(f"  WARNING {agent}: {b.rev} played other games than {base.rev} "
+                      f"({mine[0]['actions']:.0f} vs {base_runs[0]['actions']:.0f} actions)")
+            per_round = [(o["seconds"] / m["seconds"]) for m, o in zip(mine, base_runs)]
+            apt = [(m["actions"] / m["turns"]) / (o["actions"] / o["turns"]) for m, o in zip(mine, base_runs)]
+            games_r = statistics.median(per_round)
+            actions_r = statistics.median((m["actions"] / m["seconds"]) / (o["actions"] / o["seconds"])
+                                          for m, o in zip(mine, base_runs))
+            print(f"  {agent:>7} {b.rev}: games/s x{games_r:.2f}, actions/s x{actions_r:.2f}, "
+                  f"actions per game-turn x{statistics.median(apt):.2f}  "
+                  f"(rounds: {', '.join(f'{x:.2f}' for x in per_round)})")
+
+
+if __name__ == "__main__":
+    main()
