@@ -202,10 +202,11 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                     continue
                 for mod in ability.body["modifiers"]:
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
-    # static abilities of other objects on the board (Captain Farron, battlefields, legends)
+    # static abilities of objects on the board that affect a selection (Captain Farron, battlefields,
+    # legends) - the source itself too when it matches ("Your Mechs have +1 Might (including me)")
     on_board = obj.zone == "board"
     for src, ability, affects, board_only, kinds in _object_statics(g):
-        if src == oid or (board_only and not on_board) or (kinds is not None and card.type not in kinds):
+        if (board_only and not on_board) or (kinds is not None and card.type not in kinds):
             continue
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)

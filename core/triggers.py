@@ -131,7 +131,7 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                     candidates = list(g.board_objects())
                 for oid in candidates:
                     obj = s.objs[oid]
-                    if oid == src or obj.zone != "board" or not (
+                    if obj.zone != "board" or not (
                             oid == host if static.body.get("effect_text")
                             else sctx.selector_matches(static.body["affects"], oid)):
                         continue
