@@ -335,6 +335,24 @@ def optional_costs(card: CardDef) -> list[str]:
     return names
 
 
+def runs(card: CardDef, paid: list[str] | tuple[str, ...]) -> int:
+    """820: how many times a spell's instructions are carried out - once, and once more for each
+    paid additional cost that repeats them (Repeat)."""
+    return 1 + sum(1 for a in card.abilities if a.kind == "additional_cost" and a.body["name"] in paid
+                   and a.body.get("effect_on_cost", {}).get("repeat"))
+
+
+def play_target_options(g: "Game", player: int, oid: int, slots: list[dict[str, Any]], count: int,
+                        restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
+    """820: each run of a repeated spell has its own choices made as it is played, each as legal as
+    the first run's would be; the combinations of the runs' choices (capped)."""
+    once = target_options(g, player, oid, slots, restrict_loc)
+    combos = once
+    for _ in range(count - 1):
+        combos = [a + b for a in combos for b in once][:MAX_TARGET_COMBOS]
+    return combos
+
+
 def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     """Validate a play action completely; raise IllegalActionError saying why not."""
     return check_play_choices(g, player, action, play_base(g, player, action))
@@ -405,14 +423,19 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         if name not in optional_costs(card):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
     slots = target_slots(card)
-    targets = action.get("targets", [[] for _ in slots])
-    _check_targets(g, player, oid, slots, targets, obj.loc if from_hidden else NOWHERE)
-    bad = _bad_destination(g, _move_pairs(slots), targets)
-    if bad is not None:
-        raise IllegalActionError(*bad)
+    count = runs(card, paid)
+    targets = action.get("targets", [[] for _ in range(len(slots) * count)])
+    if not isinstance(targets, list) or len(targets) != len(slots) * count:
+        raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
+    for run in range(count):  # 820: each run's choices are checked on their own
+        chosen = targets[run * len(slots):(run + 1) * len(slots)]
+        _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE)
+        bad = _bad_destination(g, _move_pairs(slots), chosen)
+        if bad is not None:
+            raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots * count, targets))
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -584,7 +607,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     lasting.controller == player and any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]):
                 lasting.affects = [oid]
     g.remember("played", player, oid, code=card.code)
-    _chosen(g, player, target_slots(card), check.targets, "spell")
+    _chosen(g, player, target_slots(card) * runs(card, check.paid), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
@@ -1016,12 +1039,16 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                    loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
                    nth=_played_count(g, item.controller), paid=list(item.paid))
         else:
-            ctx = EffectContext(g, item.controller, item.obj, item)
-            for ability in card.abilities:
-                if ability.kind == "spell":
-                    if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-                        continue
-                    ctx.run(ability.body["effect"])
+            width = len(target_slots(card))
+            for run in range(runs(card, item.paid)):
+                # 820: a repeated spell's instructions are carried out once more, with their own targets
+                ctx = EffectContext(g, item.controller, item.obj, item)
+                ctx.targets = item.targets[run * width:(run + 1) * width]
+                for ability in card.abilities:
+                    if ability.kind == "spell":
+                        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                            continue
+                        ctx.run(ability.body["effect"])
             if item in s.chain:
                 s.chain.remove(item)
             if g.obj(item.obj).zone == "chain":

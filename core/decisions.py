@@ -81,7 +81,10 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    for targets in target_sets:
+                    count = chain.runs(card, paid)
+                    # 820: a repeated spell's runs each have their own targets
+                    for targets in target_sets if count == 1 or not slots else chain.play_target_options(
+                            g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
                         action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
