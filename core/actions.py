@@ -327,7 +327,12 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
-    out: list[tuple[dict[str, Any], int]] = []
+    return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
+
+
+def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
+    out: list[tuple[dict[str, Any], int, Ability]] = []
     memo = g.statics_memo()  # the sources with such modifiers, found once while they are unchanged
     key = ("statics_with", kind)
     sources: list[tuple[int, Ability]] | None = memo.get(key)
@@ -345,6 +350,27 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
                 break
             if "while" in ability.body and not ctx.check(ability.body["while"]):
                 break
+            out.append((mod, src, ability))
+    return out
+
+
+def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
+    """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
+    being played from hand): ``self`` (the default) covers only the ability's own object, a
+    selection an object of its kind that meets its filter (where it is, only on the board)."""
+    obj = g.obj(oid)
+    out: list[tuple[dict[str, Any], int]] = []
+    for mod, src, ability in _active_modifiers(g, kind):
+        affects = ability.body.get("affects", "self")
+        ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if affects == "self":
+            covered = src == oid
+        elif isinstance(affects, dict):
+            where = {k: v for k, v in (affects.get("where") or {}).items() if k != "location" or obj.zone == "board"}
+            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
+        else:
+            covered = oid in ctx.resolve(affects)
+        if covered:
             out.append((mod, src))
     return out
 

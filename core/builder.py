@@ -141,6 +141,7 @@ class Builder:
             if i in self.champions:
                 champ = g.new_obj(self.champions[i], i, "champion")
                 players[i].champion.append(champ.id)
+                players[i].chosen_champion = champ.id
         for code, controller, owner in self.battlefield_codes:
             obj = g.new_obj(code, owner, "bfcard")
             bf = Battlefield(index=len(state.battlefields), card=obj.id, owner=owner, controller=controller)

@@ -24,9 +24,6 @@ from .version import ENGINE_VERSION, SCHEMA_VERSION
 JsonPath = yamlio.JsonPath
 Reference = tuple[JsonPath, str, str]
 MAX_PROBLEMS_PER_FILE = 50
-DECIDING_EFFECTS = {"may", "choose_one", "discard", "choose_player", "play", "hide", "select", "reveal_until",
-                    "put_in_zone"}
-CHOSEN_LOCATIONS = {"choose_battlefield", "choose_location"}
 
 
 @dataclass(frozen=True)
@@ -251,10 +248,16 @@ def keyword_id(name: str) -> str:
 
 
 class Compiler:
-    """Turns validated card data into CardDefs, expanding keywords into abilities."""
+    """Turns validated card data into CardDefs, expanding keywords into abilities.
 
-    def __init__(self, keywords: dict[str, KeywordDef]) -> None:
+    Whether an ability may ask a player while it resolves (``Ability.decides``: it then resolves
+    guarded, from a snapshot) is read from what the language declares: ``EffectType.decides`` of
+    each primitive it uses, selections chosen on resolution, and the player references and
+    destinations whose handlers may ask (``Table.asks`` in ``core/effects.py``)."""
+
+    def __init__(self, keywords: dict[str, KeywordDef], effect_types: dict[str, EffectType] | None = None) -> None:
         self.keywords = keywords
+        self.effect_types = effect_types or {}
 
     def keyword_uses(self, raw: list[Any]) -> list[tuple[str, Any]]:
         out: list[tuple[str, Any]] = []
@@ -303,14 +306,8 @@ class Compiler:
     def _ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
         body = _number_targets(body)
         slots = sum(1 for node in _walk(body) if node.get("pick") == "target")
-        decides = any(
-            node.get("pick") == "choose" or node.get("type") in DECIDING_EFFECTS
-            or node.get("split") or node.get("new_choices")
-            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
-            or (node.get("type") == "add" and "own" in node.get("power", []))
-            or (node.get("type") == "create_token" and "at" not in node)
-            for node in _walk(body.get("effect") or body.get("instead") or {})
-        ) or bool(body.get("optional"))
+        decides = any(self._decides(node) for node in _walk(body.get("effect") or body.get("instead") or {})) \
+            or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
         if body.get("kind") == "replacement":
             event = body["replaces"]["event"]
@@ -318,8 +315,28 @@ class Compiler:
                        event=event, target_slots=slots, decides=decides)
 
 
+    def _decides(self, node: Json) -> bool:
+        """Whether resolving this node may ask a player."""
+        from .effects import PLAYERS
+
+        etype = self.effect_types.get(node.get("type", "")) if "type" in node else None
+        return bool(
+            (etype is not None and etype.decides) or node.get("pick") == "choose"
+            or node.get("split") or node.get("new_choices")
+            or _chosen_location(node.get("to")) or _chosen_location(node.get("at"))
+            or any(isinstance(node.get(key), str) and node[key] in PLAYERS.asks for key in PLAYER_KEYS)
+            or (node.get("type") == "add" and "own" in node.get("power", []))
+            or (node.get("type") == "create_token" and "at" not in node))
+
+
+# the fields that hold player references (``PLAYERS`` in core/effects.py)
+PLAYER_KEYS = ("player", "chooser", "who")
+
+
 def _chosen_location(spec: Any) -> bool:
-    return isinstance(spec, str) and spec in CHOSEN_LOCATIONS
+    from .effects import PLACES
+
+    return isinstance(spec, str) and spec in PLACES.asks
 
 
 def _substitute(node: Any, value: Any) -> Any:
@@ -458,7 +475,7 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
 
     extra = [run.read(f) for path in extra_cards for f in script_files(Path(path))]
     _load_keywords(run, extra)
-    compiler = Compiler(catalog.keywords)
+    compiler = Compiler(catalog.keywords, catalog.effect_types)
     _load_sets(run, compiler, extra)
     _load_extra(run, compiler, extra)
     _report(run)

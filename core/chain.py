@@ -152,6 +152,8 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
             return []
         for size in range(high, low - 1, -1):
             for combo in itertools.combinations(candidates, size):
+                if not ctx.fits_group(sel, list(combo)):
+                    continue  # "units with total Might 4 or less"
                 choices.append(list(combo))
                 if len(choices) >= MAX_TARGET_COMBOS:
                     break
@@ -248,8 +250,10 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
         card = g.card(oid)
         if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not _own_location_mods(card):
             # nothing of its own, and (off the board) no static ability of its own among the
-            # sources: the answer is the same for every such card of its type
-            shared = ("locations", player, card.type)
+            # sources: the answer is the same for every such card of its type that the same
+            # other static abilities cover
+            covering = tuple(src for _, src in actions.static_modifiers_affecting(g, "play_location", oid))
+            shared = ("locations", player, card.type, covering)
             found = memo.get(shared)
             if found is None:
                 found = memo[shared] = _play_locations(g, player, oid, hidden_at)
@@ -315,8 +319,10 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
     for ability in g.card(oid).abilities:
         if ability.kind == "static" and ability.body.get("affects", "self") == "self":
             mods.extend(m for m in ability.body["modifiers"] if m["type"] == "play_location")
-    for mod, src in actions.static_modifiers(g, "play_location"):
-        if g.obj(src).controller == player and src != oid:
+    # another object's static ability covers the card only as its 'affects' says ("Friendly units may
+    # be played to open battlefields"); 'affects: self' is for that object alone (Sai Scout, Ambush)
+    for mod, src in actions.static_modifiers_affecting(g, "play_location", oid):
+        if src != oid:
             mods.append(mod)
     return mods
 
@@ -480,6 +486,8 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
         limit = 99 if sel.get("any_number") else count
         if len(chosen) > limit or (not optional and len(chosen) != count):
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
+        if not ctx.fits_group(sel, [oid for oid in chosen if isinstance(oid, int) and oid in g.state.objs]):
+            raise IllegalActionError(f"these targets together don't meet '{describe_selection(sel)}'", "355")
         for oid in chosen:
             if sel.get("what") == "location":
                 if not ctx.matches_selection(sel, oid):

@@ -206,6 +206,9 @@ def damage_step(g: "Game") -> None:
                                        for o in options],
                               context={"side": side, "total": total, "units": other})
         return
+    # excess damage is what was assigned beyond lethal, which counts damage already marked (467.2.c.4);
+    # worked out before the damage is dealt, as the assignment was
+    excess = _excess(g, _assigned(g, "atk") or {})
     dealt_any = False
     for side in ("atk", "def"):
         assignment = _assigned(g, side) or {}
@@ -214,7 +217,6 @@ def damage_step(g: "Game") -> None:
             if amount > 0:
                 dealt = actions.deal_damage(g, [oid], amount, NOWHERE, source_player, "combat")
                 dealt_any = dealt_any or bool(dealt)
-    excess = _excess(g, _assigned(g, "atk") or {})
     g.emit("combat_damage", bf=sd.bf, attacker_excess=excess)
     g.record("excess_damage", sd.attacker, excess)
     _clear(g)
@@ -245,7 +247,9 @@ def _clear(g: "Game") -> None:
 
 
 def _excess(g: "Game", assignment: dict[int, int]) -> int:
-    return sum(max(0, amount - (layers.might(g, oid) if g.obj(oid).zone == "board" else amount))
+    """Damage assigned beyond lethal: ``lethal`` counts the damage a unit already has and its
+    prevention, as the assignment rules do (467.2.c.3-4)."""
+    return sum(max(0, amount - (lethal(g, oid) if g.obj(oid).zone == "board" else amount))
                for oid, amount in assignment.items())
 
 

@@ -5,20 +5,174 @@ and a script node; they read the node with the helpers here and change the game 
 the game actions of ``core/actions.py``.  Choices made while resolving go through ``ask``: an
 answer the game does not have yet raises ``NeedDecision`` and the resolution is replayed from
 its snapshot once the player has answered, so a paused resolution is plain serializable data.
+
+Every part of the script language that names things by key - filter keys, object states,
+player statistics, locations, amounts, conditions, references to players and objects - is a
+``Table`` here: one handler per key, registered in one place.  ``tests/test_language.py``
+compares each table with the keys its JSON Schema accepts, both ways, and the audit's set of
+keys the engine reads is built from the tables (``language_keys``).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
-from . import layers
 from .errors import EngineError
-from .state import NOWHERE, ChainItem, Decision, is_battlefield
+from .state import NOWHERE, ChainItem, Obj, is_battlefield
 
 if TYPE_CHECKING:
+    from .cards import CardDef
     from .game import Game
 
 Node = dict[str, Any]
 BOARD_KINDS = ("unit", "gear", "permanent")
+H = TypeVar("H", bound=Callable[..., Any])
+
+
+class Table(Generic[H]):
+    """One part of the script language: a handler for each key (or value) it accepts.
+
+    ``schema`` points at the places in the JSON Schemas that list the same keys: a pointer into
+    ``<schema>.schema.json`` whose last step names a mapping (its keys) or an enum (its values);
+    ``*`` stands for every item or property at that step.  ``fields`` are the node fields an
+    entry reads beside its key (conditions and amounts), ``asks`` the keys whose resolution may
+    ask a player (a reference naming one of several players).
+    """
+
+    def __init__(self, name: str, schema: tuple[str, ...], doc: str) -> None:
+        self.name = name
+        self.schema = schema
+        self.doc = doc
+        self.entries: dict[str, H] = {}
+        self.fields: dict[str, tuple[str, ...]] = {}
+        self.asks: set[str] = set()
+
+    def register(self, *keys: str, fields: tuple[str, ...] = (), asks: bool = False) -> Callable[[H], H]:
+        def add(handler: H) -> H:
+            for key in keys:
+                if key in self.entries:
+                    raise EngineError(f"{self.name}: {key!r} has two handlers")
+                self.entries[key] = handler
+                self.fields[key] = fields
+                if asks:
+                    self.asks.add(key)
+            return handler
+        return add
+
+    def __getitem__(self, key: str) -> H:
+        handler = self.entries.get(key)
+        if handler is None:
+            raise EngineError(f"unknown {self.name} {key!r}")
+        return handler
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.entries)
+
+    def schema_keys(self) -> set[str]:
+        """The keys (or values) the JSON Schemas accept at this table's ``schema`` places."""
+        from .schema import raw_schema
+
+        found: set[str] = set()
+        for pointer in self.schema:
+            name, _, path = pointer.partition("#/")
+            for node in _pointed(raw_schema(name), path.split("/")):
+                if isinstance(node, dict):
+                    found.update(node)
+                elif isinstance(node, list):
+                    found.update(str(v) for v in node)
+        return found
+
+
+def _pointed(node: Any, steps: list[str]) -> Iterator[Any]:
+    """The nodes a schema pointer reaches (``*``: every item or property); missing steps reach nothing."""
+    if not steps:
+        yield node
+        return
+    step, rest = steps[0], steps[1:]
+    if step == "*":
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else []
+        for child in children:
+            yield from _pointed(child, rest)
+    elif isinstance(node, dict) and step in node:
+        yield from _pointed(node[step], rest)
+    elif isinstance(node, list) and step.isdigit() and int(step) < len(node):
+        yield from _pointed(node[int(step)], rest)
+
+
+FilterFn = Callable[["EffectContext", int, Obj, "CardDef", Any], bool]
+LocationFn = Callable[["EffectContext", str, int], bool]
+StateFn = Callable[["EffectContext", int, Obj], bool]
+StatFn = Callable[["EffectContext", int], int]
+AmountFn = Callable[["EffectContext", Node, "int | None"], int]
+ConditionFn = Callable[["EffectContext", Node, "int | None"], bool]
+PlayersFn = Callable[["EffectContext"], list[int]]
+Event = dict[str, Any]
+RelationFn = Callable[["Game", int, int, "Event | None"], bool]
+RefFn = Callable[["EffectContext"], list[int]]
+PlaceFn = Callable[["EffectContext", "int | None"], int]
+ZoneFn = Callable[["EffectContext", Node], list[int]]
+
+FILTERS: Table[FilterFn] = Table("filter key", ("effect#/$defs/filter/properties",),
+                                 "criteria an object must meet (`where:`)")
+LOCATIONS: Table[LocationFn] = Table("location filter", ("effect#/$defs/filter/properties/location/enum",),
+                                     "where an object is (`where: {location: ...}`)")
+STATES: Table[StateFn] = Table("state", ("effect#/$defs/condition/allOf/*/then/properties/state/enum",),
+                               "what `{type: is, state: ...}` asks of an object")
+STATS: Table[StatFn] = Table("stat", ("effect#/$defs/amount_expr/allOf/*/then/properties/stat/enum",),
+                             "numbers about a player (`{type: stat, stat: ...}`)")
+AMOUNTS: Table[AmountFn] = Table("amount type", ("effect#/$defs/amount_expr/properties/type/enum",),
+                                 "computed amounts (`{type: ...}`)")
+CONDITIONS: Table[ConditionFn] = Table("condition type", ("effect#/$defs/condition/properties/type/enum",),
+                                       "conditions (`{type: ...}`)")
+PLAYERS: Table[PlayersFn] = Table("player reference", (
+    "effect#/$defs/selection/properties/whose/enum",
+    "effect#/$defs/selection/properties/chooser/enum",
+    "effect#/$defs/amount_expr/allOf/*/then/properties/player/enum",
+    "effect#/$defs/effect_node/allOf/*/then/properties/player/enum",
+    "effect#/$defs/effect_node/allOf/*/then/properties/chooser/enum",
+    "effect#/$defs/effect_node/allOf/*/then/properties/players/enum",
+    "effect#/$defs/effect_node/allOf/*/then/properties/who/enum",
+), "who a player reference names (`player:`, `chooser:`, `whose:`, `players:`, `who:`)")
+RELATIONS: Table[RelationFn] = Table("player relation", (
+    "effect#/$defs/filter/properties/controller/enum",
+    "effect#/$defs/filter/properties/owner/enum",
+    "effect#/$defs/trigger/properties/player/enum",
+    "effect#/$defs/trigger/properties/whose_turn/enum",
+    "effect#/$defs/condition/allOf/*/then/properties/player/enum",
+    "effect#/$defs/condition/allOf/*/then/properties/whose/enum",
+), "how a player must stand to you (`controller:`, `owner:`, a trigger's `player:` and `whose_turn:`)")
+REFS: Table[RefFn] = Table("reference", ("effect#/$defs/ref/enum",), "named references (`self`, `it`, ...)")
+PLACES: Table[PlaceFn] = Table("location", ("effect#/$defs/location/anyOf/0/enum",),
+                               "named destinations (`to:`, `at:`)")
+ZONES: Table[ZoneFn] = Table("zone", ("effect#/$defs/zone/enum",), "where a selection looks (`zone:`)")
+
+
+# The keys of a selection (``{pick: ..., what: ...}``), read together by ``EffectContext.resolve``,
+# ``candidates`` and ``choose_from``; the values of ``zone``, ``whose`` and ``chooser`` are tables.
+SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose", "chooser", "where", "as", "among")
+
+
+def language_tables() -> dict[str, Table[Any]]:
+    """Every handler table of the script language, the trigger filters included."""
+    from .triggers import WHEN
+
+    tables: list[Table[Any]] = [FILTERS, LOCATIONS, STATES, STATS, AMOUNTS, CONDITIONS, PLAYERS, RELATIONS,
+                                REFS, PLACES, ZONES, WHEN]
+    return {t.name: t for t in tables}
+
+
+def language_keys() -> frozenset[str]:
+    """The script keys the tables read: keys of tables that list properties (filter keys, trigger
+    filters) and the fields their entries read (what conditions and amounts are made of)."""
+    out: set[str] = set(SELECTION_KEYS) | {"named", "min", "max"}  # {named: NAME}; the bounds of a range
+    for table in language_tables().values():
+        if any(pointer.endswith("/properties") for pointer in table.schema):
+            out.update(table.entries)
+        for fields in table.fields.values():
+            out.update(fields)
+    return frozenset(out)
 
 
 class EffectContext:
@@ -68,38 +222,37 @@ class EffectContext:
         return NOWHERE
 
     def ref(self, name: str) -> list[int]:
-        g = self.g
-        if name == "self":
-            return [self.source]
-        if name in ("it", "them", "chosen", "destination"):
-            return list(self.bindings.get(name, self.bindings.get("it", []) if name == "them" else []))
-        if name == "target":
-            return self._live_targets(0)
-        if name == "targets":
-            return [oid for slot in range(len(self.targets)) for oid in self._live_targets(slot)]
-        if name == "event_subject":
-            if self.subject is not None:
-                return [self.subject]
-            return [int(self.event["obj"])] if self.event and "obj" in self.event else []
-        if name == "event_source":
-            return [int(self.event["source"])] if self.event and self.event.get("source", NOWHERE) != NOWHERE else []
-        if name == "event_player":
-            return [int(self.event["player"])] if self.event and "player" in self.event else []
-        if name == "host":
-            obj = g.state.objs.get(self.source)
-            return [obj.attached_to] if obj is not None and obj.attached_to != NOWHERE else []
-        if name in ("you", "controller"):
-            return [self.you]
-        if name == "owner":
-            return [g.obj(self.source).owner]
-        if name == "source_location":
-            return [self.here()]
-        raise EngineError(f"unknown reference {name!r}")
+        """The objects (or players, or a location) a named reference denotes now."""
+        return REFS[name](self)
 
     def _live_targets(self, slot: int) -> list[int]:
         if slot >= len(self.targets):
             return []
         return [oid for oid in self.targets[slot] if oid in self.g.state.objs and self.g.obj(oid).zone != "gone"]
+
+    # ------------------------------------------------------------------ who
+    def players(self, who: str) -> list[int]:
+        """Every player a player reference names (``opponent``: the one chosen earlier in this
+        resolution, else each opponent)."""
+        return PLAYERS[who](self)
+
+    def player(self, who: str | None) -> int:
+        """The one player a reference names.  When it names several (an opponent in a game of
+        three or four), this ability's controller chooses one, and later parts of the same
+        resolution mean that player (Mindsplitter: "choose an opponent. They ... they discard")."""
+        found = self.players(who or "you")
+        if not found:
+            return self.you  # "its controller" with nothing chosen, an event without a player
+        if len(found) == 1:
+            return found[0]
+        noun = "an opponent" if who == "opponent" else "a player"
+        chosen = int(self.ask(self.you, f"choose {noun}", [(self.g.player(p).name, p) for p in found]))
+        self.bindings["chosen"] = [chosen]
+        return chosen
+
+    def relation(self, relation: str, player: int) -> bool:
+        """Whether a player stands to you as a relation says (friendly, enemy, opponent, ...)."""
+        return RELATIONS[relation](self.g, self.you, player, self.event)
 
     # ------------------------------------------------------------------ selectors
     def resolve(self, selector: Any, purpose: str = "") -> list[int]:
@@ -144,27 +297,29 @@ class EffectContext:
             self.bindings[key] = self.bindings.get(key, []) + [r for r in result if r not in self.bindings.get(key, [])]
 
     def choose_from(self, selector: Node, candidates: list[int], purpose: str) -> list[int]:
-        if selector.get("chooser") == "each_other_player":
-            # each other player, starting with the next, chooses one not yet chosen (King's Edict)
+        what = selector.get("what", "card")
+        prompt = f"choose a {what}" + (f" to {purpose}" if purpose else "")
+        who = selector.get("chooser", "you")
+        if who in ("each_player", "each_other_player"):
+            # each of those players in turn (from the next, for 'each other'), one not chosen yet (King's Edict)
             picked: list[int] = []
-            for other in self.g.opponents(self.you):
-                pool = [oid for oid in candidates if oid not in picked]
+            for chooser in self.players(who):
+                pool = [oid for oid in candidates if oid not in picked and self.fits_group(selector, picked + [oid])]
                 if pool:
-                    picked.append(int(self.ask(other, f"choose a {selector.get('what', 'card')}"
-                                               + (f" to {purpose}" if purpose else ""),
-                                               [(self.describe(oid), oid) for oid in pool])))
+                    picked.append(int(self.ask(chooser, prompt, [(self.describe(oid), oid) for oid in pool])))
             return picked
-        chooser = self.chooser_of(selector.get("chooser", "you"))
+        chooser = self.player(who)
         count = 99 if selector.get("any_number") else int(selector.get("count", 1))
         optional = bool(selector.get("up_to") or selector.get("any_number"))
         chosen: list[int] = []
         pool = list(candidates)
         while pool and len(chosen) < count:
-            options: list[tuple[str, Any]] = [(self.describe(oid), oid) for oid in pool]
+            options: list[tuple[str, Any]] = [(self.describe(oid), oid) for oid in pool
+                                              if self.fits_group(selector, chosen + [oid])]
+            if not options:
+                break
             if optional or (chosen and len(chosen) >= count):
                 options.append(("done", -1))
-            what = selector.get("what", "card")
-            prompt = f"choose a {what}" + (f" to {purpose}" if purpose else "")
             answer = self.ask(chooser, prompt, options)
             if answer == -1:
                 break
@@ -172,18 +327,12 @@ class EffectContext:
             pool.remove(int(answer))
         return chosen
 
-    def chooser_of(self, who: str) -> int:
-        if who in ("you",):
-            return self.you
-        if who == "its_controller":
-            it = self.bindings.get("it") or self.ref("target")
-            return self.g.obj(it[0]).controller if it else self.you
-        if who == "opponent":
-            opponents = self.g.opponents(self.you)
-            return opponents[0] if opponents else self.you
-        if who == "event_player" and self.event is not None:
-            return int(self.event.get("player", self.you))
-        return self.you
+    def fits_group(self, selector: Node, group: list[int]) -> bool:
+        """Criteria on the objects chosen together ("units with total Might 4 or less")."""
+        total = (selector.get("where") or {}).get("total_might")
+        if total is None:
+            return True
+        return sum(layers.might(self.g, oid) for oid in group) <= self.amount(total["max"])
 
     def describe(self, oid: int) -> str:
         obj = self.g.state.objs.get(oid)
@@ -194,14 +343,11 @@ class EffectContext:
     def candidates(self, selector: Node) -> list[int]:
         g = self.g
         what = selector.get("what", "unit")
-        zone = selector.get("zone")
         if what == "player":
+            where = selector.get("where") or {}
             players = [p.index for p in g.state.players if not p.conceded]
-            filt = selector.get("where", {})
-            if filt.get("controller") == "enemy":
-                players = [p for p in players if not g.friendly(p, self.you)]
-            elif filt.get("controller") == "friendly":
-                players = [p for p in players if g.friendly(p, self.you)]
+            if "controller" in where:
+                players = [p for p in players if self.relation(where["controller"], p)]
             return players
         if what == "battlefield":
             out = [bf.card for bf in g.state.battlefields]
@@ -211,39 +357,18 @@ class EffectContext:
             want = selector.get("where", {}).get("location", "any")
             return [loc for loc in locs if self.valid_location(loc, want)]
         if "among" in selector:
-            pool = self.resolve(selector["among"]) if not isinstance(selector["among"], str) else self.ref(selector["among"])
+            pool = self.resolve(selector["among"])
             return [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
                     and self.matches(oid, selector.get("where"))]
+        zone = selector.get("zone")
         if zone is None:
-            zone = "chain" if what in ("spell", "chain_item") else ("runes" if what == "rune" else "board")
-        ids: list[int]
-        if zone == "board":
-            ids = list(g.board_objects())
-        elif zone == "chain":
-            ids = [item.obj for item in g.state.chain if item.kind == "card"]
-        elif zone == "facedown":
-            ids = [oid for bf in g.state.battlefields for oid in bf.facedown]
-        elif zone == "runes":
-            ids = [oid for p in g.state.players for oid in p.runes]
-        elif zone == "in_play":
-            # every card on the table: units and gear, runes, legends ("ready something else", Miss Fortune)
-            ids = list(g.board_objects()) + [oid for p in g.state.players for oid in p.runes] + \
-                [p.legend for p in g.state.players if p.legend != NOWHERE]
+            ids = (_chain_cards(self, selector) if what in ("spell", "chain_item")
+                   else _rune_pools(self) if what == "rune" else g.board_objects())
         else:
-            attr = {"hand": "hand", "trash": "trash", "main_deck": "main_deck", "rune_deck": "rune_deck",
-                    "champion_zone": "champion", "banishment": "banished"}[zone]
-            whose = selector.get("whose", "you")
-            if whose == "you":
-                players = [self.you]
-            elif whose in ("opponent", "its_controller"):
-                players = g.opponents(self.you)
-            else:
-                players = [p.index for p in g.state.players]
-            ids = [oid for p in players for oid in getattr(g.state.players[p], attr)]
+            ids = ZONES[zone](self, selector)
         # matches_selection for each (not a location here), with the selector read once
         objs, defs = g.state.objs, g.defs
-        kind = selector.get("what", "unit")
-        any_kind = kind in ("card", "chain_item", "location", "player")
+        any_kind = what in ("card", "chain_item", "location", "player")
         where = selector.get("where")
         found: list[int] = []
         for oid in ids:
@@ -252,7 +377,7 @@ class EffectContext:
                 continue
             if not any_kind:
                 ctype = defs[obj.code].type
-                if not (ctype in ("unit", "gear") if kind == "permanent" else ctype == kind):
+                if not (ctype in ("unit", "gear") if what == "permanent" else ctype == what):
                     continue
             if self.matches(oid, where):
                 found.append(oid)
@@ -286,8 +411,6 @@ class EffectContext:
         if isinstance(selector, str):
             if selector == "self":
                 return oid == self.source
-            if selector == "host":
-                return oid in self.ref("host")
             return oid in self.ref(selector)
         obj = self.g.obj(oid)
         if selector.get("zone", "board") == "board" and obj.zone != "board":
@@ -295,171 +418,32 @@ class EffectContext:
         return self.matches_selection(selector, oid)
 
     def matches(self, oid: int, filt: Node | None) -> bool:
+        """Whether an object meets every criterion of a filter (``FILTERS``)."""
         if not filt:
             return True
-        g = self.g
-        obj = g.state.objs[oid]
-        card = g.defs[obj.code]
+        obj = self.g.state.objs[oid]
+        card = self.g.defs[obj.code]
         for key, want in filt.items():
-            if key == "controller":
-                if want == "friendly" and not g.friendly(obj.controller, self.you):
-                    return False
-                if want == "enemy" and g.friendly(obj.controller, self.you):
-                    return False
-                if want == "event_player":
-                    players = self.ref("event_player")
-                    if not players or obj.controller != players[0]:
-                        return False
-            elif key == "any_of":
-                if not any(self.matches(oid, alternative) for alternative in want):
-                    return False
-            elif key == "at":
-                # a battlefield card is 'at' its own battlefield (198.1), so "that unit's battlefield"
-                # (Zenith Blade's destination) is found like a unit there
-                where = self.location_of(want)
-                if where == NOWHERE or obj.zone not in ("board", "bfcard") or obj.loc != where:
-                    return False
-            elif key == "alone":
-                role = "attacking_alone" if obj.designation == "attacker" else "defending_alone"
-                if self.state_of(oid, role) != want:
-                    return False
-            elif key == "owner":
-                if want == "you" and obj.owner != self.you:
-                    return False
-                if want == "opponent" and obj.owner == self.you:
-                    return False
-            elif key == "location":
-                if not self._location_ok(obj.zone, obj.loc, want):
-                    return False
-            elif key == "other":
-                if want and oid == self.source:
-                    return False
-            elif key == "distinct_from":
-                for ref in want:
-                    if oid in (self.ref(ref) if isinstance(ref, str) else self.resolve(ref)):
-                        return False
-            elif key == "stunned":
-                if obj.stunned != want:
-                    return False
-            elif key == "buffed":
-                if (obj.buffs > 0) != want:
-                    return False
-            elif key == "damaged":
-                if (obj.damage > 0) != want:
-                    return False
-            elif key == "exhausted":
-                if obj.exhausted != want:
-                    return False
-            elif key == "ready":
-                if (not obj.exhausted) != want:
-                    return False
-            elif key == "attacker":
-                if (obj.designation == "attacker") != want:
-                    return False
-            elif key == "defender":
-                if (obj.designation == "defender") != want:
-                    return False
-            elif key == "in_combat":
-                sd = g.state.showdown
-                in_combat = sd is not None and sd.combat and obj.zone == "board" and obj.loc == sd.bf
-                if in_combat != want:
-                    return False
-            elif key == "mighty":
-                if (layers.might(g, oid) >= 5) != want:
-                    return False
-            elif key == "token":
-                if obj.token != want:
-                    return False
-            elif key == "facedown":
-                if (obj.zone == "facedown") != want:
-                    return False
-            elif key == "tag":
-                if want not in card.tags and want != card.champion_tag:
-                    return False
-            elif key == "not_tag":
-                if want in card.tags:
-                    return False
-            elif key == "name":
-                if card.name != want:
-                    return False
-            elif key == "type":
-                if not self.is_kind(oid, want):
-                    return False
-            elif key == "keyword":
-                kw = want.lower().replace("-", "_")
-                if obj.zone == "board":
-                    if not layers.has_keyword(g, oid, kw):
-                        return False
-                elif not card.has_keyword(kw):
-                    return False
-            elif key in ("might", "energy_cost", "power_cost"):
-                if key == "might":
-                    value = layers.might(g, oid) if obj.zone == "board" else card.might
-                else:
-                    value = card.energy if key == "energy_cost" else len(card.power)
-                if "min" in want and value < self.amount(want["min"]):
-                    return False
-                if "max" in want and value > self.amount(want["max"]):
-                    return False
-            elif key == "champion":
-                if (card.supertype == "champion") != want:
-                    return False
-            elif key == "chosen_champion":
-                pass
-            elif key == "total_might":
-                pass
-            elif key == "not_chosen_this_turn":
-                pass
-        return True
-
-    def _location_ok(self, zone: str, loc: int, want: str) -> bool:
-        g = self.g
-        if want == "any":
-            return True
-        if zone != "board":
-            return False
-        if want == "battlefield":
-            return is_battlefield(loc)
-        if want == "base":
-            return not is_battlefield(loc)
-        if want == "here":
-            return loc == self.here() and self.here() != NOWHERE
-        if want == "not_here":
-            return loc != self.here()
-        if want == "there":
-            there = self.bindings.get("there") or []
-            return bool(there) and loc == there[0]
-        if want == "event_location":
-            return self.event is not None and loc == self.event.get("loc", NOWHERE)
-        if want == "same_as_event_subject":
-            subj = self.ref("event_subject")
-            return bool(subj) and g.obj(subj[0]).loc == loc
-        if want == "open_battlefield":
-            return is_battlefield(loc) and g.bf_at(loc).controller == NOWHERE
-        if want == "controlled_battlefield":
-            return is_battlefield(loc) and g.bf_at(loc).controller == self.you
-        if want == "enemy_battlefield":
-            # 740.1.a, 491.8.e: a battlefield a teammate controls is friendly, not an enemy's
-            controller = g.bf_at(loc).controller if is_battlefield(loc) else NOWHERE
-            return controller != NOWHERE and not g.friendly(controller, self.you)
+            try:
+                handler = _FILTER[key]
+            except KeyError:
+                raise EngineError(f"unknown filter key {key!r}") from None
+            if not handler(self, oid, obj, card, want):
+                return False
         return True
 
     def valid_location(self, loc: Any, want: str = "any") -> bool:
-        """A base or a battlefield of this game (198.1), optionally only battlefields or bases."""
+        """A base or a battlefield of this game (198.1) that meets a location filter."""
         g = self.g
         if not isinstance(loc, int):
             return False
-        bf = is_battlefield(loc) and loc - 10 < len(g.state.battlefields)
-        base = 0 <= loc < len(g.state.players)
-        if want == "battlefield":
-            return bf
-        if want == "base":
-            return base
-        return bf or base
+        if not ((is_battlefield(loc) and loc - 10 < len(g.state.battlefields)) or 0 <= loc < len(g.state.players)):
+            return False
+        return LOCATIONS[want](self, "board", loc)
 
     def location_of(self, spec: Any) -> int:
         """The location a selector denotes: a battlefield card's battlefield, or where an object is."""
-        ids = self.ref(spec) if isinstance(spec, str) else self.resolve(spec)
+        ids = self.resolve(spec)
         if not ids or ids[0] not in self.g.state.objs:
             return NOWHERE
         obj = self.g.obj(ids[0])
@@ -469,6 +453,18 @@ class EffectContext:
             return int(self.event.get("loc", NOWHERE))
         return NOWHERE
 
+    def place(self, spec: Any, unit: int | None = None) -> int:
+        """The location a destination (``to:``, ``at:``) names; a selection's object's location."""
+        if isinstance(spec, dict):
+            found = self.resolve(spec, "choose a destination")
+            if not found:
+                return NOWHERE
+            if spec.get("what") == "location":
+                return int(found[0])
+            obj = self.g.obj(found[0])
+            return obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
+        return PLACES[spec](self, unit)
+
     # ------------------------------------------------------------------ amounts
     def amount(self, value: Any, subject: int | None = None) -> int:
         if isinstance(value, bool):
@@ -477,196 +473,747 @@ class EffectContext:
             return value
         if value is None:
             return 1
-        g = self.g
-        kind = value["type"]
-        if kind == "count":
-            saved = dict(self.bindings)
-            result = len(self.resolve(value["of"]))
-            self.bindings = saved
-        elif kind == "might":
-            ids = [subject] if value["of"] == "event_subject" and subject is not None else self.resolve(value["of"])
-            result = layers.might(g, ids[0]) if ids else 0
-        elif kind == "energy_cost":
-            ids = self.resolve(value["of"])
-            result = g.card(ids[0]).energy if ids else 0
-        elif kind == "stat":
-            result = self.stat(value["stat"], value.get("player", "you"))
-        elif kind == "variable":
-            name = value["name"]
-            if name in self.variables:
-                result = self.variables[name]
-            else:
-                recorded = [h[4] for h in g.state.history if h[0] == "var:" + name and h[1] == self.you]
-                result = int(recorded[-1]) if recorded else 0
-        else:
-            raise EngineError(f"unknown amount type {kind!r}")
-        result = result * int(value.get("times", 1)) + int(value.get("plus", 0))
-        return result
+        result = AMOUNTS[value["type"]](self, value, subject)
+        return result * int(value.get("times", 1)) + int(value.get("plus", 0))
 
     def stat(self, stat: str, who: str) -> int:
-        g = self.g
-        if who == "opponent":
-            players = g.opponents(self.you)
-        elif who == "its_controller":
-            it = self.bindings.get("it") or []
-            players = [g.obj(it[0]).controller] if it else [self.you]
-        else:
-            players = [self.you]
-        values = []
-        for p in players:
-            pl = g.state.players[p]
-            if stat == "points":
-                values.append(pl.points)
-            elif stat == "hand_size":
-                values.append(len(pl.hand))
-            elif stat == "trash_size":
-                values.append(len(pl.trash))
-            elif stat == "main_deck_size":
-                values.append(len(pl.main_deck))
-            elif stat == "runes":
-                values.append(len(pl.runes))
-            elif stat == "xp":
-                values.append(pl.xp)
-            elif stat == "victory_score":
-                values.append(g.state.victory_score)
-            elif stat == "highest_might":
-                mights = [layers.might(g, u) for u in g.board_objects()
-                          if g.obj(u).controller == p and g.card(u).type == "unit"]
-                values.append(max(mights, default=0))
-            elif stat == "moves_this_turn":
-                values.append(g.obj(self.source).moves_this_turn)
-            elif stat == "cards_played_this_turn":
-                values.append(sum(1 for h in g.state.history if h[0] == "played" and h[1] == p))
-            elif stat == "opponent_points_max":
-                values.append(max((g.state.players[o].points for o in g.opponents(self.you)), default=0))
-        return max(values, default=0)
+        """A number about a player (the highest, when the reference names several)."""
+        handler = STATS[stat]
+        return max((handler(self, p) for p in self.players(who) or [self.you]), default=0)
 
     # ------------------------------------------------------------------ conditions
     def check(self, cond: Node, subject: int | None = None) -> bool:
-        g = self.g
-        kind = cond["type"]
-        if kind == "all":
-            return all(self.check(c, subject) for c in cond["of"])
-        if kind == "any":
-            return any(self.check(c, subject) for c in cond["of"])
-        if kind == "not":
-            return not self.check(cond["of"], subject)
-        if kind == "exists":
-            saved = dict(self.bindings)
-            count = len(self.resolve(cond["what"]))
-            self.bindings = saved
-            if count < int(cond.get("at_least", 1)):
-                return False
-            return "at_most" not in cond or count <= int(cond["at_most"])
-        if kind == "is":
-            ids = [subject] if cond["subject"] == "event_subject" and subject is not None else self.resolve(cond["subject"])
-            return bool(ids) and all(self.state_of(oid, cond["state"]) for oid in ids)
-        if kind == "compare":
-            left = self.amount(cond["left"], subject)
-            right = self.amount(cond["right"], subject)
-            op = cond["op"]
-            return {"ge": left >= right, "gt": left > right, "le": left <= right, "lt": left < right,
-                    "eq": left == right, "ne": left != right}[op]
-        if kind == "history":
-            return self.history_count(cond) >= int(cond.get("at_least", 1))
-        if kind == "keyword":
-            kw = g.catalog.keywords.get(cond["keyword"].lower())
-            if kw is None or kw.condition is None:
-                raise EngineError(f"keyword {cond['keyword']!r} defines no condition")
-            from .catalog import _substitute
-
-            return self.check(_substitute(kw.condition, cond.get("value")), subject)
-        if kind == "did":
-            return bool(self.last.get(cond["what"], False))
-        if kind == "paid":
-            if self.item is not None and cond["cost"] in self.item.paid:
-                return True
-            # a "when you play me" trigger: the additional costs paid for the card (357)
-            return bool(self.event and self.event.get("t") == "played" and cond["cost"] in self.event.get("paid", []))
-        if kind == "turn":
-            # 491.8.c: "your turn" is yours alone; a teammate's turn is no opponent's turn either
-            if cond["whose"] == "yours":
-                return g.state.turn_player == self.you
-            return not g.friendly(g.state.turn_player, self.you)
-        if kind == "first_time":
-            return self.history_count({"event": cond["event"], "player": "you"}) <= 1
-        raise EngineError(f"unknown condition type {kind!r}")
+        return CONDITIONS[cond["type"]](self, cond, subject)
 
     def history_count(self, cond: Node) -> int:
-        g = self.g
-        event = cond["event"]
-        who = cond.get("player", "any")
-        exclude = cond.get("exclude_self", False)
-        subject = cond.get("subject")
-        count = 0
-        for entry in g.state.history:
-            if entry[0] != event:
-                continue
-            player = entry[1]
-            # "you" did it: the player alone, except that 491.8.d.3 makes point gains the team's
-            if who == "you" and player != self.you and not (event == "points" and g.friendly(player, self.you)):
-                continue
-            if who == "opponent" and g.friendly(player, self.you):
-                continue
-            if exclude and entry[2] == self.source:
-                continue
-            if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
-                if not self.matches(entry[2], subject) and not _matches_dead(self, entry, subject):
-                    continue
-            count += 1
-        return count
+        """How many times this turn something matching a history condition happened."""
+        return _history_count(self, cond)
 
     def state_of(self, oid: int, state: str) -> bool:
-        g = self.g
-        obj = g.state.objs.get(oid)
+        obj = self.g.state.objs.get(oid)
         if obj is None:
             return False
-        on_board = obj.zone == "board"
-        if state == "attacker":
-            return on_board and obj.designation == "attacker"
-        if state == "defender":
-            return on_board and obj.designation == "defender"
-        if state in ("attacking_alone", "defending_alone"):
-            role = "attacker" if state == "attacking_alone" else "defender"
-            if not on_board or obj.designation != role:
-                return False
-            mates = [u for u in g.units_at(obj.loc) if g.obj(u).designation == role
-                     and g.obj(u).controller == obj.controller]
-            return len(mates) == 1
-        if state == "at_battlefield":
-            return on_board and is_battlefield(obj.loc)
-        if state == "at_base":
-            return on_board and not is_battlefield(obj.loc)
-        if state == "buffed":
-            return obj.buffs > 0
-        if state == "stunned":
-            return obj.stunned
-        if state == "mighty":
-            return layers.might(g, oid) >= 5
-        if state == "damaged":
-            return obj.damage > 0
-        if state == "exhausted":
-            return obj.exhausted
-        if state == "ready":
-            return not obj.exhausted
-        if state == "token":
-            return obj.token
-        if state == "in_combat":
-            sd = g.state.showdown
-            return sd is not None and sd.combat and on_board and obj.loc == sd.bf
-        if state == "facedown":
-            return obj.zone == "facedown"
-        if state in ("on_board", "alive"):
-            return on_board
-        raise EngineError(f"unknown state {state!r}")
+        return STATES[state](self, oid, obj)
+
+
+def _history_count(ctx: EffectContext, cond: Node) -> int:
+    g = ctx.g
+    event = cond["event"]
+    who = cond.get("player", "any")
+    exclude = cond.get("exclude_self", False)
+    subject = cond.get("subject")
+    count = 0
+    for entry in g.state.history:
+        if entry[0] != event:
+            continue
+        player = entry[1]
+        # "you" did it: the player alone, except that 491.8.d.3 makes point gains the team's
+        if who == "you" and event == "points":
+            if not g.friendly(player, ctx.you):
+                continue
+        elif not ctx.relation(who, player):
+            continue
+        if exclude and entry[2] == ctx.source:
+            continue
+        if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
+            if not ctx.matches(entry[2], subject) and not _matches_dead(ctx, entry, subject):
+                continue
+        count += 1
+    return count
 
 
 def _matches_dead(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
     """History entries about objects that left the board are judged by their card only."""
-    if "controller" in subject:
-        friendly = ctx.g.friendly(entry[1], ctx.you)
-        if subject["controller"] == "enemy" and friendly:
-            return False
-        if subject["controller"] == "friendly" and not friendly:
-            return False
+    if "controller" in subject and subject["controller"] in ("friendly", "enemy"):
+        return ctx.relation(subject["controller"], entry[1])
     return True
+
+
+# ---------------------------------------------------------------------- references (REFS)
+def _bound(name: str) -> RefFn:
+    def ref(ctx: EffectContext) -> list[int]:
+        return list(ctx.bindings.get(name, []))
+    return ref
+
+
+for _name in ("it", "chosen", "destination"):  # what an earlier step chose, affected or moved to
+    REFS.register(_name)(_bound(_name))
+
+
+@REFS.register("self")
+def _ref_self(ctx: EffectContext) -> list[int]:
+    return [ctx.source]
+
+
+@REFS.register("them")
+def _ref_them(ctx: EffectContext) -> list[int]:
+    return list(ctx.bindings.get("them", ctx.bindings.get("it", [])))
+
+
+@REFS.register("target")
+def _ref_target(ctx: EffectContext) -> list[int]:
+    return ctx._live_targets(0)
+
+
+@REFS.register("targets")
+def _ref_targets(ctx: EffectContext) -> list[int]:
+    return [oid for slot in range(len(ctx.targets)) for oid in ctx._live_targets(slot)]
+
+
+@REFS.register("event_subject")
+def _ref_event_subject(ctx: EffectContext) -> list[int]:
+    if ctx.subject is not None:
+        return [ctx.subject]
+    return [int(ctx.event["obj"])] if ctx.event and "obj" in ctx.event else []
+
+
+@REFS.register("event_source")
+def _ref_event_source(ctx: EffectContext) -> list[int]:
+    event = ctx.event
+    return [int(event["source"])] if event and event.get("source", NOWHERE) != NOWHERE else []
+
+
+@REFS.register("event_player")
+def _ref_event_player(ctx: EffectContext) -> list[int]:
+    return [int(ctx.event["player"])] if ctx.event and "player" in ctx.event else []
+
+
+@REFS.register("host")
+def _ref_host(ctx: EffectContext) -> list[int]:
+    obj = ctx.g.state.objs.get(ctx.source)
+    return [obj.attached_to] if obj is not None and obj.attached_to != NOWHERE else []
+
+
+@REFS.register("you", "controller")
+def _ref_you(ctx: EffectContext) -> list[int]:
+    return [ctx.you]
+
+
+@REFS.register("owner")
+def _ref_owner(ctx: EffectContext) -> list[int]:
+    return [ctx.g.obj(ctx.source).owner]
+
+
+@REFS.register("source_location")
+def _ref_source_location(ctx: EffectContext) -> list[int]:
+    return [ctx.here()]
+
+
+# ---------------------------------------------------------------------- who (PLAYERS, RELATIONS)
+def _live(ctx: EffectContext) -> list[int]:
+    return [p.index for p in ctx.g.state.players if not p.conceded]
+
+
+@PLAYERS.register("you")
+def _who_you(ctx: EffectContext) -> list[int]:
+    return [ctx.you]
+
+
+@PLAYERS.register("controller")
+def _who_controller(ctx: EffectContext) -> list[int]:
+    return [ctx.controller]  # the ability's controller, even inside for_each_player
+
+
+@PLAYERS.register("owner")
+def _who_owner(ctx: EffectContext) -> list[int]:
+    return [ctx.g.obj(ctx.source).owner]
+
+
+@PLAYERS.register("its_controller")
+def _who_its_controller(ctx: EffectContext) -> list[int]:
+    it = ctx.bindings.get("it") or ctx.ref("target")
+    return [ctx.g.obj(it[0]).controller] if it else []
+
+
+@PLAYERS.register("event_player")
+def _who_event_player(ctx: EffectContext) -> list[int]:
+    return ctx.ref("event_player")
+
+
+@PLAYERS.register("opponent", "chosen_opponent", asks=True)
+def _who_opponent(ctx: EffectContext) -> list[int]:
+    """An opponent: the one chosen earlier in this resolution, else each of them (a choice of
+    one is asked by ``EffectContext.player``)."""
+    opponents = ctx.g.opponents(ctx.you)
+    chosen = [p for p in ctx.bindings.get("chosen", []) if p in opponents]
+    return chosen[:1] or opponents
+
+
+@PLAYERS.register("opponents")
+def _who_opponents(ctx: EffectContext) -> list[int]:
+    return ctx.g.opponents(ctx.you)
+
+
+@PLAYERS.register("each", "any", "any_player", "each_player", "starting_next")
+def _who_each(ctx: EffectContext) -> list[int]:
+    return _live(ctx)
+
+
+@PLAYERS.register("each_other", "each_other_player")
+def _who_each_other(ctx: EffectContext) -> list[int]:
+    """Every other player, teammates included, starting with the next (King's Edict)."""
+    g = ctx.g
+    return [p for p in g.in_turn_order(g.next_player(ctx.you)) if p != ctx.you]
+
+
+@RELATIONS.register("you", "yours")
+def _rel_you(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    return player == you
+
+
+@RELATIONS.register("friendly")
+def _rel_friendly(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    return g.friendly(player, you)  # 491: a teammate's objects are friendly
+
+
+@RELATIONS.register("enemy", "opponent", "opponents")
+def _rel_enemy(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    return not g.friendly(player, you)  # 491.8.c: a teammate is no opponent
+
+
+@RELATIONS.register("not_you")
+def _rel_not_you(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    return player != you  # "a unit you don't control": a teammate's too
+
+
+@RELATIONS.register("any", "each")
+def _rel_any(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    return True
+
+
+@RELATIONS.register("event_player")
+def _rel_event_player(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    return event is not None and "player" in event and player == int(event["player"])
+
+
+# ---------------------------------------------------------------------- zones (ZONES)
+def _players_zone(attr: str) -> ZoneFn:
+    def ids(ctx: EffectContext, selector: Node) -> list[int]:
+        players = ctx.players(selector.get("whose", "you"))
+        return [oid for p in players for oid in getattr(ctx.g.state.players[p], attr)]
+    return ids
+
+
+for _zone, _attr in (("hand", "hand"), ("trash", "trash"), ("main_deck", "main_deck"), ("rune_deck", "rune_deck"),
+                     ("champion_zone", "champion"), ("banishment", "banished")):
+    ZONES.register(_zone)(_players_zone(_attr))
+
+
+@ZONES.register("board")
+def _zone_board(ctx: EffectContext, selector: Node) -> list[int]:
+    return ctx.g.board_objects()
+
+
+@ZONES.register("chain")
+def _chain_cards(ctx: EffectContext, selector: Node) -> list[int]:
+    return [item.obj for item in ctx.g.state.chain if item.kind == "card"]
+
+
+@ZONES.register("facedown")
+def _zone_facedown(ctx: EffectContext, selector: Node) -> list[int]:
+    return [oid for bf in ctx.g.state.battlefields for oid in bf.facedown]
+
+
+def _rune_pools(ctx: EffectContext) -> list[int]:
+    return [oid for p in ctx.g.state.players for oid in p.runes]
+
+
+@ZONES.register("in_play")
+def _zone_in_play(ctx: EffectContext, selector: Node) -> list[int]:
+    # every card on the table: units and gear, runes, legends ("ready something else", Miss Fortune)
+    g = ctx.g
+    return g.board_objects() + _rune_pools(ctx) + [p.legend for p in g.state.players if p.legend != NOWHERE]
+
+
+# ---------------------------------------------------------------------- filters (FILTERS)
+@FILTERS.register("controller")
+def _f_controller(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return RELATIONS[want](ctx.g, ctx.you, obj.controller, ctx.event)
+
+
+@FILTERS.register("owner")
+def _f_owner(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return RELATIONS[want](ctx.g, ctx.you, obj.owner, ctx.event)
+
+
+@FILTERS.register("any_of")
+def _f_any_of(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return any(ctx.matches(oid, alternative) for alternative in want)
+
+
+@FILTERS.register("at")
+def _f_at(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    # a battlefield card is 'at' its own battlefield (198.1), so "that unit's battlefield"
+    # (Zenith Blade's destination) is found like a unit there
+    where = ctx.location_of(want)
+    return where != NOWHERE and obj.zone in ("board", "bfcard") and obj.loc == where
+
+
+@FILTERS.register("alone")
+def _f_alone(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    role = "attacking_alone" if obj.designation == "attacker" else "defending_alone"
+    return bool(ctx.state_of(oid, role) == want)
+
+
+@FILTERS.register("location")
+def _f_location(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return LOCATIONS[want](ctx, obj.zone, obj.loc)
+
+
+@FILTERS.register("other")
+def _f_other(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return not want or oid != ctx.source
+
+
+@FILTERS.register("distinct_from")
+def _f_distinct_from(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return not any(oid in ctx.resolve(ref) for ref in want)
+
+
+def _flag(read: Callable[[EffectContext, int, Obj], bool]) -> FilterFn:
+    def check(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+        return bool(read(ctx, oid, obj) == want)
+    return check
+
+
+@FILTERS.register("champion")
+def _f_champion(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return bool((card.supertype == "champion") == want)
+
+
+@FILTERS.register("chosen_champion")
+def _f_chosen_champion(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    # 103.3: the champion unit its owner chose for their deck (it started in the Champion Zone)
+    return bool((oid == ctx.g.state.players[obj.owner].chosen_champion) == want)
+
+
+@FILTERS.register("tag")
+def _f_tag(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return want in card.tags or want == card.champion_tag
+
+
+@FILTERS.register("not_tag")
+def _f_not_tag(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return want not in card.tags
+
+
+@FILTERS.register("name")
+def _f_name(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return bool(card.name == want)
+
+
+@FILTERS.register("type")
+def _f_type(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return ctx.is_kind(oid, want)
+
+
+@FILTERS.register("keyword")
+def _f_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    kw = want.lower().replace("-", "_")
+    return layers.has_keyword(ctx.g, oid, kw) if obj.zone == "board" else card.has_keyword(kw)
+
+
+def _in_range(ctx: EffectContext, value: int, want: Node) -> bool:
+    if "min" in want and value < ctx.amount(want["min"]):
+        return False
+    return not ("max" in want and value > ctx.amount(want["max"]))
+
+
+@FILTERS.register("might")
+def _f_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return _in_range(ctx, layers.might(ctx.g, oid) if obj.zone == "board" else card.might, want)
+
+
+@FILTERS.register("energy_cost")
+def _f_energy_cost(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return _in_range(ctx, card.energy, want)
+
+
+@FILTERS.register("power_cost")
+def _f_power_cost(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    return _in_range(ctx, len(card.power), want)
+
+
+@FILTERS.register("total_might")
+def _f_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    # one object alone must fit; what is chosen together is checked by EffectContext.fits_group
+    return _in_range(ctx, layers.might(ctx.g, oid) if obj.zone == "board" else card.might, {"max": want["max"]})
+
+
+# ---------------------------------------------------------------------- states (STATES)
+@STATES.register("attacker")
+def _s_attacker(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.zone == "board" and obj.designation == "attacker"
+
+
+@STATES.register("defender")
+def _s_defender(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.zone == "board" and obj.designation == "defender"
+
+
+def _alone(role: str) -> StateFn:
+    def state(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+        if obj.zone != "board" or obj.designation != role:
+            return False
+        g = ctx.g
+        mates = [u for u in g.units_at(obj.loc) if g.obj(u).designation == role
+                 and g.obj(u).controller == obj.controller]
+        return len(mates) == 1
+    return state
+
+
+STATES.register("attacking_alone")(_alone("attacker"))
+STATES.register("defending_alone")(_alone("defender"))
+
+
+@STATES.register("at_battlefield")
+def _s_at_battlefield(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.zone == "board" and is_battlefield(obj.loc)
+
+
+@STATES.register("at_base")
+def _s_at_base(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.zone == "board" and not is_battlefield(obj.loc)
+
+
+@STATES.register("buffed")
+def _s_buffed(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.buffs > 0
+
+
+@STATES.register("stunned")
+def _s_stunned(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return bool(obj.stunned)
+
+
+@STATES.register("mighty")
+def _s_mighty(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return layers.might(ctx.g, oid) >= 5
+
+
+@STATES.register("damaged")
+def _s_damaged(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.damage > 0
+
+
+@STATES.register("exhausted")
+def _s_exhausted(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return bool(obj.exhausted)
+
+
+@STATES.register("ready")
+def _s_ready(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return not obj.exhausted
+
+
+@STATES.register("token")
+def _s_token(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return bool(obj.token)
+
+
+@STATES.register("in_combat")
+def _s_in_combat(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    sd = ctx.g.state.showdown
+    return sd is not None and sd.combat and obj.zone == "board" and obj.loc == sd.bf
+
+
+@STATES.register("facedown")
+def _s_facedown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.zone == "facedown"
+
+
+@STATES.register("on_board", "alive")
+def _s_on_board(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    return obj.zone == "board"
+
+
+# the boolean filter keys that ask the same as a state ({stunned: true} = {type: is, state: stunned})
+for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat"):
+    FILTERS.register(_key)(_flag(STATES.entries[_key]))
+FILTERS.register("attacker")(_flag(lambda ctx, oid, obj: obj.designation == "attacker"))
+FILTERS.register("defender")(_flag(lambda ctx, oid, obj: obj.designation == "defender"))
+
+
+# ---------------------------------------------------------------------- locations (LOCATIONS, PLACES)
+@LOCATIONS.register("any")
+def _l_any(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return True
+
+
+@LOCATIONS.register("battlefield")
+def _l_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return zone == "board" and is_battlefield(loc)
+
+
+@LOCATIONS.register("base")
+def _l_base(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return zone == "board" and not is_battlefield(loc)
+
+
+@LOCATIONS.register("here")
+def _l_here(ctx: EffectContext, zone: str, loc: int) -> bool:
+    here = ctx.here()
+    return zone == "board" and loc == here and here != NOWHERE
+
+
+@LOCATIONS.register("not_here")
+def _l_not_here(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return zone == "board" and loc != ctx.here()
+
+
+@LOCATIONS.register("there")
+def _l_there(ctx: EffectContext, zone: str, loc: int) -> bool:
+    there = ctx.bindings.get("there") or []
+    return zone == "board" and bool(there) and loc == there[0]
+
+
+@LOCATIONS.register("event_location")
+def _l_event_location(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return zone == "board" and ctx.event is not None and loc == ctx.event.get("loc", NOWHERE)
+
+
+@LOCATIONS.register("same_as_event_subject")
+def _l_same_as_event_subject(ctx: EffectContext, zone: str, loc: int) -> bool:
+    subj = ctx.ref("event_subject")
+    return zone == "board" and bool(subj) and ctx.g.obj(subj[0]).loc == loc
+
+
+@LOCATIONS.register("open_battlefield")
+def _l_open_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return zone == "board" and is_battlefield(loc) and ctx.g.bf_at(loc).controller == NOWHERE
+
+
+@LOCATIONS.register("controlled_battlefield")
+def _l_controlled_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
+    return zone == "board" and is_battlefield(loc) and ctx.g.bf_at(loc).controller == ctx.you
+
+
+@LOCATIONS.register("enemy_battlefield")
+def _l_enemy_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
+    # 740.1.a, 491.8.e: a battlefield a teammate controls is friendly, not an enemy's
+    if zone != "board" or not is_battlefield(loc):
+        return False
+    controller = ctx.g.bf_at(loc).controller
+    return controller != NOWHERE and not ctx.g.friendly(controller, ctx.you)
+
+
+@PLACES.register("base", "its_base")
+def _p_base(ctx: EffectContext, unit: int | None) -> int:
+    return ctx.g.obj(unit).controller if unit is not None else ctx.you
+
+
+@PLACES.register("your_base")
+def _p_your_base(ctx: EffectContext, unit: int | None) -> int:
+    return ctx.you
+
+
+@PLACES.register("here", "source_location")
+def _p_here(ctx: EffectContext, unit: int | None) -> int:
+    return ctx.here()
+
+
+@PLACES.register("there")
+def _p_there(ctx: EffectContext, unit: int | None) -> int:
+    there = ctx.bindings.get("there") or []
+    return there[0] if there else NOWHERE
+
+
+@PLACES.register("event_location")
+def _p_event_location(ctx: EffectContext, unit: int | None) -> int:
+    return int(ctx.event.get("loc", NOWHERE)) if ctx.event else NOWHERE
+
+
+@PLACES.register("destination")
+def _p_destination(ctx: EffectContext, unit: int | None) -> int:
+    dest = ctx.bindings.get("destination") or []
+    if not dest and ctx.event is not None and ctx.event.get("t") == "move" and "to" in ctx.event:
+        # in a move trigger: where the moving unit went ("moved with it", 138)
+        return int(ctx.event["to"])
+    return dest[0] if dest else NOWHERE
+
+
+def _choose_place(with_base: bool) -> PlaceFn:
+    def place(ctx: EffectContext, unit: int | None) -> int:
+        g = ctx.g
+        options = [(g.name(bf.card), bf.loc) for bf in g.state.battlefields]
+        if with_base:
+            options = [(f"{g.player(ctx.you).name}'s base", ctx.you)] + options
+        if unit is not None:
+            options = [(label, loc) for label, loc in options if loc != g.obj(unit).loc]
+        if not options:
+            return NOWHERE
+        loc = int(ctx.ask(ctx.you, "choose a destination", options))
+        ctx.bindings["destination"] = [loc]
+        return loc
+    return place
+
+
+PLACES.register("choose_battlefield", asks=True)(_choose_place(False))
+PLACES.register("choose_location", asks=True)(_choose_place(True))
+
+
+# ---------------------------------------------------------------------- stats (STATS)
+def _player_attr(read: Callable[[Any], int]) -> StatFn:
+    def stat(ctx: EffectContext, player: int) -> int:
+        return read(ctx.g.state.players[player])
+    return stat
+
+
+STATS.register("points")(_player_attr(lambda p: int(p.points)))
+STATS.register("hand_size")(_player_attr(lambda p: len(p.hand)))
+STATS.register("trash_size")(_player_attr(lambda p: len(p.trash)))
+STATS.register("main_deck_size")(_player_attr(lambda p: len(p.main_deck)))
+STATS.register("runes")(_player_attr(lambda p: len(p.runes)))
+STATS.register("xp")(_player_attr(lambda p: int(p.xp)))
+
+
+@STATS.register("victory_score")
+def _st_victory_score(ctx: EffectContext, player: int) -> int:
+    return int(ctx.g.state.victory_score)
+
+
+@STATS.register("highest_might")
+def _st_highest_might(ctx: EffectContext, player: int) -> int:
+    g = ctx.g
+    return max((layers.might(g, u) for u in g.board_objects()
+                if g.obj(u).controller == player and g.card(u).type == "unit"), default=0)
+
+
+@STATS.register("moves_this_turn")
+def _st_moves_this_turn(ctx: EffectContext, player: int) -> int:
+    return int(ctx.g.obj(ctx.source).moves_this_turn)  # this object's moves
+
+
+@STATS.register("cards_played_this_turn")
+def _st_cards_played(ctx: EffectContext, player: int) -> int:
+    return sum(1 for h in ctx.g.state.history if h[0] == "played" and h[1] == player)
+
+
+@STATS.register("opponent_points_max")
+def _st_opponent_points_max(ctx: EffectContext, player: int) -> int:
+    g = ctx.g
+    return max((g.state.players[o].points for o in g.opponents(ctx.you)), default=0)
+
+
+# ---------------------------------------------------------------------- amounts (AMOUNTS)
+@AMOUNTS.register("count", fields=("of", "times", "plus"))
+def _a_count(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    saved = dict(ctx.bindings)
+    result = len(ctx.resolve(value["of"]))
+    ctx.bindings = saved
+    return result
+
+
+@AMOUNTS.register("might", fields=("of", "times", "plus"))
+def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    ids = [subject] if value["of"] == "event_subject" and subject is not None else ctx.resolve(value["of"])
+    return layers.might(ctx.g, ids[0]) if ids else 0
+
+
+@AMOUNTS.register("energy_cost", fields=("of", "times", "plus"))
+def _a_energy_cost(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    ids = ctx.resolve(value["of"])
+    return ctx.g.card(ids[0]).energy if ids else 0
+
+
+@AMOUNTS.register("stat", fields=("stat", "player", "times", "plus"))
+def _a_stat(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    return ctx.stat(value["stat"], value.get("player", "you"))
+
+
+@AMOUNTS.register("variable", fields=("name", "times", "plus"))
+def _a_variable(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    name = value["name"]
+    if name in ctx.variables:
+        return ctx.variables[name]
+    recorded = [h[4] for h in ctx.g.state.history if h[0] == "var:" + name and h[1] == ctx.you]
+    return int(recorded[-1]) if recorded else 0
+
+
+# ---------------------------------------------------------------------- conditions (CONDITIONS)
+@CONDITIONS.register("all", fields=("of",))
+def _c_all(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return all(ctx.check(c, subject) for c in cond["of"])
+
+
+@CONDITIONS.register("any", fields=("of",))
+def _c_any(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return any(ctx.check(c, subject) for c in cond["of"])
+
+
+@CONDITIONS.register("not", fields=("of",))
+def _c_not(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return not ctx.check(cond["of"], subject)
+
+
+@CONDITIONS.register("exists", fields=("what", "at_least", "at_most"))
+def _c_exists(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    saved = dict(ctx.bindings)
+    count = len(ctx.resolve(cond["what"]))
+    ctx.bindings = saved
+    if count < int(cond.get("at_least", 1)):
+        return False
+    return "at_most" not in cond or count <= int(cond["at_most"])
+
+
+@CONDITIONS.register("is", fields=("subject", "state"))
+def _c_is(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    ids = [subject] if cond["subject"] == "event_subject" and subject is not None else ctx.resolve(cond["subject"])
+    return bool(ids) and all(ctx.state_of(oid, cond["state"]) for oid in ids)
+
+
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "ge": lambda a, b: a >= b, "gt": lambda a, b: a > b, "le": lambda a, b: a <= b,
+    "lt": lambda a, b: a < b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
+
+
+@CONDITIONS.register("compare", fields=("left", "op", "right"))
+def _c_compare(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return _COMPARE[cond["op"]](ctx.amount(cond["left"], subject), ctx.amount(cond["right"], subject))
+
+
+@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject"))
+def _c_history(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return _history_count(ctx, cond) >= int(cond.get("at_least", 1))
+
+
+@CONDITIONS.register("keyword", fields=("keyword", "value"))
+def _c_keyword(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    kw = ctx.g.catalog.keywords.get(cond["keyword"].lower())
+    if kw is None or kw.condition is None:
+        raise EngineError(f"keyword {cond['keyword']!r} defines no condition")
+    from .catalog import _substitute
+
+    return ctx.check(_substitute(kw.condition, cond.get("value")), subject)
+
+
+@CONDITIONS.register("did", fields=("what",))
+def _c_did(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return bool(ctx.last.get(cond["what"], False))
+
+
+@CONDITIONS.register("paid", fields=("cost",))
+def _c_paid(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    if ctx.item is not None and cond["cost"] in ctx.item.paid:
+        return True
+    # a "when you play me" trigger: the additional costs paid for the card (357)
+    event = ctx.event
+    return bool(event and event.get("t") == "played" and cond["cost"] in event.get("paid", []))
+
+
+@CONDITIONS.register("turn", fields=("whose",))
+def _c_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    # 491.8.c: "your turn" is yours alone; a teammate's turn is no opponent's turn either
+    return ctx.relation(cond["whose"], ctx.g.state.turn_player)
+
+
+@CONDITIONS.register("first_time", fields=("event",))
+def _c_first_time(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    return _history_count(ctx, {"event": cond["event"], "player": "you"}) <= 1
+
+
+_FILTER = FILTERS.entries
+
+
+# last: layers imports this module back (through actions and replacement), which needs EffectContext
+from . import layers  # noqa: E402

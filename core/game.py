@@ -97,7 +97,7 @@ class Game:
         self.version = 0
         self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
         self._lasting_abilities: dict[int, Ability] = {}
-        self._compiler = Compiler(catalog.keywords)
+        self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         self.replaying = False
         self.answer_pos = 0
         self._pending_check: Any = None

@@ -68,6 +68,7 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         g._index(legend.id)
         champion = g.new_obj(deck.champion, i, "champion")
         p.champion.append(champion.id)
+        p.chosen_champion = champion.id
         for code in deck.main:
             p.main_deck.append(g.new_obj(code, i, "main_deck").id)
         for code in deck.runes:

@@ -70,6 +70,7 @@ class Player:
     rune_deck: list[int] = field(default_factory=list)
     runes: list[int] = field(default_factory=list)
     champion: list[int] = field(default_factory=list)
+    chosen_champion: int = NOWHERE  # 103.3: the champion unit chosen for the deck (it starts in 'champion')
     banished: list[int] = field(default_factory=list)
     base: list[int] = field(default_factory=list)
     battlefields_owned: list[int] = field(default_factory=list)

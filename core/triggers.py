@@ -9,11 +9,11 @@ combat the attacker's go first and the defender's last (466.2.d.1).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import actions
 from .cards import Ability
-from .effects import EffectContext
+from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
 if TYPE_CHECKING:
@@ -185,84 +185,144 @@ def _fired_this_turn(g: "Game", oid: int, index: int) -> bool:
     return any(h[0] == "fired" and h[2] == oid and h[3] == str(index) for h in g.state.history)
 
 
+WhenFn = Callable[["Game", int, int, Ability, dict[str, Any], Any], bool]
+WHEN: Table[WhenFn] = Table("trigger filter", ("effect#/$defs/trigger/properties",),
+                            "when a triggered ability triggers (`when:`)")
+
+
+@WHEN.register("event", "from_zone")
+def _w_indexed(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """Read where abilities are indexed: the event type dispatches (``Game.listeners``), and
+    ``from_zone`` is the zone an object listens from (``Game._index``)."""
+    return True
+
+
+@WHEN.register("subject")
+def _w_subject(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    s = g.state
+    ev_obj = event.get("obj", NOWHERE)
+    if want == "self":
+        if event["t"] in PLAYER_EVENTS:
+            obj = s.objs[oid]
+            return obj.zone == "board" and obj.loc == event.get("loc") and obj.controller == event.get("player")
+        return bool(ev_obj == oid)
+    if want == "host":
+        return bool(ev_obj != NOWHERE and ev_obj == s.objs[oid].attached_to)
+    if want == "any":
+        return True
+    if ev_obj == NOWHERE or ev_obj not in s.objs:
+        return False
+    return EffectContext(g, controller, oid, event=event).matches(ev_obj, want)  # filters may name the event's player
+
+
+@WHEN.register("what")
+def _w_what(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    ev_obj = event.get("obj", NOWHERE)
+    if ev_obj == NOWHERE or ev_obj not in g.state.objs:
+        return False
+    return EffectContext(g, controller, oid).is_kind(ev_obj, want)
+
+
+@WHEN.register("player")
+def _w_player(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    # who did it: "you", "an opponent" (491.8.c: not a teammate)
+    return "player" not in event or RELATIONS[want](g, controller, event["player"], event)
+
+
+@WHEN.register("phase")
+def _w_phase(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    return bool(event.get("phase") == want)
+
+
+@WHEN.register("whose_turn")
+def _w_whose_turn(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    # 491.8.c: a teammate's turn isn't yours (control and turns aren't shared in 2v2)
+    return RELATIONS[want](g, controller, g.state.turn_player, event)
+
+
+@WHEN.register("here")
+def _w_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    if not want:
+        return True
+    here = _here(g, oid)
+    return here != NOWHERE and event.get("loc", event.get("to", NOWHERE)) == here
+
+
+@WHEN.register("from_here")
+def _w_from_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    return not want or event.get("from") == _here(g, oid)
+
+
+@WHEN.register("to_battlefield")
+def _w_to_battlefield(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                      want: Any) -> bool:
+    return not want or is_battlefield(int(event.get("to", NOWHERE)))
+
+
+@WHEN.register("by")
+def _w_by(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    ev_by = event.get("by", "")
+    if want == "spell_or_ability":
+        return ev_by in ("spell", "ability")
+    return bool(ev_by == want)
+
+
+@WHEN.register("from_hidden")
+def _w_from_hidden(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    return not want or bool(event.get("from_hidden"))
+
+
+@WHEN.register("nth_this_turn")
+def _w_nth(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    return bool(event.get("nth") == want)
+
+
+@WHEN.register("first_this_turn")
+def _w_first_this_turn(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                       want: Any) -> bool:
+    return not want or not _fired_this_turn(g, oid, ability.index)  # _queue remembers the firing
+
+
+@WHEN.register("one_or_more")
+def _w_one_or_more(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """Read by ``_queue``: the events of one action trigger it once (383)."""
+    return True
+
+
+@WHEN.register("first_turn")
+def _w_first_turn(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    return not want or g.state.players[controller].turns_taken == 1
+
+
+@WHEN.register("min_cost")
+def _w_min_cost(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    return int(event.get("cost", 0)) >= int(want)
+
+
+@WHEN.register("alone")
+def _w_alone(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    ev_obj = event.get("obj", NOWHERE)
+    if not want or ev_obj not in g.state.objs:
+        return True
+    role = "attacking_alone" if event["t"] == "attack" else "defending_alone"
+    return EffectContext(g, controller, oid).state_of(ev_obj, role)
+
+
+_WHEN = WHEN.entries
+
+
 def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any]) -> bool:
     when = ability.body["when"]
-    etype = event["t"]
-    s = g.state
-    subject = when.get("subject")
-    ev_obj = event.get("obj", NOWHERE)
-    if subject == "self":
-        if etype in PLAYER_EVENTS:
-            obj = s.objs[oid]
-            if obj.zone != "board" or obj.loc != event.get("loc") or obj.controller != event.get("player"):
-                return False
-        elif ev_obj != oid:
+    for key, want in when.items():
+        if not _WHEN[key](g, oid, controller, ability, event, want):
             return False
-    elif subject == "host":
-        if ev_obj == NOWHERE or ev_obj != s.objs[oid].attached_to:
-            return False
-    elif isinstance(subject, dict):
-        if ev_obj == NOWHERE or ev_obj not in s.objs:
-            return False
-        ctx = EffectContext(g, controller, oid, event=event)  # filters may name the event's player
-        if not ctx.matches(ev_obj, subject):
-            return False
-    what = when.get("what")
-    if subject is None and what is None and etype in ("attack", "defend") and ev_obj != NOWHERE:
+    if "subject" not in when and "what" not in when and event["t"] in ("attack", "defend") \
+            and event.get("obj", NOWHERE) != NOWHERE:
         # "When you attack/defend (here)" is the player's event, once per combat (Patch Notes,
         # Oct 2025), not one more trigger for each unit that gains the designation
         return False
-    if what is not None:
-        if ev_obj == NOWHERE or ev_obj not in s.objs:
-            return False
-        if not EffectContext(g, controller, oid).is_kind(ev_obj, what):
-            return False
-    player = when.get("player")
-    if player is not None and "player" in event:
-        ev_player = event["player"]
-        if player == "you" and ev_player != controller:
-            return False
-        if player == "opponent" and g.friendly(ev_player, controller):
-            return False
-    if "phase" in when and event.get("phase") != when["phase"]:
-        return False
-    whose = when.get("whose_turn")
-    if whose == "yours" and s.turn_player != controller:
-        return False  # 491.8.c: a teammate's turn isn't yours (control and turns aren't shared in 2v2)
-    if whose == "opponents" and g.friendly(s.turn_player, controller):
-        return False
-    if when.get("here"):
-        here = _here(g, oid)
-        if here == NOWHERE or event.get("loc", event.get("to", NOWHERE)) != here:
-            return False
-    if when.get("from_here") and event.get("from") != _here(g, oid):
-        return False
-    if when.get("to_battlefield") and not is_battlefield(int(event.get("to", NOWHERE))):
-        return False
-    by = when.get("by")
-    if by is not None:
-        ev_by = event.get("by", "")
-        if by == "spell_or_ability" and ev_by not in ("spell", "ability"):
-            return False
-        if by != "spell_or_ability" and ev_by != by:
-            return False
-    if when.get("from_hidden") and not event.get("from_hidden"):
-        return False
-    if "nth_this_turn" in when and event.get("nth") != when["nth_this_turn"]:
-        return False
-    if when.get("first_this_turn") and _fired_this_turn(g, oid, ability.index):
-        return False
     if ability.body.get("once_per_turn") and _fired_this_turn(g, oid, ability.index):
         return False
-    if when.get("first_turn") and s.players[controller].turns_taken != 1:
-        return False
-    if "min_cost" in when and int(event.get("cost", 0)) < when["min_cost"]:
-        return False
-    if when.get("alone") and ev_obj in s.objs:
-        ctx = EffectContext(g, controller, oid)
-        role = "attacking_alone" if etype == "attack" else "defending_alone"
-        if not ctx.state_of(ev_obj, role):
-            return False
     ctx = EffectContext(g, controller, oid, event=event)
     if "condition" in ability.body and not ctx.check(ability.body["condition"]):
         return False

@@ -40,68 +40,6 @@ def _new_choices(ctx: EffectContext, item: Any) -> None:
         item.targets = combos[pick]
 
 
-def _player(ctx: EffectContext, who: str | None) -> int:
-    if who in (None, "you"):
-        return ctx.you
-    if who == "its_controller":
-        it = ctx.bindings.get("it") or ctx.ref("target")
-        return ctx.g.obj(it[0]).controller if it else ctx.you
-    if who == "opponent":
-        opponents = ctx.g.opponents(ctx.you)
-        if len(opponents) > 1:
-            return int(ctx.ask(ctx.you, "choose an opponent", [(ctx.g.player(o).name, o) for o in opponents]))
-        return opponents[0] if opponents else ctx.you
-    if who == "event_player":
-        found = ctx.ref("event_player")
-        return found[0] if found else ctx.you
-    if who == "controller":
-        return ctx.controller  # the ability's controller, even inside for_each_player
-    if who == "owner":
-        return ctx.g.obj(ctx.source).owner
-    raise EngineError(f"unknown player reference {who!r}")
-
-
-def _location(ctx: EffectContext, spec: Any, unit: int | None = None) -> int:
-    g = ctx.g
-    if isinstance(spec, dict):
-        found = ctx.resolve(spec, "choose a destination")
-        if not found:
-            return NOWHERE
-        if spec.get("what") == "location":
-            return int(found[0])
-        obj = g.obj(found[0])
-        return obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
-    if spec in ("base", "its_base"):
-        return g.obj(unit).controller if unit is not None else ctx.you
-    if spec == "your_base":
-        return ctx.you
-    if spec in ("here", "source_location"):
-        return ctx.here()
-    if spec == "there":
-        there = ctx.bindings.get("there") or []
-        return there[0] if there else NOWHERE
-    if spec == "event_location":
-        return int(ctx.event.get("loc", NOWHERE)) if ctx.event else NOWHERE
-    if spec == "destination":
-        dest = ctx.bindings.get("destination") or []
-        if not dest and ctx.event is not None and ctx.event.get("t") == "move" and "to" in ctx.event:
-            # in a move trigger: where the moving unit went ("moved with it", 138)
-            return int(ctx.event["to"])
-        return dest[0] if dest else NOWHERE
-    if spec in ("choose_battlefield", "choose_location"):
-        options = [(g.name(bf.card), bf.loc) for bf in g.state.battlefields]
-        if spec == "choose_location":
-            options = [(f"{g.player(ctx.you).name}'s base", ctx.you)] + options
-        if unit is not None:
-            options = [(label, loc) for label, loc in options if loc != g.obj(unit).loc]
-        if not options:
-            return NOWHERE
-        loc = int(ctx.ask(ctx.you, "choose a destination", options))
-        ctx.bindings["destination"] = [loc]
-        return loc
-    raise EngineError(f"unknown location {spec!r}")
-
-
 # ---------------------------------------------------------------------- control flow
 def sequence(ctx: EffectContext, node: Node) -> None:
     for step in node["steps"]:
@@ -117,7 +55,7 @@ def if_(ctx: EffectContext, node: Node) -> None:
 
 def may(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    chooser = _player(ctx, node.get("chooser", "you"))
+    chooser = ctx.player(node.get("chooser", "you"))
     name = g.name(ctx.source)
     if node.get("cost", {}).get("power_x"):
         _pay_x(ctx, chooser, node)
@@ -198,7 +136,7 @@ def choose_one(ctx: EffectContext, node: Node) -> None:
             if str(opt.get("label", "")).lower() in domains:
                 ctx.run(opt["effect"])
         return
-    chooser = _player(ctx, node.get("chooser", "you"))
+    chooser = ctx.player(node.get("chooser", "you"))
     options = [(opt.get("label", f"option {i + 1}"), i) for i, opt in enumerate(node["options"])
                if "if" not in opt or ctx.check(opt["if"])]
     if node.get("not_chosen_this_turn"):
@@ -226,12 +164,10 @@ def for_each(ctx: EffectContext, node: Node) -> None:
 def for_each_player(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     which = node.get("players", "each")
-    start = g.next_player(ctx.controller) if which in ("starting_next", "each_other") else ctx.controller
-    order = g.in_turn_order(start)
-    if which in ("each_other", "opponents"):
-        order = [p for p in order if p != ctx.controller and (which != "opponents" or not g.friendly(p, ctx.controller))]
+    start = g.next_player(ctx.you) if which in ("starting_next", "each_other") else ctx.you
+    members = ctx.players(which)
     saved = ctx.you
-    for p in order:
+    for p in [p for p in g.in_turn_order(start) if p in members]:
         ctx.you = p
         ctx.run(node["effect"])
     ctx.you = saved
@@ -244,8 +180,7 @@ def repeat(ctx: EffectContext, node: Node) -> None:
 
 def choose_player(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    who = node.get("who", "opponent")
-    pool = g.opponents(ctx.you) if who == "opponent" else [p.index for p in g.state.players if not p.conceded]
+    pool = ctx.players(node.get("who", "opponent"))
     if not pool:
         return
     chosen = int(ctx.ask(ctx.you, "choose a player", [(g.player(p).name, p) for p in pool]))
@@ -450,7 +385,7 @@ def move(ctx: EffectContext, node: Node) -> None:
     ctx.last["succeed"] = False  # "If you do" / "Then do this" after a move (Dragon's Rage)
     if not targets:
         return
-    dest = _location(ctx, node["to"], targets[0])
+    dest = ctx.place(node["to"], targets[0])
     if dest == NOWHERE:
         return
     before = {oid: g.obj(oid).loc for oid in targets}
@@ -479,19 +414,19 @@ def swap_locations(ctx: EffectContext, node: Node) -> None:
 
 # ---------------------------------------------------------------------- cards and resources
 def draw(ctx: EffectContext, node: Node) -> None:
-    player = _player(ctx, node.get("player"))
+    player = ctx.player(node.get("player"))
     actions.draw(ctx.g, player, ctx.amount(node.get("amount", 1)))
 
 
 def discard(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    player = _player(ctx, node.get("player"))
+    player = ctx.player(node.get("player"))
     hand = list(g.player(player).hand)
     if node.get("whole_hand"):
         chosen = hand
     else:
         count = min(len(hand), ctx.amount(node.get("amount", 1)))
-        chooser = ctx.you if node.get("chooser") == "you" else player
+        chooser = ctx.player(node["chooser"]) if "chooser" in node else player
         saved = ctx.you
         ctx.you = chooser
         chosen = ctx.choose_from({"what": "card", "count": count}, hand, "discard") if count else []
@@ -502,7 +437,7 @@ def discard(ctx: EffectContext, node: Node) -> None:
 
 
 def channel(ctx: EffectContext, node: Node) -> None:
-    player = _player(ctx, node.get("player"))
+    player = ctx.player(node.get("player"))
     wanted = ctx.amount(node.get("amount", 1))
     done = actions.channel(ctx.g, player, wanted, exhausted=bool(node.get("exhausted", False)))
     ctx.last["fail"] = done < wanted
@@ -538,7 +473,7 @@ def create_token(ctx: EffectContext, node: Node) -> None:
             (g.name(bf.card), bf.loc) for bf in g.state.battlefields if bf.controller == ctx.you]
         loc = int(ctx.ask(ctx.you, f"where to play the {node['token']} token", options))
     else:
-        loc = _location(ctx, at)
+        loc = ctx.place(at)
     if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, ctx.you)):
         loc = ctx.you
     made = actions.create_token(g, node["token"], ctx.you, loc, bool(node.get("ready", False)),
@@ -547,7 +482,7 @@ def create_token(ctx: EffectContext, node: Node) -> None:
 
 
 def gain_points(ctx: EffectContext, node: Node) -> None:
-    scoring.gain_points(ctx.g, _player(ctx, node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
+    scoring.gain_points(ctx.g, ctx.player(node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
 
 
 def gain_xp(ctx: EffectContext, node: Node) -> None:
@@ -602,7 +537,7 @@ def play(ctx: EffectContext, node: Node) -> None:
         g.remember("played", ctx.you, oid, code=card.code)
         if card.type in ("unit", "gear"):
             if "at" in node:
-                loc = _location(ctx, node["at"])
+                loc = ctx.place(node["at"])
             else:
                 options = chain.play_locations(g, ctx.you, oid)
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
@@ -631,8 +566,9 @@ def play(ctx: EffectContext, node: Node) -> None:
 
 def extra_turn(ctx: EffectContext, node: Node) -> None:
     """735-738: an extra turn is inserted right after the current one."""
-    ctx.g.state.extra_turns.append(ctx.you)
-    ctx.g.emit("extra_turn", player=ctx.you)
+    player = ctx.player(node.get("player"))
+    ctx.g.state.extra_turns.append(player)
+    ctx.g.emit("extra_turn", player=player)
 
 
 def win_game(ctx: EffectContext, node: Node) -> None:
@@ -693,7 +629,7 @@ def hide(ctx: EffectContext, node: Node) -> None:
 
 def reveal_hand(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    player = ctx.bindings.get("chosen", [_player(ctx, "opponent")])[0]
+    player = ctx.player(node.get("player", "opponent"))
     g.emit("reveal_hand", player=player, cards=[g.obj(c).code for c in g.player(player).hand])
 
 
@@ -704,7 +640,7 @@ def select(ctx: EffectContext, node: Node) -> None:
 
 def reveal_until(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    player = _player(ctx, node.get("player", "you"))
+    player = ctx.player(node.get("player", "you"))
     deck = g.player(player).main_deck
     revealed: list[int] = []
     found: list[int] = []
@@ -765,45 +701,61 @@ def trigger_abilities(ctx: EffectContext, node: Node) -> None:
                 g.state.pending_triggers.append(PendingTrigger(oid, ability.index, obj.controller, event))
 
 
-PRIMITIVES: list[tuple[str, Any, tuple[str, ...], bool]] = [
-    ("sequence", sequence, (), False), ("if", if_, (), False), ("may", may, (), False),
-    ("choose_one", choose_one, (), False), ("for_each", for_each, (), False),
-    ("for_each_player", for_each_player, (), False), ("repeat", repeat, (), False),
-    ("choose_player", choose_player, (), False), ("record", record, (), False),
-    ("keyword_effect", keyword_effect, (), False),
-    ("deal_damage", deal_damage, ("damaged",), True), ("mutual_damage", mutual_damage, ("damaged",), True),
-    ("kill", kill, ("die", "kill", "leave_board"), True), ("prevent_damage", prevent_damage, ("lasting",), False),
-    ("stun", _simple("stun"), ("stun",), False), ("buff", _simple("buff"), ("buff",), False),
-    ("ready", _simple("ready"), ("ready",), False), ("exhaust", _simple("exhaust"), ("exhaust",), False),
-    ("heal", _simple("heal"), ("heal",), False), ("recall", _simple("recall"), ("recall",), False),
-    ("return_to_hand", _simple("return_to_hand"), ("return_to_hand", "leave_board"), False),
-    ("banish", _simple("banish"), ("banish", "leave_board"), False),
-    ("put_in_hand", _simple("put_in_hand"), ("put_in_hand",), False),
-    ("counter", _simple("counter"), ("counter",), False), ("take_control", _simple("take_control"), ("control",), False),
-    ("detach", _simple("detach"), ("detach",), False), ("reveal", _simple("reveal"), ("reveal",), False),
-    ("spend_buff", spend_buff, ("spend_buff",), False), ("recycle", recycle, ("recycle", "leave_board"), False),
-    ("modify_might", modify_might, ("lasting",), True), ("grant_keyword", grant_keyword, ("lasting",), False),
-    ("create_effect", create_effect, ("lasting",), False),
-    ("move", move, ("move", "contest", "showdown_start", "combat_start"), False),
-    ("swap_locations", swap_locations, ("move",), False),
-    ("draw", draw, ("draw", "burn_out"), False), ("discard", discard, ("discard",), False),
-    ("channel", channel, ("channel",), False), ("add", add, ("add",), False),
-    ("ready_runes", ready_runes, ("ready",), False),
-    ("create_token", create_token, ("create_token", "enter_board", "contest"), False),
-    ("gain_points", gain_points, ("points",), False), ("gain_xp", gain_xp, ("xp",), False),
-    ("look_at_top", look_at_top, ("look", "looked_at", "recycle"), False),
-    ("play", play, ("play", "played", "enter_board"), False),
-    ("extra_turn", extra_turn, ("extra_turn",), False), ("win_game", win_game, ("game_over",), False),
-    ("attach", attach, ("attach",), False), ("hide", hide, ("hide",), False),
-    ("reveal_hand", reveal_hand, ("reveal_hand",), False),
-    ("select", select, (), False),
-    ("reveal_until", reveal_until, ("reveal", "looked_at", "recycle"), False),
-    ("put_in_zone", put_in_zone, ("put_in_zone",), False),
-    ("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die"), False),
+# Each primitive declares once what the audit and the compiler need to know of it: the events it
+# may cause (``emits``), whether it may kill (``may_kill``: damage, negative Might), and whether it
+# may ask a player while it resolves (``decides``: then its ability resolves guarded, from a snapshot).
+_PLUGIN = "core-effects"
+
+
+def _primitive(name: str, run: Any, emits: tuple[str, ...] = (), may_kill: bool = False,
+               decides: bool = False) -> EffectType:
+    return EffectType(name=name, run=run, schema=None, emits=emits, may_kill=may_kill, decides=decides,
+                      plugin=_PLUGIN)
+
+
+PRIMITIVES: list[EffectType] = [
+    _primitive("sequence", sequence), _primitive("if", if_), _primitive("may", may, decides=True),
+    _primitive("choose_one", choose_one, decides=True), _primitive("for_each", for_each),
+    _primitive("for_each_player", for_each_player), _primitive("repeat", repeat),
+    _primitive("choose_player", choose_player, decides=True), _primitive("record", record),
+    _primitive("keyword_effect", keyword_effect),
+    _primitive("deal_damage", deal_damage, ("damaged",), may_kill=True),
+    _primitive("mutual_damage", mutual_damage, ("damaged",), may_kill=True),
+    _primitive("kill", kill, ("die", "kill", "leave_board"), may_kill=True),
+    _primitive("prevent_damage", prevent_damage, ("lasting",)),
+    _primitive("stun", _simple("stun"), ("stun",)), _primitive("buff", _simple("buff"), ("buff",)),
+    _primitive("ready", _simple("ready"), ("ready",)), _primitive("exhaust", _simple("exhaust"), ("exhaust",)),
+    _primitive("heal", _simple("heal"), ("heal",)), _primitive("recall", _simple("recall"), ("recall",)),
+    _primitive("return_to_hand", _simple("return_to_hand"), ("return_to_hand", "leave_board")),
+    _primitive("banish", _simple("banish"), ("banish", "leave_board")),
+    _primitive("put_in_hand", _simple("put_in_hand"), ("put_in_hand",)),
+    _primitive("counter", _simple("counter"), ("counter",)),
+    _primitive("take_control", _simple("take_control"), ("control",)),
+    _primitive("detach", _simple("detach"), ("detach",)), _primitive("reveal", _simple("reveal"), ("reveal",)),
+    _primitive("spend_buff", spend_buff, ("spend_buff",)),
+    _primitive("recycle", recycle, ("recycle", "leave_board")),
+    _primitive("modify_might", modify_might, ("lasting",), may_kill=True),
+    _primitive("grant_keyword", grant_keyword, ("lasting",)),
+    _primitive("create_effect", create_effect, ("lasting",)),
+    _primitive("move", move, ("move", "contest", "showdown_start", "combat_start")),
+    _primitive("swap_locations", swap_locations, ("move",)),
+    _primitive("draw", draw, ("draw", "burn_out")), _primitive("discard", discard, ("discard",), decides=True),
+    _primitive("channel", channel, ("channel",)), _primitive("add", add, ("add",)),
+    _primitive("ready_runes", ready_runes, ("ready",)),
+    _primitive("create_token", create_token, ("create_token", "enter_board", "contest")),
+    _primitive("gain_points", gain_points, ("points",)), _primitive("gain_xp", gain_xp, ("xp",)),
+    _primitive("look_at_top", look_at_top, ("look", "looked_at", "recycle")),
+    _primitive("play", play, ("play", "played", "enter_board"), decides=True),
+    _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
+    _primitive("attach", attach, ("attach",)), _primitive("hide", hide, ("hide",), decides=True),
+    _primitive("reveal_hand", reveal_hand, ("reveal_hand",)),
+    _primitive("select", select, decides=True),
+    _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "recycle"), decides=True),
+    _primitive("put_in_zone", put_in_zone, ("put_in_zone",), decides=True),
+    _primitive("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die")),
 ]
 
 
 @hookimpl
 def riftscript_effect_types() -> list[EffectType]:
-    return [EffectType(name=name, run=run, schema=None, emits=emits, may_kill=kills, plugin="core-effects")
-            for name, run, emits, kills in PRIMITIVES]
+    return list(PRIMITIVES)

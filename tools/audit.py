@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
 
 from riftscript.core.cards import Json
 from riftscript.core.catalog import Catalog, keyword_id, load_catalog
+from riftscript.core.effects import language_keys, language_tables
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.registry import EffectType
 from riftscript.core.schema import raw_schema
@@ -100,34 +101,54 @@ KERNEL_PROCEDURES: dict[str, str] = {
     "decisions": "other player actions: hiding cards, conceding",
 }
 
-# Every script key the engine reads (core/ and plugins/, the loader included).  Kept by hand so
-# the audit can say which keys a script uses that nothing reads; tests/test_audit.py checks it
-# against the JSON Schemas' property names and the engine's source, both ways.
-READ_KEYS = frozenset({
-    "power_x", "equip_cost", "less_power",
-    "a", "abilities", "ability", "additional_cost", "affects", "all", "alone", "among", "amount",
-    "any_number", "any_of", "as", "at", "at_least", "at_most", "attacker", "b", "buffed", "by",
-    "by_domain_of", "card", "champion", "champion_tag", "chooser", "chosen_champion", "code", "condition",
-    "controller", "cost", "cost_reduction", "count", "damaged", "deck", "deck_limit", "default", "defender",
-    "discard", "distinct_from", "domains", "double", "duration", "effect", "effect_on_cost", "effect_text", "else",
-    "energy", "energy_cost", "enter_ready", "equipment", "event", "exclude_self", "exhaust", "exhaust_self",
-    "exhausted", "facedown", "first_this_turn", "first_turn", "from", "from_here", "from_hidden",
-    "from_zone", "here", "hook", "id", "if", "if_absent", "ignore_cost", "in_combat", "increase", "instead",
-    "keyword", "keywords", "kill", "kill_self", "kind", "label", "left", "location", "max", "might",
-    "might_bonus", "mighty", "min", "min_cost", "minimum", "modifiers", "name", "named", "negative", "new_choices",
-    "not_chosen_this_turn", "not_tag", "nth_this_turn", "of", "once_per_turn", "one_or_more", "only_for", "only_while", "op",
-    "optional", "options", "other", "owner", "parameter", "phase", "pick", "player", "players", "plus",
-    "power", "power_cost", "raise_to", "random_order", "ready", "recycle_from_trash", "recycle_self",
-    "reduce_energy", "reduce_power", "per_unit", "replacement", "replaces", "rest", "restriction", "reveal", "right", "rule",
-    "schema_version", "source", "spend_buff", "spend_buff_self", "split", "stacking", "stat", "state",
-    "static", "status", "steps", "stunned", "subject", "summary", "supertype", "tag", "tags", "target",
-    "then", "times", "timing", "to", "to_battlefield", "to_units_here", "token", "total_might", "trigger",
-    "type", "up_to", "uses", "value", "what", "when", "where", "while", "who", "whole_hand", "whose",
-    "whose_turn", "zone",
-})
+# The keys of card and keyword files and of the kernel's own nodes (abilities, costs, static
+# modifiers, keyword definitions), each with the module of riftscript.core or riftscript.plugins
+# that reads it (tests/test_language.py checks that it does).  Everything else a script may say is
+# read through the language's handler tables (core/effects.py: language_tables, language_keys) and
+# by the effect primitives, each of which reads the fields its schema gives it (read_keys).
+KERNEL_KEYS: dict[str, str] = {
+    "schema_version": "core/catalog", "code": "core/catalog", "name": "core/catalog", "supertype": "core/catalog",
+    "domains": "core/catalog", "tags": "core/catalog", "champion_tag": "core/catalog", "might_bonus": "core/catalog",
+    "keywords": "core/catalog", "abilities": "core/catalog", "kind": "core/catalog", "id": "core/observe",
+    "effect_text": "core/layers", "when": "core/triggers", "once_per_turn": "core/triggers",
+    "optional": "core/catalog", "if": "core/triggers", "only_while": "core/chain", "timing": "core/chain",
+    "replaces": "core/replacement", "instead": "core/replacement", "while": "core/layers",
+    "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
+    "restriction": "core/movement", "to_units_here": "core/actions", "enter_ready": "core/actions",
+    "additional_cost": "core/chain", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
+    "reduce_power": "core/payment", "per_unit": "core/payment",
+    "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
+    "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
+    "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
+    "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/chain",
+    "parameter": "core/catalog", "default": "core/catalog", "stacking": "core/catalog", "status": "core/catalog",
+    "deck_limit": "core/catalog", "rule": "core/catalog", "summary": "core/catalog",
+}
+
+
+def primitive_fields(catalog: Catalog | None = None) -> dict[str, frozenset[str]]:
+    """The fields each effect primitive's schema gives it (built-in ones from effect.schema.json,
+    plugin ones from their own schema fragment), documentation keys aside."""
+    out: dict[str, frozenset[str]] = {}
+    for branch in raw_schema("effect")["$defs"]["effect_node"]["allOf"]:
+        name = branch["if"]["properties"]["type"]["const"]
+        out[name] = frozenset(branch["then"].get("properties", {})) - DOCUMENTATION_KEYS - {"type"}
+    if catalog is not None:
+        for etype in catalog.effect_types.values():
+            if etype.schema is not None:
+                out[etype.name] = frozenset(etype.schema.get("properties", {})) - DOCUMENTATION_KEYS - {"type"}
+    return out
+
+
+def read_keys(catalog: Catalog | None = None) -> frozenset[str]:
+    """Every script key the engine reads: the kernel's, the handler tables', the primitives'."""
+    fields = {key for keys in primitive_fields(catalog).values() for key in keys}
+    return frozenset(KERNEL_KEYS) | language_keys() | fields | {"type", "effect"}
+
 
 # Keys written for people (editors, card text, notes), which no rules code is meant to read.
-DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings"})
+DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings",
+                                "mutation", "equivalent", "change", "reason"})  # mutation: for riftscript mutate
 
 LISTENING = ("triggered", "replacement")
 FORMATS = ("text", "json", "graphml", "dot")
@@ -639,13 +660,15 @@ class Report:
     keywords: list[KeywordCell]
     unread: list[KeyUse]
     documentation: list[KeyUse]
+    unused: dict[str, list[str]] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         return {"summary": self.summary, "loops": [asdict(x) for x in self.loops],
                 "dead_triggers": [asdict(x) for x in self.dead],
                 "keyword_interactions": [asdict(x) for x in self.keywords],
                 "unread_keys": [asdict(x) for x in self.unread],
-                "documentation_keys": [asdict(x) for x in self.documentation]}
+                "documentation_keys": [asdict(x) for x in self.documentation],
+                "unused_language": self.unused}
 
 
 def _shortest_cycle(H: nx.DiGraph[str], start: str) -> list[str] | None:
@@ -830,6 +853,8 @@ def script_keys(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
     for code in sorted(catalog.cards):
         raw = catalog.cards[code].raw
         for key, value in raw.items():
+            if key == "mutation":
+                continue  # notes for the mutation tool, not script
             yield key, code, key
             if key == "keywords" and isinstance(value, list):
                 for i, use in enumerate(value):
@@ -846,10 +871,11 @@ def script_keys(catalog: Catalog) -> Iterator[tuple[str, str, str]]:
 def unread_keys(catalog: Catalog, codes: set[str] | None = None) -> tuple[list[KeyUse], list[KeyUse]]:
     """Keys scripts use that the schema accepts but no engine code reads, and documentation keys."""
     known = schema_keys(catalog)
+    read = read_keys(catalog)
     unread: dict[str, KeyUse] = {}
     docs: dict[str, KeyUse] = {}
     for key, owner, path in script_keys(catalog):
-        if key in READ_KEYS or key not in known:
+        if key in read or key not in known:
             continue  # read, or a name used as a key (keyword names in 'keywords:')
         if codes is not None and owner not in codes:
             continue
@@ -859,6 +885,35 @@ def unread_keys(catalog: Catalog, codes: set[str] | None = None) -> tuple[list[K
         if len(use.examples) < 3:
             use.examples.append(f"{owner} {path}")
     return sorted(unread.values(), key=lambda u: u.key), sorted(docs.values(), key=lambda u: u.key)
+
+
+def unused_language(catalog: Catalog) -> dict[str, list[str]]:
+    """The language no installed card or keyword script uses: schema keys, effect types, and the
+    values of the handler tables that list values (stats, states, conditions, references, ...).
+
+    Unused language is untested language: no scenario of a card can prove it."""
+    keys: set[str] = set()
+    values: set[str] = set()
+    for key, _, path in script_keys(catalog):
+        keys.add(key)
+    stack: list[Any] = [catalog.cards[c].raw for c in catalog.cards]
+    stack += [{"a": list(kw.abilities), "c": kw.additional_cost, "d": kw.condition} for kw in catalog.keywords.values()]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(v for k, v in node.items() if k != "mutation")
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, str):
+            values.add(node)
+    props = raw_schema("keyword")["properties"]
+    keyword_file = (set(props) | set(props["parameter"]["properties"])) - {"abilities", "additional_cost", "condition"}
+    out: dict[str, list[str]] = {"keys": sorted(schema_keys(catalog) - keys - DOCUMENTATION_KEYS - keyword_file)}
+    out["effect types"] = sorted(set(catalog.effect_types) - values)
+    for name, table in language_tables().items():
+        if not any(pointer.endswith("/properties") for pointer in table.schema):
+            out[name + "s"] = sorted(set(table.entries) - values)
+    return {name: found for name, found in out.items() if found}
 
 
 # ---------------------------------------------------------------------- selection
@@ -951,6 +1006,7 @@ def audit(catalog: Catalog, G: nx.MultiDiGraph[str] | None = None, selection: Se
              or any(sel.has(a) and sel.has(b) for a, b in H.edges
                     if G.nodes[a]["keyword"] == c.source and G.nodes[b]["keyword"] == c.target)]
     unread, docs = unread_keys(catalog, sel.codes)
+    unused = unused_language(catalog) if sel.codes is None else {}
     abilities = [n for n, d in G.nodes(data=True) if d["type"] == "ability"]
     kinds = Counter(G.nodes[n]["ability_kind"] for n in abilities)
     summary = {
@@ -962,7 +1018,7 @@ def audit(catalog: Catalog, G: nx.MultiDiGraph[str] | None = None, selection: Se
         "edges": G.number_of_edges(), "ability_edges": H.number_of_edges(),
         "loops": dict(Counter(l.label for l in loops)),
     }
-    return Report(summary, loops, dead, cells, unread, docs)
+    return Report(summary, loops, dead, cells, unread, docs, unused)
 
 
 def _name(G: nx.MultiDiGraph[str], node: str) -> str:
@@ -1036,6 +1092,11 @@ def render_text(report: Report, G: nx.MultiDiGraph[str], out: TextIO, limit: int
     if report.documentation:
         p("  documentation only (for people, as intended): "
           + ", ".join(f"{u.key} ({u.count})" for u in report.documentation))
+    if report.unused:
+        p()
+        p(f"Unused language (accepted, but no installed script uses it): {sum(map(len, report.unused.values()))}")
+        for name, found in report.unused.items():
+            p(f"  {name}: {', '.join(found)}")
 
 
 def render_card(G: nx.MultiDiGraph[str], catalog: Catalog, code: str, depth: int, out: TextIO,

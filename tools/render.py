@@ -431,6 +431,8 @@ class Renderer:
                 adjs.append("enemy")
             elif controller == "event_player":
                 posts.append("they control")
+            elif controller == "not_you":
+                posts.append(f"{ctx.you().text} don't control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
         elif where.get("owner") == "opponent":

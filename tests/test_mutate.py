@@ -1,0 +1,132 @@
+"""``riftscript mutate``: small changes to a card's script, killed by the scenarios that notice them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.tools import mutate
+from tests.clihelp import run
+
+CARD = """\
+schema_version: 1
+code: ZAP-001
+name: Zapper
+type: spell
+cost: {energy: 1}
+abilities:
+  - kind: spell
+    effect:
+      type: deal_damage
+      amount: 2
+      target: {pick: target, what: unit, where: {controller: enemy}}
+"""
+
+SCENARIO = """\
+schema_version: 1
+scenarios:
+  - name: Zapper deals 2 to an enemy unit
+    cards: [ZAP-001]
+    setup:
+      A: {hand: [{card: ZAP-001, as: zap}], runes: [OGN-007]}
+      B: {base: [{card: OGN-049, as: phantom}]}
+    steps:
+      - {do: play, player: A, card: zap, targets: [[phantom]]}
+      - {do: pass, player: A}
+      - {do: pass, player: B, expect: {damage: {phantom: 2}}}
+"""
+
+EQUIVALENT = """\
+mutation:
+  equivalent:
+    - {at: cost.energy, change: "1 -> 0", reason: "the scenario's rune pays either cost"}
+"""
+
+
+@pytest.fixture(scope="module")
+def zappers(tmp_path_factory: pytest.TempPathFactory) -> tuple[Catalog, Path]:
+    """Zapper (ZAP-001), the same card with an equivalent mutant marked (ZAP-002), their scenarios."""
+    root = tmp_path_factory.mktemp("zap")
+    (root / "cards").mkdir()
+    (root / "scenarios").mkdir()
+    for code, extra in (("ZAP-001", ""), ("ZAP-002", EQUIVALENT)):
+        (root / "cards" / f"{code}.yaml").write_text(CARD.replace("ZAP-001", code) + extra, encoding="utf-8")
+        (root / "scenarios" / f"{code}.yaml").write_text(SCENARIO.replace("ZAP-001", code), encoding="utf-8")
+    catalog = load_catalog(extra_cards=[root / "cards"])
+    catalog.raise_for_problems()
+    return catalog, root
+
+
+def _workspace(zappers: tuple[Catalog, Path]) -> mutate.Workspace:
+    catalog, root = zappers
+    return mutate.workspace(catalog, [root / "scenarios"], use_cache=False, installed=False)
+
+
+def test_mutants_cover_every_operator() -> None:
+    card = {
+        "code": "T-1", "type": "unit", "might": 3, "keywords": [{"Assault": 2}],
+        "abilities": [
+            {"kind": "triggered", "when": {"event": "conquer", "subject": "self", "here": True},
+             "if": {"type": "all", "of": [{"type": "turn", "whose": "yours"}, {"type": "turn", "whose": "yours"}]},
+             "effect": {"type": "sequence", "steps": [
+                 {"type": "may", "effect": {"type": "draw", "amount": 1, "player": "you"}},
+                 {"type": "modify_might", "target": {"pick": "all", "what": "unit", "up_to": True,
+                                                     "where": {"controller": "friendly", "location": "here"}},
+                  "amount": 1, "duration": "this_turn"}]}},
+            {"kind": "static", "modifiers": [{"type": "might", "amount": 1}]}],
+    }
+    found = {m.operator for m in mutate.mutants(card)}
+    assert found == set(mutate.OPERATORS)
+    changes = {(m.at, m.change) for m in mutate.mutants(card)}
+    assert ("abilities[0].when.event", "event: conquer -> hold") in changes
+    assert ("abilities[0].effect.steps[1].target.where.location", "location: here -> there") in changes
+    assert ("abilities[0].effect.steps[1].duration", "duration: this_turn -> permanent") in changes
+    assert ("keywords[0].Assault", "2 -> 3") in changes
+    assert ("abilities[1].affects", "affects: self -> other objects") in changes
+
+
+def test_a_card_is_scored_by_its_scenarios(zappers: tuple[Catalog, Path]) -> None:
+    result = mutate.test_card(_workspace(zappers), "ZAP-001")
+    assert result.scenarios == 1 and result.broken == []
+    survived = {(s.at, s.change, s.line) for s in result.survived}
+    # nothing in the scenario tells an enemy unit from any unit, nor pays more than the cost needs
+    assert survived == {("abilities[0].effect.target.where.controller", "drop controller: enemy", 11),
+                        ("cost.energy", "1 -> 0", 5)}
+    assert result.killed == result.mutants - 2 and result.killed >= 4  # amount +-1, energy +1, friendly
+    assert result.score == pytest.approx(100 * result.killed / result.mutants)
+
+
+def test_an_equivalent_mutant_is_listed_with_its_reason_not_as_a_survivor(zappers: tuple[Catalog, Path]) -> None:
+    result = mutate.test_card(_workspace(zappers), "ZAP-002")
+    assert [(s.at, s.change, s.reason) for s in result.equivalent] == \
+        [("cost.energy", "1 -> 0", "the scenario's rune pays either cost")]
+    assert [s.at for s in result.survived] == ["abilities[0].effect.target.where.controller"]
+    assert result.score == pytest.approx(100 * result.killed / (result.mutants - 1))
+
+
+def test_a_scenario_failing_on_the_card_as_it_is_proves_nothing(zappers: tuple[Catalog, Path],
+                                                                 tmp_path: Path) -> None:
+    catalog, _ = zappers
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "ZAP-001.yaml").write_text(SCENARIO.replace("phantom: 2", "phantom: 5"))
+    ws = mutate.workspace(catalog, [tmp_path / "scenarios"], use_cache=False, installed=False)
+    result = mutate.test_card(ws, "ZAP-001")
+    assert result.scenarios == 0 and len(result.broken) == 1
+    assert result.killed == 0 and len(result.survived) == result.mutants
+
+
+def test_the_sample_keeps_its_score() -> None:
+    """A fixed sample of installed cards: its mutation score must not fall under what it is today."""
+    result = run("mutate", "--sample", "24", "--seed", "11", "--workers", "1", "--format", "json", "--min-score", "84")
+    assert result.code == 0, result.err
+    report = json.loads(result.out)
+    assert report["sets"]["all"]["cards"] == 24 and report["sets"]["all"]["score"] >= 84
+
+
+def test_min_score_sets_the_exit_status() -> None:
+    result = run("mutate", "--card", "OGN-034", "--workers", "1", "--min-score", "100")
+    assert result.code == 1
+    assert "OGN-034 Tryndamere, Barbarian:" in result.out and "survived: " in result.out
+    assert "below --min-score 100%" in result.err
