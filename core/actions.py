@@ -186,8 +186,10 @@ def _carry_attached(g: "Game", unit: int, cards: list[int]) -> None:
 
 
 # ---------------------------------------------------------------------- permanents
-def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = False) -> None:
-    """Units enter exhausted (143.4), gear ready (149.1), unless an effect says otherwise."""
+def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = False,
+                exhausted: bool = False) -> None:
+    """Units enter exhausted (143.4), gear ready (149.1), unless an effect says otherwise ("play a
+    Gold gear token exhausted"); an effect making it enter ready ("Your tokens enter ready") wins."""
     obj = g.obj(oid)
     obj.controller = controller
     card = g.card(oid)
@@ -195,11 +197,11 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     obj.timestamp = g.tick()
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
-    enters_ready = ready or card.type != "unit" or layers.chars(g, oid).enter_ready
+    enters_ready = ready or (card.type != "unit" and not exhausted) or layers.chars(g, oid).enter_ready
     if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities if a.kind == "static"
                                    for m in a.body["modifiers"]):
         enters_ready = False
-    if card.type == "unit" and not enters_ready:
+    if not enters_ready:
         enters_ready = _enter_ready_effect(g, oid, controller)
     obj.exhausted = not enters_ready
     g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)
@@ -589,7 +591,10 @@ def empty_pools(g: "Game") -> None:
 
 
 # ---------------------------------------------------------------------- tokens, control, chain
-def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, count: int) -> list[int]:
+def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, count: int,
+                 exhausted: bool = False) -> list[int]:
+    """Play tokens (180): each is played as it enters the board, so its "when you play me" abilities
+    trigger (Weaponmaster on a Sand Soldier); tokens aren't cards (185), so no "cards played" count sees them."""
     card = g.catalog.tokens.get(name.lower())
     if card is None:
         from .errors import EngineError
@@ -599,7 +604,8 @@ def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, c
     for _ in range(count):
         obj = g.new_obj(card.code, controller, "limbo", token=True)
         g.emit("create_token", obj=obj.id, player=controller, code=card.code)
-        enter_board(g, obj.id, controller, loc, ready=ready)
+        enter_board(g, obj.id, controller, loc, ready=ready, exhausted=exhausted)
+        g.emit("played", player=controller, obj=obj.id, code=card.code, type=card.type, loc=loc, token=True)
         made.append(obj.id)
     return made
 

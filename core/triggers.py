@@ -220,6 +220,8 @@ def _w_what(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
     ev_obj = event.get("obj", NOWHERE)
     if ev_obj == NOWHERE or ev_obj not in g.state.objs:
         return False
+    if want == "card" and g.state.objs[ev_obj].token:
+        return False  # 185: tokens are not cards ("When you play a card" doesn't see a token played)
     return EffectContext(g, controller, oid).is_kind(ev_obj, want)
 
 

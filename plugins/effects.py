@@ -467,17 +467,26 @@ def ready_runes(ctx: EffectContext, node: Node) -> None:
 def create_token(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     at = node.get("at")
-    if at is None:
-        # played where a unit could normally be played: base or a battlefield you control (355.2.a)
-        options = [(f"{g.player(ctx.you).name}'s base", ctx.you)] + [
-            (g.name(bf.card), bf.loc) for bf in g.state.battlefields if bf.controller == ctx.you]
-        loc = int(ctx.ask(ctx.you, f"where to play the {node['token']} token", options))
-    else:
-        loc = ctx.place(at)
-    if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, ctx.you)):
-        loc = ctx.you
-    made = actions.create_token(g, node["token"], ctx.you, loc, bool(node.get("ready", False)),
-                                ctx.amount(node.get("count", 1)))
+    player = ctx.player(node.get("player"))  # "you play a Gold" inside for_each_player: player: controller
+    count = ctx.amount(node.get("count", 1))
+    # each_location: "you may play them to different locations" - one choice per token
+    batches = [1] * count if node.get("each_location") and at is None else [count]
+    made: list[int] = []
+    token = g.catalog.tokens.get(str(node["token"]).lower())
+    for batch in batches:
+        if at is None and token is not None and token.type != "unit":
+            loc = player  # 149.2: gear is played to its controller's base
+        elif at is None:
+            # played where a unit could normally be played: base or a battlefield you control (355.2.a)
+            options = [(f"{g.player(player).name}'s base", player)] + [
+                (g.name(bf.card), bf.loc) for bf in g.state.battlefields if bf.controller == player]
+            loc = int(ctx.ask(player, f"where to play the {node['token']} token", options))
+        else:
+            loc = ctx.place(at)
+        if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, player)):
+            loc = player
+        made += actions.create_token(g, node["token"], player, loc, bool(node.get("ready", False)), batch,
+                                     exhausted=bool(node.get("exhausted", False)))
     ctx.bindings["it"] = made
 
 

@@ -1416,21 +1416,25 @@ class Renderer:
         keywords = list(eff.get("keywords") or [])
         token = self.token(name)
         if token is not None:
-            might = might if might is not None else token.might
+            might = might if might is not None or token.type != "unit" else token.might
             keywords = keywords or [self.keyword_use(self.keyword_name(k), v) for k, v in token.keywords]
         count = self.amount(ctx, eff.get("count", 1))
         plural = count.num != "1"
         ready = "ready " if eff.get("ready") else ""
         might_text = f"{might} Might " if might is not None else ""
-        noun = f"{name} unit token{'s' if plural else ''}"
+        kind = token.type if token is not None else "unit"
+        noun = f"{name} {kind} token{'s' if plural else ''}"
         quant = _word(int(count.num)) if count.num and count.num.isdigit() and not count.per else count.value
         if not plural:
             head = f"{ready}{might_text}{noun}"
             quant = _article(head)
-        text = f"{ctx.v('play')} {quant} {ready}{might_text}{noun}"
+        by_controller = eff.get("player") == "controller" and ctx.third  # "you play ..." inside "each player ..."
+        text = f"{'you play' if by_controller else ctx.v('play')} {quant} {ready}{might_text}{noun}"
         if keywords:
             shown = [k if k.startswith("[") else self.keyword_use(k, None) for k in keywords]
             text += " with " + _series(shown)
+        if eff.get("exhausted"):
+            text += " exhausted"
         at = eff.get("at")
         if at is not None:
             where = {"base": f"in {ctx.your()} base", "your_base": f"in {ctx.your()} base", "here": "here",
