@@ -161,6 +161,7 @@ def attach(g: "Game", eq: int, unit: int) -> None:
     obj.attached_to = unit
     g.place(eq, "board", g.obj(unit).loc)  # re-indexes its abilities as attached
     g.emit("attach", obj=eq, unit=unit, player=obj.controller)
+    g.emit("equipped", obj=unit, source=eq, player=obj.controller)  # "When you attach an Equipment to me"
     g.state.needs_cleanup = True
 
 

@@ -215,6 +215,10 @@ class GameState:
     log_count: int = 0
     loop_guard: int = 0
     answers: list[Any] = field(default_factory=list)
+    # units on the board at the last cleanup and those of them that were Mighty, kept only while
+    # something listens to become_mighty (None: not being watched)
+    watched_units: list[int] | None = None
+    mighty_units: list[int] = field(default_factory=list)
 
 
 def to_jsonable(state: GameState) -> dict[str, Any]:

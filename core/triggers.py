@@ -19,7 +19,7 @@ from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 if TYPE_CHECKING:
     from .game import Game
 
-PLAYER_EVENTS = ("conquer", "hold")
+PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": a unit of theirs there
 
 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
