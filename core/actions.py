@@ -161,6 +161,7 @@ def attach(g: "Game", eq: int, unit: int) -> None:
     obj.attached_to = unit
     g.place(eq, "board", g.obj(unit).loc)  # re-indexes its abilities as attached
     g.emit("attach", obj=eq, unit=unit, player=obj.controller)
+    g.remember("attach", obj.controller, eq, loc=unit)  # "if this was attached to me this turn"
     g.emit("equipped", obj=unit, source=eq, player=obj.controller)  # "When you attach an Equipment to me"
     g.state.needs_cleanup = True
 
@@ -259,6 +260,8 @@ def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer:
         g.emit("die", obj=oid, loc=loc, player=obj.controller, code=obj.code, source=source, by=by,
                killer=killer, buffed=obj.buffs > 0, stunned=obj.stunned, token=obj.token)
         g.remember("died", obj.controller, oid, code=obj.code, loc=loc)
+        if g.card(oid).type == "unit" and layers.might(g, oid) >= 5:
+            g.remember("died_mighty", obj.controller, oid)  # last known Might ("if I was Mighty")
         if killer != NOWHERE and by in ("spell", "ability"):
             g.emit("kill", obj=oid, player=killer, by=by, code=obj.code, stunned=obj.stunned)
         _leave_board(g, oid)
@@ -567,27 +570,35 @@ def channel(g: "Game", player: int, count: int, exhausted: bool = False) -> int:
     return done
 
 
-def add_resources(g: "Game", player: int, energy: int, power: list[str], spells_only: bool = False) -> None:
+def add_resources(g: "Game", player: int, energy: int, power: list[str], only_for: str = "") -> None:
+    """Add to the rune pool (166); only_for "spells" or "gear": a part of the pool usable only to pay
+    for spells, or to play gear and pay gear abilities' costs."""
     p = g.state.players[player]
-    if spells_only:
+    if only_for == "spells":
         p.spell_energy += energy
         for domain in power:
             p.spell_power[domain] = p.spell_power.get(domain, 0) + 1
+    elif only_for == "gear":
+        p.gear_energy += energy
+        for domain in power:
+            p.gear_power[domain] = p.gear_power.get(domain, 0) + 1
     else:
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    g.emit("add", player=player, energy=energy, power=list(power), spells_only=spells_only)
+    extra = {"gear_only": True} if only_for == "gear" else {}
+    g.emit("add", player=player, energy=energy, power=list(power), spells_only=only_for == "spells", **extra)
 
 
 def empty_pools(g: "Game") -> None:
     """167: every rune pool empties."""
     for p in g.state.players:
-        if p.energy or p.power or p.spell_energy or p.spell_power:
+        if p.energy or p.power or p.spell_energy or p.spell_power or p.gear_energy or p.gear_power:
             p.energy = 0
             p.power = {}
-            p.spell_energy = 0
+            p.spell_energy = p.gear_energy = 0
             p.spell_power = {}
+            p.gear_power = {}
             g.emit("pool_empty", player=p.index)
 
 

@@ -15,7 +15,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, payment
+from . import actions, layers, payment, triggers
 from .cards import Ability, CardDef
 from .effects import EffectContext
 from .errors import IllegalActionError
@@ -448,7 +448,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for key in ("kill", "spend_buff"):
         if isinstance(pay_with.get(key), list):  # each unit beyond the first reduces again (Kraken Hunter)
             payment.per_unit_reduction(g, oid, paid, cost, len(pay_with[key]) - 1)
-    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
+    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
@@ -868,7 +868,7 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     if targets:
         cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)
-    plan = payment.plan_payment(g, player, cost)
+    plan = payment.plan_payment(g, player, cost, for_gear=oid in g.state.objs and g.card(oid).type == "gear")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
@@ -889,6 +889,11 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         return
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
     _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability")
+    if is_add_ability(ability):
+        # add_energy hooks of the source as it is before its costs are paid (a Gold killed to pay)
+        extra = sum(int(v) for v in layers.hook_values(g, oid, "add_energy"))
+        if extra:
+            item.variables["_add_energy"] = extra
     payment.pay(g, player, check.plan)
     _pay_other(g, player, oid, check.cost.other, item, check.pay_with)
     if is_add_ability(ability):
@@ -1068,6 +1073,8 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             s.chain.remove(item)
         ability = g.item_ability(item) if item.ability >= 0 else rune_ability(item.ability)
         ctx = EffectContext(g, item.controller, item.obj, item, item.event)
+        if item.lasting <= triggers.EFFECT_TEXT:
+            ctx.text_of = triggers.EFFECT_TEXT - item.lasting  # the attached card whose effect text this is
         condition = ability.body.get("if")
         if item.kind == "trigger" and condition is not None and not ctx.check(condition):
             g.emit("fizzle", obj=item.obj, item=item.id, reason="its condition no longer holds")

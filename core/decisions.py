@@ -63,7 +63,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None \
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
                 and not _cheapening_option(card):
             continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
@@ -589,9 +589,10 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = 0
     p.power = {}
     p.spell_power = {}
+    p.gear_power = {}
     for bf in s.battlefields:
         if bf.controller == player:
             g.emit("lose_control", bf=bf.loc, player=player)

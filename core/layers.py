@@ -198,6 +198,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                         or ability.body.get("affects", "self") != "self":
                     continue
                 ctx = effects.EffectContext(g, obj.controller, oid)
+                ctx.text_of = eq  # "this card" in the unit's borrowed text is the equipment
                 if not _own_text_applies(ctx, ability.body):
                     continue
                 for mod in ability.body["modifiers"]:
@@ -368,7 +369,8 @@ def _compute(g: "Game", oid: int) -> Chars:
                         hooks.setdefault(m["hook"], []).append(m["value"])
                     elif m["type"] == "might":
                         plus += int(m["amount"])
-        might = base + obj.buffs + plus + _equipment_bonus(g, oid)
+        times = max((int(v) for v in hooks.get("equipment_bonus_times", [])), default=1)  # Gearhead: double
+        might = base + obj.buffs + plus + _equipment_bonus(g, oid) * times
         for amount, minimum in decreases:
             floor = min(might, minimum) if minimum > -999 else -999
             might = max(might - amount, floor)

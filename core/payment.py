@@ -39,11 +39,12 @@ class Plan:
     """How a cost will be paid: pool amounts used and rune abilities activated, in order."""
 
     pool_energy: int = 0
-    pool_spell_energy: int = 0
+    pool_spell_energy: int = 0  # from the pool restricted to this kind of payment (spells, or gear)
     pool_power: list[str] = field(default_factory=list)
     pool_spell_power: list[str] = field(default_factory=list)
     exhaust: list[int] = field(default_factory=list)
     recycle: list[tuple[int, str]] = field(default_factory=list)
+    gear: bool = False  # the restricted amounts are the gear-only pool's ("use only to play gear ...")
 
 
 ANY = frozenset(DOMAINS)
@@ -58,27 +59,27 @@ def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
     return frozenset([sym])
 
 
-def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) -> Plan | None:
+def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False) -> Plan | None:
     """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid.
 
     Listing legal actions asks this many times in one unchanged state, so answers are
     remembered until the state's version changes.
     """
-    key = ("plan", player, cost.energy, tuple(cost.power), for_spell)
+    key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear)
     memo = g.memo()
     if key in memo:
         found: Plan | None = memo[key]
         return found
-    plan = _plan(g, player, cost, for_spell)
+    plan = _plan(g, player, cost, for_spell, for_gear)
     memo[key] = plan
     return plan
 
 
-def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
+def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False) -> Plan | None:
     p = g.state.players[player]
     objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
-    spell_e = p.spell_energy if for_spell else 0
+    spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else 0
     take_spell = min(spell_e, need_energy)
     need_energy -= take_spell
     take_pool = min(p.energy, need_energy)
@@ -86,12 +87,12 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     ready = _ready_runes(g, player)
     if need_energy and len(ready) < need_energy:
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
-    plan = Plan()
+    plan = Plan(gear=for_gear and not for_spell)
     plan.pool_spell_energy = take_spell
     plan.pool_energy = take_pool
     remaining: list[frozenset[str]] = []
     if cost.power:
-        _plan_pool_power(p, cost, for_spell, plan, remaining)
+        _plan_pool_power(p, cost, for_spell, plan, remaining, for_gear)
     used: set[int] = set()
     if remaining:
         # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
@@ -124,10 +125,11 @@ def _ready_runes(g: "Game", player: int) -> list[int]:
     return ready
 
 
-def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]]) -> None:
-    """Pay what power the pools can (spell-only power first); the rest goes to ``remaining``."""
+def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]],
+                     for_gear: bool = False) -> None:
+    """Pay what power the pools can (spell-only or gear-only power first); the rest goes to ``remaining``."""
     pool_power = dict(p.power)
-    spell_power = dict(p.spell_power) if for_spell else {}
+    spell_power = dict(p.spell_power) if for_spell else dict(p.gear_power) if for_gear else {}
     pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
                                                       (pool_power, plan.pool_power)) if source]
     for allowed in sorted(cost.power, key=len):
@@ -157,17 +159,25 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
         actions.recycle(g, [rune])
         actions.add_resources(g, player, 0, [domain])
     p.energy -= plan.pool_energy + len(plan.exhaust)
-    p.spell_energy -= plan.pool_spell_energy
+    restricted = p.gear_power if plan.gear else p.spell_power
+    if plan.gear:
+        p.gear_energy -= plan.pool_spell_energy
+    else:
+        p.spell_energy -= plan.pool_spell_energy
     for domain in plan.pool_power:
         p.power[domain] -= 1
     for domain in plan.pool_spell_power:
-        p.spell_power[domain] -= 1
+        restricted[domain] -= 1
     for _, domain in plan.recycle:
         p.power[domain] -= 1
     p.power = {k: v for k, v in p.power.items() if v}
     p.spell_power = {k: v for k, v in p.spell_power.items() if v}
+    p.gear_power = {k: v for k, v in p.gear_power.items() if v}
     g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + len(plan.exhaust),
            power=plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle])
+    spent = len(plan.pool_power) + len(plan.pool_spell_power) + len(plan.recycle)
+    if spent:
+        g.remember("spent_power", player, loc=spent)  # "if you've spent at least [A][A] this turn"
 
 
 def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,

@@ -57,7 +57,7 @@ def may(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     chooser = ctx.player(node.get("chooser", "you"))
     name = g.name(ctx.source)
-    if node.get("cost", {}).get("power_x"):
+    if node.get("cost", {}).get("power_x") or node.get("cost", {}).get("energy_x"):
         _pay_x(ctx, chooser, node)
         return
     if "cost" in node:
@@ -75,27 +75,34 @@ def may(ctx: EffectContext, node: Node) -> None:
         ctx.last["pay"] = ctx.last["succeed"] = False
         return
     ctx.last["pay"] = True
-    ctx.run(node["effect"])
+    if "effect" in node:  # without one, only the payment ("unless its controller pays {2}")
+        ctx.run(node["effect"])
     ctx.last["succeed"] = True
 
 
 def _pay_x(ctx: EffectContext, chooser: int, node: Node) -> None:
-    """'Pay any amount of power of any domain': the amount paid is the variable x."""
+    """'Pay any amount of power of any domain' (or 'any amount of energy'): the amount paid is the variable x."""
     g = ctx.g
+    energy = bool(node["cost"].get("energy_x"))
+
+    def cost(n: int) -> payment.Cost:
+        return payment.Cost(n, []) if energy else payment.Cost(0, [payment.ANY] * n)
+
     affordable = 0
-    while affordable < 12 and payment.plan_payment(g, chooser, payment.Cost(0, [payment.ANY] * (affordable + 1))):
+    while affordable < 12 and payment.plan_payment(g, chooser, cost(affordable + 1)):
         affordable += 1
-    x = int(ctx.ask(chooser, f"how much power to pay for {g.name(ctx.source)}?",
+    x = int(ctx.ask(chooser, f"how much {'energy' if energy else 'power'} to pay for {g.name(ctx.source)}?",
                     [(str(n), n) for n in range(affordable + 1)]))
     ctx.variables["x"] = x
     if x == 0:
         ctx.last["pay"] = ctx.last["succeed"] = False
         return
-    plan = payment.plan_payment(g, chooser, payment.Cost(0, [payment.ANY] * x))
+    plan = payment.plan_payment(g, chooser, cost(x))
     assert plan is not None
     payment.pay(g, chooser, plan)
     ctx.last["pay"] = ctx.last["succeed"] = True
-    ctx.run(node["effect"])
+    if "effect" in node:
+        ctx.run(node["effect"])
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
@@ -454,8 +461,11 @@ def add(ctx: EffectContext, node: Node) -> None:
             power.append("|".join(sorted(domains)) if domains else "any")
         else:
             power.append(sym)
-    actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)), power,
-                          spells_only=node.get("only_for") == "spells")
+    power *= ctx.amount(node["times"]) if "times" in node else 1  # "add that much [A]"
+    # add_energy hooks on the source ("your Gold add an additional {1}"), as it was when activated
+    extra = ctx.variables.get("_add_energy", 0)
+    actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)) + extra, power,
+                          only_for=str(node.get("only_for", "")))
 
 
 def ready_runes(ctx: EffectContext, node: Node) -> None:
@@ -538,7 +548,7 @@ def play(ctx: EffectContext, node: Node) -> None:
         ignore = node.get("ignore_cost", "")
         cost = payment.play_cost(g, ctx.you, oid, [], ignore=ignore,
                                  reduction=ctx.amount(node.get("cost_reduction", 0)))
-        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell")
+        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
         if plan is None:
             g.emit("cant_play", obj=oid, reason="cost")
             continue
@@ -611,7 +621,7 @@ def _pay_equip_cost(ctx: EffectContext, eq: int, less_power: int) -> bool:
         if ability.kind == "activated" and ability.keyword == "equip":
             cost = payment.ability_cost(g, ctx.you, eq, ability.body["cost"])
             cost.power = cost.power[less_power:]
-            plan = payment.plan_payment(g, ctx.you, cost)
+            plan = payment.plan_payment(g, ctx.you, cost, for_gear=True)  # Equip is a gear ability
             if plan is not None and not cost.other:
                 options.append((cost.energy + len(cost.power), cost, plan))
     if not options:
