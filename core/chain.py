@@ -851,6 +851,9 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
     for key in ("only_while", "condition"):
         if key in ability.body and not ctx.check(ability.body[key]):
             raise IllegalActionError(f"{g.name(oid)}'s ability can't be used now (its condition doesn't hold)")
+    if ability.body.get("once_per_turn") and any(h[0] == "activated" and h[2] == oid and h[3] == str(index)
+                                                 for h in g.state.history):
+        raise IllegalActionError(f"{g.name(oid)}'s ability can be used only once each turn")
     cost_body = ability.body["cost"]
     cost = payment.ability_cost(g, player, oid, cost_body)
     if cost.other.get("exhaust_self") and obj.exhausted:
@@ -888,6 +891,8 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         _rune(g, player, oid, index)
         return
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
+    if ability.body.get("once_per_turn"):
+        g.remember("activated", player, oid, code=str(index))  # "use only once per turn"
     _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability")
     if is_add_ability(ability):
         # add_energy hooks of the source as it is before its costs are paid (a Gold killed to pay)

@@ -48,12 +48,22 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             # a created trigger's 'self' is the object it affects ("kill it the next time it takes
             # damage", 720.2 delayed triggers): match the event's object among those it affects
             holder = lasting.source
+            seen = event
             if lasting.affects is not None and ability.body["when"].get("subject") == "self":
-                holder = event.get("obj", NOWHERE)
-                if holder not in lasting.affects:
-                    continue
-            if _matches(g, holder, lasting.controller, ability, event):
-                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)
+                if etype in PLAYER_EVENTS:
+                    # "this turn, that unit has 'When I conquer ...'": the affected unit is the conqueror's
+                    # there; the trigger's event names it (event_subject)
+                    found = [o for o in lasting.affects if o in s.objs
+                             and _matches(g, o, lasting.controller, ability, event)]
+                    if not found:
+                        continue
+                    holder, seen = found[0], {**event, "obj": found[0]}
+                else:
+                    holder = event.get("obj", NOWHERE)
+                    if holder not in lasting.affects:
+                        continue
+            if _matches(g, holder, lasting.controller, ability, seen):
+                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, seen, lasting=lasting.id), ability)
                 g.spend_use(lasting)
         elif lasting.kind == "grant" and lasting.affects:
             for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
