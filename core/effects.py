@@ -523,10 +523,21 @@ def _history_count(ctx: EffectContext, cond: Node) -> int:
         if exclude and entry[2] == ctx.source:
             continue
         if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
-            if not ctx.matches(entry[2], subject) and not _matches_dead(ctx, entry, subject):
+            if not _history_subject(ctx, entry, subject):
                 continue
         count += 1
     return count
+
+
+def _history_subject(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
+    """Whether the object of a history entry meets a filter: on the board, as it is now; after it
+    left the board, its controller then was the player who did it, and the rest is judged by its card
+    (a spell played, a gear that died: "if you've played an Equipment this turn")."""
+    obj = ctx.g.state.objs[entry[2]]
+    if obj.zone == "board":
+        return ctx.matches(entry[2], subject)
+    rest = {key: want for key, want in subject.items() if key != "controller"}
+    return _matches_dead(ctx, entry, subject) and ctx.matches(entry[2], rest)
 
 
 def _matches_dead(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:

@@ -518,10 +518,15 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
     owners = g.opponents(ctx.you) if who == "opponents" else (
         g.in_turn_order(ctx.you) if who == "each" else [ctx.you])
     count = ctx.amount(node["count"])
+    if node.get("reveal") and attr == "main_deck":
+        for p in owners:
+            _before_reveal(ctx, p)
     seen = [oid for p in owners for oid in getattr(g.player(p), attr)[:count]]
     g.emit("look", player=ctx.you, count=len(seen), reveal=bool(node.get("reveal")),
            cards=[g.obj(c).code for c in seen] if node.get("reveal") else None)
     for oid in seen:
+        if node.get("reveal"):
+            _revealed_from_deck(ctx, oid)
         g.emit("looked_at", obj=oid, player=ctx.you, owner=g.obj(oid).owner)
     ctx.bindings["them"] = list(seen)
     ctx.bindings["it"] = list(seen)
@@ -660,12 +665,13 @@ def select(ctx: EffectContext, node: Node) -> None:
 def reveal_until(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     player = ctx.player(node.get("player", "you"))
+    _before_reveal(ctx, player)
     deck = g.player(player).main_deck
     revealed: list[int] = []
     found: list[int] = []
     for oid in list(deck):
         revealed.append(oid)
-        g.emit("reveal", obj=oid, code=g.obj(oid).code, player=player)
+        _revealed_from_deck(ctx, oid)
         g.emit("looked_at", obj=oid, player=ctx.you, owner=player)
         if ctx.is_kind(oid, node.get("what", "card")) and ctx.matches(oid, node.get("where")):
             found = [oid]
@@ -675,6 +681,33 @@ def reveal_until(ctx: EffectContext, node: Node) -> None:
     if found and "then" in node:
         ctx.run(node["then"])
     _dispose(ctx, [c for c in revealed if g.obj(c).zone == "main_deck"], node.get("rest", "recycle"))
+
+
+def _before_reveal(ctx: EffectContext, owner: int) -> None:
+    """'If you would reveal cards from a deck, look at the top card first; you may recycle it'
+    (Void Hatchling): the hook look_before_reveal on an object the revealing player controls."""
+    g = ctx.g
+    deck = g.player(owner).main_deck
+    if not deck or not any(True in layers.hook_values(g, oid, "look_before_reveal") for oid in g.board_objects()
+                           if g.obj(oid).controller == ctx.you):
+        return
+    top = deck[0]
+    g.emit("look", player=ctx.you, count=1, reveal=False, cards=None)
+    g.emit("looked_at", obj=top, player=ctx.you, owner=owner)
+    if ctx.ask(ctx.you, f"recycle the top card of {g.player(owner).name}'s deck before the reveal?",
+               [("yes", True), ("no", False)]):
+        actions.recycle(g, [top])
+
+
+def _revealed_from_deck(ctx: EffectContext, oid: int) -> None:
+    """A card revealed from a main deck; 'as I'm revealed from your deck, add ...' (the hook
+    add_when_revealed on the card, read as it is revealed, before anything else happens)."""
+    g = ctx.g
+    obj = g.obj(oid)
+    g.emit("reveal", obj=oid, code=obj.code, player=obj.owner)
+    energy = sum(int(v) for v in layers.hook_values(g, oid, "add_when_revealed"))
+    if energy:
+        actions.add_resources(g, obj.owner, energy, [])
 
 
 def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
@@ -763,13 +796,13 @@ PRIMITIVES: list[EffectType] = [
     _primitive("ready_runes", ready_runes, ("ready",)),
     _primitive("create_token", create_token, ("create_token", "enter_board", "contest")),
     _primitive("gain_points", gain_points, ("points",)), _primitive("gain_xp", gain_xp, ("xp",)),
-    _primitive("look_at_top", look_at_top, ("look", "looked_at", "recycle")),
+    _primitive("look_at_top", look_at_top, ("look", "looked_at", "reveal", "add", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
     _primitive("attach", attach, ("attach",)), _primitive("hide", hide, ("hide",), decides=True),
     _primitive("reveal_hand", reveal_hand, ("reveal_hand",)),
     _primitive("select", select, decides=True),
-    _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "recycle"), decides=True),
+    _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "add", "recycle"), decides=True),
     _primitive("put_in_zone", put_in_zone, ("put_in_zone",), decides=True),
     _primitive("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die")),
 ]
