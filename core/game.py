@@ -396,6 +396,16 @@ class Game:
                 if attached and ability.kind == "triggered" and "from_zone" not in ability.body["when"]:
                     self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
                     keys.append(ability.event or "")
+                elif attached and ability.kind == "replacement":
+                    # the unit's "if I would ..." (Guardian Angel): replace.replace reads it as the unit's
+                    self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
+                    keys.append("replace:" + (ability.event or ""))
+                elif attached and ability.kind == "static" and ability.body.get("affects", "self") != "self":
+                    # effect text reaching beyond the unit ("your units here have ...", "your spells deal ...")
+                    self.static_sources[(oid, ability.index)] = None
+                    self._statics_generation += 1
+                    if triggers.granted_trigger_mods(self, ability):
+                        self.grant_sources[(oid, ability.index)] = None
                 elif attached and ability.kind == "static" and triggers.granted_trigger_mods(self, ability):
                     self.grant_sources[(oid, ability.index)] = None  # a keyword with a trigger, for the unit
                 continue
