@@ -323,6 +323,8 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
                 continue
             if lasting.affects is not None and oid not in lasting.affects:
                 continue
+            if lasting.body.get("next"):
+                g.spend_use(lasting)  # "the next time it would be dealt damage": this instance only
             return 0
     if obj.prevent > 0:
         used = min(obj.prevent, amount)

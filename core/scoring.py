@@ -78,6 +78,8 @@ def establish_control(g: "Game", player: int, loc: int, by: str = "") -> None:
 
     ``by="attack"``: the player won a combat there as the attacker ("when I conquer after an attack")."""
     bf = g.bf_at(loc)
+    if bf.controller == NOWHERE:
+        g.remember("took_uncontrolled", player, bf.card, loc=loc)  # "a battlefield that was uncontrolled"
     set_controller(g, loc, player)
     g.emit("control", bf=loc, player=player)
     if can_score(g, player, bf):

@@ -265,6 +265,21 @@ def _w_from_here(g: "Game", oid: int, controller: int, ability: Ability, event: 
     return not want or event.get("from") == _here(g, oid)
 
 
+@WHEN.register("from_battlefield")
+def _w_from_battlefield(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                        want: Any) -> bool:
+    """A move that started at a battlefield ("When I move from a battlefield")."""
+    return not want or is_battlefield(int(event.get("from", NOWHERE)))
+
+
+@WHEN.register("from_uncontrolled")
+def _w_from_uncontrolled(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                         want: Any) -> bool:
+    """A conquer of a battlefield nobody controlled before ("a battlefield that was uncontrolled")."""
+    return not want or any(h[0] == "took_uncontrolled" and h[1] == event.get("player") and h[2] == event.get("bf")
+                           for h in g.state.history)
+
+
 @WHEN.register("to_battlefield")
 def _w_to_battlefield(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
                       want: Any) -> bool:

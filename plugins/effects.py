@@ -257,6 +257,11 @@ def prevent_damage(ctx: EffectContext, node: Node) -> None:
         for oid in affects:
             g.obj(oid).prevent += amount
         return
+    if node.get("next"):
+        # "the next time it would be dealt damage this turn, prevent it": all of one instance, once
+        _lasting(ctx, "prevent", {"from": node.get("from", "any"), "next": True}, node.get("duration", "this_turn"),
+                 affects, uses=1)
+        return
     _lasting(ctx, "prevent", {"from": node.get("from", "any")}, node.get("duration", "this_turn"), affects)
 
 
@@ -421,8 +426,27 @@ def swap_locations(ctx: EffectContext, node: Node) -> None:
 
 # ---------------------------------------------------------------------- cards and resources
 def draw(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    if "cards" in node:
+        # "draw one (of the cards looked at)": those cards, from wherever they are in the main deck
+        for oid in ctx.resolve(node["cards"], "draw"):
+            obj = g.obj(oid)
+            if obj.zone == "main_deck":
+                g.place(oid, "hand")
+                g.emit("draw", player=obj.owner, obj=oid)
+                g.remember("draw", obj.owner, oid)
+        return
     player = ctx.player(node.get("player"))
-    actions.draw(ctx.g, player, ctx.amount(node.get("amount", 1)))
+    actions.draw(g, player, ctx.amount(node.get("amount", 1)))
+
+
+def mill(ctx: EffectContext, node: Node) -> None:
+    """Put the top cards of a main deck into its owner's trash (not a discard, not a draw)."""
+    g = ctx.g
+    player = ctx.player(node.get("player"))
+    for oid in list(g.player(player).main_deck[:ctx.amount(node.get("amount", 1))]):
+        g.place(oid, "trash")
+        g.emit("mill", player=player, obj=oid, code=g.obj(oid).code)
 
 
 def discard(ctx: EffectContext, node: Node) -> None:
@@ -733,10 +757,15 @@ def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
 def put_in_zone(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     zone = str({"champion_zone": "champion", "banishment": "banished"}.get(node["zone"], node["zone"]))
+    position = node.get("position", "bottom")
     for oid in ctx.resolve(node["target"], "move"):
         obj = g.obj(oid)
-        g.place(oid, zone, obj.owner if zone == "board" else NOWHERE)
-        g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner)
+        top = position == "top"
+        if position == "top_or_bottom":  # "put a card on the top or bottom of your Main Deck": its owner chooses
+            top = bool(ctx.ask(obj.owner, f"put {g.name(oid)} on top of the deck or at the bottom?",
+                               [("top", True), ("bottom", False)]))
+        g.place(oid, zone, obj.owner if zone == "board" else NOWHERE, top=top)
+        g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner, **({"top": True} if top else {}))
 
 
 def trigger_abilities(ctx: EffectContext, node: Node) -> None:
@@ -804,6 +833,7 @@ PRIMITIVES: list[EffectType] = [
     _primitive("select", select, decides=True),
     _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "add", "recycle"), decides=True),
     _primitive("put_in_zone", put_in_zone, ("put_in_zone",), decides=True),
+    _primitive("mill", mill, ("mill",)),
     _primitive("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die")),
 ]
 
