@@ -1069,7 +1069,9 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                         ctx.run(ability.body["effect"])
             if item in s.chain:
                 s.chain.remove(item)
-            if g.obj(item.obj).zone == "chain":
+            if g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
+                actions.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
+            elif g.obj(item.obj).zone == "chain":
                 g.place(item.obj, "trash")
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    from_hidden=item.from_hidden, cost=card.energy, nth=_played_count(g, item.controller))

@@ -571,6 +571,7 @@ def play(ctx: EffectContext, node: Node) -> None:
     # 185.3.b: a token that left the board (banished by Portal Rescue) no longer exists to be played
     cards = [oid for oid in ctx.resolve(node["card"], "play") if g.obj(oid).zone != "gone"]
     saved = ctx.you
+    played: list[int] = []
     for oid in cards:
         ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
         card = g.card(oid)
@@ -583,11 +584,17 @@ def play(ctx: EffectContext, node: Node) -> None:
             continue
         payment.pay(g, ctx.you, plan)
         g.remember("played", ctx.you, oid, code=card.code)
+        played.append(oid)
         if card.type in ("unit", "gear"):
             if "at" in node:
                 loc = ctx.place(node["at"])
             else:
                 options = chain.play_locations(g, ctx.you, oid)
+                if card.type == "unit" and "also_at" in node:
+                    # "if it is a unit, you may play it here" - besides where units may be played
+                    extra = ctx.place(node["also_at"])
+                    if extra != NOWHERE and extra not in options and actions.can_enter(g, extra, ctx.you):
+                        options = options + [extra]
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
                                   [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc)
@@ -607,9 +614,13 @@ def play(ctx: EffectContext, node: Node) -> None:
                 targets = combos[pick]
             g.place(oid, "chain")
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
+            if node.get("afterwards") == "recycle":
+                item.variables["_afterwards_recycle"] = 1  # "then recycle it": recycled, not trashed, once played
             g.state.chain.insert(max(0, len(g.state.chain) - 1), item)
             g.emit("play", player=ctx.you, obj=oid, code=card.code, by="effect", targets=targets)
     ctx.you = saved
+    ctx.bindings["it"] = played  # "... If you do, attach it to me"
+    ctx.last["succeed"] = bool(played)
 
 
 def extra_turn(ctx: EffectContext, node: Node) -> None:
