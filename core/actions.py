@@ -14,6 +14,7 @@ from . import effects, replacement
 
 if TYPE_CHECKING:
     from .cards import Ability
+    from .state import Lasting
     from .game import Game
 
 
@@ -632,6 +633,18 @@ def take_control(g: "Game", oid: int, player: int) -> None:
     obj.timestamp = g.tick()
     g.emit("control", obj=oid, player=player)
     _cleanup(g)
+
+
+def end_control(g: "Game", lasting: "Lasting") -> None:
+    """A 'take control for a while' effect ended: its former controller controls it again (and it is
+    recalled when the effect says so: "lose control of that unit and recall it at end of turn")."""
+    for oid in lasting.affects or []:
+        obj = g.state.objs.get(oid)
+        if obj is None or obj.zone != "board":
+            continue
+        take_control(g, oid, int(lasting.body["back_to"]))
+        if lasting.body.get("then") == "recall":
+            recall(g, [oid])
 
 
 def counter(g: "Game", card_obj: int) -> bool:

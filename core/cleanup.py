@@ -102,6 +102,11 @@ def cleanup(g: "Game") -> None:
             bf.contested_by = NOWHERE
             bf.showdown_staged = bf.combat_staged = False
     _becoming_mighty(g)
+    # control "until I leave the board" ends when its source leaves (Akshan)
+    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"]:
+        if s.objs[lasting.source].zone != "board":
+            s.lasting.remove(lasting)
+            actions.end_control(g, lasting)
     # 8-9. begin a staged showdown or combat
     if open_state and sd is None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]

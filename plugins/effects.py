@@ -302,7 +302,13 @@ def _simple(name: str) -> Any:
                     g.obj(oid).controller = ctx.you
                     g.emit("control", obj=oid, player=ctx.you)
                 else:
+                    before = g.obj(oid).controller
                     actions.take_control(g, oid, ctx.you)
+                    if node.get("duration", "permanent") != "permanent" and before != ctx.you:
+                        # "until end of turn" / "until I leave the board": then control goes back (and,
+                        # with then: recall, it is recalled - "lose control of it and recall it")
+                        _lasting(ctx, "control", {"back_to": before, "then": node.get("then", "")},
+                                 node["duration"], [oid])
         elif name == "detach":
             for oid in targets:
                 actions.detach(g, oid)  # 436.4.b
