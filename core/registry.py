@@ -63,6 +63,8 @@ class EffectType:
     may_kill: bool = False
     decides: bool = False
     plugin: str = ""
+    # English for the card text renderer: fields in braces ("swap the Might of {a} and {b}{duration}")
+    text: str = ""
 
 
 @dataclass(frozen=True)

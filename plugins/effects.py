@@ -361,12 +361,19 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
 def grant_keyword(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     targets = [t for t in ctx.resolve(node["target"], "give a keyword to") if g.obj(t).zone == "board"]
-    keyword = node["keyword"].lower().replace("-", "_")
-    value = node.get("value")
-    if value is None:
-        kw = g.catalog.keywords.get(keyword)
-        value = kw.default if kw is not None and kw.parameter_kind == "number" else None
-    _lasting(ctx, "grant", {"keyword": keyword, "value": value}, node.get("duration", "this_turn"), targets)
+    if "keywords_of" in node:
+        # "give it my keywords": every keyword that object has now, with its value
+        holders = [o for o in ctx.resolve(node["keywords_of"]) if g.obj(o).zone == "board"]
+        grants = list(layers.chars(g, holders[0]).keywords.items()) if holders else []
+    else:
+        keyword = node["keyword"].lower().replace("-", "_")
+        value = node.get("value")
+        if value is None:
+            kw = g.catalog.keywords.get(keyword)
+            value = kw.default if kw is not None and kw.parameter_kind == "number" else None
+        grants = [(keyword, value)]
+    for keyword, value in grants:
+        _lasting(ctx, "grant", {"keyword": keyword, "value": value}, node.get("duration", "this_turn"), targets)
     ctx.bindings["it"] = targets
 
 

@@ -1087,9 +1087,29 @@ class Renderer:
         kind = str(eff.get("type"))
         method = getattr(self, f"e_{kind}", None)
         if method is None:
-            return [Clause(_mark(f"unknown effect {kind!r}"))]
+            return self.plugin_effect(ctx, eff, kind)
         result: list[Clause] = method(ctx, eff)
         return result
+
+    def plugin_effect(self, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
+        """A plugin's effect primitive, from the English template it registered (EffectType.text):
+        selectors read as objects, durations as " this turn", amounts as numbers."""
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        etype = catalog.effect_types.get(kind) if catalog is not None else None
+        if etype is None or not etype.text:
+            return [Clause(_mark(f"unknown effect {kind!r}"))]
+        fields: dict[str, str] = {"duration": self.duration(eff.get("duration"))}
+        for key, value in eff.items():
+            if key in ("type", "note", "duration"):
+                continue
+            if isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
+                fields[key] = self.obj(ctx, value)
+            else:
+                fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
+        try:
+            return [Clause(etype.text.format(**fields))]
+        except (KeyError, IndexError):
+            return [Clause(_mark(f"effect {kind!r} text"))]
 
     def text(self, ctx: Ctx, eff: Node) -> str:
         """An effect as sentence text (first letter as rendered, no final period)."""
