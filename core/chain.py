@@ -679,6 +679,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.kill(g, [oid], source=oid, by="cost", killer=player)
     if other.get("recycle_self"):
         actions.recycle(g, [oid])
+    if other.get("banish_self"):
+        actions.banish(g, [oid])
 
 
 def _after_add(g: "Game", player: int, discretionary: bool) -> None:

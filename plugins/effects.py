@@ -286,6 +286,11 @@ def _simple(name: str) -> Any:
             actions.return_to_hand(g, targets)
         elif name == "banish":
             actions.banish(g, targets)
+            if "with" in node:
+                # "banish me with this" (The Zero Drive): remembered for 'where: {banished_with: ...}'
+                holders = ctx.resolve(node["with"])
+                for oid in targets:
+                    g.state.banished_with[str(oid)] = list(holders)
         elif name == "put_in_hand":
             actions.put_in_hand(g, targets)
         elif name == "counter":
