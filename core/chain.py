@@ -506,9 +506,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     if not other:
         return out
     ctx = EffectContext(g, player, oid)
-    for key in ("kill", "exhaust"):
+    for key in ("kill", "exhaust", "recycle", "return_to_hand"):
         if key in other:
-            out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
+            out[key] = [c for c in ctx.candidates(other[key]) if key != "exhaust" or not g.obj(c).exhausted]
     if other.get("spend_buff") in (1, "any_number"):
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;
         # "any number of buffs" (Kraken Hunter): a list of them in pay_with
@@ -566,13 +566,13 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
         raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
     if other.get("spend_buff") in (1, "any_number") and not cost_choices(g, player, oid, other)["spend_buff"]:
         raise IllegalActionError("you have no buff to spend", "cost")
-    if "kill" in other or "exhaust" in other:
+    if "kill" in other or "exhaust" in other or "recycle" in other or "return_to_hand" in other:
         ctx = EffectContext(g, player, oid)
-        for key in ("kill", "exhaust"):
+        for key in ("kill", "exhaust", "recycle", "return_to_hand"):
             # an exhausted unit can't pay an exhaust cost
             if key in other and not [c for c in ctx.candidates(other[key])
-                                     if key == "kill" or not g.obj(c).exhausted]:
-                raise IllegalActionError(f"nothing to {key} to pay the cost", "cost")
+                                     if key != "exhaust" or not g.obj(c).exhausted]:
+                raise IllegalActionError(f"nothing to {key.replace('_', ' ')} to pay the cost", "cost")
 
 
 def describe_selection(sel: dict[str, Any]) -> str:
@@ -675,6 +675,10 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         actions.kill(g, victims, source=oid, by="cost", killer=player)
     if "exhaust" in other and pay_with.get("exhaust") is not None:
         actions.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
+    if "recycle" in other and pay_with.get("recycle") is not None:
+        actions.recycle(g, [int(pay_with["recycle"])])  # "recycle a unit from your trash"
+    if "return_to_hand" in other and pay_with.get("return_to_hand") is not None:
+        actions.return_to_hand(g, [int(pay_with["return_to_hand"])])  # "return a friendly gear to its owner's hand"
     if other.get("kill_self"):
         actions.kill(g, [oid], source=oid, by="cost", killer=player)
     if other.get("recycle_self"):
