@@ -384,6 +384,31 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     return out
 
 
+def restricted(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
+               loc: int | None = None) -> list[dict[str, Any]]:
+    """The active restriction modifiers of that name (with their static's condition and 'while'
+    holding) that apply: to a player or a unit its 'affects' names (default: everyone), or - with
+    loc - those of the battlefield at that location ("Units can't be played here")."""
+    out: list[dict[str, Any]] = []
+    for mod, src in static_modifiers(g, "restriction"):
+        if mod["restriction"] != restriction:
+            continue
+        source = g.obj(src)
+        if loc is not None and not (source.zone == "bfcard" and source.loc == loc):
+            continue
+        ability = next((a for a in g.card(src).abilities if a.kind == "static"
+                        and any(m is mod for m in a.body["modifiers"])), None)
+        affects = ability.body.get("affects") if ability is not None else None
+        if affects is not None and (player is not None or unit is not None):
+            ctx = effects.EffectContext(g, source.controller, src)
+            covered = ctx.resolve(affects) if player is not None else [o for o in [unit] if o is not None
+                                                                           and ctx.selector_matches(affects, o)]
+            if (player if player is not None else unit) not in covered:
+                continue
+        out.append(mod)
+    return out
+
+
 def heal(g: "Game", ids: list[int]) -> None:
     for oid in ids:
         obj = g.obj(oid)
@@ -498,7 +523,7 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
             dest = obj.controller  # units are never moved to another player's base
         if is_battlefield(obj.loc) and not is_battlefield(dest):
             from .movement import _cant_move_to_base
-            if _cant_move_to_base(g, obj.loc):
+            if _cant_move_to_base(g, oid):
                 continue  # "can't move from here to base" stops every move, not only the standard one (171)
         if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
             recall(g, [oid])

@@ -311,6 +311,9 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     # 449.2.b: nor (for units) a battlefield the player's teammate occupies - playing a unit there would
     # put teammates' units together just as a move would, and it isn't a battlefield the player controls
     unit = card.type == "unit"
+    if unit:  # "Units can't be played here" (a battlefield's restriction)
+        locations = {loc for loc in locations if not is_battlefield(loc)
+                     or not actions.restricted(g, "no_units_played_here", loc=loc)}
     return sorted(loc for loc in locations if not is_battlefield(loc) or actions.can_enter(g, loc, player, unit))
 
 

@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 
 def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = None) -> bool:
-    """Whether a standard move may take the unit there; ``no_base_from`` is where
-    ``_no_base_from`` says units can't move to base, when the caller has it already."""
+    """Whether a standard move may take the unit there; ``no_base_from`` is the units that
+    ``_no_base_from`` says can't move to base, when the caller has it already."""
     obj = g.obj(oid)
     if obj.loc == dest:
         return False
@@ -34,22 +34,21 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = 
     if from_bf and not to_bf:
         if no_base_from is None:
             no_base_from = _no_base_from(g)
-        if obj.loc in no_base_from:
+        if oid in no_base_from:
             return False
     return True
 
 
 def _no_base_from(g: "Game") -> set[int]:
-    """Locations whose 'can't move to base' restriction applies to units there."""
-    return {g.obj(src).loc for mod, src in actions.static_modifiers(g, "restriction")
-            if mod["restriction"] == "cant_move_to_base"}
+    """The units a 'can't move to base' restriction covers (171): those its static affects - units at
+    Vilemaw's Lair, every unit for Minotaur Reckoner."""
+    if not any(mod["restriction"] == "cant_move_to_base" for mod, _ in actions.static_modifiers(g, "restriction")):
+        return set()
+    return {oid for oid in g.board_objects() if g.card(oid).type == "unit" and _cant_move_to_base(g, oid)}
 
 
-def _cant_move_to_base(g: "Game", loc: int) -> bool:
-    for mod, src in actions.static_modifiers(g, "restriction"):
-        if mod["restriction"] == "cant_move_to_base" and g.obj(src).loc == loc:
-            return True
-    return False
+def _cant_move_to_base(g: "Game", oid: int) -> bool:
+    return bool(actions.restricted(g, "cant_move_to_base", unit=oid))
 
 
 def destinations(g: "Game", player: int) -> dict[int, list[int]]:
