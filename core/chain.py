@@ -135,6 +135,15 @@ def _walk_targets(node: Any) -> list[dict[str, Any]]:
     return out
 
 
+def choosable(g: "Game", player: int, oid: int) -> bool:
+    """Whether the player's spells and abilities may choose the object: one with the hook chosen_by:
+    friendly_only ("I can't be chosen by enemy spells and abilities") refuses its opponents."""
+    obj = g.state.objs.get(oid)
+    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
+        return True
+    return "friendly_only" not in layers.hook_values(g, oid, "chosen_by")
+
+
 def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
                    restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
     """Every legal combination of targets (capped), one list of ids per slot."""
@@ -144,6 +153,8 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         candidates = ctx.candidates(sel)
         if restrict_loc != NOWHERE and sel.get("what") != "location":
             candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
+        if sel.get("what") not in ("location", "player"):
+            candidates = [c for c in candidates if choosable(g, player, c)]
         count = int(sel.get("count", 1))
         choices: list[list[int]] = []
         low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
@@ -505,6 +516,8 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 continue
             if not isinstance(oid, int) or oid not in g.state.objs or not ctx.matches_selection(sel, oid):
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
+            if not choosable(g, player, oid):
+                raise IllegalActionError(f"{g.name(oid)} can't be chosen by your spells and abilities", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
 

@@ -434,8 +434,9 @@ def is_stunned(g: "Game", oid: int) -> bool:
 
 
 def combat_might(g: "Game", oid: int) -> int:
-    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0."""
-    if g.obj(oid).stunned:
+    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0; a unit that "doesn't deal
+    combat damage" (the hook combat_damage: none) adds 0 too."""
+    if g.obj(oid).stunned or "none" in hook_values(g, oid, "combat_damage"):
         return 0
     return max(0, might(g, oid))
 
