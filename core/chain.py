@@ -462,6 +462,8 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
             raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
+        chosen = [t for slot in _object_targets(slots * count, targets) for t in slot]
+        payment.chooses_discounts(g, player, oid, chosen, cost)  # "your spells that choose me cost less"
         cost.power += payment.deflect_tax(g, player, _object_targets(slots * count, targets))
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)

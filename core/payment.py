@@ -222,8 +222,12 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
         body_cost = ability.body["cost"]
-        extra_energy += ctx.amount(body_cost.get("energy", 0))
-        extra_power += [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        cost_energy = ctx.amount(body_cost.get("energy", 0))
+        cost_power = [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        if optional:
+            cost_energy, cost_power = _optional_cost_discounts(g, player, name, cost_energy, cost_power)
+        extra_energy += cost_energy
+        extra_power += cost_power
         for key, value in body_cost.items():
             if key not in ("energy", "power"):
                 other[key] = value
@@ -243,18 +247,72 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     minimum = 0
     if not (hidden or ignore == "all"):
         for mod, floor, src_lasting in cost_modifiers(g, player, oid):
-            amount = effects.EffectContext(g, player, oid).amount(mod.get("energy", 0))
+            if "if_chooses" in mod:
+                continue  # depends on the targets: applied by chooses_discounts once they are known
+            mctx = effects.EffectContext(g, player, oid)
+            amount = mctx.amount(mod.get("energy", 0))
+            # power symbols less or more ("{1}{Any} less", "{2}{Calm} less for each ..."), power_times times
+            symbols = [symbol(s, card.domains) for s in mod.get("power", [])] * mctx.amount(mod.get("power_times", 1))
             if mod.get("increase"):
                 extra_energy += amount
+                extra_power += symbols
             else:
                 if floor:
                     amount = max(0, min(amount, energy - floor))
                 reduce_energy += amount
                 minimum = max(minimum, floor)
+                power = _less_power(power, symbols)
             if src_lasting is not None and src_lasting.uses > 0:
                 other.setdefault("_use_lasting", []).append(src_lasting.id)
     energy = max(0, energy - reduce_energy) + extra_energy
     return Cost(energy=energy, power=power + extra_power, other=other)
+
+
+def _less_power(power: list[frozenset[str]], symbols: list[frozenset[str]]) -> list[frozenset[str]]:
+    """A cost's power symbols with some taken away: [A] takes any symbol, a domain only its own."""
+    out = list(power)
+    for wanted in symbols:
+        match = next((p for p in out if wanted == ANY or p == wanted), None)
+        if match is not None:
+            out.remove(match)
+    return out
+
+
+def _optional_cost_discounts(g: "Game", player: int, name: str, energy: int,
+                             power: list[frozenset[str]]) -> tuple[int, list[frozenset[str]]]:
+    """'Optional additional costs you pay cost {1} or {Any} less' (Ezreal, Prodigy), 'friendly [Repeat]
+    costs cost {1} less' (Marai Spire): static optional_cost_discount modifiers of the player's objects.
+    "{1} or {Any}": one energy if the cost has energy, else one power."""
+    for mod, src in actions.static_modifiers(g, "optional_cost_discount"):
+        if g.obj(src).controller != player or mod.get("cost", name) != name:
+            continue
+        less = int(mod.get("energy", 0))
+        if energy > 0 or not mod.get("or_power"):
+            energy = max(0, energy - less)
+        else:
+            power = _less_power(power, [symbol(s, ()) for s in mod["or_power"]])
+    return energy, power
+
+
+def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
+    """Cost changes for a card that chooses certain objects ("Your spells that choose me cost {1} or {Any}
+    less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
+    if not targets:
+        return
+    for src, ability, what, where in _cost_statics(g):
+        source = g.obj(src)
+        ctx = effects.EffectContext(g, source.controller, src)
+        if not ctx.is_kind(oid, what) or ("while" in ability.body and not ctx.check(ability.body["while"])) \
+                or not ctx.matches(oid, where):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] != "cost" or "if_chooses" not in mod or not set(ctx.resolve(mod["if_chooses"])) & set(targets):
+                continue
+            less = ctx.amount(mod.get("energy", 0))
+            if cost.energy > 0 or not mod.get("or_power"):
+                cost.energy = max(0, cost.energy - less)
+            else:
+                cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
