@@ -673,12 +673,19 @@ def end_control(g: "Game", lasting: "Lasting") -> None:
 
 
 def counter(g: "Game", card_obj: int) -> bool:
-    """The item does nothing and leaves the chain; a countered card was not played."""
+    """The item does nothing and leaves the chain; a countered card was not played.  An object that is
+    no card on the chain names its newest ability there (its source stays where it is)."""
     for item in list(g.state.chain):
         if item.kind == "card" and item.obj == card_obj:
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
             g.place(card_obj, "trash")
+            _cleanup(g)
+            return True
+    for item in reversed(g.state.chain):
+        if item.kind != "card" and item.obj == card_obj:
+            g.state.chain.remove(item)
+            g.emit("counter", obj=card_obj, item=item.id)
             _cleanup(g)
             return True
     return False

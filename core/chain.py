@@ -660,8 +660,8 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
 def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str) -> None:
     """A spell or ability chose these objects as targets (The Dreaming Tree listens to this)."""
     for sel, chosen in zip(slots, targets):
-        if sel.get("what") == "location":
-            continue
+        if sel.get("what") in ("location", "chain_item"):
+            continue  # a chain item (a spell or an ability, named by its source) isn't an object chosen
         for oid in chosen:
             obj = g.state.objs.get(oid)
             if obj is not None:

@@ -730,6 +730,10 @@ def _zone_board(ctx: EffectContext, selector: Node) -> list[int]:
 
 @ZONES.register("chain")
 def _chain_cards(ctx: EffectContext, selector: Node) -> list[int]:
+    """The spells on the chain; for what: chain_item, the sources of its abilities too ("counter a spell
+    or ability": an ability is chosen by its source, the newest of its items counts)."""
+    if selector.get("what") == "chain_item":
+        return list(dict.fromkeys(item.obj for item in ctx.g.state.chain))
     return [item.obj for item in ctx.g.state.chain if item.kind == "card"]
 
 

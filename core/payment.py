@@ -253,6 +253,8 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
             amount = mctx.amount(mod.get("energy", 0))
             # power symbols less or more ("{1}{Any} less", "{2}{Calm} less for each ..."), power_times times
             symbols = [symbol(s, card.domains) for s in mod.get("power", [])] * mctx.amount(mod.get("power_times", 1))
+            if mod.get("ignore_energy"):
+                energy = 0  # "you may play a gear ... this turn, ignoring its Energy cost" (Jayce)
             if mod.get("increase"):
                 extra_energy += amount
                 extra_power += symbols
