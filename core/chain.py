@@ -657,8 +657,13 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
         _after_add(g, player, discretionary=True)
 
 
-def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str) -> None:
-    """A spell or ability chose these objects as targets (The Dreaming Tree listens to this)."""
+def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
+            source: int = NOWHERE) -> None:
+    """A spell or ability chose these objects as targets (The Dreaming Tree listens to this); the
+    history remembers whether a spell, a unit's ability or another ability chose ("if you've chosen
+    enemy units twice this turn with spells or unit abilities")."""
+    kind = by if by == "spell" or source not in g.state.objs else (
+        "unit_ability" if g.card(source).type == "unit" else "ability")
     for sel, chosen in zip(slots, targets):
         if sel.get("what") in ("location", "chain_item"):
             continue  # a chain item (a spell or an ability, named by its source) isn't an object chosen
@@ -666,6 +671,7 @@ def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[l
             obj = g.state.objs.get(oid)
             if obj is not None:
                 g.emit("chosen", obj=oid, player=player, by=by, loc=obj.loc, controller=obj.controller)
+                g.remember("chosen", player, oid, code=kind)
 
 
 def _use_lasting(g: "Game", lid: int) -> None:
@@ -924,7 +930,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
     if ability.body.get("once_per_turn"):
         g.remember("activated", player, oid, code=str(index))  # "use only once per turn"
-    _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability")
+    _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability", oid)
     if is_add_ability(ability):
         # add_energy hooks of the source as it is before its costs are paid (a Gold killed to pay)
         extra = sum(int(v) for v in layers.hook_values(g, oid, "add_energy"))

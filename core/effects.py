@@ -522,6 +522,8 @@ def _history_count(ctx: EffectContext, cond: Node) -> int:
             continue
         if exclude and entry[2] == ctx.source:
             continue
+        if "by" in cond and entry[3] not in cond["by"]:
+            continue  # chosen by a spell / a unit's ability / another ability
         if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
             if not _history_subject(ctx, entry, subject):
                 continue
@@ -1314,7 +1316,7 @@ def _c_compare(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _COMPARE[cond["op"]](ctx.amount(cond["left"], subject), ctx.amount(cond["right"], subject))
 
 
-@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject"))
+@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject", "by"))
 def _c_history(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _history_count(ctx, cond) >= int(cond.get("at_least", 1))
 

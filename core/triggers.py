@@ -424,6 +424,10 @@ def put_on_chain(g: "Game") -> None:
     pending.remove(trigger)
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
+    if targets:
+        from .chain import _chosen
+
+        _chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
