@@ -367,8 +367,20 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a
     selection an object of its kind that meets its filter (where it is, only on the board)."""
+    return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
+
+
+def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(grant_ability modifier, source, its static ability) of the statics giving the object an
+    activated ability ("friendly legends have '{Exhaust}: ...'")."""
+    if not _active_modifiers(g, "grant_ability"):
+        return []
+    return _covering(g, "grant_ability", oid)
+
+
+def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     obj = g.obj(oid)
-    out: list[tuple[dict[str, Any], int]] = []
+    out: list[tuple[dict[str, Any], int, Ability]] = []
     for mod, src, ability in _active_modifiers(g, kind):
         affects = ability.body.get("affects", "self")
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
@@ -380,7 +392,7 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
         else:
             covered = oid in ctx.resolve(affects)
         if covered:
-            out.append((mod, src))
+            out.append((mod, src, ability))
     return out
 
 

@@ -737,13 +737,15 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     board = g.board_objects()
     sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
     hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
+    granting = bool(actions.static_modifiers(g, "grant_ability"))
     for oid in sources:
         if oid == NOWHERE:
             continue
         obj = objs[oid]
         card = g.defs[obj.code]
         own, borrows = _activation_facts(card)
-        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)):
+        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)) \
+                or (granting and actions.granted_abilities(g, oid)):
             for ability in activated_abilities(g, oid):
                 if ability.kind == "activated" and _active_text(g, oid, ability):
                     out.append((oid, ability))
@@ -780,15 +782,18 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     card = g.card(oid)
     own = list(card.abilities)
     obj = g.state.objs.get(oid)
-    if obj is None or obj.zone != "board":
+    if obj is None or obj.zone not in ("board", "legend"):
         return own
-    if not _activation_facts(card)[1] and (card.type != "unit" or not actions.attached_to(g, oid)):
-        return own  # nothing borrowed and no effect text attached
+    granted = actions.granted_abilities(g, oid)
+    if not granted and (obj.zone != "board" or not _activation_facts(card)[1]
+                        and (card.type != "unit" or not actions.attached_to(g, oid))):
+        return own  # nothing borrowed, granted or attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
     if key not in memo:
-        memo[key] = own + _borrowed(g, oid, own)
+        memo[key] = own + _borrowed(g, oid, own) if obj.zone == "board" else list(own)
         memo[key] += _effect_text_activated(g, oid, len(memo[key]))
+        memo[key] += _granted_activated(g, granted, len(memo[key]))
     remembered: list[Ability] = memo[key]
     return list(remembered)
 
@@ -812,6 +817,17 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
                         borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed),
                                                             body={**lent.body, "_lent": [lender, lent.index]}))
     return borrowed
+
+
+def _granted_activated(g: "Game", granted: list[tuple[dict[str, Any], int, Ability]], start: int) -> list[Ability]:
+    """Activated abilities a static gives the object (its grant_ability modifiers), numbered after
+    the others; each remembers where it was granted, so it resolves even if the grant ends."""
+    out: list[Ability] = []
+    for mod, src, static in granted:
+        ability = g.granted_ability(mod)
+        where = [src, static.index, static.body["modifiers"].index(mod)]
+        out.append(dataclasses.replace(ability, index=start + len(out), body={**ability.body, "_granted": where}))
+    return out
 
 
 def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
@@ -924,6 +940,8 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
     if index >= 0 and "_lent" in ability.body:
         # a borrowed ability stays on the chain even if the borrower or the lender leaves the board
         item.variables["_lent_by"], item.variables["_lent_index"] = ability.body["_lent"]
+    if index >= 0 and "_granted" in ability.body:
+        item.variables["_granted"] = ability.body["_granted"]  # likewise a granted one
     if index < 0:
         _rune(g, player, oid, index)
         return

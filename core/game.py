@@ -97,6 +97,7 @@ class Game:
         self.version = 0
         self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
         self._lasting_abilities: dict[int, Ability] = {}
+        self._granted_abilities: dict[int, tuple[dict[str, Any], Ability]] = {}
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         self.replaying = False
         self.answer_pos = 0
@@ -488,6 +489,14 @@ class Game:
             cached = compiled
         return cached
 
+    def granted_ability(self, mod: dict[str, Any]) -> Ability:
+        """The compiled activated ability of a grant_ability modifier (compiled once per modifier)."""
+        cached = self._granted_abilities.get(id(mod))
+        if cached is None or cached[0] is not mod:
+            cached = (mod, self._compiler._ability({**mod["ability"], "kind": "activated"}, 0, None, None))
+            self._granted_abilities[id(mod)] = cached
+        return cached[1]
+
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
         return [lasting for lasting in self.state.lasting if lasting.uses != 0]
@@ -502,6 +511,11 @@ class Game:
         lender = item.variables.get("_lent_by")
         if lender is not None:
             return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
+        granted = item.variables.get("_granted")
+        if granted is not None:
+            src, static, index = granted
+            mod = self.defs[self.state.objs[src].code].abilities[static].body["modifiers"][index]
+            return self.granted_ability(mod)
         return self.ability_of(item.obj, item.ability, item.lasting)
 
     def find_lasting(self, lid: int) -> Lasting | None:

@@ -73,7 +73,7 @@ def _cap(text: str) -> str:
 
 def _end(text: str) -> str:
     """A sentence with its final period (not doubled)."""
-    return text if text.endswith((".", ".)", "!", "?")) else text + "."
+    return text if text.endswith((".", ".)", "!", "?", ".\"")) else text + "."
 
 
 def _word(n: int) -> str:
@@ -1947,6 +1947,8 @@ class Renderer:
             return f"to hide cards, {ctx.you().text} {cost} instead of {{Any}}"
         if kind == "hook":
             return self.hook(ctx, mod, subj)
+        if kind == "grant_ability" and isinstance(mod.get("ability"), Mapping):
+            return f'{subj.text} {subj.verb("have")} "{self.activated(ctx, mod["ability"], [])}"'
         return _mark(f"modifier type {kind!r}")
 
     def cost_modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
