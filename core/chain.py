@@ -19,7 +19,7 @@ from . import actions, layers, payment, triggers
 from .cards import Ability, CardDef
 from .effects import EffectContext
 from .errors import IllegalActionError
-from .state import NOWHERE, ChainItem, Decision, is_battlefield
+from .state import NOWHERE, ChainItem, Decision, Lasting, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -348,24 +348,28 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
     return mods
 
 
-_OPTIONAL: dict[int, tuple[CardDef, list[str]]] = {}
+_OPTIONAL: dict[int, tuple[tuple[Ability, ...], list[str]]] = {}
 
 
-def optional_costs(card: CardDef) -> list[str]:
-    """The names of the card's optional additional costs, found once per card (scripts are
-    immutable once compiled); callers must not change the list."""
-    hit = _OPTIONAL.get(id(card))
-    if hit is not None and hit[0] is card:
+def optional_costs(g: "Game", oid: int) -> list[str]:
+    """The names of the card's optional additional costs (those of keywords given to it too), found
+    once per list of costs; callers must not change the list."""
+    costs = payment.additional_costs(g, oid)
+    hit = _OPTIONAL.get(id(costs))
+    if hit is not None and hit[0] is costs:
         return hit[1]
-    names = [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
-    _OPTIONAL[id(card)] = (card, names)
+    names = [a.body["name"] for a in costs if a.body.get("optional")]
+    if costs is payment.own_additional_costs(g.card(oid)):
+        _OPTIONAL[id(costs)] = (costs, names)  # a card's own costs live as long as its script
     return names
 
 
-def runs(card: CardDef, paid: list[str] | tuple[str, ...]) -> int:
+def runs(g: "Game", oid: int, paid: list[str] | tuple[str, ...]) -> int:
     """820: how many times a spell's instructions are carried out - once, and once more for each
     paid additional cost that repeats them (Repeat)."""
-    return 1 + sum(1 for a in card.abilities if a.kind == "additional_cost" and a.body["name"] in paid
+    if not paid:
+        return 1
+    return 1 + sum(1 for a in payment.additional_costs(g, oid) if a.body["name"] in paid
                    and a.body.get("effect_on_cost", {}).get("repeat"))
 
 
@@ -447,10 +451,10 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     obj = g.state.objs[oid]
     paid = list(action.get("costs", []))
     for name in paid:
-        if name not in optional_costs(card):
+        if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
     slots = target_slots(card)
-    count = runs(card, paid)
+    count = runs(g, oid, paid)
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])
     if not isinstance(targets, list) or len(targets) != len(slots) * count:
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
@@ -621,7 +625,10 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     obj = g.obj(oid)
     card = g.card(oid)
     origin = obj.zone
+    bound = _next_card_grants(g, player, oid)
     g.place(oid, "chain")
+    for lasting in bound:
+        lasting.affects = [oid]  # "give the next spell you play [Repeat]": this one keeps it, no other gets it
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
                      paid=check.paid, location=check.location, from_hidden=check.from_hidden)
     s.chain.append(item)
@@ -640,7 +647,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     lasting.controller == player and any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]):
                 lasting.affects = [oid]
     g.remember("played", player, oid, code=card.code)
-    _chosen(g, player, target_slots(card) * runs(card, check.paid), check.targets, "spell")
+    _chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
@@ -655,6 +662,18 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
             sd.acted = False
     else:
         _after_add(g, player, discretionary=True)
+
+
+def _next_card_grants(g: "Game", player: int, oid: int) -> list[Lasting]:
+    """The player's one-use lasting effects giving keywords to a card as they play it (the next one
+    they play), which the played card now has for good."""
+    out: list[Lasting] = []
+    for lasting in g.active_lasting() if g.state.lasting else ():
+        if lasting.kind == "static" and lasting.uses > 0 and lasting.affects is None and lasting.controller == player \
+                and any(m["type"] == "keyword" for m in lasting.body["modifiers"]) \
+                and EffectContext(g, player, lasting.source).selector_matches(lasting.body.get("affects", "self"), oid):
+            out.append(lasting)
+    return out
 
 
 def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
@@ -1106,14 +1125,14 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
         if card.type in ("unit", "gear"):
             if item in s.chain:
                 s.chain.remove(item)
-            ready = _paid_enter_ready(card, item.paid)
+            ready = _paid_enter_ready(g, item.obj, item.paid)
             actions.enter_board(g, item.obj, item.controller, item.location, ready=ready)
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
                    nth=_played_count(g, item.controller), paid=list(item.paid))
         else:
             width = len(target_slots(card))
-            for run in range(runs(card, item.paid)):
+            for run in range(runs(g, item.obj, item.paid)):
                 # 820: a repeated spell's instructions are carried out once more, with their own targets
                 ctx = EffectContext(g, item.controller, item.obj, item)
                 ctx.targets = item.targets[run * width:(run + 1) * width]
@@ -1156,10 +1175,10 @@ def _accept_optional(ctx: EffectContext, ability: Ability) -> bool:
     return bool(answer)
 
 
-def _paid_enter_ready(card: CardDef, paid: list[str]) -> bool:
+def _paid_enter_ready(g: "Game", oid: int, paid: list[str]) -> bool:
     """805: an optional cost such as Accelerate that makes the unit enter ready."""
-    return any(a.kind == "additional_cost" and a.body["name"] in paid
-               and a.body.get("effect_on_cost", {}).get("enter_ready") for a in card.abilities)
+    return bool(paid) and any(a.body["name"] in paid and a.body.get("effect_on_cost", {}).get("enter_ready")
+                              for a in payment.additional_costs(g, oid))
 
 
 def _played_count(g: "Game", player: int) -> int:

@@ -67,7 +67,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                 and not _cheapening_option(card):
             continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
-        optional = chain.optional_costs(card)
+        optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
         target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
         # A play's check depends on its location only through the location being allowed (these
@@ -81,7 +81,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    count = chain.runs(card, paid)
+                    count = chain.runs(g, oid, paid)
                     # 820: a repeated spell's runs each have their own targets
                     for targets in target_sets if count == 1 or not slots else chain.play_target_options(
                             g, player, oid, slots, count, obj.loc if hidden else NOWHERE):

@@ -1042,7 +1042,8 @@ def _s_controlled(ctx: EffectContext, oid: int, obj: Obj) -> bool:
 
 
 # the boolean filter keys that ask the same as a state ({stunned: true} = {type: is, state: stunned})
-for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat"):
+for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat",
+             "in_hand"):
     FILTERS.register(_key)(_flag(STATES.entries[_key]))
 FILTERS.register("attacker")(_flag(lambda ctx, oid, obj: obj.designation == "attacker"))
 FILTERS.register("defender")(_flag(lambda ctx, oid, obj: obj.designation == "defender"))

@@ -188,8 +188,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             continue
         for mod in ability.body["modifiers"]:
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
-    if obj.zone != "board" and obj.zone not in ("hand", "champion", "chain", "facedown"):
-        return out
+    if obj.zone != "board" and obj.zone not in _AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
+        return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
         for eq in actions.attached_to(g, oid):
@@ -307,6 +307,10 @@ def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> d
     """Fix computed amounts of a modifier now (e.g. 'equal to your points')."""
     amount = mod.get("amount")
     value = mod.get("value")
+    if value == "own_cost" and subject is not None:
+        # a cost keyword "equal to its cost" (Repeat): the affected card's own cost
+        card = ctx.g.card(subject)
+        return {**mod, "value": {"energy": card.energy, "power": list(card.power)}}
     if isinstance(amount, dict) or isinstance(value, dict):
         resolved = dict(mod)
         if isinstance(amount, dict):
@@ -321,7 +325,7 @@ def _compute(g: "Game", oid: int) -> Chars:
     obj = g.state.objs[oid]
     card = g.defs[obj.code]
     base = card.might
-    keywords = _printed_keywords(g, card)
+    keywords = printed_keywords(g, card)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result
@@ -387,7 +391,7 @@ def _compute(g: "Game", oid: int) -> Chars:
 _KEYWORDS: dict[int, tuple[CardDef, Any, dict[str, Any]]] = {}
 
 
-def _printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
+def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
     """The card's own keywords with their values, worked out once per card and keyword table
     (callers copy it before changing it)."""
     hit = _KEYWORDS.get(id(card))

@@ -213,7 +213,7 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     extra_power: list[frozenset[str]] = []
     other: dict[str, Any] = {}
     reduce_energy = reduction
-    for ability in facts.additional:
+    for ability in additional_costs(g, oid):
         name = ability.body["name"]
         optional = ability.body.get("optional", False)
         if optional and name not in paid:
@@ -315,6 +315,32 @@ def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost
                 cost.energy = max(0, cost.energy - less)
             else:
                 cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
+
+
+def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
+    """The card's additional costs: its own (found once per card), then those of the keywords an
+    effect gave it that it doesn't print ("friendly units played from anywhere other than a hand
+    have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
+    card = g.card(oid)
+    own = _cost_facts(card).additional
+    keywords = layers.chars(g, oid).keywords
+    printed = layers.printed_keywords(g, card)
+    if keywords is printed or keywords.keys() <= printed.keys():
+        return own
+    names = {a.body["name"] for a in own}
+    extra: list[Ability] = []
+    for name, value in keywords.items():
+        if name in printed:
+            continue
+        for ability in g.keyword_abilities(name, value):
+            if ability.kind == "additional_cost" and ability.body["name"] not in names:
+                names.add(ability.body["name"])
+                extra.append(ability)
+    return own + tuple(extra)
+
+
+def own_additional_costs(card: CardDef) -> tuple[Ability, ...]:
+    return _cost_facts(card).additional
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:

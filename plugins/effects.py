@@ -594,8 +594,9 @@ def play(ctx: EffectContext, node: Node) -> None:
         ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
         card = g.card(oid)
         ignore = node.get("ignore_cost", "")
-        cost = payment.play_cost(g, ctx.you, oid, [], ignore=ignore,
-                                 reduction=ctx.amount(node.get("cost_reduction", 0)))
+        reduction = ctx.amount(node.get("cost_reduction", 0))
+        paid = _optional_costs_paid(ctx, oid, ignore, reduction) if card.type in ("unit", "gear") else []
+        cost = payment.play_cost(g, ctx.you, oid, paid, ignore=ignore, reduction=reduction)
         plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
         if plan is None:
             g.emit("cant_play", obj=oid, reason="cost")
@@ -615,7 +616,7 @@ def play(ctx: EffectContext, node: Node) -> None:
                         options = options + [extra]
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
                                   [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you
-            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc)
+            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc, paid=paid)
             g.place(oid, "chain")
             g.emit("play", player=ctx.you, obj=oid, code=card.code, location=loc, by="effect")
             chain.resolve_item(g, item)
@@ -639,6 +640,28 @@ def play(ctx: EffectContext, node: Node) -> None:
     ctx.you = saved
     ctx.bindings["it"] = played  # "... If you do, attach it to me"
     ctx.last["succeed"] = bool(played)
+
+
+def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: int) -> list[str]:
+    """Step 3 of playing (engine notes): a permanent an effect plays may still have its optional
+    additional costs paid ([Accelerate], 805) - those paid with energy and power alone, offered
+    one by one while the player can afford them."""
+    from riftscript.core import chain
+
+    g = ctx.g
+    paid: list[str] = []
+    names = chain.optional_costs(g, oid)
+    if not names:
+        return paid
+    card = g.card(oid)
+    base = payment.play_cost(g, ctx.you, oid, [], ignore=ignore, reduction=reduction)
+    for name in names:
+        trial = payment.play_cost(g, ctx.you, oid, paid + [name], ignore=ignore, reduction=reduction)
+        if trial.other != base.other or payment.plan_payment(g, ctx.you, trial, for_gear=card.type == "gear") is None:
+            continue
+        if ctx.ask(ctx.you, f"pay {name} as you play {card.name}?", [("yes", True), ("no", False)]):
+            paid.append(name)
+    return paid
 
 
 def extra_turn(ctx: EffectContext, node: Node) -> None:
