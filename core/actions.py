@@ -370,6 +370,20 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
 
 
+def text_copies(g: "Game", unit: int) -> int:
+    """How many cards attached to the unit copy its text into their effect text ("copy that unit's
+    text to this Equipment's effect text"): each is one more instance of the unit's own abilities
+    and keywords (435.1.e: effect text is the unit's)."""
+    copied = copied_units(g)
+    return copied.count(unit) if copied else 0
+
+
+def copied_units(g: "Game") -> list[int]:
+    """The units whose text an attached card copies, once per such card."""
+    copiers = static_modifiers(g, "copy_text")
+    return [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
+
+
 def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     """(grant_ability modifier, source, its static ability) of the statics giving the object an
     activated ability ("friendly legends have '{Exhaust}: ...'")."""

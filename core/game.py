@@ -267,7 +267,7 @@ class Game:
         event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
         self.version += 1
-        if self.listeners.get(etype) or s.lasting or self.grant_sources:
+        if self.listeners.get(etype) or s.lasting or self.grant_sources or etype in triggers.PLAYER_EVENTS:
             triggers.dispatch(self, event)
         return event
 
@@ -401,7 +401,8 @@ class Game:
                     # the unit's "if I would ..." (Guardian Angel): replace.replace reads it as the unit's
                     self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
                     keys.append("replace:" + (ability.event or ""))
-                elif attached and ability.kind == "static" and ability.body.get("affects", "self") != "self":
+                elif attached and ability.kind == "static" and (ability.body.get("affects", "self") != "self" or any(
+                        m["type"] == "copy_text" for m in ability.body["modifiers"])):
                     # effect text reaching beyond the unit ("your units here have ...", "your spells deal ...")
                     self.static_sources[(oid, ability.index)] = None
                     self._statics_generation += 1

@@ -181,12 +181,14 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
+    copied = actions.copied_units(g)  # units whose text an attached card copies (Svellsongur)
+    copies = 1 + copied.count(oid) if copied else 1
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
     for ability in () if attached else _own_statics(card):
         ctx = effects.EffectContext(g, obj.controller, oid)
         if not _own_text_applies(ctx, ability.body):
             continue
-        for mod in ability.body["modifiers"]:
+        for mod in ability.body["modifiers"] * copies:
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
     if obj.zone != "board" and obj.zone not in _AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
         return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
@@ -217,7 +219,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             continue
         if "while" in ability.body and not ctx.check(ability.body["while"], subject=oid):
             continue
-        for mod in ability.body["modifiers"]:
+        for mod in ability.body["modifiers"] * (1 + copied.count(src) if copied else 1):
             out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
     # lasting effects created by resolved spells and abilities
     for lasting in g.active_lasting():
@@ -326,6 +328,11 @@ def _compute(g: "Game", oid: int) -> Chars:
     card = g.defs[obj.code]
     base = card.might
     keywords = printed_keywords(g, card)
+    if obj.zone == "board" and card.type == "unit" and card.keywords and actions.text_copies(g, oid):
+        keywords = dict(keywords)
+        for _ in range(actions.text_copies(g, oid)):  # its text copied: its keywords once more
+            for name, value in card.keywords:
+                _add_keyword(g, keywords, name, value)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result

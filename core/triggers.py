@@ -36,10 +36,12 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                 continue
             if _matches(g, oid, obj.controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
-                for _ in range(_extra_triggers(g, obj.controller, ability)):
+                for _ in range(_extra_triggers(g, obj.controller, ability) + actions.text_copies(g, oid)):
                     _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
     if g.grant_sources:
         _dispatch_static_grants(g, event)
+    if etype in PLAYER_EVENTS:
+        _dispatch_aliases(g, event)
     if not s.lasting:
         return
     for lasting in g.active_lasting():
@@ -91,6 +93,33 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
     controller = g.state.objs[unit].controller
     if _matches(g, unit, controller, ability, event):
         _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
+
+
+def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
+    """A unit whose event_alias hook pairs two events ("my hold effects are also conquer effects, and
+    vice versa") also triggers its abilities - its own and its attached cards' effect text - that
+    listen to the other event of the pair, as if that had happened."""
+    from . import layers
+
+    s = g.state
+    etype = event["t"]
+    for unit in g.units_at(event["loc"]) if "loc" in event else ():
+        if s.objs[unit].controller != event.get("player"):
+            continue
+        for value in layers.hook_values(g, unit, "event_alias"):
+            pair = str(value).split()
+            if etype not in pair:
+                continue
+            for other in pair:
+                seen = {**event, "t": other}
+                for (oid, index) in sorted(g.listeners.get(other, ())) if other != etype else ():
+                    obj = s.objs[oid]
+                    ability = g.defs[obj.code].abilities[index]
+                    if ability.body.get("effect_text"):
+                        if obj.attached_to == unit:
+                            _effect_text_trigger(g, oid, index, ability, seen)
+                    elif oid == unit and _matches(g, oid, obj.controller, ability, seen):
+                        _queue(g, PendingTrigger(oid, index, obj.controller, seen), ability)
 
 
 # A trigger of a keyword granted by a static ability is remembered by its grant: the source, the
