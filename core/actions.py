@@ -201,7 +201,8 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
     enters_ready = ready or (card.type != "unit" and not exhausted) or layers.chars(g, oid).enter_ready
-    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities if a.kind == "static"
+    if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities
+                                   if a.kind == "static" and a.body.get("affects", "self") == "self"
                                    for m in a.body["modifiers"]):
         enters_ready = False
     if not enters_ready:
@@ -363,6 +364,19 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
     return out
 
 
+def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
+    of one kind."""
+    out: list[tuple[dict[str, Any], int, list[int]]] = []
+    for mod, src, ability in _active_modifiers(g, "restriction"):
+        if mod["restriction"] == restriction:
+            affects = ability.body.get("affects", "self")
+            covered = [src] if affects == "self" else \
+                effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
+            out.append((mod, src, covered))
+    return out
+
+
 def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a
@@ -401,7 +415,8 @@ def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int,
         if affects == "self":
             covered = src == oid
         elif isinstance(affects, dict):
-            where = {k: v for k, v in (affects.get("where") or {}).items() if k != "location" or obj.zone == "board"}
+            where = {k: v for k, v in (affects.get("where") or {}).items()
+                     if k != "location" or obj.zone in ("board", "facedown")}
             covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
         else:
             covered = oid in ctx.resolve(affects)
@@ -410,27 +425,19 @@ def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int,
     return out
 
 
-def restricted(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
-               loc: int | None = None) -> list[dict[str, Any]]:
-    """The active restriction modifiers of that name (with their static's condition and 'while'
-    holding) that apply: to a player or a unit its 'affects' names (default: everyone), or - with
-    loc - those of the battlefield at that location ("Units can't be played here")."""
+def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
+                    loc: int | None = None) -> list[dict[str, Any]]:
+    """The active restrictions of that name that apply: to a player or a unit their 'affects' covers
+    (without either, all of them), or - with loc - those of the battlefield at that location ("Units
+    can't be played here")."""
     out: list[dict[str, Any]] = []
-    for mod, src in static_modifiers(g, "restriction"):
-        if mod["restriction"] != restriction:
-            continue
+    who = player if player is not None else unit
+    for mod, src, covered in restricted(g, restriction):
         source = g.obj(src)
         if loc is not None and not (source.zone == "bfcard" and source.loc == loc):
             continue
-        ability = next((a for a in g.card(src).abilities if a.kind == "static"
-                        and any(m is mod for m in a.body["modifiers"])), None)
-        affects = ability.body.get("affects") if ability is not None else None
-        if affects is not None and (player is not None or unit is not None):
-            ctx = effects.EffectContext(g, source.controller, src)
-            covered = ctx.resolve(affects) if player is not None else [o for o in [unit] if o is not None
-                                                                           and ctx.selector_matches(affects, o)]
-            if (player if player is not None else unit) not in covered:
-                continue
+        if who is not None and who not in covered:
+            continue
         out.append(mod)
     return out
 
@@ -548,8 +555,8 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         if not is_battlefield(dest) and dest != obj.controller:
             dest = obj.controller  # units are never moved to another player's base
         if is_battlefield(obj.loc) and not is_battlefield(dest):
-            from .movement import _cant_move_to_base
-            if _cant_move_to_base(g, oid):
+            from .movement import kept_from_base
+            if oid in kept_from_base(g):
                 continue  # "can't move from here to base" stops every move, not only the standard one (171)
         if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
             recall(g, [oid])

@@ -331,7 +331,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     unit = card.type == "unit"
     if unit:  # "Units can't be played here" (a battlefield's restriction)
         locations = {loc for loc in locations if not is_battlefield(loc)
-                     or not actions.restricted(g, "no_units_played_here", loc=loc)}
+                     or not actions.restrictions_on(g, "no_units_played_here", loc=loc)}
     return sorted(loc for loc in locations if not is_battlefield(loc) or actions.can_enter(g, loc, player, unit))
 
 
@@ -346,6 +346,16 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
         if src != oid:
             mods.append(mod)
     return mods
+
+
+def _covers(g: "Game", controller: int, source: int, affects: Any, oid: int, player: int) -> bool:
+    """Whether a created static's 'affects' selection covers a card being played (where it is
+    aside); without one, it covers the cards its controller plays."""
+    if not isinstance(affects, dict):
+        return controller == player
+    ctx = EffectContext(g, controller, source)
+    where = {k: v for k, v in (affects.get("where") or {}).items() if k != "location"}
+    return ctx.is_kind(oid, affects.get("what", "card")) and ctx.matches(oid, where)
 
 
 _OPTIONAL: dict[int, tuple[tuple[Ability, ...], list[str]]] = {}
@@ -409,9 +419,8 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
     from_hidden = obj.zone == "facedown"
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
-    if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed" and g.obj(src).controller != player
-                           and g.obj(src).zone == "board" and g.obj(src).loc == obj.loc
-                           for m, src in actions.static_modifiers(g, "restriction")):
+    if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed"
+                           for m, src in actions.static_modifiers_affecting(g, "restriction", oid)):
         # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
         raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
     # None is the strictest timing: when it is allowed every timing is, and the card's own
@@ -644,7 +653,8 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
         for lasting in g.active_lasting():
             # "the next spell you play deals Bonus Damage" (Ravenborn Tome): bound to this spell
             if lasting.kind == "static" and lasting.uses > 0 and lasting.affects is None and \
-                    lasting.controller == player and any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]):
+                    any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
+                    _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
     g.remember("played", player, oid, code=card.code)
     _chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")

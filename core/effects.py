@@ -1050,6 +1050,11 @@ FILTERS.register("defender")(_flag(lambda ctx, oid, obj: obj.designation == "def
 
 
 # ---------------------------------------------------------------------- locations (LOCATIONS, PLACES)
+def _located(zone: str) -> bool:
+    """Objects in these zones are at a location: on the board, or hidden facedown at a battlefield (811)."""
+    return zone in ("board", "facedown")
+
+
 @LOCATIONS.register("any")
 def _l_any(ctx: EffectContext, zone: str, loc: int) -> bool:
     return True
@@ -1057,56 +1062,56 @@ def _l_any(ctx: EffectContext, zone: str, loc: int) -> bool:
 
 @LOCATIONS.register("battlefield")
 def _l_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
-    return zone == "board" and is_battlefield(loc)
+    return _located(zone) and is_battlefield(loc)
 
 
 @LOCATIONS.register("base")
 def _l_base(ctx: EffectContext, zone: str, loc: int) -> bool:
-    return zone == "board" and not is_battlefield(loc)
+    return _located(zone) and not is_battlefield(loc)
 
 
 @LOCATIONS.register("here")
 def _l_here(ctx: EffectContext, zone: str, loc: int) -> bool:
     here = ctx.here()
-    return zone == "board" and loc == here and here != NOWHERE
+    return _located(zone) and loc == here and here != NOWHERE
 
 
 @LOCATIONS.register("not_here")
 def _l_not_here(ctx: EffectContext, zone: str, loc: int) -> bool:
-    return zone == "board" and loc != ctx.here()
+    return _located(zone) and loc != ctx.here()
 
 
 @LOCATIONS.register("there")
 def _l_there(ctx: EffectContext, zone: str, loc: int) -> bool:
     there = ctx.bindings.get("there") or []
-    return zone == "board" and bool(there) and loc == there[0]
+    return _located(zone) and bool(there) and loc == there[0]
 
 
 @LOCATIONS.register("event_location")
 def _l_event_location(ctx: EffectContext, zone: str, loc: int) -> bool:
-    return zone == "board" and ctx.event is not None and loc == ctx.event.get("loc", NOWHERE)
+    return _located(zone) and ctx.event is not None and loc == ctx.event.get("loc", NOWHERE)
 
 
 @LOCATIONS.register("same_as_event_subject")
 def _l_same_as_event_subject(ctx: EffectContext, zone: str, loc: int) -> bool:
     subj = ctx.ref("event_subject")
-    return zone == "board" and bool(subj) and ctx.g.obj(subj[0]).loc == loc
+    return _located(zone) and bool(subj) and ctx.g.obj(subj[0]).loc == loc
 
 
 @LOCATIONS.register("open_battlefield")
 def _l_open_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
-    return zone == "board" and is_battlefield(loc) and ctx.g.bf_at(loc).controller == NOWHERE
+    return _located(zone) and is_battlefield(loc) and ctx.g.bf_at(loc).controller == NOWHERE
 
 
 @LOCATIONS.register("controlled_battlefield")
 def _l_controlled_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
-    return zone == "board" and is_battlefield(loc) and ctx.g.bf_at(loc).controller == ctx.you
+    return _located(zone) and is_battlefield(loc) and ctx.g.bf_at(loc).controller == ctx.you
 
 
 @LOCATIONS.register("enemy_battlefield")
 def _l_enemy_battlefield(ctx: EffectContext, zone: str, loc: int) -> bool:
     # 740.1.a, 491.8.e: a battlefield a teammate controls is friendly, not an enemy's
-    if zone != "board" or not is_battlefield(loc):
+    if not _located(zone) or not is_battlefield(loc):
         return False
     controller = ctx.g.bf_at(loc).controller
     return controller != NOWHERE and not ctx.g.friendly(controller, ctx.you)

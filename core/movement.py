@@ -17,9 +17,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = None) -> bool:
-    """Whether a standard move may take the unit there; ``no_base_from`` is the units that
-    ``_no_base_from`` says can't move to base, when the caller has it already."""
+def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None) -> bool:
+    """Whether a standard move may take the unit there; ``no_base`` is the units that
+    ``kept_from_base`` says can't move to base, when the caller has it already."""
     obj = g.obj(oid)
     if obj.loc == dest:
         return False
@@ -32,23 +32,17 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base_from: set[int] | None = 
     if not from_bf and not to_bf:
         return False
     if from_bf and not to_bf:
-        if no_base_from is None:
-            no_base_from = _no_base_from(g)
-        if oid in no_base_from:
+        if no_base is None:
+            no_base = kept_from_base(g)
+        if oid in no_base:
             return False
     return True
 
 
-def _no_base_from(g: "Game") -> set[int]:
-    """The units a 'can't move to base' restriction covers (171): those its static affects - units at
-    Vilemaw's Lair, every unit for Minotaur Reckoner."""
-    if not any(mod["restriction"] == "cant_move_to_base" for mod, _ in actions.static_modifiers(g, "restriction")):
-        return set()
-    return {oid for oid in g.board_objects() if g.card(oid).type == "unit" and _cant_move_to_base(g, oid)}
-
-
-def _cant_move_to_base(g: "Game", oid: int) -> bool:
-    return bool(actions.restricted(g, "cant_move_to_base", unit=oid))
+def kept_from_base(g: "Game") -> set[int]:
+    """The units a 'can't move to base' restriction covers, as its 'affects' says (Vilemaw's Lair:
+    units here)."""
+    return {oid for mod, src, covered in actions.restricted(g, "cant_move_to_base") for oid in covered}
 
 
 def destinations(g: "Game", player: int) -> dict[int, list[int]]:
@@ -62,9 +56,9 @@ def destinations(g: "Game", player: int) -> dict[int, list[int]]:
              if objs[oid].controller == player and defs[objs[oid].code].type == "unit" and not objs[oid].exhausted]
     targets = [player] + [bf.loc for bf in s.battlefields if actions.can_enter(g, bf.loc, player)]
     # asked once here instead of for every unit that could leave a battlefield for its base
-    no_base_from = _no_base_from(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
+    no_base = kept_from_base(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
     for dest in targets:
-        movers = [u for u in units if can_move_to(g, u, dest, no_base_from)]
+        movers = [u for u in units if can_move_to(g, u, dest, no_base)]
         if movers:
             out[dest] = movers
     return out

@@ -33,7 +33,7 @@ def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
     """Points from any source (470); points from cards are not scoring (473.1.a.1)."""
     if amount <= 0:
         return
-    if actions.restricted(g, "cant_gain_points", player=player):
+    if actions.restrictions_on(g, "cant_gain_points", player=player):
         g.emit("points_denied", player=player, amount=amount, via=via)  # "opponents can't gain points"
         return
     p = g.state.players[player]
@@ -117,7 +117,7 @@ def hold_all(g: "Game", player: int) -> None:
 
 def _score(g: "Game", player: int, loc: int, via: str) -> None:
     p = g.state.players[player]
-    for mod in actions.restricted(g, "cant_score_here", player=player, loc=loc):
+    for mod in actions.restrictions_on(g, "cant_score_here", player=player, loc=loc):
         if p.turns_taken < int(mod.get("before_turn", 999)):
             g.emit("score_denied", player=player, loc=loc, rule="restriction")  # "until their third turn"
             return

@@ -109,13 +109,13 @@ KERNEL_PROCEDURES: dict[str, str] = {
 KERNEL_KEYS: dict[str, str] = {
     "schema_version": "core/catalog", "code": "core/catalog", "name": "core/catalog", "supertype": "core/catalog",
     "domains": "core/catalog", "tags": "core/catalog", "champion_tag": "core/catalog", "might_bonus": "core/catalog",
-    "keywords": "core/catalog", "abilities": "core/catalog", "kind": "core/catalog", "id": "core/observe",
+    "keywords": "core/catalog", "abilities": "core/catalog", "kind": "core/catalog",
     "effect_text": "core/layers", "when": "core/triggers", "once_per_turn": "core/triggers",
     "optional": "core/catalog", "if": "core/triggers", "only_while": "core/chain", "timing": "core/chain",
     "replaces": "core/replacement", "instead": "core/replacement", "while": "core/layers",
     "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
-    "restriction": "core/movement", "to_units_here": "core/actions", "enter_ready": "core/actions",
-    "additional_cost": "core/chain", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
+    "restriction": "core/actions", "to_units_here": "core/actions", "enter_ready": "core/actions",
+    "additional_cost": "core/payment", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
     "reduce_power": "core/payment", "per_unit": "core/payment",
     "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
     "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
@@ -123,6 +123,9 @@ KERNEL_KEYS: dict[str, str] = {
     "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/chain",
     "parameter": "core/catalog", "default": "core/catalog", "stacking": "core/catalog", "status": "core/catalog",
     "deck_limit": "core/catalog", "rule": "core/catalog", "summary": "core/catalog",
+    "banish_self": "core/chain", "recycle": "core/chain", "return_to_hand": "core/chain", "repeat": "core/chain",
+    "before_turn": "core/scoring", "energy_x": "plugins/effects", "if_chooses": "core/payment",
+    "ignore_energy": "core/payment", "or_power": "core/payment", "power_times": "core/payment",
 }
 
 
@@ -147,8 +150,9 @@ def read_keys(catalog: Catalog | None = None) -> frozenset[str]:
 
 
 # Keys written for people (editors, card text, notes), which no rules code is meant to read.
-DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings",
-                                "mutation", "equivalent", "change", "reason"})  # mutation: for riftscript mutate
+# (an ability's ``id`` is a name for people; ``mutation`` holds notes for riftscript mutate)
+DOCUMENTATION_KEYS = frozenset({"$schema", "note", "rarity", "text", "printings", "id",
+                                "mutation", "equivalent", "change", "reason"})
 
 LISTENING = ("triggered", "replacement")
 FORMATS = ("text", "json", "graphml", "dot")

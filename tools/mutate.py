@@ -67,7 +67,7 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {"here": ("there", "base"), "there": ("
               "your_base": ("here",), "event_location": ("here",)}
 _WHO: dict[str, tuple[str, ...]] = {"you": ("opponent",), "opponent": ("you",), "yours": ("opponents",), "opponents": ("yours",)}
 SWAPS: dict[str, dict[str, tuple[str, ...]]] = {
-    "controller": {"friendly": ("enemy",), "enemy": ("friendly",), "not_you": ("enemy",)},
+    "controller": {"friendly": ("enemy",), "enemy": ("friendly",), "not_you": ("enemy",), "you": ("enemy",)},
     "owner": _WHO, "player": _WHO, "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
     "location": _LOCATIONS, "to": _LOCATIONS, "at": _LOCATIONS, "who": {"opponent": ("any_player",)},
     "duration": {"this_turn": ("permanent",), "permanent": ("this_turn",), "this_combat": ("this_turn",)},

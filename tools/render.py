@@ -47,6 +47,7 @@ _STATES = {
     "buffed": "buffed", "stunned": "stunned", "mighty": "[Mighty]", "damaged": "damaged",
     "exhausted": "exhausted", "ready": "ready", "token": "a token", "in_combat": "in combat",
     "facedown": "facedown", "on_board": "on the board", "alive": "still on the board",
+    "in_hand": "in a hand", "one_on_one": "in a one-on-one combat", "was_mighty": "[Mighty]",
 }
 _PAST = {
     "played": "played", "discard": "discarded", "die": "died", "conquer": "conquered", "hold": "held",
@@ -433,14 +434,34 @@ class Renderer:
                 posts.append("they control")
             elif controller == "not_you":
                 posts.append(f"{ctx.you().text} don't control")
+            elif controller == "you":
+                posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
             adjs.append(f"non-{where['not_tag']}")
-        if "tag" in where:
+        if "tag" in where and where["tag"] == "Equipment" and noun in ("gear", "gear"):
+            noun = "Equipment"  # "an Equipment": the tag is the noun
+        elif "tag" in where:
             adjs.append(str(where["tag"]))
+        for key, (yes, no) in (("attached", ("attached", "detached")), ("equipped", ("equipped", "unequipped"))):
+            if key in where:
+                adjs.insert(0, yes if where[key] else no)
+        if "same_controller_as" in where:
+            posts.append("with the same controller" + ("" if where["same_controller_as"] == "target"
+                                                       else f" as {self.obj(ctx, where['same_controller_as'])}"))
+        if "attached_to" in where:
+            posts.append(f"attached to {self.obj(ctx, where['attached_to'])}")
+        if "banished_with" in where:
+            posts.append(f"banished with {self.obj(ctx, where['banished_with'])}")
+        if "in_hand" in where:
+            posts.append("in a hand" if where["in_hand"] else "played from anywhere other than a player's hand")
+        chooses = where.get("chooses")
+        if isinstance(chooses, Mapping):
+            posts.append("that chooses " + self.selection(ctx, {"pick": "target", "what": "permanent",
+                                                                 "where": chooses}).text)
         if where.get("chosen_champion"):
             noun = "Chosen Champion"
         if "name" in where:
@@ -477,7 +498,8 @@ class Renderer:
         known = {"stunned", "buffed", "damaged", "exhausted", "ready", "facedown", "token", "mighty", "champion",
                  "attacker", "defender", "alone", "controller", "owner", "not_tag", "tag", "chosen_champion", "name",
                  "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
-                 "not_chosen_this_turn", "other", "distinct_from", "any_of", "type"}
+                 "not_chosen_this_turn", "other", "distinct_from", "any_of", "type", "attached", "equipped",
+                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses"}
         for key in where:
             if key not in known:
                 posts.append(_mark(f"filter {key}"))
@@ -549,6 +571,8 @@ class Renderer:
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
                 adjs.insert(0, "facedown")
+            elif zone == "anywhere":
+                posts.append("everywhere")
             elif zone == "banishment":
                 posts.append(f"{prep} banishment")
             else:
@@ -619,6 +643,10 @@ class Renderer:
             "cards_played_this_turn": (f"the number of cards {you} {have} played this turn",
                                        f"card {you} {have} played this turn"),
             "opponent_points_max": ("the highest score among your opponents", ""),
+            "hold_points_this_turn": (f"the points {you} scored from holding this turn",
+                                      f"point {you} scored from holding this turn"),
+            "power_spent_this_turn": (f"the power {you} {have} spent this turn", f"power {you} spent this turn"),
+            "turns_taken": (f"the number of turns {you} {have} taken", f"turn {you} {have} taken"),
         }
         return table.get(stat, (_mark(f"stat {stat}"), ""))
 
@@ -693,6 +721,9 @@ class Renderer:
         if kind == "is":
             subject = self.subject(ctx, cond.get("subject", "self"))
             state = str(cond.get("state"))
+            if state == "controlled":
+                what = "this battlefield" if self.type == "battlefield" and subject.text == "this" else subject.text
+                return f"{ctx.you().text} control {what}"
             if state == "at_base":
                 owner = "my" if subject.text == "I" else "their" if subject.plural else "its"
                 return f"{subject.be()} in {owner} base"
@@ -875,15 +906,24 @@ class Renderer:
                          else f"spend {_word(n) if _is_int(n) else n} buffs")
         if "exhaust" in cost:
             parts.append("exhaust " + self.obj(ctx, cost["exhaust"]))
+        if "recycle" in cost:
+            parts.append("recycle " + self.obj(ctx, cost["recycle"]))
+        if "return_to_hand" in cost:
+            parts.append(f"return {self.obj(ctx, cost['return_to_hand'])} to its owner's hand")
+        if cost.get("banish_self"):
+            parts.append(f"banish {ctx.self_obj}")
         resources = self.resources(cost.get("energy"), cost.get("power"), ctx)
         if cost.get("power_x"):
             parts.append("pay any amount of {Any}" if not symbols else "{X}")
+        if cost.get("energy_x"):
+            parts.append("pay any amount of Energy" if not symbols else "{X}")
         if resources:
             parts.append(resources if symbols else f"pay {resources}")
         if cost.get("exhaust_self"):
             parts.append("{Exhaust}" if symbols else f"exhaust {ctx.self_obj}")
         known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
-                 "exhaust", "energy", "power", "power_x", "exhaust_self"}
+                 "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
+                 "energy_x"}
         parts += [_mark(f"cost {k}") for k in cost if k not in known]
         if symbols:
             parts = [_cap(p) for p in parts]
@@ -1045,6 +1085,21 @@ class Renderer:
         elif event in ("combat_end", "showdown_start"):
             noun = "a combat" if event == "combat_end" else "a showdown"
             parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "start")
+        elif event == "win_combat":
+            parts = TriggerParts(me if is_self or is_host else player_phrase, "win", "a combat")
+        elif event == "equipped":
+            target = ctx.self_obj if is_self else other_np().text
+            parts = TriggerParts(player_phrase if player else Phrase("an Equipment"),
+                                 "attach" if player else "become", f"an Equipment to {target}" if player
+                                 else f"attached to {target}")
+        elif event == "become_mighty":
+            parts = TriggerParts(me if is_self else other_np(), "become", "[Mighty]")
+        elif event == "activate":
+            kind = _NOUNS.get(str(what), (str(what), ""))[0] if what else "card"
+            whose = ctx.self_obj if is_self else _article(kind) + " " + kind
+            parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        elif event == "reveal":
+            parts = TriggerParts(player_phrase, "reveal", ctx.self_obj if is_self else "a card")
         else:
             parts = TriggerParts(Phrase(_mark(f"event {event}")), "happen")
         extra: list[str] = []
@@ -1054,6 +1109,10 @@ class Renderer:
                           "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), _mark(f"by {by}")))
         if t.get("here") and event not in ("chosen",):
             extra.append("here")
+        if t.get("from_battlefield"):
+            extra.append("from a battlefield")
+        if t.get("from_uncontrolled"):
+            extra.append("a battlefield an opponent controlled" if self.type == "unit" else "from an opponent")
         whose_turn = t.get("whose_turn")
         if event not in ("phase_start", "turn_end") and whose_turn in ("yours", "opponents"):
             extra.append("on your turn" if whose_turn == "yours" else "on an opponent's turn")
@@ -1784,7 +1843,7 @@ class Renderer:
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and where.get("controller") == "friendly":
+            if isinstance(where, Mapping) and where.get("controller") in ("friendly", "you"):
                 rest = {k: v for k, v in where.items() if k != "controller"}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
@@ -1903,8 +1962,24 @@ class Renderer:
             return f"{subj.text} {subj.verb('enter')} ready"
         if kind == "enter_exhausted":
             return f"{subj.text} {subj.verb('enter')} exhausted"
+        if kind == "restriction" and mod.get("restriction") == "cant_score_here" and _is_int(mod.get("before_turn")):
+            return f"{subj.text} can't score here until their {_ordinal(mod['before_turn'])} turn"
         if kind == "restriction":
             return self.restriction(ctx, str(mod.get("restriction")), subj)
+        if kind == "play_location" and mod.get("location") == "only_battlefield_conquered_this_turn":
+            return f"play {ctx.self_obj} only to a battlefield you conquered this turn"
+        if kind == "play_location" and mod.get("location") == "battlefield_you_attack":
+            return f"{ctx.self_subj.text} can be played to a battlefield you're attacking"
+        if kind == "optional_cost_discount":
+            which = f"[{_keyword_display(str(mod['cost']))}] costs" if isinstance(mod.get("cost"), str) \
+                else "optional additional costs you pay"
+            less = self.resources(mod.get("energy"), None, ctx)
+            if isinstance(mod.get("or_power"), list):
+                less += " or " + self.power(mod["or_power"])
+            return f"{which} cost {less} less"
+        if kind == "copy_text":
+            return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
+                   f"for as long as {ctx.self_obj} is attached to it"
         if kind == "play_location":
             where = {"open_battlefield": "an open battlefield", "occupied_enemy_battlefield":
                      "an occupied enemy battlefield", "battlefield_with_own_units":
@@ -1992,6 +2067,8 @@ class Renderer:
             "opponents_cant_play": "opponents can't play cards",
             "hidden_cant_be_revealed": f"{subj.text} can't be revealed",
             "no_move": f"{subj.text} can't move",
+            "cant_gain_points": f"{subj.text} can't gain points",
+            "no_units_played_here": "units can't be played here",
         }
         return table.get(name, _mark(f"restriction {name!r}"))
 
@@ -2011,6 +2088,24 @@ class Renderer:
             return f"{subj.text} can be played with Reaction timing to a battlefield where you control units"
         if hook == "stays_at_battlefield":
             return f"{subj.text} {subj.verb('stay')} at its battlefield"
+        if hook == "look_before_reveal":
+            return "if you would reveal cards from a deck, look at the top card first. You may recycle it. " \
+                   "Then reveal those cards"
+        if hook == "add_when_revealed":
+            return f"as {ctx.self_obj} is revealed from your deck, [Add] {{{value}}}"
+        if hook == "equipment_bonus_times" and value == 2:
+            return f"each Equipment attached to {ctx.self_obj} gives double its base Might bonus"
+        if hook == "tag":
+            return f"{subj.text} {subj.be().split()[-1]} {_article(str(value))} {value}"
+        if hook == "chosen_by" and value == "friendly_only":
+            return f"{subj.text} can't be chosen by enemy spells and abilities"
+        if hook == "event_alias" and isinstance(value, str) and len(value.split()) == 2:
+            first, second = value.split()
+            return f"{ctx.self_poss} {second} effects are also {first} effects, and vice versa"
+        if hook == "add_energy" and _is_int(value):
+            return f"{subj.text} [Add] an additional {{{value}}}"
+        if hook == "combat_damage" and value == "none":
+            return f"{subj.text} {subj.verb('do')}n't deal combat damage"
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
@@ -2051,6 +2146,11 @@ class Renderer:
             prefix = f"While {self.condition(ctx, cond)}: "
         if kind == "spell":
             text = _end(_cap(self.text(ctx, ability.get("effect"))))
+        elif kind == "triggered" and not head and self.implied_trigger(ability):
+            # "[Deathknell] — Draw 1.": the keyword's label says when (808)
+            cond = f"if {self.condition(ctx, ability['if'])}, " if "if" in ability else ""
+            effect = self.text(ctx, ability.get("effect"))
+            text = _end(_cap(cond + (f"you may {effect}" if ability.get("optional") else effect)))
         elif kind == "triggered":
             text = self.triggered(ctx, ability, head)
         elif kind == "activated":
@@ -2067,6 +2167,14 @@ class Renderer:
         if labels:
             text = ", ".join(labels) + " — " + text
         return prefix + text
+
+    def implied_trigger(self, ability: Mapping[str, Any]) -> bool:
+        """Whether a labelled triggered ability's trigger is its keyword's own (Deathknell: 'when I die')."""
+        label = ability.get("keyword")
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        kw = catalog.keywords.get(_norm_kw(label)) if isinstance(label, str) and catalog is not None else None
+        return kw is not None and any(isinstance(a, Mapping) and a.get("kind") == "triggered"
+                                      and a.get("when") == ability.get("when") for a in kw.abilities)
 
     def triggered(self, ctx: Ctx, ability: Mapping[str, Any], head: str = "") -> str:
         t = ability.get("when")
@@ -2188,13 +2296,20 @@ class Renderer:
             ability = abilities[i]
             group = [ability]
             while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]) \
-                    and not _is_effect_text(abilities[i + len(group)]):
+                    and _is_effect_text(abilities[i + len(group)]) == _is_effect_text(ability):
                 group.append(abilities[i + len(group)])
             if _is_effect_text(ability):
                 # 150.2: effect text, written for the unit the card is attached to ("I" is that unit)
                 unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
-                out.append("Effect text: " + _safe(unit.ability, ability))
-                i += 1
+                label = "[Equipped unit gets:] " if self.card.get("equipment") else "Effect text: "
+                keywords = _keywords_only(ability)
+                if keywords is not None:
+                    out.append(label + " ".join(self.keyword_use(k, v) for k, v in keywords))
+                elif len(group) > 1:
+                    out.append(label + _safe(unit.merged_triggers, group))
+                else:
+                    out.append(label + _safe(unit.ability, ability))
+                i += len(group)
                 continue
             if len(group) > 1:
                 out.append(_safe(self.merged_triggers, group))
@@ -2328,6 +2443,19 @@ def _raw(card: CardDef | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(card, CardDef):
         return card.raw
     return card
+
+
+def _keywords_only(ability: Mapping[str, Any]) -> list[tuple[Node, Node]] | None:
+    """The keywords of a static ability that only gives its own object keywords ("[Equipped unit
+    gets:] [Tank]"), else None."""
+    mods = ability.get("modifiers")
+    if ability.get("kind") != "static" or ability.get("affects", "self") != "self" or "while" in ability \
+            or "condition" in ability or not isinstance(mods, list) or not mods:
+        return None
+    if not all(isinstance(m, Mapping) and m.get("type") == "keyword" and set(m) <= {"type", "keyword", "value"}
+               for m in mods):
+        return None
+    return [(m.get("keyword"), m.get("value")) for m in mods]
 
 
 def _is_effect_text(ability: Any) -> bool:
