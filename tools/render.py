@@ -290,6 +290,7 @@ class Renderer:
             "controller": ("you", "you", "your"), "owner": ("its owner", "its owner", "its owner's"),
             "chosen": ("they", "them", "their"), "destination": ("its destination",) * 2 + ("its destination's",),
             "source_location": ("its original location",) * 2 + ("its original location's",),
+            "this_card": (str(self.card.get("name", "this card")),) * 2 + (f"{self.card.get('name', 'this card')}'s",),
         }
         forms = table.get(str(name))
         if forms is None:
@@ -671,6 +672,8 @@ class Renderer:
             per = f" for each {each}"
         elif kind == "might":
             equal = f"{self.poss(ctx, node.get('of'))} Might"
+        elif kind == "keyword_value":
+            equal = f"{self.poss(ctx, node.get('of', 'self'))} [{_keyword_display(str(node.get('keyword')))}]"
         elif kind == "energy_cost":
             equal = f"{self.poss(ctx, node.get('of'))} Energy cost"
         elif kind == "stat":
@@ -743,6 +746,8 @@ class Renderer:
             return "you paid the additional cost"
         if kind == "turn":
             return "it's your turn" if cond.get("whose") == "yours" else "it's an opponent's turn"
+        if kind == "attached_this_turn":
+            return f"this was attached to {ctx.self_obj} this turn"
         if kind == "first_time":
             return f"this is the first time this turn ({self.event_name(cond.get('event'))})"
         return _mark(f"condition type {kind!r}")
@@ -1305,6 +1310,12 @@ class Renderer:
 
     def e_take_control(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         out = [Clause(f"{ctx.v('take')} control of {self.obj(ctx, eff.get('target'))}")]
+        if eff.get("duration") == "while_source_on_board":
+            out.append(Clause(f"{ctx.you().text} control it until {ctx.self_subj.text} leave the board"
+                              .replace("I leave", "I leave").replace(" it leave", " it leaves"), subject=True))
+        elif eff.get("duration") == "this_turn":
+            then = " and recall it" if eff.get("then") == "recall" else ""
+            out.append(Clause(f"lose control of that unit{then} at end of turn", subject=True))
         if eff.get("new_choices"):
             out.append(Clause(f"{ctx.you().text} may make new choices for it", subject=True))
         return out
@@ -1388,14 +1399,20 @@ class Renderer:
         return {"this_turn": " this turn", "this_combat": " this combat", "permanent": "", None: ""}.get(
             value, f" {_mark(f'duration {value!r}')}") if value is None or isinstance(value, str) else ""
 
-    def keyword_use(self, name: Node, value: Node) -> str:
+    def keyword_use(self, name: Node, value: Node, ctx: Ctx | None = None) -> str:
         shown = _keyword_display(str(name))
+        if value == "own_cost":
+            return f"[{shown}] equal to its cost"
+        if isinstance(value, Mapping):
+            return f"[{shown}] equal to {self.amount(ctx or self.base, value).equal}"
         return f"[{shown} {value}]" if _is_int(value) else f"[{shown}]"
 
     def e_grant_keyword(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
         grants = [(eff.get("keyword"), eff.get("value"))] + list(eff.get(_MORE_KEYWORDS) or [])
         kw = _series([self.keyword_use(k, v) for k, v in grants])
+        if "keywords_of" in eff:
+            kw = f"{self.poss(ctx, eff['keywords_of'])} keywords"
         return [Clause(f"{ctx.v('give')} {self.given(ctx, target)} {kw}{self.duration(eff.get('duration'))}",
                        group="ref" if isinstance(target, str) else "")]
 
@@ -1483,6 +1500,8 @@ class Renderer:
         out = [Clause(text.strip())]
         if eff.get("only_for") == "spells":
             out.append(Clause("use only to play spells", subject=True))
+        elif eff.get("only_for") == "gear":
+            out.append(Clause("use only to play gear or use gear abilities", subject=True))
         return out
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1512,6 +1531,8 @@ class Renderer:
         if keywords:
             shown = [k if k.startswith("[") else self.keyword_use(k, None) for k in keywords]
             text += " with " + _series(shown)
+        if not plural and count.per:
+            text += count.per
         if eff.get("exhausted"):
             text += " exhausted"
         at = eff.get("at")
@@ -1620,7 +1641,18 @@ class Renderer:
             text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
-        return [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        if eff.get("afterwards") == "recycle":
+            out.append(Clause(f"then {ctx.v('recycle')} {'them' if plural else 'it'}"))
+        return out
+
+    def e_mill(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        amount = self.amount(ctx, eff.get("amount", 1))
+        n = amount.num if amount.num is not None else amount.equal
+        cards = "the top card" if n == "1" else f"the top {n} cards"
+        actor = self.player_actor(ctx, eff.get("player"))
+        whose = f"{actor.text}'s" if actor is not None else ctx.your()
+        return [Clause(f"{ctx.v('put')} {cards} of {whose} Main Deck into {'their' if actor else ctx.your()} trash")]
 
     def e_prevent_damage(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         source = {"spell_or_ability": "spell and ability damage", "any": "damage"}.get(
@@ -1630,6 +1662,9 @@ class Renderer:
         else:
             what = f"all {source}"
         target = eff.get("target")
+        if eff.get("next") and target is not None:
+            return [Clause(f"the next time {self.obj(ctx, target)} would be dealt damage"
+                           f"{self.duration(eff.get('duration'))}, prevent it", subject=True)]
         to = f" to {self.obj(ctx, target)}" if target is not None else ""
         return [Clause(f"{ctx.v('prevent')} {what}{to}{self.duration(eff.get('duration'))}")]
 
@@ -1721,8 +1756,12 @@ class Renderer:
         return out
 
     def e_may(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         cost = eff.get("cost")
+        if "effect" not in eff:
+            who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(eff.get("chooser")))
+            what = self.pay(ctx.base_verbs(), cost) if cost else "choose to"
+            return [Clause(f"{who or ctx.you().text} may {what}", subject=True)]
+        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         chooser = eff.get("chooser")
         if chooser in ("its_controller", "opponent"):
@@ -1838,13 +1877,14 @@ class Renderer:
         modifiers = body.get("modifiers")
         on_play = isinstance(modifiers, list) and all(
             isinstance(m, Mapping) and m.get("type") in ("enter_ready", "enter_exhausted", "cost", "bonus_damage")
-            for m in modifiers)
+            or isinstance(m, Mapping) and m.get("type") == "keyword" and uses == 1 for m in modifiers)
         if on_play and isinstance(affects, Mapping) and affects.get("what") in ("unit", "spell", "card", "gear") \
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and where.get("controller") in ("friendly", "you"):
-                rest = {k: v for k, v in where.items() if k != "controller"}
+            if isinstance(where, Mapping) and (where.get("controller") in ("friendly", "you")
+                                               or where.get("owner") == "you"):
+                rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
                 words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
@@ -1915,7 +1955,7 @@ class Renderer:
                 if done_keywords:
                     continue
                 done_keywords = True
-                names = _series([self.keyword_use(m.get("keyword"), m.get("value")) for m in keywords])
+                names = _series([self.keyword_use(m.get("keyword"), m.get("value"), ctx) for m in keywords])
                 text = f"{subj.text} {subj.verb('have')} {names}"
                 if any(m.get("if_absent") for m in keywords):
                     pron = "I" if subj.person == 1 else ("they" if subj.plural else "it")
@@ -1962,8 +2002,9 @@ class Renderer:
             return f"{subj.text} {subj.verb('enter')} ready"
         if kind == "enter_exhausted":
             return f"{subj.text} {subj.verb('enter')} exhausted"
-        if kind == "restriction" and mod.get("restriction") == "cant_score_here" and _is_int(mod.get("before_turn")):
-            return f"{subj.text} can't score here until their {_ordinal(mod['before_turn'])} turn"
+        if kind == "restriction" and mod.get("restriction") == "cant_score_here":
+            until = f" until their {_ordinal(mod['before_turn'])} turn" if _is_int(mod.get("before_turn")) else ""
+            return f"{subj.text} can't score here{until}"
         if kind == "restriction":
             return self.restriction(ctx, str(mod.get("restriction")), subj)
         if kind == "play_location" and mod.get("location") == "only_battlefield_conquered_this_turn":
@@ -2044,10 +2085,23 @@ class Renderer:
                     text += ", to a minimum of {" + str(mod["minimum"]) + "}"
                 return text
         if power:
-            parts.append(f"{self.power(power)} {more}")
+            times = self.amount(ctx, mod["power_times"]) if "power_times" in mod else None
+            per = times.per if times is not None else ""
+            if parts and per and parts[0].endswith(f" {more}{per}"):  # "{2}{Calm} less for each point ..."
+                parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}{per}"
+            else:
+                parts.append(f"{self.power(power)} {more}{per}")
+        if isinstance(mod.get("or_power"), list) and parts:
+            parts[0] = parts[0].replace(f" {more}", f" or {self.power(mod['or_power'])} {more}", 1)
+        if mod.get("ignore_energy"):
+            return f"{subj.text} {subj.verb('cost')} nothing in Energy (ignoring {'their' if subj.plural else 'its'} " \
+                   "Energy cost; the Power cost is still paid)"
         if not parts:
             return _mark("cost modifier without energy or power")
-        if subj.plural and energy is not None and not power and parts:
+        if "if_chooses" in mod:
+            subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
+        if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
+                and "or_power" not in mod:
             amount = self.amount(ctx, energy)
             owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
             verb = "increased" if more == "more" else "reduced"
@@ -2093,19 +2147,23 @@ class Renderer:
                    "Then reveal those cards"
         if hook == "add_when_revealed":
             return f"as {ctx.self_obj} is revealed from your deck, [Add] {{{value}}}"
-        if hook == "equipment_bonus_times" and value == 2:
-            return f"each Equipment attached to {ctx.self_obj} gives double its base Might bonus"
+        if hook == "equipment_bonus_times":
+            times = "double" if value == 2 else f"{value} times"
+            return f"each Equipment attached to {ctx.self_obj} gives {times} its base Might bonus"
         if hook == "tag":
             return f"{subj.text} {subj.be().split()[-1]} {_article(str(value))} {value}"
-        if hook == "chosen_by" and value == "friendly_only":
+        if hook == "chosen_by":
             return f"{subj.text} can't be chosen by enemy spells and abilities"
-        if hook == "event_alias" and isinstance(value, str) and len(value.split()) == 2:
-            first, second = value.split()
-            return f"{ctx.self_poss} {second} effects are also {first} effects, and vice versa"
-        if hook == "add_energy" and _is_int(value):
+        if hook == "event_alias":
+            events = str(value).split()
+            if len(events) == 2:
+                return f"{ctx.self_poss} {events[1]} effects are also {events[0]} effects, and vice versa"
+            return f"{ctx.self_poss} {' and '.join(events)} effects are also each other's"
+        if hook == "add_energy":
             return f"{subj.text} [Add] an additional {{{value}}}"
-        if hook == "combat_damage" and value == "none":
-            return f"{subj.text} {subj.verb('do')}n't deal combat damage"
+        if hook == "combat_damage":
+            return f"{subj.text} {subj.verb('do')}n't deal combat damage" if value == "none" else \
+                f"{subj.text} {subj.verb('deal')} {value} combat damage"
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
