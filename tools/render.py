@@ -597,6 +597,17 @@ class Renderer:
         if noun == "Chosen Champion":
             head = " ".join([f"{ctx.your()}"] + adjs + [noun])
             return Phrase(" ".join([head] + posts))
+        if pick == "all" and mode != "each" and where.get("controller") == "friendly" and not ctx.third \
+                and "friendly" in adjs and isinstance(filters.get("tag"), str) and what == "unit" \
+                and not any(k in filters for k in ("location", "at")):
+            # "your Mechs", "your other units": everything of yours, said the short way
+            adjs = [a for a in adjs if a != "friendly"]
+            tag = filters.get("tag")
+            if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
+                adjs.remove(tag)
+                noun = tag + "s"
+            words = " ".join(([] if mode == "bare" else [ctx.your()]) + (["other"] if other else []) + adjs + [noun])
+            return Phrase(" ".join([words] + posts), plural=plural)
         words = " ".join(adjs + [noun])
         if mode == "each":
             quant = "other" if other else ""
