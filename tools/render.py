@@ -597,11 +597,15 @@ class Renderer:
         if noun == "Chosen Champion":
             head = " ".join([f"{ctx.your()}"] + adjs + [noun])
             return Phrase(" ".join([head] + posts))
-        if pick == "all" and mode != "each" and where.get("controller") == "friendly" and not ctx.third \
-                and "friendly" in adjs and isinstance(filters.get("tag"), str) and what == "unit" \
-                and not any(k in filters for k in ("location", "at")):
+        yours = where.get("controller") == "you" and f"{ctx.you().text} control" in posts
+        if pick == "all" and mode != "each" and not ctx.third and (yours or where.get("controller") == "friendly"
+                                                                   and "friendly" in adjs
+                                                                   and isinstance(filters.get("tag"), str)
+                                                                   and what == "unit") \
+                and not sel.get("zone") and not any(k in filters for k in ("location", "at")):
             # "your Mechs", "your other units": everything of yours, said the short way
             adjs = [a for a in adjs if a != "friendly"]
+            posts = [p for p in posts if p != f"{ctx.you().text} control"]
             tag = filters.get("tag")
             if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
                 adjs.remove(tag)
@@ -816,7 +820,7 @@ class Renderer:
         if quantity is None and zone and not where and sel.get("what") == "card":
             return f"{ctx.your()} {_ZONES.get(str(zone), str(zone))} is empty"
         located = any(k in where for k in ("location", "at"))
-        owned = controller == "friendly" or (controller == "enemy" and not located)
+        owned = controller in ("friendly", "you") or (controller == "enemy" and not located)
         base = {**sel, "pick": "all"}
         if owned and not zone:
             base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
@@ -829,7 +833,8 @@ class Renderer:
             phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
         if owned and not zone:
             verb = "have" if quantity else "control"
-            who = f"{ctx.you().text} {verb}" if controller == "friendly" else f"an opponent {_third_singular(verb)}"
+            who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
+                else f"an opponent {_third_singular(verb)}"
             return f"{who} {phrase}"
         return f"there {'are' if plural else 'is'} {phrase}"
 
@@ -937,6 +942,8 @@ class Renderer:
             parts.append(resources if symbols else f"pay {resources}")
         if cost.get("exhaust_self"):
             parts.append("{Exhaust}" if symbols else f"exhaust {ctx.self_obj}")
+        if symbols and cost.get("kill_self") and resources and parts and parts[0] == f"kill {ctx.self_obj}":
+            parts = parts[1:] + parts[:1]  # "{1}{Calm}, {Exhaust}, Kill this"
         known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
                  "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
                  "energy_x"}
@@ -960,8 +967,8 @@ class Renderer:
         what = t.get("what")
         player = t.get("player")
         you = ctx.you()
-        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player")}.get(
-            str(player), you)
+        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player"),
+                         "friendly": Phrase(f"{you.text} or an ally", plural=True)}.get(str(player), you)
         is_self = subject == "self"
         is_host = subject == "host"
         me = ctx.self_subj
@@ -1128,7 +1135,7 @@ class Renderer:
         if t.get("from_battlefield"):
             extra.append("from a battlefield")
         if t.get("from_uncontrolled"):
-            extra.append("a battlefield an opponent controlled" if self.type == "unit" else "from an opponent")
+            extra.append("a battlefield that was uncontrolled")
         whose_turn = t.get("whose_turn")
         if event not in ("phase_start", "turn_end") and whose_turn in ("yours", "opponents"):
             extra.append("on your turn" if whose_turn == "yours" else "on an opponent's turn")
@@ -1477,6 +1484,11 @@ class Renderer:
         return Clause(f"{actor.text} {actor.verb(verb)} {rest}".strip(), subject=True)
 
     def e_draw(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        if "cards" in eff:  # "draw any you didn't banish": those cards, from wherever they are in the deck
+            cards = eff["cards"]
+            rest = "any of them still in your deck" if isinstance(cards, Mapping) and cards.get("among") == "them" \
+                and cards.get("pick") == "all" else self.obj(ctx, cards)
+            return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
         amount = self.amount(ctx, eff.get("amount", 1))
         rest = f"{amount.num}{amount.per}" if amount.num is not None else f"cards equal to {amount.equal}"
         return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
@@ -1624,7 +1636,9 @@ class Renderer:
 
     def e_put_in_zone(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         zone = str(eff.get("zone"))
-        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} into {ctx.your()} "
+        position = {"top": "on the top of", "bottom": "on the bottom of",
+                    "top_or_bottom": "on the top or bottom of"}.get(str(eff.get("position")))
+        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} {position or 'into'} {ctx.your()} "
                        f"{_ZONES.get(zone, zone)}")]
 
     def e_play(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1653,6 +1667,9 @@ class Renderer:
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
         out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        if "also_at" in eff:
+            out.append(Clause(f"if it is a unit, {ctx.you().text} may play it {self.destination(ctx, eff['also_at'])}"
+                              .replace(" to here", " here"), subject=True))
         if eff.get("afterwards") == "recycle":
             out.append(Clause(f"then {ctx.v('recycle')} {'them' if plural else 'it'}"))
         return out
@@ -1987,6 +2004,17 @@ class Renderer:
             moment = all(isinstance(m, Mapping) and (m.get("type") in ("enter_ready", "enter_exhausted") or
                                                      m.get("type") == "cost" and affects == "self")
                          for m in modifiers)
+            not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
+            if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                # "I cost {2} less to play from anywhere other than your hand"
+                return [s + " to play from anywhere other than your hand" for s in sentences]
+            what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
+            own_units = isinstance(what, Mapping) and what.get("what", "unit") == "unit" and \
+                (what.get("where") or {}).get("controller") in ("friendly", "you")
+            if moment and own_units and all(isinstance(m, Mapping) and m.get("type") in ("enter_ready",
+                                                                                          "enter_exhausted")
+                                            for m in modifiers):
+                return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
             prefix = f"{'if' if moment else 'while'} {self.condition(ctx, cond)}, "
             sentences = [prefix + s for s in sentences]
         return sentences
