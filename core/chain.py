@@ -970,7 +970,9 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         # a borrowed ability stays on the chain even if the borrower or the lender leaves the board
         item.variables["_lent_by"], item.variables["_lent_index"] = ability.body["_lent"]
     if index >= 0 and "_granted" in ability.body:
-        item.variables["_granted"] = ability.body["_granted"]  # likewise a granted one
+        # likewise a granted one: its source, static ability and modifier
+        item.variables["_granted_by"], item.variables["_granted_static"], item.variables["_granted_mod"] = \
+            ability.body["_granted"]
     if index < 0:
         _rune(g, player, oid, index)
         return
