@@ -662,7 +662,6 @@ class Renderer:
             "hold_points_this_turn": (f"the points {you} scored from holding this turn",
                                       f"point {you} scored from holding this turn"),
             "power_spent_this_turn": (f"the power {you} {have} spent this turn", f"power {you} spent this turn"),
-            "turns_taken": (f"the number of turns {you} {have} taken", f"turn {you} {have} taken"),
         }
         return table.get(stat, (_mark(f"stat {stat}"), ""))
 
