@@ -554,12 +554,14 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         dest = to
         if not is_battlefield(dest) and dest != obj.controller:
             dest = obj.controller  # units are never moved to another player's base
-        if is_battlefield(obj.loc) and not is_battlefield(dest):
-            from .movement import kept_from_base
-            if oid in kept_from_base(g):
-                continue  # "can't move from here to base" stops every move, not only the standard one (171)
-        if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
-            recall(g, [oid])
+        from .movement import move_refusal  # the same rules as a destination chosen as a card is played
+
+        refusal = move_refusal(g, oid, dest)
+        if refusal is not None:
+            # "can't move from here to base" stops every move, not only the standard one (171); a
+            # battlefield the unit can't enter recalls it instead (449.2.c)
+            if refusal[1] in ("449.2.a", "449.2.b", "451.2"):
+                recall(g, [oid])
             continue
         origin = obj.loc
         carried = attached_to(g, oid)

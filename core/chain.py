@@ -15,7 +15,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, payment, triggers
+from . import actions, layers, movement, payment, triggers
 from .cards import Ability, CardDef
 from .effects import EffectContext
 from .errors import IllegalActionError
@@ -228,26 +228,16 @@ def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 
 def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> tuple[str, str] | None:
-    """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 449.2,
-    451.2), else None."""
+    """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 171, 449.2,
+    451.2: ``movement.move_refusal``), else None."""
     for unit_slot, dest_slot in moves:
         if dest_slot >= len(targets) or unit_slot >= len(targets):
             continue
         for dest in targets[dest_slot]:
             for unit in targets[unit_slot]:
-                obj = g.obj(unit)
-                if obj.zone == "board" and obj.loc == dest:
-                    return "a move's destination must be somewhere other than where the unit is", "355.4"
-                if not is_battlefield(dest) and dest != obj.controller:
-                    return "units are moved only to their controller's base or a battlefield", "144.4"
-                if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
-                    return "no move takes units to a battlefield their controller's teammate occupies", "449.2.b"
-                if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
-                    if actions.in_others_combat(g, dest, obj.controller) and \
-                            len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
-                        return ("no move takes units to a battlefield with a combat or showdown its controller "
-                                "isn't in", "449.2.a")
-                    return "no move takes units to a battlefield holding units of two other players", "451.2"
+                refusal = movement.move_refusal(g, unit, dest)
+                if refusal is not None:
+                    return refusal
     return None
 
 

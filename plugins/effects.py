@@ -213,8 +213,12 @@ def deal_damage(ctx: EffectContext, node: Node) -> None:
     if node.get("split") and len(targets) > 1:
         shares = {oid: 0 for oid in targets}
         for i in range(amount):
+            # each chosen target gets at least 1 (engine notes, playing a card: split damage), so once
+            # the points left are as many as the targets still at 0, only those are offered
+            empty = [oid for oid in targets if not shares[oid]]
+            offered = empty if len(empty) >= amount - i else targets
             pick = int(ctx.ask(ctx.you, f"assign point {i + 1} of {amount} damage",
-                               [(ctx.describe(oid), oid) for oid in targets]))
+                               [(ctx.describe(oid), oid) for oid in offered]))
             shares[pick] += 1
         for oid, share in shares.items():
             if share:
