@@ -458,16 +458,17 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     if not isinstance(targets, list) or len(targets) != len(slots) * count:
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
     for run in range(count):  # 820: each run's choices are checked on their own
-        chosen = targets[run * len(slots):(run + 1) * len(slots)]
+        chosen = targets if count == 1 else targets[run * len(slots):(run + 1) * len(slots)]
         _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE)
         bad = _bad_destination(g, _move_pairs(slots), chosen)
         if bad is not None:
             raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
-        chosen = [t for slot in _object_targets(slots * count, targets) for t in slot]
-        payment.chooses_discounts(g, player, oid, chosen, cost)  # "your spells that choose me cost less"
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots * count, targets))
+        objects = _object_targets(slots * count if count > 1 else slots, targets)
+        if payment.chooses_statics(g):  # "your spells that choose me cost less"
+            payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
+        cost.power += payment.deflect_tax(g, player, objects)
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -756,7 +757,7 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     board = g.board_objects()
     sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
     hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
-    granting = bool(actions.static_modifiers(g, "grant_ability"))
+    granting = actions.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
