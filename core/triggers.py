@@ -117,7 +117,9 @@ def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
     s = g.state
     etype = event["t"]
     loc = event.get("loc")
-    here = () if loc is None else g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
+    if not isinstance(loc, int):
+        return
+    here = g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
     if not any(_declares_alias(g.defs[s.objs[o].code]) for o in here):
         return  # nothing there can carry the hook (its text or its attachments')
     for unit in g.units_at(loc):
