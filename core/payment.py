@@ -332,43 +332,45 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     effect gave it that it doesn't print ("friendly units played from anywhere other than a hand
     have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
     card = g.card(oid)
-    own = _cost_facts(card).additional
-    if not _cost_keywords_given(g, card) or layers.printed_only(g, oid):
-        return own  # nothing gives it a keyword with a cost: its printed keywords' costs are in ``own``
+    facts = _cost_facts(card)
     memo = g.memo()
+    given = memo.get("cost_keywords_given")
+    if given is None:
+        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
+    if not (given or _own_cost_keywords(g, card)) or layers.printed_only(g, oid):
+        return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
     key = ("additional_costs", oid)
     if key not in memo:
-        memo[key] = _with_granted(g, oid, card, own)
+        memo[key] = _with_granted(g, oid, card, facts.additional)
     found: tuple[Ability, ...] = memo[key]
     return found
 
 
-def _cost_keywords_given(g: "Game", card: CardDef) -> bool:
-    """Whether anything in play (a static, a lasting effect, the card's own text) gives keywords that
-    bring an additional cost ([Accelerate], [Repeat]); the statics' part is found once while they are
-    unchanged."""
+def _gives_cost_keyword(keywords: dict[str, Any], body: dict[str, Any]) -> bool:
+    return any(m["type"] == "keyword" and _keyword_cost(keywords, m["keyword"]) for m in body.get("modifiers", ()))
+
+
+def _cost_keywords_in_play(g: "Game") -> bool:
+    """Whether a static or a lasting effect in play gives keywords that bring an additional cost
+    ([Accelerate], [Repeat]); the statics' part is found once while they are unchanged."""
     keywords = g.catalog.keywords
-
-    def gives(body: dict[str, Any]) -> bool:
-        return any(m["type"] == "keyword" and _keyword_cost(keywords, m["keyword"]) for m in body.get("modifiers", ()))
-
-    memo = g.memo()
-    found: bool | None = memo.get("cost_keywords_given")
+    statics = g.statics_memo()
+    found: bool | None = statics.get("cost_keyword_statics")
     if found is None:
-        statics = g.statics_memo()
-        found = statics.get("cost_keyword_statics")
-        if found is None:
-            found = statics["cost_keyword_statics"] = any(gives(g.ability_of(src, index).body)
-                                                          for (src, index) in list(g.static_sources))
-        found = found or any(gives(lasting.body) if lasting.kind == "static" else lasting.kind == "grant" and
-                             _keyword_cost(keywords, lasting.body["keyword"]) for lasting in g.state.lasting)
-        memo["cost_keywords_given"] = found
-    if found:
-        return True
+        found = statics["cost_keyword_statics"] = any(_gives_cost_keyword(keywords, g.ability_of(src, index).body)
+                                                      for (src, index) in list(g.static_sources))
+    return found or any(_gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
+                        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"])
+                        for lasting in g.state.lasting)
+
+
+def _own_cost_keywords(g: "Game", card: CardDef) -> bool:
+    """Whether the card's own statics give it such a keyword (found once per card)."""
+    keywords = g.catalog.keywords
     own = _OWN_COST_KEYWORDS.get(id(card))
     if own is None or own[0] is not card or own[1] is not keywords:
-        own = _OWN_COST_KEYWORDS[id(card)] = (card, keywords, any(gives(a.body) for a in card.abilities
-                                                                  if a.kind == "static"))
+        own = _OWN_COST_KEYWORDS[id(card)] = (card, keywords, any(_gives_cost_keyword(keywords, a.body)
+                                                                  for a in card.abilities if a.kind == "static"))
     return own[2]
 
 
