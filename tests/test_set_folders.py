@@ -97,7 +97,8 @@ def test_set_option_loads_the_folder_for_every_command(folder: Path, capsys: pyt
     assert run("--set", str(folder), "deck", "list").code == 0  # 'deck' prints to sys.stdout
     assert any(line.startswith("Squire Deck ") for line in capsys.readouterr().out.splitlines())
     checked = run("--set", str(folder), "validate")
-    assert checked.code == 0 and checked.lines[-1].endswith("in 3 sets checked: no problems")
+    installed = len(run("sets").lines) - 1  # the installed sets' rows under the header
+    assert checked.code == 0 and checked.lines[-1].endswith(f"in {installed + 1} sets checked: no problems")
     assert run("--set", str(folder), "demo", "--decks", "Squire Deck", "Viktor Champion Deck").code == 0
     assert capsys.readouterr().out.startswith("Setup: duel (seed 2026): Squire (Squire Deck) vs Viktor")
     assert "MYS" not in [line.split()[0] for line in run("sets").lines[1:]]  # only while --set names it
