@@ -231,3 +231,17 @@ def test_rules_coverage_runs_a_set_folder_with_its_keywords(folder: Path) -> Non
     outcomes = measure([folder / "scenarios"]).outcomes
     assert sorted((o.name, o.status) for o in outcomes) == [
         ("Kindle 2 deals 2 when the squire attacks", "passed"), ("My Set Pathfinder draws a card when played", "passed")]
+
+
+def test_a_set_folder_loads_its_tokens_folder(folder: Path) -> None:
+    """Tokens with no printed card live in tokens/: a card of the folder creates one by name."""
+    (folder / "tokens").mkdir()
+    (folder / "tokens" / "MYS-T-WISP.yaml").write_text(
+        "schema_version: 1\ncode: MYS-T-WISP\nname: Wisp\ntype: unit\nsupertype: token\ntoken: true\nmight: 1\n",
+        encoding="utf-8")
+    (folder / "cards" / "MYS-003.yaml").write_text(
+        "schema_version: 1\ncode: MYS-003\nname: Wisp Caller\ntype: spell\ndomains: [calm]\ncost: {energy: 1}\n"
+        "abilities:\n  - kind: spell\n    effect: {type: create_token, token: Wisp}\n", encoding="utf-8")
+    checked = run("validate", str(folder / "cards" / "MYS-003.yaml"))
+    assert checked.code == 0 and checked.lines[-1] == "1 file checked: no problems", checked.out
+    assert "MYS-T-WISP" in run("--set", str(folder), "cards", "--set", "MYS").out
