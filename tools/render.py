@@ -1774,7 +1774,8 @@ class Renderer:
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
             else:
-                for step in steps[i:i + same]:
+                for k, step in enumerate(steps[i:i + same], i):
+                    step = _did_kill_after_kill(steps[k - 1] if k else None, step)
                     chosen, step = _hoist_named_locations(step)
                     for sel in chosen:
                         obj = self.obj(ctx, sel)
@@ -2481,6 +2482,15 @@ class Renderer:
         return "When " + _series(shown, "or")
 
 _MORE_KEYWORDS = "\x00more_keywords"
+
+
+def _did_kill_after_kill(prev: Any, step: Any) -> Any:
+    """"Kill a unit. If you do, ...": right after a kill, 'did kill' reads as the printed "If you do"
+    (after damage it stays "if this kills it")."""
+    if isinstance(prev, Mapping) and prev.get("type") == "kill" and isinstance(step, Mapping) \
+            and step.get("type") == "if" and step.get("condition") == {"type": "did", "what": "kill"}:
+        return {**step, "condition": {"type": "did", "what": "succeed"}}
+    return step
 
 
 def _merge_grants(steps: list[Node]) -> list[Node]:
