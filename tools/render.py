@@ -441,6 +441,8 @@ class Renderer:
                 posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
+        elif where.get("owner") == "friendly" and controller is None:
+            adjs.append("friendly")  # cards in a hand: yours and a teammate's (491)
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
@@ -791,7 +793,7 @@ class Renderer:
             if kind == "paid":
                 return "you didn't pay the additional cost"
             if kind == "history":
-                return "not " + self.history(ctx, cond)
+                return self.history(ctx, cond, negate=True)
             if kind == "turn":
                 return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
             if kind == "keyword":
@@ -874,7 +876,7 @@ class Renderer:
             return f"{who} is within {-right['plus']} points of {target}"
         return f"{self.amount(ctx, left).value} is {_OPS_VALUE.get(op, op)} {self.amount(ctx, right).value}"
 
-    def history(self, ctx: Ctx, cond: Mapping[str, Any]) -> str:
+    def history(self, ctx: Ctx, cond: Mapping[str, Any], negate: bool = False) -> str:
         event = str(cond.get("event"))
         player = cond.get("player", "you")
         at_least = cond.get("at_least", 1)
@@ -896,9 +898,13 @@ class Renderer:
             obj = self.selection(ctx, sel).text
         past = _PAST.get(event, event.replace("_", " "))
         if event in _INTRANSITIVE:
-            return f"{obj} {'have' if at_least > 1 else 'has'} {past} this turn"
-        who = {"you": f"{ctx.you().text}'ve", "opponent": "an opponent has", "any": "a player has"}.get(
-            str(player), f"{ctx.you().text}'ve")
+            return f"{obj} {'have' if at_least > 1 else 'has'}{' not' if negate else ''} {past} this turn"
+        if negate:
+            who = {"you": f"{ctx.you().text} haven't", "friendly": f"neither {ctx.you().text} nor an ally has",
+                   "opponent": "no opponent has", "any": "no player has"}.get(str(player), f"{ctx.you().text} haven't")
+        else:
+            who = {"you": f"{ctx.you().text}'ve", "friendly": f"{ctx.you().text} or an ally have",
+                   "opponent": "an opponent has", "any": "a player has"}.get(str(player), f"{ctx.you().text}'ve")
         by = cond.get("by")
         with_what = ""
         if isinstance(by, list) and by:
