@@ -763,6 +763,7 @@ class Renderer:
             return f"{self.keyword_label(cond)} is active"
         if kind == "did":
             return {"kill": "this kills it", "pay": "you paid", "succeed": "you do", "fail": "you can't",
+                    "they_succeed": "they do", "they_fail": "they don't",
                     "choose": "you chose to"}.get(str(cond.get("what")), _mark(f"did {cond.get('what')}"))
         if kind == "paid":
             return "you paid the additional cost"
@@ -2492,10 +2493,17 @@ _MORE_KEYWORDS = "\x00more_keywords"
 
 def _did_kill_after_kill(prev: Any, step: Any) -> Any:
     """"Kill a unit. If you do, ...": right after a kill, 'did kill' reads as the printed "If you do"
-    (after damage it stays "if this kills it")."""
+    (after damage it stays "if this kills it"); after another player's "may", "if they do / don't"."""
     if isinstance(prev, Mapping) and prev.get("type") == "kill" and isinstance(step, Mapping) \
             and step.get("type") == "if" and step.get("condition") == {"type": "did", "what": "kill"}:
         return {**step, "condition": {"type": "did", "what": "succeed"}}
+    if isinstance(prev, Mapping) and prev.get("type") == "may" and prev.get("chooser") in ("its_controller", "opponent") \
+            and isinstance(step, Mapping) and step.get("type") == "if":
+        cond = step.get("condition")
+        if cond == {"type": "did", "what": "succeed"}:
+            return {**step, "condition": {"type": "did", "what": "they_succeed"}}
+        if cond == {"type": "not", "of": {"type": "did", "what": "succeed"}}:
+            return {**step, "condition": {"type": "did", "what": "they_fail"}}
     return step
 
 
