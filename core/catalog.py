@@ -597,19 +597,23 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
         info = SetInfo(code, data["name"], data["version"], plugin, data, spec)
         if not blocked:
             catalog.sets[code] = info
-        for file in script_files(spec.cards):
-            doc = run.read(file, "card")
-            run.set_of[id(doc)] = (code, spec, plugin)
-            card = doc.data
-            if card is None or blocked:
-                continue
-            if card["code"] in origin:
-                reason = f"card code {card['code']} is also defined in {origin[card['code']]}"
-                doc.problems.append(doc.problem(["code"], reason))
-                continue
-            origin[card["code"]] = str(file)
-            if card["code"] not in shadow_cards:
-                _add_card(run, compiler, doc, card, code, info)
+        folders = [(spec.cards, info)] + ([(spec.tokens, None)] if spec.tokens is not None else [])
+        for folder, counted in folders:
+            for file in script_files(folder):
+                doc = run.read(file, "card")
+                run.set_of[id(doc)] = (code, spec, plugin)
+                card = doc.data
+                if card is None or blocked:
+                    continue
+                if card["code"] in origin:
+                    reason = f"card code {card['code']} is also defined in {origin[card['code']]}"
+                    doc.problems.append(doc.problem(["code"], reason))
+                    continue
+                origin[card["code"]] = str(file)
+                if counted is None and not card.get("token"):
+                    doc.problems.append(doc.problem(["token"], "a set's tokens folder holds only tokens (token: true)"))
+                elif card["code"] not in shadow_cards:
+                    _add_card(run, compiler, doc, card, code, counted)
         if spec.decks is not None:
             for file in script_files(spec.decks):
                 doc = run.read(file, "deck")

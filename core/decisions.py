@@ -63,11 +63,11 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None \
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
                 and not _cheapening_option(card):
             continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
-        optional = chain.optional_costs(card)
+        optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
         target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
         # A play's check depends on its location only through the location being allowed (these
@@ -81,7 +81,10 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    for targets in target_sets:
+                    count = chain.runs(g, oid, paid)
+                    # 820: a repeated spell's runs each have their own targets
+                    for targets in target_sets if count == 1 or not slots else chain.play_target_options(
+                            g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
                         action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
@@ -744,9 +747,10 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = 0
     p.power = {}
     p.spell_power = {}
+    p.gear_power = {}
     for bf in s.battlefields:
         if bf.controller == player:
             g.emit("lose_control", bf=bf.loc, player=player)

@@ -151,7 +151,8 @@ ZONES: Table[ZoneFn] = Table("zone", ("effect#/$defs/zone/enum",), "where a sele
 
 # The keys of a selection (``{pick: ..., what: ...}``), read together by ``EffectContext.resolve``,
 # ``candidates`` and ``choose_from``; the values of ``zone``, ``whose`` and ``chooser`` are tables.
-SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose", "chooser", "where", "as", "among")
+SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose", "chooser", "where", "as", "among",
+                  "same_location")
 
 
 def language_tables() -> dict[str, Table[Any]]:
@@ -179,7 +180,7 @@ class EffectContext:
     """Everything a resolving effect can refer to."""
 
     __slots__ = ("g", "controller", "source", "item", "event", "targets", "bindings", "variables",
-                 "last", "you", "subject", "source_loc")
+                 "last", "you", "subject", "source_loc", "text_of")
 
     def __init__(self, g: "Game", controller: int, source: int, item: ChainItem | None = None,
                  event: dict[str, Any] | None = None) -> None:
@@ -195,6 +196,9 @@ class EffectContext:
         self.you = controller
         self.subject: int | None = None
         self.source_loc = NOWHERE
+        # the card whose text this is: an attached card's effect text is the unit's ability (self is the
+        # unit, 435.1.e), and "this card" still names the equipment
+        self.text_of = source
 
     # ------------------------------------------------------------------ running effects
     def run(self, node: Node) -> None:
@@ -328,7 +332,10 @@ class EffectContext:
         return chosen
 
     def fits_group(self, selector: Node, group: list[int]) -> bool:
-        """Criteria on the objects chosen together ("units with total Might 4 or less")."""
+        """Criteria on the objects chosen together ("units with total Might 4 or less", "up to three
+        units at the same location")."""
+        if selector.get("same_location") and len({self.g.obj(oid).loc for oid in group}) > 1:
+            return False
         total = (selector.get("where") or {}).get("total_might")
         if total is None:
             return True
@@ -534,11 +541,24 @@ def _history_count(ctx: EffectContext, cond: Node) -> int:
             continue
         if exclude and entry[2] == ctx.source:
             continue
+        if "by" in cond and entry[3] not in cond["by"]:
+            continue  # chosen by a spell / a unit's ability / another ability
         if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
-            if not ctx.matches(entry[2], subject) and not _matches_dead(ctx, entry, subject):
+            if not _history_subject(ctx, entry, subject):
                 continue
         count += 1
     return count
+
+
+def _history_subject(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
+    """Whether the object of a history entry meets a filter: on the board, as it is now; after it
+    left the board, its controller then was the player who did it, and the rest is judged by its card
+    (a spell played, a gear that died: "if you've played an Equipment this turn")."""
+    obj = ctx.g.state.objs[entry[2]]
+    if obj.zone == "board":
+        return ctx.matches(entry[2], subject)
+    rest = {key: want for key, want in subject.items() if key != "controller"}
+    return _matches_dead(ctx, entry, subject) and ctx.matches(entry[2], rest)
 
 
 def _matches_dead(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
@@ -563,9 +583,10 @@ for _name in ("it", "chosen", "destination"):  # what an earlier step chose, aff
 def _ref_self(ctx: EffectContext) -> list[int]:
     # 808: a Deathknell's "me" is the card that died, now in its owner's trash; once it has left the
     # trash (an earlier Deathknell recycled it) it is another object, and "recycle me" finds nothing
+    # (a replacement's "if I would die ... instead" has a unit that is still on the board: it is itself)
     event = ctx.event
     if event is not None and event.get("t") == "die" and event.get("obj") == ctx.source \
-            and ctx.g.state.objs[ctx.source].zone != "trash":
+            and ctx.g.state.objs[ctx.source].zone not in ("trash", "board"):
         return []
     return [ctx.source]
 
@@ -617,6 +638,12 @@ def _ref_you(ctx: EffectContext) -> list[int]:
 @REFS.register("owner")
 def _ref_owner(ctx: EffectContext) -> list[int]:
     return [ctx.g.obj(ctx.source).owner]
+
+
+@REFS.register("this_card")
+def _ref_this_card(ctx: EffectContext) -> list[int]:
+    """The card whose text this is: in an attached card's effect text, the equipment (Guardian Angel)."""
+    return [ctx.text_of]
 
 
 @REFS.register("source_location")
@@ -737,7 +764,17 @@ def _zone_board(ctx: EffectContext, selector: Node) -> list[int]:
 
 @ZONES.register("chain")
 def _chain_cards(ctx: EffectContext, selector: Node) -> list[int]:
+    """The spells on the chain; for what: chain_item, the sources of its abilities too ("counter a spell
+    or ability": an ability is chosen by its source, the newest of its items counts)."""
+    if selector.get("what") == "chain_item":
+        return list(dict.fromkeys(item.obj for item in ctx.g.state.chain))
     return [item.obj for item in ctx.g.state.chain if item.kind == "card"]
+
+
+@ZONES.register("anywhere")
+def _zone_anywhere(ctx: EffectContext, selector: Node) -> list[int]:
+    """Every object in the game, wherever it is ("Your Equipment everywhere have ...")."""
+    return [oid for oid, obj in ctx.g.state.objs.items() if obj.zone not in ("gone", "removed")]
 
 
 @ZONES.register("facedown")
@@ -820,7 +857,9 @@ def _f_chosen_champion(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", 
 
 @FILTERS.register("tag")
 def _f_tag(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
-    return want in card.tags or want == card.champion_tag
+    # a tag an effect gives it on the board ("I am a Mech"): the declarative hook 'tag'
+    return want in card.tags or want == card.champion_tag or (
+        obj.zone == "board" and want in layers.hook_values(ctx.g, oid, "tag"))
 
 
 @FILTERS.register("not_tag")
@@ -869,6 +908,47 @@ def _f_power_cost(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want:
 def _f_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     # one object alone must fit; what is chosen together is checked by EffectContext.fits_group
     return _in_range(ctx, layers.might(ctx.g, oid) if obj.zone == "board" else card.might, {"max": want["max"]})
+
+
+@FILTERS.register("same_controller_as")
+def _f_same_controller_as(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Controlled by the controller of the object a selector names ("an Equipment with the same controller")."""
+    others = [o for o in ctx.resolve(want) if o in ctx.g.state.objs]
+    return bool(others) and obj.controller == ctx.g.obj(others[0]).controller
+
+
+@FILTERS.register("attached_to")
+def _f_attached_to(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Attached to an object a selector names ("one of its Equipment", 150.2)."""
+    return obj.zone == "board" and obj.attached_to != NOWHERE and obj.attached_to in ctx.resolve(want)
+
+
+@FILTERS.register("attached")
+def _f_attached(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A card attached to a unit (an attached Equipment) or not (a detached one)."""
+    return bool((obj.zone == "board" and obj.attached_to != NOWHERE) == want)
+
+
+@FILTERS.register("equipped")
+def _f_equipped(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A unit with at least one card attached to it ("an equipped unit")."""
+    return bool(bool(obj.zone == "board" and actions.attached_to(ctx.g, oid)) == want)
+
+
+@FILTERS.register("chooses")
+def _f_chooses(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A spell or ability on the chain that chose an object matching a filter (355: its targets)."""
+    g = ctx.g
+    return any(item.obj == oid and any(t in g.state.objs and ctx.matches(t, want)
+                                       for slot in item.targets for t in slot if isinstance(t, int))
+               for item in g.state.chain)
+
+
+@FILTERS.register("banished_with")
+def _f_banished_with(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A card banished "with" an object (The Zero Drive): remembered by the banishing effect."""
+    holders = ctx.resolve(want)
+    return obj.zone == "banished" and any(h in ctx.g.state.banished_with.get(str(oid), []) for h in holders)
 
 
 # ---------------------------------------------------------------------- states (STATES)
@@ -958,8 +1038,44 @@ def _s_on_board(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return obj.zone == "board"
 
 
+@STATES.register("in_hand")
+def _s_in_hand(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """In its owner's hand ("I cost 2 less to play from anywhere other than your hand")."""
+    return obj.zone == "hand"
+
+
+@STATES.register("one_on_one")
+def _s_one_on_one(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """Attacking or defending alone against a single enemy unit in that combat ("one on one")."""
+    if obj.zone != "board" or obj.designation not in ("attacker", "defender"):
+        return False
+    g = ctx.g
+    here = [g.obj(u) for u in g.units_at(obj.loc)]
+    mine = [u for u in here if u.designation == obj.designation and u.controller == obj.controller]
+    theirs = [u for u in here if u.designation not in ("", obj.designation) and u.controller != obj.controller]
+    return len(mine) == 1 and len(theirs) == 1
+
+
+@STATES.register("was_mighty")
+def _s_was_mighty(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """Mighty as it was last on the board: a unit that died is judged by its Might when it died
+    (Deathknell "if I was Mighty"); on the board, by its Might now."""
+    if obj.zone == "board":
+        return layers.might(ctx.g, oid) >= 5
+    return any(h[0] == "died_mighty" and h[2] == oid for h in ctx.g.state.history)
+
+
+@STATES.register("controlled")
+def _s_controlled(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """Controlled by you: a battlefield you control ("while you control this battlefield"), or your object."""
+    if obj.zone == "bfcard":
+        return ctx.g.bf_at(obj.loc).controller == ctx.you
+    return obj.controller == ctx.you
+
+
 # the boolean filter keys that ask the same as a state ({stunned: true} = {type: is, state: stunned})
-for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat"):
+for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat",
+             "in_hand"):
     FILTERS.register(_key)(_flag(STATES.entries[_key]))
 FILTERS.register("attacker")(_flag(lambda ctx, oid, obj: obj.designation == "attacker"))
 FILTERS.register("defender")(_flag(lambda ctx, oid, obj: obj.designation == "defender"))
@@ -1125,6 +1241,18 @@ def _st_cards_played(ctx: EffectContext, player: int) -> int:
     return sum(1 for h in ctx.g.state.history if h[0] == "played" and h[1] == player)
 
 
+@STATS.register("hold_points_this_turn")
+def _st_hold_points(ctx: EffectContext, player: int) -> int:
+    """Points the player scored from holding this turn (472)."""
+    return sum(1 for h in ctx.g.state.history if h[0] == "points" and h[1] == player and h[3] == "hold")
+
+
+@STATS.register("power_spent_this_turn")
+def _st_power_spent(ctx: EffectContext, player: int) -> int:
+    """Power the player spent this turn, of any domain ("if you've spent at least [A][A] this turn")."""
+    return sum(int(h[4]) for h in ctx.g.state.history if h[0] == "spent_power" and h[1] == player)
+
+
 @STATS.register("opponent_points_max")
 def _st_opponent_points_max(ctx: EffectContext, player: int) -> int:
     g = ctx.g
@@ -1134,10 +1262,22 @@ def _st_opponent_points_max(ctx: EffectContext, player: int) -> int:
 # ---------------------------------------------------------------------- amounts (AMOUNTS)
 @AMOUNTS.register("count", fields=("of", "times", "plus"))
 def _a_count(ctx: EffectContext, value: Node, subject: int | None) -> int:
-    saved = dict(ctx.bindings)
+    saved, saved_subject = dict(ctx.bindings), ctx.subject
+    if subject is not None:
+        ctx.subject = subject  # a static's amount for the object it affects: event_subject is that object
     result = len(ctx.resolve(value["of"]))
-    ctx.bindings = saved
+    ctx.bindings, ctx.subject = saved, saved_subject
     return result
+
+
+@AMOUNTS.register("keyword_value", fields=("keyword", "of", "times", "plus"))
+def _a_keyword_value(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """The value of a numeric keyword an object has ("damage equal to my [Assault]"), 0 without it."""
+    ids = [subject] if value["of"] == "event_subject" and subject is not None else ctx.resolve(value["of"])
+    if not ids or ids[0] not in ctx.g.state.objs:
+        return 0
+    found = layers.chars(ctx.g, ids[0]).keywords.get(str(value["keyword"]).lower().replace("-", "_"))
+    return int(found) if isinstance(found, int) else 0
 
 
 @AMOUNTS.register("might", fields=("of", "times", "plus"))
@@ -1208,7 +1348,7 @@ def _c_compare(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _COMPARE[cond["op"]](ctx.amount(cond["left"], subject), ctx.amount(cond["right"], subject))
 
 
-@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject"))
+@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject", "by"))
 def _c_history(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _history_count(ctx, cond) >= int(cond.get("at_least", 1))
 
@@ -1243,6 +1383,17 @@ def _c_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return ctx.relation(cond["whose"], ctx.g.state.turn_player)
 
 
+@CONDITIONS.register("attached_this_turn")
+def _c_attached_this_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    """This card was attached to the unit it is attached to this turn (its effect text: "if this was
+    attached to me this turn")."""
+    g = ctx.g
+    card = g.state.objs.get(ctx.text_of)
+    if card is None or card.attached_to == NOWHERE:
+        return False
+    return any(h[0] == "attach" and h[2] == ctx.text_of and h[4] == card.attached_to for h in g.state.history)
+
+
 @CONDITIONS.register("first_time", fields=("event",))
 def _c_first_time(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _history_count(ctx, {"event": cond["event"], "player": "you"}) <= 1
@@ -1252,4 +1403,4 @@ _FILTER = FILTERS.entries
 
 
 # last: layers imports this module back (through actions and replacement), which needs EffectContext
-from . import layers  # noqa: E402
+from . import actions, layers  # noqa: E402

@@ -54,6 +54,14 @@ def chars(g: "Game", oid: int) -> Chars:
 _PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
 
 
+def printed_only(g: "Game", oid: int) -> bool:
+    """Whether the object's characteristics are its printed ones for sure: off the board, out of reach
+    of other objects' statics and lasting effects, and with no conditional text of its own."""
+    obj = g.state.objs[oid]
+    return obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid) \
+        and _printed(g, obj.code) is not None
+
+
 def _reaches_off_board(g: "Game", oid: int) -> bool:
     """Whether another object's static or a lasting effect may change this off-board card (a unit
     giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per
@@ -181,15 +189,17 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
+    copied = actions.copied_units(g)  # units whose text an attached card copies (Svellsongur)
+    copies = 1 + copied.count(oid) if copied else 1
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
     for ability in () if attached else _own_statics(card):
         ctx = effects.EffectContext(g, obj.controller, oid)
         if not _own_text_applies(ctx, ability.body):
             continue
-        for mod in ability.body["modifiers"]:
+        for mod in ability.body["modifiers"] * copies:
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
-    if obj.zone != "board" and obj.zone not in ("hand", "champion", "chain", "facedown"):
-        return out
+    if obj.zone != "board" and obj.zone not in _AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
+        return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
         for eq in actions.attached_to(g, oid):
@@ -198,6 +208,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                         or ability.body.get("affects", "self") != "self":
                     continue
                 ctx = effects.EffectContext(g, obj.controller, oid)
+                ctx.text_of = eq  # "this card" in the unit's borrowed text is the equipment
                 if not _own_text_applies(ctx, ability.body):
                     continue
                 for mod in ability.body["modifiers"]:
@@ -216,7 +227,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             continue
         if "while" in ability.body and not ctx.check(ability.body["while"], subject=oid):
             continue
-        for mod in ability.body["modifiers"]:
+        for mod in ability.body["modifiers"] * (1 + copied.count(src) if copied else 1):
             out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
     # lasting effects created by resolved spells and abilities
     for lasting in g.active_lasting():
@@ -306,6 +317,10 @@ def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> d
     """Fix computed amounts of a modifier now (e.g. 'equal to your points')."""
     amount = mod.get("amount")
     value = mod.get("value")
+    if value == "own_cost" and subject is not None:
+        # a cost keyword "equal to its cost" (Repeat): the affected card's own cost
+        card = ctx.g.card(subject)
+        return {**mod, "value": {"energy": card.energy, "power": list(card.power)}}
     if isinstance(amount, dict) or isinstance(value, dict):
         resolved = dict(mod)
         if isinstance(amount, dict):
@@ -320,7 +335,12 @@ def _compute(g: "Game", oid: int) -> Chars:
     obj = g.state.objs[oid]
     card = g.defs[obj.code]
     base = card.might
-    keywords = _printed_keywords(g, card)
+    keywords = printed_keywords(g, card)
+    if obj.zone == "board" and card.type == "unit" and card.keywords and actions.text_copies(g, oid):
+        keywords = dict(keywords)
+        for _ in range(actions.text_copies(g, oid)):  # its text copied: its keywords once more
+            for name, value in card.keywords:
+                _add_keyword(g, keywords, name, value)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result
@@ -368,7 +388,8 @@ def _compute(g: "Game", oid: int) -> Chars:
                         hooks.setdefault(m["hook"], []).append(m["value"])
                     elif m["type"] == "might":
                         plus += int(m["amount"])
-        might = base + obj.buffs + plus + _equipment_bonus(g, oid)
+        times = max((int(v) for v in hooks.get("equipment_bonus_times", [])), default=1)  # Gearhead: double
+        might = base + obj.buffs + plus + _equipment_bonus(g, oid) * times
         for amount, minimum in decreases:
             floor = min(might, minimum) if minimum > -999 else -999
             might = max(might - amount, floor)
@@ -385,7 +406,7 @@ def _compute(g: "Game", oid: int) -> Chars:
 _KEYWORDS: dict[int, tuple[CardDef, Any, dict[str, Any]]] = {}
 
 
-def _printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
+def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
     """The card's own keywords with their values, worked out once per card and keyword table
     (callers copy it before changing it)."""
     hit = _KEYWORDS.get(id(card))
@@ -432,8 +453,9 @@ def is_stunned(g: "Game", oid: int) -> bool:
 
 
 def combat_might(g: "Game", oid: int) -> int:
-    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0."""
-    if g.obj(oid).stunned:
+    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0; a unit that "doesn't deal
+    combat damage" (the hook combat_damage: none) adds 0 too."""
+    if g.obj(oid).stunned or "none" in hook_values(g, oid, "combat_damage"):
         return 0
     return max(0, might(g, oid))
 

@@ -39,6 +39,9 @@ class SetSpec:
     decks: Path | None = None
     scenarios: Path | None = None
     plugin: str = ""
+    # tokens with no printed card of the set (181: token cards are optional): loaded like cards,
+    # so effects can create them by name, but not counted among the set's cards
+    tokens: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,8 @@ class EffectType:
     may_kill: bool = False
     decides: bool = False
     plugin: str = ""
+    # English for the card text renderer: fields in braces ("swap the Might of {a} and {b}{duration}")
+    text: str = ""
 
 
 @dataclass(frozen=True)

@@ -12,14 +12,14 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import actions
-from .cards import Ability
+from .cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
 
-PLAYER_EVENTS = ("conquer", "hold")
+PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": a unit of theirs there
 
 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
@@ -36,10 +36,12 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                 continue
             if _matches(g, oid, obj.controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
-                for _ in range(_extra_triggers(g, obj.controller, ability)):
+                for _ in range(_extra_triggers(g, obj.controller, ability) + actions.text_copies(g, oid)):
                     _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
     if g.grant_sources:
         _dispatch_static_grants(g, event)
+    if etype in PLAYER_EVENTS:
+        _dispatch_aliases(g, event)
     if not s.lasting:
         return
     for lasting in g.active_lasting():
@@ -48,12 +50,22 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             # a created trigger's 'self' is the object it affects ("kill it the next time it takes
             # damage", 720.2 delayed triggers): match the event's object among those it affects
             holder = lasting.source
+            seen = event
             if lasting.affects is not None and ability.body["when"].get("subject") == "self":
-                holder = event.get("obj", NOWHERE)
-                if holder not in lasting.affects:
-                    continue
-            if _matches(g, holder, lasting.controller, ability, event):
-                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)
+                if etype in PLAYER_EVENTS:
+                    # "this turn, that unit has 'When I conquer ...'": the affected unit is the conqueror's
+                    # there; the trigger's event names it (event_subject)
+                    found = [o for o in lasting.affects if o in s.objs
+                             and _matches(g, o, lasting.controller, ability, event)]
+                    if not found:
+                        continue
+                    holder, seen = found[0], {**event, "obj": found[0]}
+                else:
+                    holder = event.get("obj", NOWHERE)
+                    if holder not in lasting.affects:
+                        continue
+            if _matches(g, holder, lasting.controller, ability, seen):
+                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, seen, lasting=lasting.id), ability)
                 g.spend_use(lasting)
         elif lasting.kind == "grant" and lasting.affects:
             for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
@@ -81,6 +93,52 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
     controller = g.state.objs[unit].controller
     if _matches(g, unit, controller, ability, event):
         _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
+
+
+_ALIAS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _declares_alias(card: CardDef) -> bool:
+    """Whether the card's text declares an event_alias hook (worked out once per card)."""
+    hit = _ALIAS.get(id(card))
+    if hit is None or hit[0] is not card:
+        found = any(m.get("type") == "hook" and m.get("hook") == "event_alias"
+                    for a in card.abilities if a.kind == "static" for m in a.body.get("modifiers", []))
+        hit = _ALIAS[id(card)] = (card, found)
+    return hit[1]
+
+
+def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
+    """A unit whose event_alias hook pairs two events ("my hold effects are also conquer effects, and
+    vice versa") also triggers its abilities - its own and its attached cards' effect text - that
+    listen to the other event of the pair, as if that had happened."""
+    from . import layers
+
+    s = g.state
+    etype = event["t"]
+    loc = event.get("loc")
+    if not isinstance(loc, int):
+        return
+    here = g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
+    if not any(_declares_alias(g.defs[s.objs[o].code]) for o in here):
+        return  # nothing there can carry the hook (its text or its attachments')
+    for unit in g.units_at(loc):
+        if s.objs[unit].controller != event.get("player"):
+            continue
+        for value in layers.hook_values(g, unit, "event_alias"):
+            pair = str(value).split()
+            if etype not in pair:
+                continue
+            for other in pair:
+                seen = {**event, "t": other}
+                for (oid, index) in sorted(g.listeners.get(other, ())) if other != etype else ():
+                    obj = s.objs[oid]
+                    ability = g.defs[obj.code].abilities[index]
+                    if ability.body.get("effect_text"):
+                        if obj.attached_to == unit:
+                            _effect_text_trigger(g, oid, index, ability, seen)
+                    elif oid == unit and _matches(g, oid, obj.controller, ability, seen):
+                        _queue(g, PendingTrigger(oid, index, obj.controller, seen), ability)
 
 
 # A trigger of a keyword granted by a static ability is remembered by its grant: the source, the
@@ -221,6 +279,8 @@ def _w_what(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
     ev_obj = event.get("obj", NOWHERE)
     if ev_obj == NOWHERE or ev_obj not in g.state.objs:
         return False
+    if want == "card" and g.state.objs[ev_obj].token:
+        return False  # 185: tokens are not cards ("When you play a card" doesn't see a token played)
     return EffectContext(g, controller, oid).is_kind(ev_obj, want)
 
 
@@ -252,6 +312,21 @@ def _w_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
 @WHEN.register("from_here")
 def _w_from_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     return not want or event.get("from") == _here(g, oid)
+
+
+@WHEN.register("from_battlefield")
+def _w_from_battlefield(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                        want: Any) -> bool:
+    """A move that started at a battlefield ("When I move from a battlefield")."""
+    return not want or is_battlefield(int(event.get("from", NOWHERE)))
+
+
+@WHEN.register("from_uncontrolled")
+def _w_from_uncontrolled(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                         want: Any) -> bool:
+    """A conquer of a battlefield nobody controlled before ("a battlefield that was uncontrolled")."""
+    return not want or any(h[0] == "took_uncontrolled" and h[1] == event.get("player") and h[2] == event.get("bf")
+                           for h in g.state.history)
 
 
 @WHEN.register("to_battlefield")
@@ -398,6 +473,10 @@ def put_on_chain(g: "Game") -> None:
     pending.remove(trigger)
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
+    if targets:
+        from .chain import _chosen
+
+        _chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats

@@ -47,6 +47,7 @@ _STATES = {
     "buffed": "buffed", "stunned": "stunned", "mighty": "[Mighty]", "damaged": "damaged",
     "exhausted": "exhausted", "ready": "ready", "token": "a token", "in_combat": "in combat",
     "facedown": "facedown", "on_board": "on the board", "alive": "still on the board",
+    "in_hand": "in a hand", "one_on_one": "in a one-on-one combat", "was_mighty": "[Mighty]",
 }
 _PAST = {
     "played": "played", "discard": "discarded", "die": "died", "conquer": "conquered", "hold": "held",
@@ -73,7 +74,7 @@ def _cap(text: str) -> str:
 
 def _end(text: str) -> str:
     """A sentence with its final period (not doubled)."""
-    return text if text.endswith((".", ".)", "!", "?")) else text + "."
+    return text if text.endswith((".", ".)", "!", "?", ".\"")) else text + "."
 
 
 def _word(n: int) -> str:
@@ -289,6 +290,7 @@ class Renderer:
             "controller": ("you", "you", "your"), "owner": ("its owner", "its owner", "its owner's"),
             "chosen": ("they", "them", "their"), "destination": ("its destination",) * 2 + ("its destination's",),
             "source_location": ("its original location",) * 2 + ("its original location's",),
+            "this_card": (str(self.card.get("name", "this card")),) * 2 + (f"{self.card.get('name', 'this card')}'s",),
         }
         forms = table.get(str(name))
         if forms is None:
@@ -439,12 +441,32 @@ class Renderer:
                 posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
+        elif where.get("owner") == "friendly" and controller is None:
+            adjs.append("friendly")  # cards in a hand: yours and a teammate's (491)
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
             adjs.append(f"non-{where['not_tag']}")
-        if "tag" in where:
+        if "tag" in where and where["tag"] == "Equipment" and noun in ("gear", "gear"):
+            noun = "Equipment"  # "an Equipment": the tag is the noun
+        elif "tag" in where:
             adjs.append(str(where["tag"]))
+        for key, (yes, no) in (("attached", ("attached", "detached")), ("equipped", ("equipped", "unequipped"))):
+            if key in where:
+                adjs.insert(0, yes if where[key] else no)
+        if "same_controller_as" in where:
+            posts.append("with the same controller" + ("" if where["same_controller_as"] == "target"
+                                                       else f" as {self.obj(ctx, where['same_controller_as'])}"))
+        if "attached_to" in where:
+            posts.append(f"attached to {self.obj(ctx, where['attached_to'])}")
+        if "banished_with" in where:
+            posts.append(f"banished with {self.obj(ctx, where['banished_with'])}")
+        if "in_hand" in where:
+            posts.append("in a hand" if where["in_hand"] else "played from anywhere other than a player's hand")
+        chooses = where.get("chooses")
+        if isinstance(chooses, Mapping):
+            posts.append("that chooses " + self.selection(ctx, {"pick": "target", "what": "permanent",
+                                                                 "where": chooses}).text)
         if where.get("chosen_champion"):
             noun = "Chosen Champion"
         if "name" in where:
@@ -481,7 +503,8 @@ class Renderer:
         known = {"stunned", "buffed", "damaged", "exhausted", "ready", "facedown", "token", "mighty", "champion",
                  "attacker", "defender", "alone", "controller", "owner", "not_tag", "tag", "chosen_champion", "name",
                  "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
-                 "not_chosen_this_turn", "other", "distinct_from", "any_of", "type"}
+                 "not_chosen_this_turn", "other", "distinct_from", "any_of", "type", "attached", "equipped",
+                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses"}
         for key in where:
             if key not in known:
                 posts.append(_mark(f"filter {key}"))
@@ -549,10 +572,14 @@ class Renderer:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
         zone = sel.get("zone")
         whose = sel.get("whose", "you")
+        if zone == "hand" and "owner" in filters:
+            zone = None  # "spells you own", "spells an opponent owns": the cards they play
         if isinstance(zone, str) and zone not in ("board", "chain", "in_play"):
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
                 adjs.insert(0, "facedown")
+            elif zone == "anywhere":
+                posts.append("everywhere")
             elif zone == "banishment":
                 posts.append(f"{prep} banishment")
             else:
@@ -567,6 +594,8 @@ class Renderer:
         posts += late
         if among is not None:
             posts.append("from among them")
+        if sel.get("same_location"):
+            posts.append("at the same location")
         chooser = sel.get("chooser")
         chooser_text = {"opponent": "an opponent", "each_player": "each player",
                         "each_other_player": "each other player", "its_controller": "its controller",
@@ -576,6 +605,21 @@ class Renderer:
         if noun == "Chosen Champion":
             head = " ".join([f"{ctx.your()}"] + adjs + [noun])
             return Phrase(" ".join([head] + posts))
+        yours = where.get("controller") == "you" and f"{ctx.you().text} control" in posts
+        if pick == "all" and mode != "each" and not ctx.third and (yours or where.get("controller") == "friendly"
+                                                                   and "friendly" in adjs
+                                                                   and isinstance(filters.get("tag"), str)
+                                                                   and what == "unit") \
+                and not sel.get("zone") and not any(k in filters for k in ("location", "at")):
+            # "your Mechs", "your other units": everything of yours, said the short way
+            adjs = [a for a in adjs if a != "friendly"]
+            posts = [p for p in posts if p != f"{ctx.you().text} control"]
+            tag = filters.get("tag")
+            if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
+                adjs.remove(tag)
+                noun = tag + "s"
+            words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [noun])
+            return Phrase(" ".join([words] + posts), plural=plural)
         words = " ".join(adjs + [noun])
         if mode == "each":
             quant = "other" if other else ""
@@ -623,6 +667,9 @@ class Renderer:
             "cards_played_this_turn": (f"the number of cards {you} {have} played this turn",
                                        f"card {you} {have} played this turn"),
             "opponent_points_max": ("the highest score among your opponents", ""),
+            "hold_points_this_turn": (f"the points {you} scored from holding this turn",
+                                      f"point {you} scored from holding this turn"),
+            "power_spent_this_turn": (f"the power {you} {have} spent this turn", f"power {you} spent this turn"),
         }
         return table.get(stat, (_mark(f"stat {stat}"), ""))
 
@@ -647,6 +694,8 @@ class Renderer:
             per = f" for each {each}"
         elif kind == "might":
             equal = f"{self.poss(ctx, node.get('of'))} Might"
+        elif kind == "keyword_value":
+            equal = f"{self.poss(ctx, node.get('of', 'self'))} [{_keyword_display(str(node.get('keyword')))}]"
         elif kind == "energy_cost":
             equal = f"{self.poss(ctx, node.get('of'))} Energy cost"
         elif kind == "stat":
@@ -697,6 +746,9 @@ class Renderer:
         if kind == "is":
             subject = self.subject(ctx, cond.get("subject", "self"))
             state = str(cond.get("state"))
+            if state == "controlled":
+                what = "this battlefield" if self.type == "battlefield" and subject.text == "this" else subject.text
+                return f"{ctx.you().text} control {what}"
             if state == "at_base":
                 owner = "my" if subject.text == "I" else "their" if subject.plural else "its"
                 return f"{subject.be()} in {owner} base"
@@ -711,11 +763,14 @@ class Renderer:
             return f"{self.keyword_label(cond)} is active"
         if kind == "did":
             return {"kill": "this kills it", "pay": "you paid", "succeed": "you do", "fail": "you can't",
+                    "they_succeed": "they do", "they_fail": "they don't",
                     "choose": "you chose to"}.get(str(cond.get("what")), _mark(f"did {cond.get('what')}"))
         if kind == "paid":
             return "you paid the additional cost"
         if kind == "turn":
             return "it's your turn" if cond.get("whose") == "yours" else "it's an opponent's turn"
+        if kind == "attached_this_turn":
+            return f"this was attached to {ctx.self_obj} this turn"
         if kind == "first_time":
             return f"this is the first time this turn ({self.event_name(cond.get('event'))})"
         return _mark(f"condition type {kind!r}")
@@ -739,7 +794,7 @@ class Renderer:
             if kind == "paid":
                 return "you didn't pay the additional cost"
             if kind == "history":
-                return "not " + self.history(ctx, cond)
+                return self.history(ctx, cond, negate=True)
             if kind == "turn":
                 return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
             if kind == "keyword":
@@ -773,7 +828,7 @@ class Renderer:
         if quantity is None and zone and not where and sel.get("what") == "card":
             return f"{ctx.your()} {_ZONES.get(str(zone), str(zone))} is empty"
         located = any(k in where for k in ("location", "at"))
-        owned = controller == "friendly" or (controller == "enemy" and not located)
+        owned = controller in ("friendly", "you") or (controller == "enemy" and not located)
         base = {**sel, "pick": "all"}
         if owned and not zone:
             base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
@@ -786,7 +841,8 @@ class Renderer:
             phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
         if owned and not zone:
             verb = "have" if quantity else "control"
-            who = f"{ctx.you().text} {verb}" if controller == "friendly" else f"an opponent {_third_singular(verb)}"
+            who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
+                else f"an opponent {_third_singular(verb)}"
             return f"{who} {phrase}"
         return f"there {'are' if plural else 'is'} {phrase}"
 
@@ -821,7 +877,7 @@ class Renderer:
             return f"{who} is within {-right['plus']} points of {target}"
         return f"{self.amount(ctx, left).value} is {_OPS_VALUE.get(op, op)} {self.amount(ctx, right).value}"
 
-    def history(self, ctx: Ctx, cond: Mapping[str, Any]) -> str:
+    def history(self, ctx: Ctx, cond: Mapping[str, Any], negate: bool = False) -> str:
         event = str(cond.get("event"))
         player = cond.get("player", "you")
         at_least = cond.get("at_least", 1)
@@ -843,10 +899,19 @@ class Renderer:
             obj = self.selection(ctx, sel).text
         past = _PAST.get(event, event.replace("_", " "))
         if event in _INTRANSITIVE:
-            return f"{obj} {'have' if at_least > 1 else 'has'} {past} this turn"
-        who = {"you": f"{ctx.you().text}'ve", "opponent": "an opponent has", "any": "a player has"}.get(
-            str(player), f"{ctx.you().text}'ve")
-        return f"{who} {past} {obj} this turn"
+            return f"{obj} {'have' if at_least > 1 else 'has'}{' not' if negate else ''} {past} this turn"
+        if negate:
+            who = {"you": f"{ctx.you().text} haven't", "friendly": f"neither {ctx.you().text} nor an ally has",
+                   "opponent": "no opponent has", "any": "no player has"}.get(str(player), f"{ctx.you().text} haven't")
+        else:
+            who = {"you": f"{ctx.you().text}'ve", "friendly": f"{ctx.you().text} or an ally have",
+                   "opponent": "an opponent has", "any": "a player has"}.get(str(player), f"{ctx.you().text}'ve")
+        by = cond.get("by")
+        with_what = ""
+        if isinstance(by, list) and by:
+            names = {"spell": "spells", "unit_ability": "unit abilities", "ability": "other abilities"}
+            with_what = " with " + _series([names.get(str(b), str(b)) for b in by], "or")
+        return f"{who} {past} {obj} this turn{with_what}"
 
     def keyword_label(self, cond: Mapping[str, Any]) -> str:
         name = _keyword_display(str(cond.get("keyword", "")))
@@ -879,15 +944,26 @@ class Renderer:
                          else f"spend {_word(n) if _is_int(n) else n} buffs")
         if "exhaust" in cost:
             parts.append("exhaust " + self.obj(ctx, cost["exhaust"]))
+        if "recycle" in cost:
+            parts.append("recycle " + self.obj(ctx, cost["recycle"]))
+        if "return_to_hand" in cost:
+            parts.append(f"return {self.obj(ctx, cost['return_to_hand'])} to its owner's hand")
+        if cost.get("banish_self"):
+            parts.append(f"banish {ctx.self_obj}")
         resources = self.resources(cost.get("energy"), cost.get("power"), ctx)
         if cost.get("power_x"):
             parts.append("pay any amount of {Any}" if not symbols else "{X}")
+        if cost.get("energy_x"):
+            parts.append("pay any amount of Energy" if not symbols else "{X}")
         if resources:
             parts.append(resources if symbols else f"pay {resources}")
         if cost.get("exhaust_self"):
             parts.append("{Exhaust}" if symbols else f"exhaust {ctx.self_obj}")
+        if symbols and cost.get("kill_self") and resources and parts and parts[0] == f"kill {ctx.self_obj}":
+            parts = parts[1:] + parts[:1]  # "{1}{Calm}, {Exhaust}, Kill this"
         known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
-                 "exhaust", "energy", "power", "power_x", "exhaust_self"}
+                 "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
+                 "energy_x"}
         parts += [_mark(f"cost {k}") for k in cost if k not in known]
         if symbols:
             parts = [_cap(p) for p in parts]
@@ -908,8 +984,8 @@ class Renderer:
         what = t.get("what")
         player = t.get("player")
         you = ctx.you()
-        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player")}.get(
-            str(player), you)
+        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player"),
+                         "friendly": Phrase(f"{you.text} or an ally", plural=True)}.get(str(player), you)
         is_self = subject == "self"
         is_host = subject == "host"
         me = ctx.self_subj
@@ -985,6 +1061,8 @@ class Renderer:
             if t.get("from_here"):
                 rest.append("from here" if self.type == "battlefield" else f"from {ctx.self_poss} location")
             parts = replace(parts, rest=" ".join([parts.rest] + rest).strip())
+        elif event in ("buff", "ready", "stun") and is_self and player in ("you", "opponent"):
+            parts = TriggerParts(player_phrase, event, ctx.self_obj)  # "When you buff me"
         elif event in ("die", "leave_board", "enter_board", "take_damage", "damaged", "ready", "stun", "buff",
                        "combat_end", "showdown_start", "burn_out") and is_self:
             verbs = {"die": ("die", ""), "leave_board": ("leave", "the board"), "enter_board": ("enter", "the board"),
@@ -1049,6 +1127,21 @@ class Renderer:
         elif event in ("combat_end", "showdown_start"):
             noun = "a combat" if event == "combat_end" else "a showdown"
             parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "start")
+        elif event == "win_combat":
+            parts = TriggerParts(me if is_self or is_host else player_phrase, "win", "a combat")
+        elif event == "equipped":
+            target = ctx.self_obj if is_self else other_np().text
+            parts = TriggerParts(player_phrase if player else Phrase("an Equipment"),
+                                 "attach" if player else "become", f"an Equipment to {target}" if player
+                                 else f"attached to {target}")
+        elif event == "become_mighty":
+            parts = TriggerParts(me if is_self else other_np(), "become", "[Mighty]")
+        elif event == "activate":
+            kind = _NOUNS.get(str(what), (str(what), ""))[0] if what else "card"
+            whose = ctx.self_obj if is_self else _article(kind) + " " + kind
+            parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        elif event == "reveal":
+            parts = TriggerParts(player_phrase, "reveal", ctx.self_obj if is_self else "a card")
         else:
             parts = TriggerParts(Phrase(_mark(f"event {event}")), "happen")
         extra: list[str] = []
@@ -1058,6 +1151,10 @@ class Renderer:
                           "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), _mark(f"by {by}")))
         if t.get("here") and event not in ("chosen",):
             extra.append("here")
+        if t.get("from_battlefield"):
+            extra.append("from a battlefield")
+        if t.get("from_uncontrolled"):
+            extra.append("a battlefield that was uncontrolled")
         whose_turn = t.get("whose_turn")
         if event not in ("phase_start", "turn_end") and whose_turn in ("yours", "opponents"):
             extra.append("on your turn" if whose_turn == "yours" else "on an opponent's turn")
@@ -1091,9 +1188,29 @@ class Renderer:
         kind = str(eff.get("type"))
         method = getattr(self, f"e_{kind}", None)
         if method is None:
-            return [Clause(_mark(f"unknown effect {kind!r}"))]
+            return self.plugin_effect(ctx, eff, kind)
         result: list[Clause] = method(ctx, eff)
         return result
+
+    def plugin_effect(self, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
+        """A plugin's effect primitive, from the English template it registered (EffectType.text):
+        selectors read as objects, durations as " this turn", amounts as numbers."""
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        etype = catalog.effect_types.get(kind) if catalog is not None else None
+        if etype is None or not etype.text:
+            return [Clause(_mark(f"unknown effect {kind!r}"))]
+        fields: dict[str, str] = {"duration": self.duration(eff.get("duration"))}
+        for key, value in eff.items():
+            if key in ("type", "note", "duration"):
+                continue
+            if isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
+                fields[key] = self.obj(ctx, value)
+            else:
+                fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
+        try:
+            return [Clause(etype.text.format(**fields))]
+        except (KeyError, IndexError):
+            return [Clause(_mark(f"effect {kind!r} text"))]
 
     def text(self, ctx: Ctx, eff: Node) -> str:
         """An effect as sentence text (first letter as rendered, no final period)."""
@@ -1230,6 +1347,12 @@ class Renderer:
 
     def e_take_control(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         out = [Clause(f"{ctx.v('take')} control of {self.obj(ctx, eff.get('target'))}")]
+        if eff.get("duration") == "while_source_on_board":
+            out.append(Clause(f"{ctx.you().text} control it until {ctx.self_subj.text} leave the board"
+                              .replace("I leave", "I leave").replace(" it leave", " it leaves"), subject=True))
+        elif eff.get("duration") == "this_turn":
+            then = " and recall it" if eff.get("then") == "recall" else ""
+            out.append(Clause(f"lose control of that unit{then} at end of turn", subject=True))
         if eff.get("new_choices"):
             out.append(Clause(f"{ctx.you().text} may make new choices for it", subject=True))
         return out
@@ -1313,14 +1436,20 @@ class Renderer:
         return {"this_turn": " this turn", "this_combat": " this combat", "permanent": "", None: ""}.get(
             value, f" {_mark(f'duration {value!r}')}") if value is None or isinstance(value, str) else ""
 
-    def keyword_use(self, name: Node, value: Node) -> str:
+    def keyword_use(self, name: Node, value: Node, ctx: Ctx | None = None) -> str:
         shown = _keyword_display(str(name))
+        if value == "own_cost":
+            return f"[{shown}] equal to its cost"
+        if isinstance(value, Mapping):
+            return f"[{shown}] equal to {self.amount(ctx or self.base, value).equal}"
         return f"[{shown} {value}]" if _is_int(value) else f"[{shown}]"
 
     def e_grant_keyword(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
         grants = [(eff.get("keyword"), eff.get("value"))] + list(eff.get(_MORE_KEYWORDS) or [])
         kw = _series([self.keyword_use(k, v) for k, v in grants])
+        if "keywords_of" in eff:
+            kw = f"{self.poss(ctx, eff['keywords_of'])} keywords"
         return [Clause(f"{ctx.v('give')} {self.given(ctx, target)} {kw}{self.duration(eff.get('duration'))}",
                        group="ref" if isinstance(target, str) else "")]
 
@@ -1374,6 +1503,11 @@ class Renderer:
         return Clause(f"{actor.text} {actor.verb(verb)} {rest}".strip(), subject=True)
 
     def e_draw(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        if "cards" in eff:  # "draw any you didn't banish": those cards, from wherever they are in the deck
+            cards = eff["cards"]
+            rest = "any of them still in your deck" if isinstance(cards, Mapping) and cards.get("among") == "them" \
+                and cards.get("pick") == "all" else self.obj(ctx, cards)
+            return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
         amount = self.amount(ctx, eff.get("amount", 1))
         rest = f"{amount.num}{amount.per}" if amount.num is not None else f"cards equal to {amount.equal}"
         return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
@@ -1408,6 +1542,8 @@ class Renderer:
         out = [Clause(text.strip())]
         if eff.get("only_for") == "spells":
             out.append(Clause("use only to play spells", subject=True))
+        elif eff.get("only_for") == "gear":
+            out.append(Clause("use only to play gear or use gear abilities", subject=True))
         return out
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1420,21 +1556,27 @@ class Renderer:
         keywords = list(eff.get("keywords") or [])
         token = self.token(name)
         if token is not None:
-            might = might if might is not None else token.might
+            might = might if might is not None or token.type != "unit" else token.might
             keywords = keywords or [self.keyword_use(self.keyword_name(k), v) for k, v in token.keywords]
         count = self.amount(ctx, eff.get("count", 1))
         plural = count.num != "1"
         ready = "ready " if eff.get("ready") else ""
         might_text = f"{might} Might " if might is not None else ""
-        noun = f"{name} unit token{'s' if plural else ''}"
+        kind = token.type if token is not None else "unit"
+        noun = f"{name} {kind} token{'s' if plural else ''}"
         quant = _word(int(count.num)) if count.num and count.num.isdigit() and not count.per else count.value
         if not plural:
             head = f"{ready}{might_text}{noun}"
             quant = _article(head)
-        text = f"{ctx.v('play')} {quant} {ready}{might_text}{noun}"
+        by_controller = eff.get("player") == "controller" and ctx.third  # "you play ..." inside "each player ..."
+        text = f"{'you play' if by_controller else ctx.v('play')} {quant} {ready}{might_text}{noun}"
         if keywords:
             shown = [k if k.startswith("[") else self.keyword_use(k, None) for k in keywords]
             text += " with " + _series(shown)
+        if not plural and count.per:
+            text += count.per
+        if eff.get("exhausted"):
+            text += " exhausted"
         at = eff.get("at")
         if at is not None:
             where = {"base": f"in {ctx.your()} base", "your_base": f"in {ctx.your()} base", "here": "here",
@@ -1513,7 +1655,9 @@ class Renderer:
 
     def e_put_in_zone(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         zone = str(eff.get("zone"))
-        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} into {ctx.your()} "
+        position = {"top": "on the top of", "bottom": "on the bottom of",
+                    "top_or_bottom": "on the top or bottom of"}.get(str(eff.get("position")))
+        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} {position or 'into'} {ctx.your()} "
                        f"{_ZONES.get(zone, zone)}")]
 
     def e_play(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1541,7 +1685,21 @@ class Renderer:
             text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
-        return [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        if "also_at" in eff:
+            out.append(Clause(f"if it is a unit, {ctx.you().text} may play it {self.destination(ctx, eff['also_at'])}"
+                              .replace(" to here", " here"), subject=True))
+        if eff.get("afterwards") == "recycle":
+            out.append(Clause(f"then {ctx.v('recycle')} {'them' if plural else 'it'}"))
+        return out
+
+    def e_mill(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        amount = self.amount(ctx, eff.get("amount", 1))
+        n = amount.num if amount.num is not None else amount.equal
+        cards = "the top card" if n == "1" else f"the top {n} cards"
+        actor = self.player_actor(ctx, eff.get("player"))
+        whose = f"{actor.text}'s" if actor is not None else ctx.your()
+        return [Clause(f"{ctx.v('put')} {cards} of {whose} Main Deck into {'their' if actor else ctx.your()} trash")]
 
     def e_prevent_damage(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         source = {"spell_or_ability": "spell and ability damage", "any": "damage"}.get(
@@ -1551,6 +1709,9 @@ class Renderer:
         else:
             what = f"all {source}"
         target = eff.get("target")
+        if eff.get("next") and target is not None:
+            return [Clause(f"the next time {self.obj(ctx, target)} would be dealt damage"
+                           f"{self.duration(eff.get('duration'))}, prevent it", subject=True)]
         to = f" to {self.obj(ctx, target)}" if target is not None else ""
         return [Clause(f"{ctx.v('prevent')} {what}{to}{self.duration(eff.get('duration'))}")]
 
@@ -1620,7 +1781,8 @@ class Renderer:
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
             else:
-                for step in steps[i:i + same]:
+                for k, step in enumerate(steps[i:i + same], i):
+                    step = _did_kill_after_kill(steps[k - 1] if k else None, step)
                     chosen, step = _hoist_named_locations(step)
                     for sel in chosen:
                         obj = self.obj(ctx, sel)
@@ -1642,8 +1804,12 @@ class Renderer:
         return out
 
     def e_may(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         cost = eff.get("cost")
+        if "effect" not in eff:
+            who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(eff.get("chooser")))
+            what = self.pay(ctx.base_verbs(), cost) if cost else "choose to"
+            return [Clause(f"{who or ctx.you().text} may {what}", subject=True)]
+        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         chooser = eff.get("chooser")
         if chooser in ("its_controller", "opponent"):
@@ -1743,6 +1909,8 @@ class Renderer:
                 head = ("the next time " if uses == 1 else "when ") + head + when
             cond = f"if {self.condition(inner, body['if'])}, " if "if" in body else ""
             effect = self.text(inner, body.get("effect"))
+            if body.get("optional"):
+                effect = f"you may {effect}"
             out.append(Clause(f"{head}, {cond}{effect}", subject=True))
         elif isinstance(eff.get("replacement"), Mapping):
             body = eff["replacement"]
@@ -1759,13 +1927,14 @@ class Renderer:
         modifiers = body.get("modifiers")
         on_play = isinstance(modifiers, list) and all(
             isinstance(m, Mapping) and m.get("type") in ("enter_ready", "enter_exhausted", "cost", "bonus_damage")
-            for m in modifiers)
+            or isinstance(m, Mapping) and m.get("type") == "keyword" and uses == 1 for m in modifiers)
         if on_play and isinstance(affects, Mapping) and affects.get("what") in ("unit", "spell", "card", "gear") \
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and where.get("controller") in ("friendly", "you"):
-                rest = {k: v for k, v in where.items() if k != "controller"}
+            if isinstance(where, Mapping) and (where.get("controller") in ("friendly", "you")
+                                               or where.get("owner") == "you"):
+                rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
                 words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
@@ -1836,7 +2005,7 @@ class Renderer:
                 if done_keywords:
                     continue
                 done_keywords = True
-                names = _series([self.keyword_use(m.get("keyword"), m.get("value")) for m in keywords])
+                names = _series([self.keyword_use(m.get("keyword"), m.get("value"), ctx) for m in keywords])
                 text = f"{subj.text} {subj.verb('have')} {names}"
                 if any(m.get("if_absent") for m in keywords):
                     pron = "I" if subj.person == 1 else ("they" if subj.plural else "it")
@@ -1857,6 +2026,17 @@ class Renderer:
             moment = all(isinstance(m, Mapping) and (m.get("type") in ("enter_ready", "enter_exhausted") or
                                                      m.get("type") == "cost" and affects == "self")
                          for m in modifiers)
+            not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
+            if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                # "I cost {2} less to play from anywhere other than your hand"
+                return [s + " to play from anywhere other than your hand" for s in sentences]
+            what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
+            own_units = isinstance(what, Mapping) and what.get("what", "unit") == "unit" and \
+                (what.get("where") or {}).get("controller") in ("friendly", "you")
+            if moment and own_units and all(isinstance(m, Mapping) and m.get("type") in ("enter_ready",
+                                                                                          "enter_exhausted")
+                                            for m in modifiers):
+                return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
             prefix = f"{'if' if moment else 'while'} {self.condition(ctx, cond)}, "
             sentences = [prefix + s for s in sentences]
         return sentences
@@ -1883,8 +2063,25 @@ class Renderer:
             return f"{subj.text} {subj.verb('enter')} ready"
         if kind == "enter_exhausted":
             return f"{subj.text} {subj.verb('enter')} exhausted"
+        if kind == "restriction" and mod.get("restriction") == "cant_score_here":
+            until = f" until their {_ordinal(mod['before_turn'])} turn" if _is_int(mod.get("before_turn")) else ""
+            return f"{subj.text} can't score here{until}"
         if kind == "restriction":
             return self.restriction(ctx, str(mod.get("restriction")), subj)
+        if kind == "play_location" and mod.get("location") == "only_battlefield_conquered_this_turn":
+            return f"play {ctx.self_obj} only to a battlefield you conquered this turn"
+        if kind == "play_location" and mod.get("location") == "battlefield_you_attack":
+            return f"{ctx.self_subj.text} can be played to a battlefield you're attacking"
+        if kind == "optional_cost_discount":
+            which = f"[{_keyword_display(str(mod['cost']))}] costs" if isinstance(mod.get("cost"), str) \
+                else "optional additional costs you pay"
+            less = self.resources(mod.get("energy"), None, ctx)
+            if isinstance(mod.get("or_power"), list):
+                less += " or " + self.power(mod["or_power"])
+            return f"{which} cost {less} less"
+        if kind == "copy_text":
+            return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
+                   f"for as long as {ctx.self_obj} is attached to it"
         if kind == "play_location":
             where = {"open_battlefield": "an open battlefield", "occupied_enemy_battlefield":
                      "an occupied enemy battlefield", "battlefield_with_own_units":
@@ -1927,6 +2124,8 @@ class Renderer:
             return f"to hide cards, {ctx.you().text} {cost} instead of {{Any}}"
         if kind == "hook":
             return self.hook(ctx, mod, subj)
+        if kind == "grant_ability" and isinstance(mod.get("ability"), Mapping):
+            return f'{subj.text} {subj.verb("have")} "{self.activated(ctx, mod["ability"], [])}"'
         return _mark(f"modifier type {kind!r}")
 
     def cost_modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
@@ -1947,10 +2146,23 @@ class Renderer:
                     text += ", to a minimum of {" + str(mod["minimum"]) + "}"
                 return text
         if power:
-            parts.append(f"{self.power(power)} {more}")
+            times = self.amount(ctx, mod["power_times"]) if "power_times" in mod else None
+            per = times.per if times is not None else ""
+            if parts and per and parts[0].endswith(f" {more}{per}"):  # "{2}{Calm} less for each point ..."
+                parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}{per}"
+            else:
+                parts.append(f"{self.power(power)} {more}{per}")
+        if isinstance(mod.get("or_power"), list) and parts:
+            parts[0] = parts[0].replace(f" {more}", f" or {self.power(mod['or_power'])} {more}", 1)
+        if mod.get("ignore_energy"):
+            return f"{subj.text} {subj.verb('cost')} nothing in Energy (ignoring {'their' if subj.plural else 'its'} " \
+                   "Energy cost; the Power cost is still paid)"
         if not parts:
             return _mark("cost modifier without energy or power")
-        if subj.plural and energy is not None and not power and parts:
+        if "if_chooses" in mod:
+            subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
+        if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
+                and "or_power" not in mod:
             amount = self.amount(ctx, energy)
             owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
             verb = "increased" if more == "more" else "reduced"
@@ -1970,6 +2182,8 @@ class Renderer:
             "opponents_cant_play": "opponents can't play cards",
             "hidden_cant_be_revealed": f"{subj.text} can't be revealed",
             "no_move": f"{subj.text} can't move",
+            "cant_gain_points": f"{subj.text} can't gain points",
+            "no_units_played_here": "units can't be played here",
         }
         return table.get(name, _mark(f"restriction {name!r}"))
 
@@ -1989,6 +2203,28 @@ class Renderer:
             return f"{subj.text} can be played with Reaction timing to a battlefield where you control units"
         if hook == "stays_at_battlefield":
             return f"{subj.text} {subj.verb('stay')} at its battlefield"
+        if hook == "look_before_reveal":
+            return "if you would reveal cards from a deck, look at the top card first. You may recycle it. " \
+                   "Then reveal those cards"
+        if hook == "add_when_revealed":
+            return f"as {ctx.self_obj} is revealed from your deck, [Add] {{{value}}}"
+        if hook == "equipment_bonus_times":
+            times = "double" if value == 2 else f"{value} times"
+            return f"each Equipment attached to {ctx.self_obj} gives {times} its base Might bonus"
+        if hook == "tag":
+            return f"{subj.text} {subj.be().split()[-1]} {_article(str(value))} {value}"
+        if hook == "chosen_by":
+            return f"{subj.text} can't be chosen by enemy spells and abilities"
+        if hook == "event_alias":
+            events = str(value).split()
+            if len(events) == 2:
+                return f"{ctx.self_poss} {events[1]} effects are also {events[0]} effects, and vice versa"
+            return f"{ctx.self_poss} {' and '.join(events)} effects are also each other's"
+        if hook == "add_energy":
+            return f"{subj.text} [Add] an additional {{{value}}}"
+        if hook == "combat_damage":
+            return f"{subj.text} {subj.verb('do')}n't deal combat damage" if value == "none" else \
+                f"{subj.text} {subj.verb('deal')} {value} combat damage"
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
@@ -2029,6 +2265,11 @@ class Renderer:
             prefix = f"While {self.condition(ctx, cond)}: "
         if kind == "spell":
             text = _end(_cap(self.text(ctx, ability.get("effect"))))
+        elif kind == "triggered" and not head and self.implied_trigger(ability):
+            # "[Deathknell] — Draw 1.": the keyword's label says when (808)
+            cond = f"if {self.condition(ctx, ability['if'])}, " if "if" in ability else ""
+            effect = self.text(ctx, ability.get("effect"))
+            text = _end(_cap(cond + (f"you may {effect}" if ability.get("optional") else effect)))
         elif kind == "triggered":
             text = self.triggered(ctx, ability, head)
         elif kind == "activated":
@@ -2045,6 +2286,14 @@ class Renderer:
         if labels:
             text = ", ".join(labels) + " — " + text
         return prefix + text
+
+    def implied_trigger(self, ability: Mapping[str, Any]) -> bool:
+        """Whether a labelled triggered ability's trigger is its keyword's own (Deathknell: 'when I die')."""
+        label = ability.get("keyword")
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        kw = catalog.keywords.get(_norm_kw(label)) if isinstance(label, str) and catalog is not None else None
+        return kw is not None and any(isinstance(a, Mapping) and a.get("kind") == "triggered"
+                                      and a.get("when") == ability.get("when") for a in kw.abilities)
 
     def triggered(self, ctx: Ctx, ability: Mapping[str, Any], head: str = "") -> str:
         t = ability.get("when")
@@ -2166,13 +2415,20 @@ class Renderer:
             ability = abilities[i]
             group = [ability]
             while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]) \
-                    and not _is_effect_text(abilities[i + len(group)]):
+                    and _is_effect_text(abilities[i + len(group)]) == _is_effect_text(ability):
                 group.append(abilities[i + len(group)])
             if _is_effect_text(ability):
                 # 150.2: effect text, written for the unit the card is attached to ("I" is that unit)
                 unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
-                out.append("Effect text: " + _safe(unit.ability, ability))
-                i += 1
+                label = "[Equipped unit gets:] " if self.card.get("equipment") else "Effect text: "
+                keywords = _keywords_only(ability)
+                if keywords is not None:
+                    out.append(label + " ".join(self.keyword_use(k, v) for k, v in keywords))
+                elif len(group) > 1:
+                    out.append(label + _safe(unit.merged_triggers, group))
+                else:
+                    out.append(label + _safe(unit.ability, ability))
+                i += len(group)
                 continue
             if len(group) > 1:
                 out.append(_safe(self.merged_triggers, group))
@@ -2233,6 +2489,22 @@ class Renderer:
         return "When " + _series(shown, "or")
 
 _MORE_KEYWORDS = "\x00more_keywords"
+
+
+def _did_kill_after_kill(prev: Any, step: Any) -> Any:
+    """"Kill a unit. If you do, ...": right after a kill, 'did kill' reads as the printed "If you do"
+    (after damage it stays "if this kills it"); after another player's "may", "if they do / don't"."""
+    if isinstance(prev, Mapping) and prev.get("type") == "kill" and isinstance(step, Mapping) \
+            and step.get("type") == "if" and step.get("condition") == {"type": "did", "what": "kill"}:
+        return {**step, "condition": {"type": "did", "what": "succeed"}}
+    if isinstance(prev, Mapping) and prev.get("type") == "may" and prev.get("chooser") in ("its_controller", "opponent") \
+            and isinstance(step, Mapping) and step.get("type") == "if":
+        cond = step.get("condition")
+        if cond == {"type": "did", "what": "succeed"}:
+            return {**step, "condition": {"type": "did", "what": "they_succeed"}}
+        if cond == {"type": "not", "of": {"type": "did", "what": "succeed"}}:
+            return {**step, "condition": {"type": "did", "what": "they_fail"}}
+    return step
 
 
 def _merge_grants(steps: list[Node]) -> list[Node]:
@@ -2306,6 +2578,19 @@ def _raw(card: CardDef | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(card, CardDef):
         return card.raw
     return card
+
+
+def _keywords_only(ability: Mapping[str, Any]) -> list[tuple[Node, Node]] | None:
+    """The keywords of a static ability that only gives its own object keywords ("[Equipped unit
+    gets:] [Tank]"), else None."""
+    mods = ability.get("modifiers")
+    if ability.get("kind") != "static" or ability.get("affects", "self") != "self" or "while" in ability \
+            or "condition" in ability or not isinstance(mods, list) or not mods:
+        return None
+    if not all(isinstance(m, Mapping) and m.get("type") == "keyword" and set(m) <= {"type", "keyword", "value"}
+               for m in mods):
+        return None
+    return [(m.get("keyword"), m.get("value")) for m in mods]
 
 
 def _is_effect_text(ability: Any) -> bool:
