@@ -86,17 +86,36 @@ def test_soak_checks_can_fail() -> None:
     assert any("negative pool" in m for m in check(g, cards, counts))
     p.energy = 0
     b_unit = next(c for c in p.hand + p.main_deck if g.card(c).type == "unit")
-    for lst in (p.hand, p.main_deck):
-        if b_unit in lst:
-            lst.remove(b_unit)
-    p.base.append(b_unit)
-    g.state.objs[b_unit].zone, g.state.objs[b_unit].loc = "board", 0
+    g.place(b_unit, "board", 0)
     assert check(g, cards, counts) == []
     g.state.objs[b_unit].damage = 99
     assert any("lethal damage" in m for m in check(g, cards, counts))
     lost = p.main_deck.pop()
     del g.state.objs[lost]
     assert any("non-token cards changed" in m for m in check(g, cards, counts))
+
+
+def test_soak_checks_see_a_stale_cache() -> None:
+    """A change the caches didn't hear of (here: a buff set without a new state version) makes the
+    cached characteristics and legal actions disagree with a fresh copy of the game, and the soak fails."""
+    from riftscript.core import layers
+    from riftscript.core.builder import Builder
+
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    g, ids = b.build()
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+    might = layers.might(g, ids[unit])
+    g.state.objs[ids[unit]].buffs += 2  # no version bump: the cached characteristics are stale
+    problems = check(g, cards, counts)
+    assert any("cached characteristics" in m and f"might={might}," in m for m in problems)
+    g.touch()
+    assert check(g, cards, counts) == []
+    # a listener the objects don't have (an index entry not removed when it should have been)
+    g.listeners.setdefault("play", {})[(ids[unit], 0)] = None
+    assert any("dispatch index" in m for m in check(g, cards, counts))
 
 
 def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order() -> None:
@@ -119,3 +138,18 @@ def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order()
     assert d.kind == "assign"
     assert 1 < len(d.options) <= 100
     g.apply(g.legal_actions()[0])
+
+
+def test_144_3_a_move_of_more_than_64_units_is_listed_and_accepted() -> None:
+    """144.3: any number of units move together; the action schema once refused a listed move of 80
+    units (found by benchmarks/bench_board.py)."""
+    from riftscript.core.builder import Builder
+
+    b = Builder(cat())
+    bf = b.battlefield("OGN-276", controller=1, owner=1)
+    units = [b.add(0, "OGN-003") for _ in range(80)]
+    g, ids = b.build()
+    everyone = {"type": "move", "units": [ids[u] for u in units], "to": bf}
+    assert everyone in g.legal_actions()
+    g.apply(everyone)
+    assert all(g.obj(ids[u]).loc == bf for u in units)
