@@ -97,7 +97,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                     refused = True
                             if play is not None:
                                 try:
-                                    check = chain.check_play_choices(g, player, action, play)
+                                    check = chain.check_play_choices(g, player, action, play, targets_listed=True)
                                 except IllegalActionError:
                                     pass
                             if any_timing:
@@ -132,7 +132,8 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
                     activation = chain.activation_base(g, player, action)
                 source, index, activated, cost = activation
                 own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
-                check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost))
+                check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost),
+                                                        targets_listed=True)
             except IllegalActionError:
                 if activation is None:
                     break  # the same refusal for every choice of targets
