@@ -17,8 +17,9 @@ builds one position per size N (N units a side) and measures, on one core:
 
     python3 benchmarks/bench_board.py [--sizes 5 20 80] [--repeat 3]
 
-Figures are medians of ``--repeat`` runs; on a busy machine compare revisions side by side (run
-both in turn) and report ratios.
+Times are the process's CPU time (on an idle machine the same as the wall time of one core; on a
+busy one much steadier), medians of ``--repeat`` runs; compare revisions side by side and report
+ratios.
 """
 from __future__ import annotations
 
@@ -66,9 +67,9 @@ def time_listing(catalog: Catalog, n: int, repeat: int) -> tuple[float, int]:
     listed = 0
     for _ in range(repeat):
         game, _ = position(catalog, n, combat=False)
-        started = time.perf_counter()
+        started = time.process_time()
         listed = len(game.legal_actions())
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
     return statistics.median(times), listed
 
 
@@ -87,14 +88,14 @@ def time_combat(catalog: Catalog, n: int, repeat: int) -> tuple[float, int, int,
     for _ in range(repeat):
         game, attackers = position(catalog, n, combat=True)
         before = len(game.log)
-        started = time.perf_counter()
+        started = time.process_time()
         game.apply({"type": "move", "units": attackers, "to": 10 + 1})
         decisions = 0
         while not game.over and (game.state.showdown is not None or game.state.chain
                                  or game.state.pending_triggers or game.state.decision.kind != "priority"):
             game.apply(_answer(game))
             decisions += 1
-        times.append(time.perf_counter() - started)
+        times.append(time.process_time() - started)
         new = game.log[before:]
         triggers = sum(1 for e in new if e["t"] == "trigger")
         tokens = sum(1 for e in new if e["t"] == "create_token")

@@ -529,6 +529,17 @@ def _opponents_cant_play(g: "Game", player: int) -> bool:
     return False
 
 
+def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]]) -> bool:
+    """Whether targets from ``target_options`` have the number each slot needs and add no Deflect tax
+    (809).  check_play_choices and check_activation_targets read listed targets for nothing else, so
+    their answer is the same for every such choice of targets: listing checks one and reuses it."""
+    try:
+        _check_target_counts(slots, targets)
+    except IllegalActionError:
+        return False
+    return not payment.deflect_tax(g, player, _object_targets(slots, targets))
+
+
 def _check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
     """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
     fewer are legal; such a choice is refused, 355)."""
