@@ -106,3 +106,13 @@ def test_switching_the_broken_plugin_off_silences_it(tmp_path: Path, monkeypatch
     result = run("info")
     assert result.code == 0 and "warning" not in result.err
     assert run("validate").code == 0
+
+
+def test_a_run_sees_the_plugins_installed_now_not_those_of_an_earlier_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """simulate keeps its catalog for its worker processes, but each command starts from what is
+    installed when it runs (an embedding program or a test suite runs many commands in one process)."""
+    assert run("simulate", "--decks", "Jinx Champion Deck", "Viktor Champion Deck", "--games", "1").code == 0
+    install(tmp_path, monkeypatch, "invalid card")
+    refused = run("simulate", "--decks", "Broken Deck", "Viktor Champion Deck", "--games", "1")
+    assert refused.code == 1 and "set BRK (plugin brokenset), which was skipped" in refused.err, refused.err

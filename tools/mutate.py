@@ -412,7 +412,7 @@ def test_card(ws: Workspace, code: str) -> CardResult:
         if reason is not None and killer is None:
             result.equivalent.append(Survivor(mutant.at, line, mutant.operator, mutant.change, reason))
             continue
-        if reason is not None:  # a mark is checked, not trusted: the scenarios tell it apart
+        if reason is not None and killer is not None:  # a mark is checked, not trusted: the scenarios tell it apart
             result.stale_marks.append(f"{mutant.at}: {mutant.change}: marked equivalent, but "
                                       f"'{live[killer].name}' kills it (remove the mark)")
         if killer is None:
