@@ -147,9 +147,11 @@ class InvariantError(AssertionError):
     """A soak found the kernel breaking one of its invariants (or a game that never ends)."""
 
 
-def play_checked(g: Game, agents: list[Any], label: str, max_actions: int) -> int:
-    """Let agents play the game to its end, checking every invariant after each action; returns the
-    number of actions.  Raises InvariantError naming the game (``label``), the action and the problem."""
+def play_checked(g: Game, agents: list[Any], label: str, max_actions: int, cache_every: int = 1) -> int:
+    """Let agents play the game to its end, checking every invariant after each action (the caches
+    against a fresh copy after every ``cache_every``-th: that check costs about as much as the
+    action); returns the number of actions.  Raises InvariantError naming the game (``label``), the
+    action and the problem."""
     cards, counts = baseline(g)
     problems = check(g, cards, counts)
     if problems:
@@ -167,7 +169,7 @@ def play_checked(g: Game, agents: list[Any], label: str, max_actions: int) -> in
         action = agents[decision.player].choose(g, legal)
         g.apply(action)
         applied += 1
-        problems = check(g, cards, counts)
+        problems = check(g, cards, counts, caches=applied % cache_every == 0)
         if problems:
             raise InvariantError(f"{label} action {applied} {action}: {problems[:5]}")
     return applied

@@ -5,7 +5,8 @@ Invariants (after each applied action, i.e. whenever the game hands back a decis
 - no non-token card ever vanishes (card counts are conserved; only tokens cease to exist);
 - no rune pool holds a negative amount;
 - no unit on the board has lethal damage (the cleanups ran before the game asked anyone);
-- the game ends, with a winner or a loop draw.
+- the game ends, with a winner or a loop draw;
+- after every fifth action, every cache agrees with a fresh copy of the game (invariants.cache_problems).
 
 200 games, cycling through the 28 pairings (the 21 pairs of different decks and the 7 mirrors).
 """
@@ -22,6 +23,7 @@ from riftscript.core.game import Game
 from riftscript.plugins.agents import RandomAgent
 
 MAX_ACTIONS = 20_000
+CACHE_EVERY = 5  # the caches against a fresh copy after every fifth action (the full check doubles a soak)
 
 
 @lru_cache(maxsize=1)
@@ -38,7 +40,7 @@ def pairings() -> list[tuple[str, str]]:
 def soak_one(decks: tuple[str, str], seed: int) -> tuple[Game, int]:
     g = Game.new(cat(), list(decks), seed=seed)
     agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
-    applied = play_checked(g, agents, f"{decks} seed {seed}", MAX_ACTIONS)
+    applied = play_checked(g, agents, f"{decks} seed {seed}", MAX_ACTIONS, CACHE_EVERY)
     assert g.state.winners is not None
     if g.state.winners:
         assert g.state.result in ("victory", "card")  # Victory Score, or a card that wins (The Grand Plaza)
