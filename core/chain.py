@@ -521,8 +521,11 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
     return oid, card, location, from_hidden
 
 
-def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: PlayBase) -> PlayCheck:
-    """The rest of check_play: optional costs, targets, cost and payment."""
+def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: PlayBase,
+                       targets_listed: bool = False) -> PlayCheck:
+    """The rest of check_play: optional costs, targets, cost and payment.  ``targets_listed``: the
+    targets are one of ``target_options``, which chose each among the legal ones (with the slots'
+    links, groups and move destinations), so only their number is checked again."""
     oid, card, location, from_hidden = base
     obj = g.state.objs[oid]
     paid = list(action.get("costs", []))
@@ -536,6 +539,9 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
     for run in range(count):  # 820: each run's choices are checked on their own
         chosen = targets if count == 1 else targets[run * len(slots):(run + 1) * len(slots)]
+        if targets_listed:  # chosen by target_options: only the number of targets can be short
+            _check_target_counts(slots, chosen)
+            continue
         _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE)
         bad = _bad_destination(g, _move_pairs(slots), chosen)
         if bad is not None:
@@ -572,6 +578,27 @@ def _opponents_cant_play(g: "Game", player: int) -> bool:
                 if mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play":
                     return True
     return False
+
+
+def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]]) -> bool:
+    """Whether targets from ``target_options`` have the number each slot needs and add no Deflect tax
+    (809).  check_play_choices and check_activation_targets read listed targets for nothing else, so
+    their answer is the same for every such choice of targets: listing checks one and reuses it."""
+    try:
+        _check_target_counts(slots, targets)
+    except IllegalActionError:
+        return False
+    return not payment.deflect_tax(g, player, _object_targets(slots, targets))
+
+
+def _check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
+    """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
+    fewer are legal; such a choice is refused, 355)."""
+    for sel, chosen in zip(slots, targets):
+        count = int(sel.get("count", 1))
+        optional = sel.get("up_to") or sel.get("any_number")
+        if len(chosen) > (99 if sel.get("any_number") else count) or (not optional and len(chosen) != count):
+            raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
 
 
 def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
@@ -1016,13 +1043,18 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
     return oid, index, ability, cost
 
 
-def check_activation_targets(g: "Game", player: int, action: dict[str, Any], base: ActivationBase) -> PlayCheck:
+def check_activation_targets(g: "Game", player: int, action: dict[str, Any], base: ActivationBase,
+                             targets_listed: bool = False) -> PlayCheck:
     """The rest of check_activate: targets, Deflect tax, other costs and payment.  The base's cost
-    gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost)."""
+    gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost).
+    ``targets_listed`` as for check_play_choices."""
     oid, index, ability, cost = base
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
-    _check_targets(g, player, oid, slots, targets, NOWHERE)
+    if targets_listed:
+        _check_target_counts(slots, targets)
+    else:
+        _check_targets(g, player, oid, slots, targets, NOWHERE)
     if targets:
         cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)

@@ -82,6 +82,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
                     count = chain.runs(g, oid, paid)
+                    untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax
                     # 820: a repeated spell's runs each have their own targets
                     for targets in target_sets if count == 1 or not slots else chain.play_target_options(
                             g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
@@ -99,10 +100,17 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                 except IllegalActionError:
                                     refused = True
                             if play is not None:
-                                try:
-                                    check = chain.check_play_choices(g, player, action, play)
-                                except IllegalActionError:
-                                    pass
+                                plain = count == 1 and len(target_sets) > 1 and not payment.chooses_statics(g) \
+                                    and chain.untaxed_targets(g, player, slots, targets)
+                                if plain and untaxed:
+                                    check = untaxed[0]
+                                else:
+                                    try:
+                                        check = chain.check_play_choices(g, player, action, play, targets_listed=True)
+                                    except IllegalActionError:
+                                        pass
+                                    if plain:
+                                        untaxed.append(check)
                             if any_timing:
                                 decided.append(check)
                         n += 1
@@ -127,18 +135,32 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
         slots = chain._target_nodes(ability.body.get("effect", {}))
         target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
         activation: chain.ActivationBase | None = None
+        untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
         for targets in target_sets:
             action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
+            plain = False
             try:
                 # check_activate in its two parts, the one that doesn't read the targets done once
                 if activation is None:
                     activation = chain.activation_base(g, player, action)
                 source, index, activated, cost = activation
-                own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
-                check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost))
+                plain = len(target_sets) > 1 and chain.untaxed_targets(g, player, slots, targets)
+                if plain and untaxed:
+                    found = untaxed[0]
+                    if found is None:
+                        continue
+                    check = found
+                else:
+                    own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
+                    check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost),
+                                                            targets_listed=True)
+                    if plain:
+                        untaxed.append(check)
             except IllegalActionError:
                 if activation is None:
                     break  # the same refusal for every choice of targets
+                if plain and not untaxed:
+                    untaxed.append(None)
                 continue
             if check.other_costs or check.cost.other:
                 out.extend(_cost_variants(g, player, oid, check, action))

@@ -395,8 +395,25 @@ class EffectContext:
             return _chain_cards(self, selector)
         if what == "rune":
             return _rune_pools(self)
-        ids = self.g.board_objects()
+        ids = self._board_at((selector.get("where") or {}).get("location"))
         return ids + _zone_facedown(self, selector) if what == "card" else ids
+
+    def _board_at(self, location: Any) -> list[int]:
+        """The objects on the board a ``location`` filter can match, in board order (a new list): the
+        state's own lists of each location serve as an index instead of a scan of the whole board;
+        the filter itself is still checked on each."""
+        g = self.g
+        s = g.state
+        if location == "here":
+            here = self.here()
+            if here == NOWHERE:
+                return []
+            return list(g.bf_at(here).here if is_battlefield(here) else s.players[here].base)
+        if location == "battlefield":
+            return [oid for bf in s.battlefields for oid in bf.here]
+        if location == "base":
+            return [oid for p in s.players for oid in p.base]
+        return g.board_objects()
 
     def offers(self, selector: Node, oid: int) -> bool:
         """Whether a selection can choose this object (355: a target is one of the legal choices): it is

@@ -608,6 +608,13 @@ class Game:
         other.restore(self.snapshot(), self._index_copy())
         return other
 
+    def fresh_copy(self) -> "Game":
+        """An independent game in the same state with every cache empty and its dispatch index
+        built anew from the objects: what the caches are checked against (core/invariants.py)."""
+        other = self.copy()
+        other._rebuild_index()
+        return other
+
     # ------------------------------------------------------------------ players
     def opponents(self, player: int) -> list[int]:
         team = self.state.players[player].team

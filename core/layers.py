@@ -45,6 +45,10 @@ def chars(g: "Game", oid: int) -> Chars:
         printed = _printed(g, obj.code)
         if printed is not None:
             return printed
+    if obj.zone == "board" and _untouched(g, oid, obj.code):
+        result = Chars(might=g.defs[obj.code].might + obj.buffs, keywords=dict(printed_keywords(g, g.defs[obj.code])))
+        g._chars[oid] = result
+        return result
     g._chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
     result = _compute(g, oid)
     g._chars[oid] = result
@@ -60,6 +64,53 @@ def printed_only(g: "Game", oid: int) -> bool:
     obj = g.state.objs[oid]
     return obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid) \
         and _printed(g, obj.code) is not None
+
+
+def _untouched(g: "Game", oid: int, code: str) -> bool:
+    """Whether nothing can change this board object's printed characteristics: its card has no static
+    ability, no card is attached to it, no other object's static ability affects objects and no
+    lasting effect names it or selects what it affects.  Then ``_compute`` would find no modifier,
+    and its result is the printed Might plus buffs and the printed keywords (checked once per state
+    version, which is when the characteristics cache is cleared)."""
+    if _has_statics(g.defs[code]):
+        return False
+    reach = _board_reach(g)
+    return not reach[0] and oid not in reach[1]
+
+
+def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+    """(some static ability of an object or some lasting effect may affect any board object, the
+    objects a lasting effect names or a card is attached to), once per state version."""
+    memo = g.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
+    if found is None:
+        wide = bool(_object_statics(g))
+        named: set[int] = set()
+        for lasting in g.active_lasting():
+            if lasting.affects is None:
+                wide = wide or lasting.kind == "static"
+            elif lasting.kind in ("static", "grant"):
+                named.update(lasting.affects)
+        objs = g.state.objs
+        for oid in g.board_objects():
+            host = objs[oid].attached_to
+            if host != NOWHERE:
+                named.add(host)
+        found = memo["board_reach"] = (wide, frozenset(named))
+    return found
+
+
+_HAS_STATICS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _has_statics(card: CardDef) -> bool:
+    """Whether the card has a static ability of its own (worked out once per card)."""
+    hit = _HAS_STATICS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = any(a.kind == "static" for a in card.abilities)
+    _HAS_STATICS[id(card)] = (card, found)
+    return found
 
 
 def _reaches_off_board(g: "Game", oid: int) -> bool:
