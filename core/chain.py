@@ -309,6 +309,9 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         elif card.type == "unit" and "battlefield_with_own_units" in extra and any(
                 g.obj(u).controller == player for u in g.units_at(bf.loc)):
             locations.add(bf.loc)
+        elif card.type == "unit" and "battlefield_with_lone_enemy" in extra and sum(
+                1 for u in g.units_at(bf.loc) if not g.friendly(g.obj(u).controller, player)) == 1:
+            locations.add(bf.loc)  # "if an enemy unit is alone there"
         elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller != NOWHERE \
                 and not g.friendly(bf.controller, player) and g.units_at(bf.loc):  # 740.1.a: not a teammate's
             locations.add(bf.loc)
@@ -444,13 +447,15 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         if card.type in ("unit", "gear"):
             ambush = layers.hook_values(g, oid, "reaction_when_played_to")
             if "battlefield_with_own_units" in ambush and is_battlefield(location) \
-                    and g.bf_at(location).controller != player:
-                timing = "reaction"
+                    and any(g.obj(u).controller == player for u in g.units_at(location)):
+                timing = "reaction"  # 822: "as a [Reaction] to a battlefield where you have units" (held too)
         ok, reason, rule = timing_allows(g, player, timing)
         if not ok:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
+    if card.type == "spell" and actions.restrictions_on(g, "cant_play_spells", player=player):
+        raise IllegalActionError("an effect stops you from playing spells this turn")
     return oid, card, location, from_hidden
 
 
@@ -462,6 +467,11 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for name in paid:
         if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
+    for ability in payment.additional_costs(g, oid):
+        # "If you've played a spell this turn, you may pay ...": an optional cost only while its condition holds
+        if ability.body["name"] in paid and "condition" in ability.body \
+                and not EffectContext(g, player, oid).check(ability.body["condition"]):
+            raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
     slots = target_slots(card)
     count = runs(g, oid, paid)
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])
@@ -600,6 +610,8 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
         raise IllegalActionError(f"you need {other['recycle_from_trash']} card(s) in your trash", "cost")
     if other.get("exhaust_self") and g.obj(oid).exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    if "xp" in other and p.xp < int(other["xp"]):
+        raise IllegalActionError(f"you need {other['xp']} XP to spend, and have {p.xp}", "cost")
     if other.get("spend_buff_self") and g.obj(oid).buffs <= 0:
         raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
     if other.get("spend_buff") in (1, "any_number") and not cost_choices(g, player, oid, other)["spend_buff"]:
@@ -656,6 +668,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
                     _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
+    g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
     _chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
@@ -715,6 +728,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     p = g.state.players[player]
     if other.get("exhaust_self"):
         actions.exhaust(g, [oid])
+    if "xp" in other:
+        actions.spend_xp(g, player, int(other["xp"]))
     if "discard" in other:
         count = int(other["discard"])
         given = pay_with.get("discard")
@@ -729,6 +744,11 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         spent = pay_with["spend_buff"]
         for unit in (spent if isinstance(spent, list) else [spent]):
             actions.spend_buff(g, int(unit), player)
+    for key in ("kill", "exhaust", "recycle", "return_to_hand"):
+        if key in other and pay_with.get(key) is not None:  # remembered for the reference 'paid'
+            given = pay_with[key] if isinstance(pay_with[key], list) else [pay_with[key]]
+            for n, oid in enumerate(given):
+                item.variables[f"_paid_{key}_{n}"] = int(oid)
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
@@ -950,6 +970,12 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     _check_targets(g, player, oid, slots, targets, NOWHERE)
+    energy = ability.body["cost"].get("energy")
+    if targets and isinstance(energy, dict):
+        # a computed cost may read the targets ("reduced by the Might of the unit you choose")
+        ctx = EffectContext(g, player, oid)
+        ctx.targets = targets
+        cost.energy = max(0, ctx.amount(energy))
     if targets:
         cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)

@@ -589,7 +589,7 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = p.gear_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = 0
     p.power = {}
     p.spell_power = {}
     p.gear_power = {}

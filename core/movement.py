@@ -36,6 +36,8 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
             no_base = kept_from_base(g)
         if oid in no_base:
             return False
+    if actions.restrictions_on(g, "no_move", unit=oid):
+        return False  # "They can't move it this turn": no standard move
     return True
 
 

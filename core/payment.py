@@ -40,6 +40,7 @@ class Plan:
 
     pool_energy: int = 0
     pool_spell_energy: int = 0  # from the pool restricted to this kind of payment (spells, or gear)
+    pool_showdown_energy: int = 0  # from the energy usable only during showdowns
     pool_power: list[str] = field(default_factory=list)
     pool_spell_power: list[str] = field(default_factory=list)
     exhaust: list[int] = field(default_factory=list)
@@ -79,6 +80,8 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
     p = g.state.players[player]
     objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
+    take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
+    need_energy -= take_showdown
     spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else 0
     take_spell = min(spell_e, need_energy)
     need_energy -= take_spell
@@ -89,6 +92,7 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
     plan = Plan(gear=for_gear and not for_spell)
     plan.pool_spell_energy = take_spell
+    plan.pool_showdown_energy = take_showdown
     plan.pool_energy = take_pool
     remaining: list[frozenset[str]] = []
     if cost.power:
@@ -159,6 +163,7 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
         actions.recycle(g, [rune])
         actions.add_resources(g, player, 0, [domain])
     p.energy -= plan.pool_energy + len(plan.exhaust)
+    p.showdown_energy -= plan.pool_showdown_energy
     restricted = p.gear_power if plan.gear else p.spell_power
     if plan.gear:
         p.gear_energy -= plan.pool_spell_energy
@@ -173,7 +178,8 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     p.power = {k: v for k, v in p.power.items() if v}
     p.spell_power = {k: v for k, v in p.spell_power.items() if v}
     p.gear_power = {k: v for k, v in p.gear_power.items() if v}
-    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + len(plan.exhaust),
+    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + plan.pool_showdown_energy
+           + len(plan.exhaust),
            power=plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle])
     spent = len(plan.pool_power) + len(plan.pool_spell_power) + len(plan.recycle)
     if spent:
@@ -301,6 +307,15 @@ def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost
     less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
     if not targets:
         return
+    ctx = effects.EffectContext(g, player, oid)
+    for ability in g.card(oid).abilities:
+        # the card's own "This costs {2} less if you choose a Bird, Cat, Dog, or Poro"
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "cost" and "if_chooses" in mod and \
+                    any(ctx.selector_matches(mod["if_chooses"], t) for t in targets if t in g.state.objs):
+                cost.energy = max(0, cost.energy - ctx.amount(mod.get("energy", 0)))
     for src, ability, what, where in _cost_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -449,7 +464,7 @@ def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:
 def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost:
     card = g.card(oid)
     ctx = effects.EffectContext(g, player, oid)
-    energy = ctx.amount(cost.get("energy", 0))
+    energy = max(0, ctx.amount(cost.get("energy", 0)))  # "costs {1} less for each ...": never below 0
     power = [symbol(s, card.domains) for s in cost.get("power", [])]
     other = {k: v for k, v in cost.items() if k not in ("energy", "power")}
     return Cost(energy=energy, power=power, other=other)

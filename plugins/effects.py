@@ -114,6 +114,10 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
         return False
     if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
         return False
+    if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
+        return False
+    if "kill" in cost and not ctx.candidates(cost["kill"]):
+        return False
     return True
 
 
@@ -123,6 +127,11 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         actions.exhaust(g, [ctx.source])
     if cost.get("kill_self"):
         actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.you)
+    if "xp" in cost:
+        actions.spend_xp(g, ctx.you, int(cost["xp"]))
+    if "kill" in cost:
+        victims = ctx.choose_from(cost["kill"], ctx.candidates(cost["kill"]), "kill")
+        actions.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
                                  list(g.player(ctx.you).hand), "discard")
@@ -295,7 +304,7 @@ def _simple(name: str) -> Any:
             actions.put_in_hand(g, targets)
         elif name == "counter":
             for oid in targets:
-                actions.counter(g, oid)
+                actions.counter(g, oid, node.get("to", "trash"))  # "return it to its owner's hand instead"
         elif name == "take_control":
             for oid in targets:
                 if g.obj(oid).zone == "chain":
@@ -551,6 +560,8 @@ def gain_xp(ctx: EffectContext, node: Node) -> None:
     amount = ctx.amount(node.get("amount", 1))
     g.player(ctx.you).xp += amount
     g.emit("xp", player=ctx.you, amount=amount)
+    if amount > 0:
+        g.remember("xp", ctx.you, ctx.source, loc=amount)  # "if you've gained XP this turn"
 
 
 def look_at_top(ctx: EffectContext, node: Node) -> None:

@@ -242,7 +242,7 @@ _SAMPLES: dict[str, Any] = {
     "effect": {"type": "draw", "amount": 1}, "condition": {"type": "turn", "whose": "yours"},
     "trigger": {"event": "conquer", "subject": "self"}, "cost": {"energy": 1}, "duration": "this_turn",
     "power": "fury", "domain": "fury", "zone": "trash", "object_kind": "unit", "ref": "it",
-    "filter": {"controller": "friendly"}, "named": {"named": "x"}, "event_name": "conquer",
+    "filter": {"controller": "friendly"}, "named": {"named": "x"}, "event_name": "conquer", "location": "here",
     "static_body": {"modifiers": [{"type": "enter_ready"}]},
     "triggered_body": {"when": {"event": "conquer", "subject": "self"}, "effect": {"type": "draw", "amount": 1}},
     "replacement_body": {"replaces": {"event": "die", "subject": "self"},

@@ -126,6 +126,7 @@ KERNEL_KEYS: dict[str, str] = {
     "banish_self": "core/chain", "recycle": "core/chain", "return_to_hand": "core/chain", "repeat": "core/chain",
     "before_turn": "core/scoring", "energy_x": "plugins/effects", "if_chooses": "core/payment",
     "ignore_energy": "core/payment", "or_power": "core/payment", "power_times": "core/payment",
+    "xp": "core/chain", "controlled_by": "core/replacement",
 }
 
 
