@@ -358,10 +358,9 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
 
 
-def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
-    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
-    out: list[tuple[dict[str, Any], int, Ability]] = []
-    memo = g.statics_memo()  # the sources with such modifiers, found once while they are unchanged
+def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
+    """The static sources with modifiers of a kind, found once while the static sources are unchanged."""
+    memo = g.statics_memo()
     key = ("statics_with", kind)
     sources: list[tuple[int, Ability]] | None = memo.get(key)
     if sources is None:
@@ -369,7 +368,13 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
                                                        for (src, index) in list(g.static_sources))
                    if any(mod["type"] == kind for mod in ability.body["modifiers"])]
         memo[key] = sources
-    for src, ability in sources:
+    return sources
+
+
+def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
+    out: list[tuple[dict[str, Any], int, Ability]] = []
+    for src, ability in _sources_with(g, kind):
         for mod in ability.body["modifiers"]:
             if mod["type"] != kind:
                 continue
@@ -419,17 +424,28 @@ def text_copies(g: "Game", unit: int) -> int:
 
 
 def copied_units(g: "Game") -> list[int]:
-    """The units whose text an attached card copies, once per such card."""
-    copiers = static_modifiers(g, "copy_text")
-    return [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
+    """The units whose text an attached card copies, once per such card (worked out once per state)."""
+    if not _sources_with(g, "copy_text"):
+        return []
+    memo = g.memo()
+    found: list[int] | None = memo.get("copied_units")
+    if found is None:
+        copiers = static_modifiers(g, "copy_text")
+        found = memo["copied_units"] = [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
+    return found
 
 
 def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     """(grant_ability modifier, source, its static ability) of the statics giving the object an
     activated ability ("friendly legends have '{Exhaust}: ...'")."""
-    if not _active_modifiers(g, "grant_ability"):
+    if not _sources_with(g, "grant_ability"):
         return []
     return _covering(g, "grant_ability", oid)
+
+
+def may_grant_abilities(g: "Game") -> bool:
+    """Whether a static on the board could give an object an activated ability (grant_ability)."""
+    return bool(_sources_with(g, "grant_ability"))
 
 
 def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
@@ -582,12 +598,14 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         dest = to
         if not is_battlefield(dest) and dest != obj.controller:
             dest = obj.controller  # units are never moved to another player's base
-        if is_battlefield(obj.loc) and not is_battlefield(dest):
-            from .movement import kept_from_base
-            if oid in kept_from_base(g):
-                continue  # "can't move from here to base" stops every move, not only the standard one (171)
-        if is_battlefield(dest) and not can_enter(g, dest, obj.controller):
-            recall(g, [oid])
+        from .movement import move_refusal  # the same rules as a destination chosen as a card is played
+
+        refusal = move_refusal(g, oid, dest)
+        if refusal is not None:
+            # "can't move from here to base" stops every move, not only the standard one (171); a
+            # battlefield the unit can't enter recalls it instead (449.2.c)
+            if refusal[1] in ("449.2.a", "449.2.b", "451.2"):
+                recall(g, [oid])
             continue
         origin = obj.loc
         carried = attached_to(g, oid)

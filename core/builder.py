@@ -18,7 +18,7 @@ from . import rng
 from .catalog import Catalog
 from .errors import RiftScriptError
 from .game import Game
-from .state import BF0, NOWHERE, Battlefield, GameState, Player
+from .state import BF0, NOWHERE, Battlefield, ChainItem, GameState, Lasting, Player
 
 
 class BuildError(RiftScriptError):
@@ -32,6 +32,17 @@ class _Placed:
     zone: str
     loc: int = NOWHERE
     status: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _ChainSpec:
+    """An item already on the chain: a placed card (a spell) or an ability of a placed object.
+    Targets are ("obj", placed index) or ("loc", location)."""
+
+    player: int
+    index: int
+    ability: int = -1
+    targets: list[list[tuple[str, int]]] = field(default_factory=list)
 
 
 class Builder:
@@ -53,6 +64,11 @@ class Builder:
         self.step = "main"
         self.pool: dict[int, tuple[int, dict[str, int]]] = {}
         self.scored: list[tuple[int, int]] = []
+        self.turns_taken: dict[int, int] = {}
+        self.attachments: list[tuple[int, int]] = []
+        self.effects: list[tuple[int, str, dict[str, Any], str]] = []
+        self.chain_items: list[_ChainSpec] = []
+        self.priority: int | None = None
         self._ids: list[int] = []
 
     def _code(self, code: str) -> str:
@@ -84,6 +100,8 @@ class Builder:
             loc = player if at == "base" else int(at)
         elif zone == "facedown":
             loc = int(at)
+        elif zone == "chain":
+            loc = NOWHERE
         self.placed.append(_Placed(player, self._code(code), zone, loc, status))
         return len(self.placed) - 1
 
@@ -112,9 +130,51 @@ class Builder:
         return self
 
     def at_turn(self, player: int, step: str = "main", turn: int = 3) -> "Builder":
+        """The turn player, the step (``mulligan``: the game stands at the mulligans, 117, in turn
+        order from ``player``, before turn 1) and the turn number."""
         self.turn_player = player
         self.step = step
-        self.turn = turn
+        self.turn = 0 if step == "mulligan" else turn
+        return self
+
+    def set_pool(self, player: int, energy: int = 0, power: dict[str, int] | None = None) -> "Builder":
+        """What the player's rune pool holds (energy, and power by domain)."""
+        self.pool[player] = (energy, dict(power or {}))
+        return self
+
+    def set_turns_taken(self, player: int, turns: int) -> "Builder":
+        """How many turns the player has taken (0: not yet, for "your first turn" effects)."""
+        self.turns_taken[player] = turns
+        return self
+
+    def attach(self, equipment: int, unit: int) -> "Builder":
+        """Attach a placed card to a placed unit (by their ``add`` indexes); it goes to the unit's location."""
+        self.attachments.append((equipment, unit))
+        return self
+
+    def grant(self, index: int, keyword: str, value: Any = None, duration: str = "permanent") -> "Builder":
+        """A keyword granted to a placed object by an earlier effect (a lasting grant)."""
+        self.effects.append((index, "grant", {"keyword": keyword.lower().replace("-", "_"), "value": value}, duration))
+        return self
+
+    def modify_might(self, index: int, amount: int, duration: str = "this_turn") -> "Builder":
+        """A Might change from an earlier effect ("gets +2 Might this turn"; negative amounts lower it)."""
+        mod: dict[str, Any] = {"type": "might", "amount": abs(amount)}
+        if amount < 0:
+            mod["negative"] = True
+        self.effects.append((index, "static", {"modifiers": [mod]}, duration))
+        return self
+
+    def on_chain(self, player: int, index: int, ability: int = -1,
+                 targets: list[list[tuple[str, int]]] | None = None) -> "Builder":
+        """Put an item on the chain, finalized, oldest first: the placed card ``index`` itself (place it
+        with ``zone="chain"``), or its ability number ``ability``."""
+        self.chain_items.append(_ChainSpec(player, index, ability, targets or []))
+        return self
+
+    def give_priority(self, player: int) -> "Builder":
+        """Who holds priority over the built chain (default: the newest item's controller)."""
+        self.priority = player
         return self
 
     # ------------------------------------------------------------------ build
@@ -134,7 +194,10 @@ class Builder:
             # 491.8.d.1: teammates always show the same score (the team's, set for either of them)
             players[i].points = max(self.points.get(j, 0) for j in range(self.players)
                                     if players[j].team == players[i].team)
-            players[i].turns_taken = max(1, self.turn // self.players)
+            players[i].turns_taken = self.turns_taken.get(i, max(1 if self.step != "mulligan" else 0,
+                                                                  self.turn // self.players))
+            if i in self.pool:
+                players[i].energy, players[i].power = self.pool[i][0], dict(self.pool[i][1])
             if i in self.legends:
                 legend = g.new_obj(self.legends[i], i, "legend")
                 players[i].legend = legend.id
@@ -171,11 +234,59 @@ class Builder:
                 raise BuildError(f"unknown status {sorted(status)} for {placed.code}")
         for player, loc in self.scored:
             g.bf_at(loc).scored_by.append(player)
+        for eq, unit in self.attachments:
+            self._attach(g, ids[eq], ids[unit])
+        for index, kind, body, duration in self.effects:
+            obj = g.obj(ids[index])
+            state.lasting.append(Lasting(id=g.tick(), kind=kind, source=obj.id, source_code=obj.code,
+                                         controller=obj.controller, body=body, duration=duration, affects=[obj.id],
+                                         timestamp=state.clock))
         state.turn = self.turn
         state.turn_player = self.turn_player
         state.order_player = self.turn_player
-        state.step = self.step
-        state.phase = "main" if self.step in ("main", "main_end") else self.step
+        if self.step == "mulligan":
+            # 117: the mulligans in turn order from the turn player, then turn 1 begins
+            state.turn_order = [(self.turn_player + k) % self.players for k in range(self.players)]
+            state.step = state.phase = "setup"
+            state.tasks = [["mulligan", p] for p in reversed(state.turn_order)]
+        else:
+            state.step = self.step
+            state.phase = "main" if self.step in ("main", "main_end") else self.step
+        self._chain(g, ids)
         g._rebuild_index()
         g.run()
         return g, ids
+
+    def _attach(self, g: Game, eq: int, unit: int) -> None:
+        eq_obj, unit_obj = g.obj(eq), g.obj(unit)
+        if unit_obj.zone != "board" or g.card(unit).type != "unit":
+            raise BuildError(f"{g.name(eq)} can only be attached to a unit on the board, not {g.name(unit)}")
+        if eq_obj.zone != "board" or g.card(eq).type != "gear":
+            raise BuildError(f"only gear on the board can be attached to a unit, not {g.name(eq)}")
+        eq_obj.attached_to = unit
+        g.place(eq, "board", unit_obj.loc)  # attached cards are at their unit's location
+
+    def _chain(self, g: Game, ids: list[int]) -> None:
+        state = g.state
+        for spec in self.chain_items:
+            oid = ids[spec.index]
+            obj = g.obj(oid)
+            targets = [[ids[value] if kind == "obj" else value for kind, value in slot] for slot in spec.targets]
+            if spec.ability < 0:
+                if obj.zone != "chain":
+                    raise BuildError(f"{g.name(oid)} must be placed on the chain to be a chain item")
+                item = ChainItem(id=g.tick(), kind="card", controller=spec.player, obj=oid, targets=targets)
+            else:
+                abilities = g.card(oid).abilities
+                if not 0 <= spec.ability < len(abilities) or abilities[spec.ability].kind not in ("activated",
+                                                                                               "triggered"):
+                    raise BuildError(f"{g.name(oid)} has no activated or triggered ability {spec.ability}")
+                ability = abilities[spec.ability]
+                kind = "trigger" if ability.kind == "triggered" else "ability"
+                event = {"t": ability.event, "obj": oid, "player": spec.player} if kind == "trigger" else None
+                item = ChainItem(id=g.tick(), kind=kind, controller=spec.player, obj=oid, ability=spec.ability,
+                                 targets=targets, event=event)
+            state.chain.append(item)
+        if state.chain:
+            state.priority = self.priority if self.priority is not None else state.chain[-1].controller
+            state.passes = 0

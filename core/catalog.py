@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import yamlio
+from . import cardrefs, yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
@@ -223,7 +223,7 @@ def detect_kind(data: Json) -> str:
         return "deck"
     if "requires" in data:
         return "set"
-    if "steps" in data or "scenarios" in data:
+    if "steps" in data or "scenarios" in data or "setup" in data or "deck" in data:
         return "scenario"
     return "card"
 
@@ -394,12 +394,14 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
 
 def script_files(path: Path) -> list[Path]:
     """The YAML files at ``path``: the file itself (whatever its name), or every ``*.yaml`` and
-    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped)."""
+    ``*.yml`` file below a folder (hidden folders such as ``.git`` are skipped, and so are the
+    copies ``pip install`` leaves in a set folder: ``build``, ``dist``, ``*.egg-info``)."""
     if not path.is_dir():
         return [path] if path.exists() else []
     found: list[Path] = []
     for folder, dirs, names in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in ("build", "dist")
+                         and not d.endswith(".egg-info"))
         found.extend(Path(folder, n) for n in names if n.endswith((".yaml", ".yml")))
     return sorted(found)
 
@@ -617,14 +619,16 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 
 def _report(run: _Run) -> None:
     """Check references across files, then turn every document's findings into problems."""
+    broken = _broken_cards(run.documents)
     for doc in run.documents:
-        run.catalog.problems.extend(document_problems(run.catalog, doc))
+        run.catalog.problems.extend(document_problems(run.catalog, doc, broken))
 
 
-def document_problems(catalog: Catalog, doc: Document) -> list[Problem]:
+def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = ()) -> list[Problem]:
     """Every problem of one document read by a :class:`Loader`, with its references (keywords,
-    tokens) checked against ``catalog``: what ``validate`` reports for that file (the web
-    workshop checks a card typed in a browser this way)."""
+    tokens, and the cards and decks of deck and scenario files) checked against ``catalog``: what
+    ``validate`` reports for that file (the web workshop checks a card typed in a browser this way).
+    ``broken``: codes and names of card files that have problems of their own (not reported again)."""
     if not isinstance(doc.raw, dict):
         return doc.report()
     replaced: set[tuple[str | int, ...]] = set()
@@ -636,7 +640,22 @@ def document_problems(catalog: Catalog, doc: Document) -> list[Problem]:
         refs = doc.refs if doc.refs is not None else references(doc.raw)
         for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
             doc.problems.append(doc.problem(path, message))
+    if doc.kind in ("deck", "scenario"):
+        for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
+                                              catalog.decks, broken):
+            doc.problems.append(doc.problem(ref.path, message, at_key=ref.at_key))
+            replaced.add(tuple(ref.path))  # a mistyped code: this message, with its hint, replaces the schema's
     return doc.report(replaced)
+
+
+def _broken_cards(documents: list[Document]) -> set[str]:
+    """Codes and names of card files that failed their own checks: references to them are not
+    reported again as unknown cards."""
+    out: set[str] = set()
+    for doc in documents:
+        if doc.kind == "card" and not doc.valid and isinstance(doc.raw, dict):
+            out.update(str(doc.raw[key]) for key in ("code", "name") if isinstance(doc.raw.get(key), str))
+    return out
 
 
 KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")

@@ -15,7 +15,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, payment, triggers
+from . import actions, layers, movement, payment, triggers
 from .cards import Ability, CardDef
 from .effects import EffectContext
 from .errors import IllegalActionError
@@ -228,26 +228,16 @@ def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
 
 
 def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> tuple[str, str] | None:
-    """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 449.2,
-    451.2), else None."""
+    """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 171, 449.2,
+    451.2: ``movement.move_refusal``), else None."""
     for unit_slot, dest_slot in moves:
         if dest_slot >= len(targets) or unit_slot >= len(targets):
             continue
         for dest in targets[dest_slot]:
             for unit in targets[unit_slot]:
-                obj = g.obj(unit)
-                if obj.zone == "board" and obj.loc == dest:
-                    return "a move's destination must be somewhere other than where the unit is", "355.4"
-                if not is_battlefield(dest) and dest != obj.controller:
-                    return "units are moved only to their controller's base or a battlefield", "144.4"
-                if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
-                    return "no move takes units to a battlefield their controller's teammate occupies", "449.2.b"
-                if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
-                    if actions.in_others_combat(g, dest, obj.controller) and \
-                            len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
-                        return ("no move takes units to a battlefield with a combat or showdown its controller "
-                                "isn't in", "449.2.a")
-                    return "no move takes units to a battlefield holding units of two other players", "451.2"
+                refusal = movement.move_refusal(g, unit, dest)
+                if refusal is not None:
+                    return refusal
     return None
 
 
@@ -478,16 +468,17 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     if not isinstance(targets, list) or len(targets) != len(slots) * count:
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
     for run in range(count):  # 820: each run's choices are checked on their own
-        chosen = targets[run * len(slots):(run + 1) * len(slots)]
+        chosen = targets if count == 1 else targets[run * len(slots):(run + 1) * len(slots)]
         _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE)
         bad = _bad_destination(g, _move_pairs(slots), chosen)
         if bad is not None:
             raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
-        chosen = [t for slot in _object_targets(slots * count, targets) for t in slot]
-        payment.chooses_discounts(g, player, oid, chosen, cost)  # "your spells that choose me cost less"
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots * count, targets))
+        objects = _object_targets(slots * count if count > 1 else slots, targets)
+        if payment.chooses_statics(g):  # "your spells that choose me cost less"
+            payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
+        cost.power += payment.deflect_tax(g, player, objects)
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -786,7 +777,7 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     board = g.board_objects()
     sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
     hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
-    granting = bool(actions.static_modifiers(g, "grant_ability"))
+    granting = actions.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
@@ -996,7 +987,9 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
         # a borrowed ability stays on the chain even if the borrower or the lender leaves the board
         item.variables["_lent_by"], item.variables["_lent_index"] = ability.body["_lent"]
     if index >= 0 and "_granted" in ability.body:
-        item.variables["_granted"] = ability.body["_granted"]  # likewise a granted one
+        # likewise a granted one: its source, static ability and modifier
+        item.variables["_granted_by"], item.variables["_granted_static"], item.variables["_granted_mod"] = \
+            ability.body["_granted"]
     if index < 0:
         _rune(g, player, oid, index)
         return

@@ -1326,12 +1326,6 @@ def _st_power_spent(ctx: EffectContext, player: int) -> int:
     return sum(int(h[4]) for h in ctx.g.state.history if h[0] == "spent_power" and h[1] == player)
 
 
-@STATS.register("turns_taken")
-def _st_turns_taken(ctx: EffectContext, player: int) -> int:
-    """How many turns the player has begun, this one included ("until their third turn")."""
-    return int(ctx.g.state.players[player].turns_taken)
-
-
 @STATS.register("opponent_points_max")
 def _st_opponent_points_max(ctx: EffectContext, player: int) -> int:
     g = ctx.g

@@ -513,11 +513,10 @@ class Game:
         lender = item.variables.get("_lent_by")
         if lender is not None:
             return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
-        granted = item.variables.get("_granted")
-        if granted is not None:
-            src, static, index = granted
-            mod = self.defs[self.state.objs[src].code].abilities[static].body["modifiers"][index]
-            return self.granted_ability(mod)
+        src = item.variables.get("_granted_by")
+        if src is not None:
+            static = self.defs[self.state.objs[src].code].abilities[item.variables["_granted_static"]]
+            return self.granted_ability(static.body["modifiers"][item.variables["_granted_mod"]])
         return self.ability_of(item.obj, item.ability, item.lasting)
 
     def find_lasting(self, lid: int) -> Lasting | None:

@@ -54,6 +54,14 @@ def chars(g: "Game", oid: int) -> Chars:
 _PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
 
 
+def printed_only(g: "Game", oid: int) -> bool:
+    """Whether the object's characteristics are its printed ones for sure: off the board, out of reach
+    of other objects' statics and lasting effects, and with no conditional text of its own."""
+    obj = g.state.objs[oid]
+    return obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid) \
+        and _printed(g, obj.code) is not None
+
+
 def _reaches_off_board(g: "Game", oid: int) -> bool:
     """Whether another object's static or a lasting effect may change this off-board card (a unit
     giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per

@@ -41,6 +41,27 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
     return True
 
 
+def move_refusal(g: "Game", oid: int, dest: int) -> tuple[str, str] | None:
+    """Why an effect can't move the unit to ``dest`` now, as (why, rule), or None: the one definition
+    that both a move destination chosen as a card is played (355.4: no choice may knowingly lead to an
+    action that can't happen) and the move itself as it resolves (``actions.move_units``) follow."""
+    obj = g.obj(oid)
+    if obj.zone == "board" and obj.loc == dest:
+        return "a move's destination must be somewhere other than where the unit is", "355.4"
+    if not is_battlefield(dest) and dest != obj.controller:
+        return "units are moved only to their controller's base or a battlefield", "144.4"
+    if obj.zone == "board" and is_battlefield(obj.loc) and not is_battlefield(dest) and oid in kept_from_base(g):
+        return f"{g.name(oid)} can't move to base", "171"
+    if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
+        return "no move takes units to a battlefield their controller's teammate occupies", "449.2.b"
+    if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
+        if actions.in_others_combat(g, dest, obj.controller) and \
+                len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
+            return "no move takes units to a battlefield with a combat or showdown its controller isn't in", "449.2.a"
+        return "no move takes units to a battlefield holding units of two other players", "451.2"
+    return None
+
+
 def kept_from_base(g: "Game") -> set[int]:
     """The units a 'can't move to base' restriction covers, as its 'affects' says (Vilemaw's Lair:
     units here)."""

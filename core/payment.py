@@ -302,6 +302,16 @@ def _optional_cost_discounts(g: "Game", player: int, name: str, energy: int,
     return energy, power
 
 
+def chooses_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
+    """The board's cost statics with if_chooses modifiers (found once while the statics are unchanged)."""
+    memo = g.statics_memo()
+    statics: list[tuple[int, Ability, str, dict[str, Any]]] | None = memo.get("chooses_statics")
+    if statics is None:
+        statics = memo["chooses_statics"] = [s for s in _cost_statics(g)
+                                             if any("if_chooses" in m for m in s[1].body["modifiers"])]
+    return statics
+
+
 def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
     """Cost changes for a card that chooses certain objects ("Your spells that choose me cost {1} or {Any}
     less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
@@ -316,7 +326,7 @@ def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost
             if mod["type"] == "cost" and "if_chooses" in mod and \
                     any(ctx.selector_matches(mod["if_chooses"], t) for t in targets if t in g.state.objs):
                 cost.energy = max(0, cost.energy - ctx.amount(mod.get("energy", 0)))
-    for src, ability, what, where in _cost_statics(g):
+    for src, ability, what, where in chooses_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
         if not ctx.is_kind(oid, what) or ("while" in ability.body and not ctx.check(ability.body["while"])) \
@@ -337,7 +347,57 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     effect gave it that it doesn't print ("friendly units played from anywhere other than a hand
     have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
     card = g.card(oid)
-    own = _cost_facts(card).additional
+    facts = _cost_facts(card)
+    memo = g.memo()
+    given = memo.get("cost_keywords_given")
+    if given is None:
+        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
+    if not (given or _own_cost_keywords(g, card)) or layers.printed_only(g, oid):
+        return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
+    key = ("additional_costs", oid)
+    if key not in memo:
+        memo[key] = _with_granted(g, oid, card, facts.additional)
+    found: tuple[Ability, ...] = memo[key]
+    return found
+
+
+def _gives_cost_keyword(keywords: dict[str, Any], body: dict[str, Any]) -> bool:
+    return any(m["type"] == "keyword" and _keyword_cost(keywords, m["keyword"]) for m in body.get("modifiers", ()))
+
+
+def _cost_keywords_in_play(g: "Game") -> bool:
+    """Whether a static or a lasting effect in play gives keywords that bring an additional cost
+    ([Accelerate], [Repeat]); the statics' part is found once while they are unchanged."""
+    keywords = g.catalog.keywords
+    statics = g.statics_memo()
+    found: bool | None = statics.get("cost_keyword_statics")
+    if found is None:
+        found = statics["cost_keyword_statics"] = any(_gives_cost_keyword(keywords, g.ability_of(src, index).body)
+                                                      for (src, index) in list(g.static_sources))
+    return found or any(_gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
+                        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"])
+                        for lasting in g.state.lasting)
+
+
+def _own_cost_keywords(g: "Game", card: CardDef) -> bool:
+    """Whether the card's own statics give it such a keyword (found once per card)."""
+    keywords = g.catalog.keywords
+    own = _OWN_COST_KEYWORDS.get(id(card))
+    if own is None or own[0] is not card or own[1] is not keywords:
+        own = _OWN_COST_KEYWORDS[id(card)] = (card, keywords, any(_gives_cost_keyword(keywords, a.body)
+                                                                  for a in card.abilities if a.kind == "static"))
+    return own[2]
+
+
+_OWN_COST_KEYWORDS: dict[int, tuple[CardDef, Any, bool]] = {}
+
+
+def _keyword_cost(keywords: dict[str, Any], name: str) -> bool:
+    kw = keywords.get(str(name).lower().replace("-", "_"))
+    return kw is not None and kw.additional_cost is not None
+
+
+def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) -> tuple[Ability, ...]:
     keywords = layers.chars(g, oid).keywords
     printed = layers.printed_keywords(g, card)
     if keywords is printed or keywords.keys() <= printed.keys():

@@ -196,6 +196,11 @@ def load_plugins(extra: list[object] | None = None, entry_points: bool = True) -
                     record.error = f"{type(exc).__name__}: {exc}"
                     warnings.warn(f"skipping {group} plugin {ep.name} ({ep.value}): {record.error}",
                                   PluginWarning, stacklevel=2)
+        from .folders import folder_plugins  # set folders (RIFTSCRIPT_SETS, riftscript --set PATH)
+
+        for folder in folder_plugins():
+            loaded.append(LoadedPlugin(folder.name, "folder", str(folder.root)))
+            pm.register(folder, name=folder.name)
     for obj in extra or []:
         name = getattr(obj, "__name__", None) or type(obj).__name__
         pm.register(obj, name=name)

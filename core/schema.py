@@ -278,7 +278,8 @@ def _describe(error: ValidationError) -> list[SchemaProblem]:
         options = [str(v) for v in value]
         hint = did_you_mean(str(instance), options)
         if len(options) > 12:
-            what = path[-1] if path and isinstance(path[-1], str) else "value"
+            # a schema's "title" names what its values are (a zone), else the key holding the value
+            what = schema.get("title") or (path[-1] if path and isinstance(path[-1], str) else "value")
             return one(f"{_short(instance)} is not a known {what}{hint}")
         return one(f"{_short(instance)} is not one of {', '.join(options)}{hint}")
     if kind == "const":

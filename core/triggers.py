@@ -12,7 +12,7 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import actions
-from .cards import Ability
+from .cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
@@ -96,6 +96,19 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
         _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
 
 
+_ALIAS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _declares_alias(card: CardDef) -> bool:
+    """Whether the card's text declares an event_alias hook (worked out once per card)."""
+    hit = _ALIAS.get(id(card))
+    if hit is None or hit[0] is not card:
+        found = any(m.get("type") == "hook" and m.get("hook") == "event_alias"
+                    for a in card.abilities if a.kind == "static" for m in a.body.get("modifiers", []))
+        hit = _ALIAS[id(card)] = (card, found)
+    return hit[1]
+
+
 def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
     """A unit whose event_alias hook pairs two events ("my hold effects are also conquer effects, and
     vice versa") also triggers its abilities - its own and its attached cards' effect text - that
@@ -104,7 +117,13 @@ def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
 
     s = g.state
     etype = event["t"]
-    for unit in g.units_at(event["loc"]) if "loc" in event else ():
+    loc = event.get("loc")
+    if not isinstance(loc, int):
+        return
+    here = g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
+    if not any(_declares_alias(g.defs[s.objs[o].code]) for o in here):
+        return  # nothing there can carry the hook (its text or its attachments')
+    for unit in g.units_at(loc):
         if s.objs[unit].controller != event.get("player"):
             continue
         for value in layers.hook_values(g, unit, "event_alias"):

@@ -222,8 +222,12 @@ def deal_damage(ctx: EffectContext, node: Node) -> None:
     if node.get("split") and len(targets) > 1:
         shares = {oid: 0 for oid in targets}
         for i in range(amount):
+            # each chosen target gets at least 1 (engine notes, playing a card: split damage), so once
+            # the points left are as many as the targets still at 0, only those are offered
+            empty = [oid for oid in targets if not shares[oid]]
+            offered = empty if len(empty) >= amount - i else targets
             pick = int(ctx.ask(ctx.you, f"assign point {i + 1} of {amount} damage",
-                               [(ctx.describe(oid), oid) for oid in targets]))
+                               [(ctx.describe(oid), oid) for oid in offered]))
             shares[pick] += 1
         for oid, share in shares.items():
             if share:
@@ -886,12 +890,12 @@ PRIMITIVES: list[EffectType] = [
     _primitive("draw", draw, ("draw", "burn_out")), _primitive("discard", discard, ("discard",), decides=True),
     _primitive("channel", channel, ("channel",)), _primitive("add", add, ("add",)),
     _primitive("ready_runes", ready_runes, ("ready",)),
-    _primitive("create_token", create_token, ("create_token", "enter_board", "contest")),
+    _primitive("create_token", create_token, ("create_token", "enter_board", "contest", "played")),
     _primitive("gain_points", gain_points, ("points",)), _primitive("gain_xp", gain_xp, ("xp",)),
     _primitive("look_at_top", look_at_top, ("look", "looked_at", "reveal", "add", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
-    _primitive("attach", attach, ("attach",)), _primitive("hide", hide, ("hide",), decides=True),
+    _primitive("attach", attach, ("attach", "equipped")), _primitive("hide", hide, ("hide",), decides=True),
     _primitive("reveal_hand", reveal_hand, ("reveal_hand",)),
     _primitive("select", select, decides=True),
     _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "add", "recycle"), decides=True),

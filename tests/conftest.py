@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from riftscript.core.cache import CACHE_DIR_ENV
+from riftscript.core.folders import SETS_ENV
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -21,5 +22,6 @@ def _isolated_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    os.environ.pop(SETS_ENV, None)  # the suite sees the installed sets only, whatever the shell lists
     config.addinivalue_line("markers", "community: builds and installs examples/community-set with pip "
                                        "into a temporary folder (part of the default run; -m 'not community' skips it)")

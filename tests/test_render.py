@@ -241,8 +241,8 @@ _SAMPLES: dict[str, Any] = {
     "amount": 2, "amount_expr": {"type": "stat", "stat": "points"}, "effect_node": {"type": "draw", "amount": 1},
     "effect": {"type": "draw", "amount": 1}, "condition": {"type": "turn", "whose": "yours"},
     "trigger": {"event": "conquer", "subject": "self"}, "cost": {"energy": 1}, "duration": "this_turn",
-    "power": "fury", "domain": "fury", "zone": "trash", "object_kind": "unit", "ref": "it",
-    "filter": {"controller": "friendly"}, "named": {"named": "x"}, "event_name": "conquer", "location": "here",
+    "power": "fury", "domain": "fury", "zone": "trash", "object_kind": "unit", "ref": "it", "location": "here",
+    "filter": {"controller": "friendly"}, "named": {"named": "x"}, "event_name": "conquer",
     "static_body": {"modifiers": [{"type": "enter_ready"}]},
     "triggered_body": {"when": {"event": "conquer", "subject": "self"}, "effect": {"type": "draw", "amount": 1}},
     "replacement_body": {"replaces": {"event": "die", "subject": "self"},
@@ -253,12 +253,15 @@ _SAMPLES: dict[str, Any] = {
 _BASES: dict[str, dict[str, Any]] = {
     "create_effect": {"static": {"modifiers": [{"type": "enter_ready"}]}},
     "hook": {"hook": "timing", "value": "action"}, "cost": {"energy": 1},
+    "grant_ability": {"ability": {"kind": "activated", "cost": {"exhaust_self": True},
+                                  "effect": {"type": "draw", "amount": 1}}},
 }
 
 
 # The kernel hooks schemas/README.md lists.
 _HOOKS = ("timing", "damage_assignment", "standard_move", "targeting_tax", "hide", "reaction_when_played_to",
-          "stays_at_battlefield", "extra_hidden_cards")
+          "stays_at_battlefield", "extra_hidden_cards", "look_before_reveal", "add_when_revealed",
+          "equipment_bonus_times", "tag", "chosen_by", "event_alias", "add_energy", "combat_damage")
 
 
 def _sample(prop: dict[str, Any]) -> Any:
@@ -268,6 +271,9 @@ def _sample(prop: dict[str, Any]) -> Any:
         return prop["enum"][0]
     if "anyOf" in prop:
         return _sample(prop["anyOf"][0])
+    if "allOf" in prop:
+        return _BASES["grant_ability"]["ability"] if prop["allOf"] == [{"$ref": "#/$defs/ability"}] \
+            else _sample(prop["allOf"][0])
     kind = prop.get("type")
     if kind == "array":
         return [_sample(prop.get("items", {}))]

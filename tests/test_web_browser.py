@@ -163,6 +163,7 @@ def test_a_replay_steps_back_and_forward(server: tuple[str, Path], page: Page) -
     expect(page.locator("#position")).to_have_text(f"step 2 of {moves}")
     page.click("#back")
     expect(page.locator("#position")).to_have_text(f"step 1 of {moves}")
+    page.wait_for_load_state("load")  # the arrow keys work once app.js has run, not when the text is there
     page.keyboard.press("ArrowRight")
     expect(page.locator("#position")).to_have_text(f"step 2 of {moves}")
     page.click("#last")

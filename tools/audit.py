@@ -276,6 +276,7 @@ class Cause:
     optional: bool = False
     conditional: bool = False
     self_only: bool = False
+    token_only: bool = False  # the event's object is a new token: never the listener itself, never a card (185)
 
 
 @dataclass
@@ -343,7 +344,8 @@ class ScriptWalker:
             assert isinstance(etype, str)
             self_only = node.get("target") == "self" or node.get("card") == "self"
             for event, how in self.events_of(etype, node):
-                found.causes.append(Cause(event, how, optional, conditional, self_only))
+                token_only = etype == "create_token" and event in ("played", "enter_board")
+                found.causes.append(Cause(event, how, optional, conditional, self_only, token_only))
             if etype == "grant_keyword" and isinstance(node.get("keyword"), str):
                 found.grants.append((node["keyword"], optional))
             if etype == "create_token" and isinstance(node.get("keywords"), list):
@@ -535,7 +537,9 @@ class GraphBuilder:
         if listens:
             self.G.add_edge(self._event(listens), node, key=listens, relation="listens" if kind == "triggered"
                             else "replaces", filters=_filters(pattern), optional=optional, mandatory=not optional,
-                            self_subject=pattern.get("subject") == "self")
+                            self_subject=pattern.get("subject") == "self",
+                            not_token=pattern.get("what") not in (None, "unit", "gear", "permanent")
+                            or bool(pattern.get("from_hidden")))
         found = self.walker.ability(body)
         merged: dict[str, list[Cause]] = {}
         for cause in found.causes:
@@ -544,6 +548,7 @@ class GraphBuilder:
             self.G.add_edge(node, self._event(event), key=event, relation="causes",
                             optional=all(c.optional for c in causes), conditional=all(c.conditional for c in causes),
                             self_only=all(c.self_only for c in causes),
+                            token_only=all(c.token_only for c in causes),
                             via="; ".join(sorted({c.via for c in causes})))
         for i, (what, child, child_optional, uses) in enumerate(found.created, start=1):
             child_id = f"{node}/{i}"
@@ -587,6 +592,8 @@ def ability_graph(G: nx.MultiDiGraph[str]) -> nx.DiGraph[str]:
                 continue  # a replacement never applies to what replaced it
             if data["self_only"] and listen.get("self_subject") and not _same_card(nodes[a], nodes[listener]):
                 continue
+            if data.get("token_only") and (listen.get("self_subject") or listen.get("not_token")):
+                continue  # a token played is not the listener, not a card or spell, never from [Hidden] (185)
             forced = not data["optional"] and nodes[listener]["mandatory"]
             _connect(H, a, listener, key, forced and not nodes[listener]["limited"], forced)
     return H

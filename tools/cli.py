@@ -21,10 +21,11 @@ from typing import Any, Callable, Sequence, TextIO
 
 from ruamel.yaml import YAML
 
-from riftscript.tools import audit, coverage, deckcheck, interactive, mutate, play
+from riftscript.tools import audit, coverage, deckcheck, interactive, mutate, play, scaffold
 from riftscript.tools.web import command as web_command
 from riftscript.tools.render import render_lines
 from riftscript.core import cache as cachemod
+from riftscript.core import folders
 from riftscript.core import yamlio
 from riftscript.core.cards import CardDef
 from riftscript.core.catalog import Catalog, keyword_id, load_catalog, script_files
@@ -114,6 +115,20 @@ def _validate_arguments(parser: argparse.ArgumentParser) -> None:
                         help="card, keyword, deck or set files, or folders of them (default: all installed sets)")
 
 
+def _with_context(paths: Sequence[Path]) -> list[Path]:
+    """The files given, then what they are checked with (``folders.context``: the rest of their set
+    folder, or the cards beside a scenarios folder), each file once."""
+    files = [f for p in paths for f in script_files(p)]
+    seen = {f.resolve() for f in files}
+    for part in dict.fromkeys(part for p in paths for part in folders.context(p)):
+        if part.exists():
+            for f in script_files(part):
+                if f.resolve() not in seen:
+                    seen.add(f.resolve())
+                    files.append(f)
+    return files
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     """Check files (or every installed set) and print each problem with its position."""
     paths: list[Path] = args.paths
@@ -123,7 +138,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     present = [p for p in paths if p.exists()]
     if paths and not present:
         return 1
-    catalog = _catalog(present)
+    catalog = _catalog(_with_context(present))
     if paths:
         mine = {str(f) for p in present for f in script_files(p)}
         problems = [p for p in catalog.problems if p.file in mine]
@@ -164,8 +179,9 @@ def cmd_sets(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for info in sorted(catalog.sets.values(), key=lambda i: i.code):
         declared = info.manifest.get("card_count")
+        folder = info.plugin[len(folders.FOLDER_PREFIX):] if info.plugin.startswith(folders.FOLDER_PREFIX) else None
         rows.append({"code": info.code, "name": info.name, "version": info.version, "plugin": info.plugin,
-                     "scripted": len(info.cards), "declared": declared})
+                     "scripted": len(info.cards), "declared": declared, "folder": folder})
     if args.json:
         _print(json.dumps(rows, indent=2))
         return 0
@@ -183,7 +199,9 @@ def _cards_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--domain", help="fury, calm, mind, body, chaos or order")
     parser.add_argument("--keyword", help="a keyword the card has, e.g. Assault")
     parser.add_argument("--set", dest="set_code", metavar="CODE", help="set code, e.g. OGN")
-    parser.add_argument("--show", metavar="CODE", help="print one card's facts and its script as YAML")
+    parser.add_argument("--show", metavar="CODE|FILE",
+                        help="print one card's facts, rendered text and script (a code, a name, or a card file "
+                             "that need not be installed)")
     _json_argument(parser)
 
 
@@ -209,7 +227,12 @@ def _matches(card: CardDef, args: argparse.Namespace) -> bool:
 
 
 def cmd_cards(args: argparse.Namespace) -> int:
-    """Search installed cards, or show one card with --show CODE."""
+    """Search installed cards, or show one card with --show CODE (or --show FILE.yaml)."""
+    if args.show and Path(args.show).suffix in (".yaml", ".yml"):
+        return _show_file(Path(args.show))
+    if args.set_code and (Path(args.set_code) / folders.MANIFEST).is_file():
+        raise RiftScriptError(f"'cards --set' takes a set code; to load the set folder {args.set_code}, put --set "
+                              f"before the command: riftscript --set {args.set_code} cards")
     catalog = _catalog()
     if args.show:
         return _show(catalog, args.show)
@@ -241,11 +264,32 @@ def _facts(card: CardDef) -> dict[str, Any]:
     return facts
 
 
+def _show_file(path: Path) -> int:
+    """``cards --show FILE.yaml``: a card that is not installed, read with the rest of its set folder
+    (its keywords, tokens and set manifest) when it sits in one."""
+    if not path.is_file():
+        _print(Problem(str(path), None, None, "no such file"))
+        return 1
+    catalog = _catalog(_with_context([path]))
+    problems = [p for p in catalog.problems if Path(p.file).resolve() == path.resolve()]
+    for problem in problems:
+        _print(problem)
+    if problems:
+        return 1
+    card = next((c for c in catalog.cards.values() if Path(c.source).resolve() == path.resolve()), None)
+    if card is None:
+        _print(Problem(str(path), 1, 1, "not a card file"))
+        return 1
+    return _show(catalog, card.code)
+
+
 def _show(catalog: Catalog, code: str) -> int:
     card = catalog.cards.get(code.upper()) or catalog.by_name(code)
     if card is None:
         hint = did_you_mean(code.upper(), list(catalog.cards)) or did_you_mean(
             code, [c.name for c in catalog.cards.values()])
+        hint = hint or ("; a card file that is not installed is shown with 'cards --show FILE.yaml', a card of a "
+                        "set folder with 'riftscript --set FOLDER cards --show CODE'")
         raise RiftScriptError(f"no installed card {code!r}{hint}")
     for key, value in _facts(card).items():
         if value in ([], ""):
@@ -362,7 +406,8 @@ exit status: 0 when every file is valid, 1 otherwise."""
 COMMANDS: dict[str, Command] = {
     "validate": Command("check card, keyword, deck and set files; print every problem as file:line:col",
                         cmd_validate, _validate_arguments, epilog=EPILOG_VALIDATE),
-    "sets": Command("list installed card sets and how many cards each has scripted", cmd_sets, _json_argument),
+    "sets": Command("list installed card sets and set folders, and how many cards each has scripted", cmd_sets,
+                    _json_argument),
     "cards": Command("search installed cards, or --show one card's facts and script", cmd_cards, _cards_arguments),
     "keywords": Command("list installed keywords", cmd_keywords, _json_argument),
     "modes": Command("list installed modes of play (for 'simulate --mode')", cmd_modes, _json_argument),
@@ -374,8 +419,8 @@ COMMANDS: dict[str, Command] = {
 # Functions ``add_commands(subparsers)`` that register several subcommands at once (each parser
 # calling ``set_defaults(func=...)`` with a function returning the exit status).
 MODULE_COMMANDS: list[Callable[[Any], None]] = [play.add_commands, interactive.add_commands, coverage.add_commands,
-                                                 audit.add_commands, deckcheck.add_commands, web_command.add_commands,
-                                                 mutate.add_commands]
+                                                 audit.add_commands, deckcheck.add_commands, scaffold.add_commands,
+                                                 web_command.add_commands, mutate.add_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -389,6 +434,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--plugin", action="append", default=[], metavar="MODULE_OR_FILE",
                         help="also load this plugin (a module name or a .py file), e.g. the effects of a set "
                              "that is not installed yet; may be repeated")
+    parser.add_argument("--set", dest="set_folders", action="append", default=[], type=_set_folder, metavar="PATH",
+                        help=f"also load the set folder PATH (set.yaml, cards/, keywords/, decks/) with every "
+                             f"command; may be repeated (or list folders in {folders.SETS_ENV})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, command in COMMANDS.items():
         child = sub.add_parser(name, help=command.help, description=command.description or command.help,
@@ -398,6 +446,14 @@ def build_parser() -> argparse.ArgumentParser:
     for register in MODULE_COMMANDS:
         register(sub)
     return parser
+
+
+def _set_folder(text: str) -> Path:
+    """``--set PATH``: a folder holding set.yaml (or the set.yaml itself); anything else is a usage error."""
+    try:
+        return folders.set_root(Path(text))
+    except folders.SetFolderError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
@@ -417,7 +473,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     try:
         CONTEXT.plugins = [load_plugin_module(spec) for spec in args.plugin]
-        return func(args)
+        with folders.added(args.set_folders):
+            return func(args)
     except RiftScriptError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1

@@ -19,7 +19,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence, TextIO
 
-from riftscript.core import yamlio
+from riftscript.core import folders, yamlio
 from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError, ScriptError
 from riftscript.tools.scenario import Scenario, ScenarioFailure, load_file, run_scenario
@@ -348,14 +348,12 @@ def default_paths(catalog: Catalog) -> list[Path]:
     return paths
 
 
-def cards_beside(path: Path, catalog: Catalog) -> Path | None:
-    """Scenarios in ``X/scenarios/`` also see the cards of ``X/cards/``, as under pytest (unless installed)."""
-    for parent in path.resolve().parents:
-        if parent.name == "scenarios":
-            cards = parent.parent / "cards"
-            installed = {info.spec.cards.resolve() for info in catalog.sets.values()}
-            return cards if cards.is_dir() and cards not in installed else None
-    return None
+def loaded_with(path: Path, catalog: Catalog) -> list[Path]:
+    """What a scenario runs with besides the installed sets, as under pytest (``folders.context``: the
+    rest of its set folder, or the cards beside its scenarios folder); nothing when that is installed."""
+    parts = folders.context(path)
+    installed = {p.resolve() for info in catalog.sets.values() for p in (info.spec.manifest, info.spec.cards)}
+    return [] if all(part.resolve() in installed or part.name in ("keywords", "decks") for part in parts) else parts
 
 
 def measure(paths: Sequence[Path], index: RuleIndex | None = None, catalog: Catalog | None = None,
@@ -364,22 +362,22 @@ def measure(paths: Sequence[Path], index: RuleIndex | None = None, catalog: Cata
     index = index or load_index()
     cache = None if use_cache else False
     base = catalog or load_catalog(strict=False, cache=cache)
-    catalogs: dict[Path, Catalog | ScriptError] = {}
+    catalogs: dict[tuple[Path, ...], Catalog | ScriptError] = {}
     outcomes: list[Outcome] = []
     for file in scenario_files(paths or default_paths(base)):
-        cards = cards_beside(file, base)
-        if cards is None:
+        parts = tuple(loaded_with(file, base))
+        if not parts:
             outcomes += run_file(base, file)
             continue
-        if cards not in catalogs:
+        if parts not in catalogs:
             try:
-                catalogs[cards] = load_catalog(extra_cards=[cards], cache=cache)
+                catalogs[parts] = load_catalog(extra_cards=list(parts), cache=cache)
             except ScriptError as exc:
-                catalogs[cards] = exc
-        found = catalogs[cards]
+                catalogs[parts] = exc
+        found = catalogs[parts]
         if isinstance(found, ScriptError):
             outcomes.append(Outcome(file.name, _shown(file), None, "error",
-                                    message=f"cards in {_shown(cards)} have problems: {found}"))
+                                    message=f"{', '.join(_shown(p) for p in parts)}: problems: {found}"))
         else:
             outcomes += run_file(found, file)
     return Coverage.build(index, outcomes)

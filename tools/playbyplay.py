@@ -4,9 +4,19 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from riftscript.core.catalog import Catalog
+from riftscript.core.chain import target_slots
 from riftscript.core.state import BF0
+from riftscript.tools.render import Renderer
 
 Event = dict[str, Any]
+# events that are no change to the game: what happens between the last pass and a chain item's
+# 'resolve' event, other than these, is what the item did
+BOOKKEEPING = {"action", "pass", "resolve"}
+
+
+def listing(names: list[str]) -> str:
+    """Names as one list: 'a, b, c', or 'Jinx, Demolitionist; Vi, Destructive' when a name has a comma."""
+    return ("; " if any("," in name for name in names) else ", ").join(names)
 
 
 class Narrator:
@@ -18,6 +28,9 @@ class Narrator:
         self.players = players
         self.codes = codes
         self.battlefields = battlefields or {}
+        self.triggered: dict[int, Event] = {}  # chain item -> its 'trigger' event
+        self.changed = False  # whether anything but passing happened since the last pass
+        self.chose = False  # whether a player answered a choice since the last pass
 
     def card(self, oid: Any) -> str:
         code = self.codes.get(int(oid)) if oid is not None else None
@@ -45,7 +58,26 @@ class Narrator:
     def line(self, e: Event) -> str | None:
         t = e["t"]
         handler: Callable[[Event], str | None] | None = getattr(self, "e_" + t, None)
-        return handler(e) if handler is not None else None
+        text = handler(e) if handler is not None else None
+        if t == "pass":
+            self.changed = self.chose = False
+        elif t not in BOOKKEEPING:
+            self.changed = True
+        elif t == "action" and e.get("action", {}).get("type") == "choose":
+            self.chose = True
+        return text
+
+    def objects(self, slots: Any, code: Any) -> list[str]:
+        """The targets of a play, by slot: a location slot names places, a player slot players."""
+        card = self.catalog.cards.get(str(code))
+        kinds = [slot.get("what") for slot in target_slots(card)] if card is not None else []
+        out: list[str] = []
+        for i, slot in enumerate(slots or []):
+            what = kinds[i] if i < len(kinds) else None
+            for value in slot:
+                out.append(self.where(value) if what == "location" else self.who(value) if what == "player"
+                           else self.card(value))
+        return out
 
     # one method per event type worth showing
     def e_setup(self, e: Event) -> str:
@@ -114,13 +146,17 @@ class Narrator:
     def e_lasting(self, e: Event) -> str | None:
         effect = e.get("effect", {})
         mods = effect.get("modifiers", [])
+        until = {"this_turn": " this turn", "this_combat": " this combat"}.get(str(e.get("duration")), "")
         if e.get("kind") == "static" and mods and mods[0].get("type") == "might" and e.get("affects"):
+            names = listing([self.card(a) for a in e["affects"]])
+            if not mods[0].get("amount"):
+                # e.g. "-1 Might, to a minimum of 1" on a 1 Might unit
+                return f"    {names}: Might unchanged (a change of 0)"
             sign = "-" if mods[0].get("negative") else "+"
-            names = ", ".join(self.card(a) for a in e["affects"])
-            return f"    {names} gets {sign}{mods[0]['amount']} Might this turn"
+            return f"    {names} gets {sign}{mods[0]['amount']} Might{until}"
         if e.get("kind") == "grant" and e.get("affects"):
-            names = ", ".join(self.card(a) for a in e["affects"])
-            return f"    {names} gains {effect.get('keyword', '?').title()}"
+            names = listing([self.card(a) for a in e["affects"]])
+            return f"    {names} gains {effect.get('keyword', '?').title()}{until}"
         return None
 
     def e_ready(self, e: Event) -> str | None:
@@ -133,9 +169,9 @@ class Narrator:
         return f"  {self.who(e['player'])} channels {self.card(e['obj'])}"
 
     def e_play(self, e: Event) -> str:
-        targets = [self.card(t) for slot in e.get("targets", []) or [] for t in slot]
+        targets = self.objects(e.get("targets"), e.get("code"))
         to = f" to {self.where(e['location'])}" if e.get("location", -1) not in (-1, None) else ""
-        extra = f" targeting {', '.join(targets)}" if targets else ""
+        extra = f" targeting {listing(targets)}" if targets else ""
         paid = f" (paying {', '.join(e['paid'])})" if e.get("paid") else ""
         return f"  {self.who(e['player'])} plays {self.card(e['obj'])}{to}{extra}{paid}"
 
@@ -143,13 +179,43 @@ class Narrator:
         return f"  {self.who(e['player'])} activates {self.card(e['obj'])}"
 
     def e_trigger(self, e: Event) -> str:
+        if "item" in e:
+            self.triggered[int(e["item"])] = e
         return f"    {self.card(e['obj'])} triggers"
+
+    def e_resolve(self, e: Event) -> str | None:
+        """A triggered ability that changed nothing says so, with the condition it acts on, if any: such
+        an ability goes on the chain anyway and its condition is checked as it resolves (rulings-faq:
+        Jinx's legend enters the chain every turn, whatever the hand size, so Gust can answer it)."""
+        trigger = self.triggered.pop(int(e.get("item", -1)), None)
+        if trigger is None or self.changed:
+            return None
+        name = self.card(trigger["obj"])
+        card = self.catalog.cards.get(str(trigger.get("code")))
+        index = int(trigger.get("ability", -1))
+        if card is None or not 0 <= index < len(card.abilities):
+            return f"    {name} does nothing"
+        body = card.abilities[index].body
+        effect = body.get("effect") or {}
+        who = self.who(trigger.get("player"))
+        if self.chose and effect.get("type") == "may":
+            return f"    {name} does nothing: {who} declines"
+        if effect.get("type") == "may" and "cost" in effect:
+            return f"    {name} does nothing: {who} can't pay its cost"
+        condition = body.get("if") or (effect.get("condition") if effect.get("type") == "if" else None)
+        if condition is None:
+            return f"    {name} does nothing"
+        renderer = Renderer(card.raw, self.catalog)
+        return f"    {name} does nothing (it acts only if {renderer.condition(renderer.base, condition)})"
+
+    def e_decline(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])}: {self.who(e['player'])} declines"
 
     def e_hide(self, e: Event) -> str:
         return f"  {self.who(e['player'])} hides a card at {self.where(e['loc'])}"
 
     def e_standard_move(self, e: Event) -> str:
-        names = ", ".join(self.card(u) for u in e["units"])
+        names = listing([self.card(u) for u in e["units"]])
         return f"  {self.who(e['player'])} moves {names} to {self.where(e['to'])}"
 
     def e_move(self, e: Event) -> str | None:

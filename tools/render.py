@@ -290,6 +290,7 @@ class Renderer:
             "controller": ("you", "you", "your"), "owner": ("its owner", "its owner", "its owner's"),
             "chosen": ("they", "them", "their"), "destination": ("its destination",) * 2 + ("its destination's",),
             "source_location": ("its original location",) * 2 + ("its original location's",),
+            "this_card": (str(self.card.get("name", "this card")),) * 2 + (f"{self.card.get('name', 'this card')}'s",),
         }
         forms = table.get(str(name))
         if forms is None:
@@ -596,6 +597,21 @@ class Renderer:
         if noun == "Chosen Champion":
             head = " ".join([f"{ctx.your()}"] + adjs + [noun])
             return Phrase(" ".join([head] + posts))
+        yours = where.get("controller") == "you" and f"{ctx.you().text} control" in posts
+        if pick == "all" and mode != "each" and not ctx.third and (yours or where.get("controller") == "friendly"
+                                                                   and "friendly" in adjs
+                                                                   and isinstance(filters.get("tag"), str)
+                                                                   and what == "unit") \
+                and not sel.get("zone") and not any(k in filters for k in ("location", "at")):
+            # "your Mechs", "your other units": everything of yours, said the short way
+            adjs = [a for a in adjs if a != "friendly"]
+            posts = [p for p in posts if p != f"{ctx.you().text} control"]
+            tag = filters.get("tag")
+            if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
+                adjs.remove(tag)
+                noun = tag + "s"
+            words = " ".join(([] if mode == "bare" else [ctx.your()]) + (["other"] if other else []) + adjs + [noun])
+            return Phrase(" ".join([words] + posts), plural=plural)
         words = " ".join(adjs + [noun])
         if mode == "each":
             quant = "other" if other else ""
@@ -646,7 +662,6 @@ class Renderer:
             "hold_points_this_turn": (f"the points {you} scored from holding this turn",
                                       f"point {you} scored from holding this turn"),
             "power_spent_this_turn": (f"the power {you} {have} spent this turn", f"power {you} spent this turn"),
-            "turns_taken": (f"the number of turns {you} {have} taken", f"turn {you} {have} taken"),
         }
         return table.get(stat, (_mark(f"stat {stat}"), ""))
 
@@ -671,6 +686,8 @@ class Renderer:
             per = f" for each {each}"
         elif kind == "might":
             equal = f"{self.poss(ctx, node.get('of'))} Might"
+        elif kind == "keyword_value":
+            equal = f"{self.poss(ctx, node.get('of', 'self'))} [{_keyword_display(str(node.get('keyword')))}]"
         elif kind == "energy_cost":
             equal = f"{self.poss(ctx, node.get('of'))} Energy cost"
         elif kind == "stat":
@@ -743,6 +760,8 @@ class Renderer:
             return "you paid the additional cost"
         if kind == "turn":
             return "it's your turn" if cond.get("whose") == "yours" else "it's an opponent's turn"
+        if kind == "attached_this_turn":
+            return f"this was attached to {ctx.self_obj} this turn"
         if kind == "first_time":
             return f"this is the first time this turn ({self.event_name(cond.get('event'))})"
         return _mark(f"condition type {kind!r}")
@@ -800,7 +819,7 @@ class Renderer:
         if quantity is None and zone and not where and sel.get("what") == "card":
             return f"{ctx.your()} {_ZONES.get(str(zone), str(zone))} is empty"
         located = any(k in where for k in ("location", "at"))
-        owned = controller == "friendly" or (controller == "enemy" and not located)
+        owned = controller in ("friendly", "you") or (controller == "enemy" and not located)
         base = {**sel, "pick": "all"}
         if owned and not zone:
             base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
@@ -813,7 +832,8 @@ class Renderer:
             phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
         if owned and not zone:
             verb = "have" if quantity else "control"
-            who = f"{ctx.you().text} {verb}" if controller == "friendly" else f"an opponent {_third_singular(verb)}"
+            who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
+                else f"an opponent {_third_singular(verb)}"
             return f"{who} {phrase}"
         return f"there {'are' if plural else 'is'} {phrase}"
 
@@ -921,6 +941,8 @@ class Renderer:
             parts.append(resources if symbols else f"pay {resources}")
         if cost.get("exhaust_self"):
             parts.append("{Exhaust}" if symbols else f"exhaust {ctx.self_obj}")
+        if symbols and cost.get("kill_self") and resources and parts and parts[0] == f"kill {ctx.self_obj}":
+            parts = parts[1:] + parts[:1]  # "{1}{Calm}, {Exhaust}, Kill this"
         known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
                  "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
                  "energy_x"}
@@ -944,8 +966,8 @@ class Renderer:
         what = t.get("what")
         player = t.get("player")
         you = ctx.you()
-        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player")}.get(
-            str(player), you)
+        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player"),
+                         "friendly": Phrase(f"{you.text} or an ally", plural=True)}.get(str(player), you)
         is_self = subject == "self"
         is_host = subject == "host"
         me = ctx.self_subj
@@ -1112,7 +1134,7 @@ class Renderer:
         if t.get("from_battlefield"):
             extra.append("from a battlefield")
         if t.get("from_uncontrolled"):
-            extra.append("a battlefield an opponent controlled" if self.type == "unit" else "from an opponent")
+            extra.append("a battlefield that was uncontrolled")
         whose_turn = t.get("whose_turn")
         if event not in ("phase_start", "turn_end") and whose_turn in ("yours", "opponents"):
             extra.append("on your turn" if whose_turn == "yours" else "on an opponent's turn")
@@ -1305,6 +1327,12 @@ class Renderer:
 
     def e_take_control(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         out = [Clause(f"{ctx.v('take')} control of {self.obj(ctx, eff.get('target'))}")]
+        if eff.get("duration") == "while_source_on_board":
+            out.append(Clause(f"{ctx.you().text} control it until {ctx.self_subj.text} leave the board"
+                              .replace("I leave", "I leave").replace(" it leave", " it leaves"), subject=True))
+        elif eff.get("duration") == "this_turn":
+            then = " and recall it" if eff.get("then") == "recall" else ""
+            out.append(Clause(f"lose control of that unit{then} at end of turn", subject=True))
         if eff.get("new_choices"):
             out.append(Clause(f"{ctx.you().text} may make new choices for it", subject=True))
         return out
@@ -1388,14 +1416,20 @@ class Renderer:
         return {"this_turn": " this turn", "this_combat": " this combat", "permanent": "", None: ""}.get(
             value, f" {_mark(f'duration {value!r}')}") if value is None or isinstance(value, str) else ""
 
-    def keyword_use(self, name: Node, value: Node) -> str:
+    def keyword_use(self, name: Node, value: Node, ctx: Ctx | None = None) -> str:
         shown = _keyword_display(str(name))
+        if value == "own_cost":
+            return f"[{shown}] equal to its cost"
+        if isinstance(value, Mapping):
+            return f"[{shown}] equal to {self.amount(ctx or self.base, value).equal}"
         return f"[{shown} {value}]" if _is_int(value) else f"[{shown}]"
 
     def e_grant_keyword(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
         grants = [(eff.get("keyword"), eff.get("value"))] + list(eff.get(_MORE_KEYWORDS) or [])
         kw = _series([self.keyword_use(k, v) for k, v in grants])
+        if "keywords_of" in eff:
+            kw = f"{self.poss(ctx, eff['keywords_of'])} keywords"
         return [Clause(f"{ctx.v('give')} {self.given(ctx, target)} {kw}{self.duration(eff.get('duration'))}",
                        group="ref" if isinstance(target, str) else "")]
 
@@ -1449,6 +1483,11 @@ class Renderer:
         return Clause(f"{actor.text} {actor.verb(verb)} {rest}".strip(), subject=True)
 
     def e_draw(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        if "cards" in eff:  # "draw any you didn't banish": those cards, from wherever they are in the deck
+            cards = eff["cards"]
+            rest = "any of them still in your deck" if isinstance(cards, Mapping) and cards.get("among") == "them" \
+                and cards.get("pick") == "all" else self.obj(ctx, cards)
+            return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
         amount = self.amount(ctx, eff.get("amount", 1))
         rest = f"{amount.num}{amount.per}" if amount.num is not None else f"cards equal to {amount.equal}"
         return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
@@ -1483,6 +1522,8 @@ class Renderer:
         out = [Clause(text.strip())]
         if eff.get("only_for") == "spells":
             out.append(Clause("use only to play spells", subject=True))
+        elif eff.get("only_for") == "gear":
+            out.append(Clause("use only to play gear or use gear abilities", subject=True))
         return out
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1512,6 +1553,8 @@ class Renderer:
         if keywords:
             shown = [k if k.startswith("[") else self.keyword_use(k, None) for k in keywords]
             text += " with " + _series(shown)
+        if not plural and count.per:
+            text += count.per
         if eff.get("exhausted"):
             text += " exhausted"
         at = eff.get("at")
@@ -1592,7 +1635,9 @@ class Renderer:
 
     def e_put_in_zone(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         zone = str(eff.get("zone"))
-        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} into {ctx.your()} "
+        position = {"top": "on the top of", "bottom": "on the bottom of",
+                    "top_or_bottom": "on the top or bottom of"}.get(str(eff.get("position")))
+        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} {position or 'into'} {ctx.your()} "
                        f"{_ZONES.get(zone, zone)}")]
 
     def e_play(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1620,7 +1665,21 @@ class Renderer:
             text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
-        return [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        if "also_at" in eff:
+            out.append(Clause(f"if it is a unit, {ctx.you().text} may play it {self.destination(ctx, eff['also_at'])}"
+                              .replace(" to here", " here"), subject=True))
+        if eff.get("afterwards") == "recycle":
+            out.append(Clause(f"then {ctx.v('recycle')} {'them' if plural else 'it'}"))
+        return out
+
+    def e_mill(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        amount = self.amount(ctx, eff.get("amount", 1))
+        n = amount.num if amount.num is not None else amount.equal
+        cards = "the top card" if n == "1" else f"the top {n} cards"
+        actor = self.player_actor(ctx, eff.get("player"))
+        whose = f"{actor.text}'s" if actor is not None else ctx.your()
+        return [Clause(f"{ctx.v('put')} {cards} of {whose} Main Deck into {'their' if actor else ctx.your()} trash")]
 
     def e_prevent_damage(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         source = {"spell_or_ability": "spell and ability damage", "any": "damage"}.get(
@@ -1630,6 +1689,9 @@ class Renderer:
         else:
             what = f"all {source}"
         target = eff.get("target")
+        if eff.get("next") and target is not None:
+            return [Clause(f"the next time {self.obj(ctx, target)} would be dealt damage"
+                           f"{self.duration(eff.get('duration'))}, prevent it", subject=True)]
         to = f" to {self.obj(ctx, target)}" if target is not None else ""
         return [Clause(f"{ctx.v('prevent')} {what}{to}{self.duration(eff.get('duration'))}")]
 
@@ -1721,8 +1783,12 @@ class Renderer:
         return out
 
     def e_may(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         cost = eff.get("cost")
+        if "effect" not in eff:
+            who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(eff.get("chooser")))
+            what = self.pay(ctx.base_verbs(), cost) if cost else "choose to"
+            return [Clause(f"{who or ctx.you().text} may {what}", subject=True)]
+        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         chooser = eff.get("chooser")
         if chooser in ("its_controller", "opponent"):
@@ -1838,13 +1904,14 @@ class Renderer:
         modifiers = body.get("modifiers")
         on_play = isinstance(modifiers, list) and all(
             isinstance(m, Mapping) and m.get("type") in ("enter_ready", "enter_exhausted", "cost", "bonus_damage")
-            for m in modifiers)
+            or isinstance(m, Mapping) and m.get("type") == "keyword" and uses == 1 for m in modifiers)
         if on_play and isinstance(affects, Mapping) and affects.get("what") in ("unit", "spell", "card", "gear") \
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and where.get("controller") in ("friendly", "you"):
-                rest = {k: v for k, v in where.items() if k != "controller"}
+            if isinstance(where, Mapping) and (where.get("controller") in ("friendly", "you")
+                                               or where.get("owner") == "you"):
+                rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
                 words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
@@ -1915,7 +1982,7 @@ class Renderer:
                 if done_keywords:
                     continue
                 done_keywords = True
-                names = _series([self.keyword_use(m.get("keyword"), m.get("value")) for m in keywords])
+                names = _series([self.keyword_use(m.get("keyword"), m.get("value"), ctx) for m in keywords])
                 text = f"{subj.text} {subj.verb('have')} {names}"
                 if any(m.get("if_absent") for m in keywords):
                     pron = "I" if subj.person == 1 else ("they" if subj.plural else "it")
@@ -1936,6 +2003,17 @@ class Renderer:
             moment = all(isinstance(m, Mapping) and (m.get("type") in ("enter_ready", "enter_exhausted") or
                                                      m.get("type") == "cost" and affects == "self")
                          for m in modifiers)
+            not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
+            if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                # "I cost {2} less to play from anywhere other than your hand"
+                return [s + " to play from anywhere other than your hand" for s in sentences]
+            what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
+            own_units = isinstance(what, Mapping) and what.get("what", "unit") == "unit" and \
+                (what.get("where") or {}).get("controller") in ("friendly", "you")
+            if moment and own_units and all(isinstance(m, Mapping) and m.get("type") in ("enter_ready",
+                                                                                          "enter_exhausted")
+                                            for m in modifiers):
+                return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
             prefix = f"{'if' if moment else 'while'} {self.condition(ctx, cond)}, "
             sentences = [prefix + s for s in sentences]
         return sentences
@@ -1962,8 +2040,9 @@ class Renderer:
             return f"{subj.text} {subj.verb('enter')} ready"
         if kind == "enter_exhausted":
             return f"{subj.text} {subj.verb('enter')} exhausted"
-        if kind == "restriction" and mod.get("restriction") == "cant_score_here" and _is_int(mod.get("before_turn")):
-            return f"{subj.text} can't score here until their {_ordinal(mod['before_turn'])} turn"
+        if kind == "restriction" and mod.get("restriction") == "cant_score_here":
+            until = f" until their {_ordinal(mod['before_turn'])} turn" if _is_int(mod.get("before_turn")) else ""
+            return f"{subj.text} can't score here{until}"
         if kind == "restriction":
             return self.restriction(ctx, str(mod.get("restriction")), subj)
         if kind == "play_location" and mod.get("location") == "only_battlefield_conquered_this_turn":
@@ -2044,10 +2123,23 @@ class Renderer:
                     text += ", to a minimum of {" + str(mod["minimum"]) + "}"
                 return text
         if power:
-            parts.append(f"{self.power(power)} {more}")
+            times = self.amount(ctx, mod["power_times"]) if "power_times" in mod else None
+            per = times.per if times is not None else ""
+            if parts and per and parts[0].endswith(f" {more}{per}"):  # "{2}{Calm} less for each point ..."
+                parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}{per}"
+            else:
+                parts.append(f"{self.power(power)} {more}{per}")
+        if isinstance(mod.get("or_power"), list) and parts:
+            parts[0] = parts[0].replace(f" {more}", f" or {self.power(mod['or_power'])} {more}", 1)
+        if mod.get("ignore_energy"):
+            return f"{subj.text} {subj.verb('cost')} nothing in Energy (ignoring {'their' if subj.plural else 'its'} " \
+                   "Energy cost; the Power cost is still paid)"
         if not parts:
             return _mark("cost modifier without energy or power")
-        if subj.plural and energy is not None and not power and parts:
+        if "if_chooses" in mod:
+            subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
+        if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
+                and "or_power" not in mod:
             amount = self.amount(ctx, energy)
             owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
             verb = "increased" if more == "more" else "reduced"
@@ -2093,19 +2185,23 @@ class Renderer:
                    "Then reveal those cards"
         if hook == "add_when_revealed":
             return f"as {ctx.self_obj} is revealed from your deck, [Add] {{{value}}}"
-        if hook == "equipment_bonus_times" and value == 2:
-            return f"each Equipment attached to {ctx.self_obj} gives double its base Might bonus"
+        if hook == "equipment_bonus_times":
+            times = "double" if value == 2 else f"{value} times"
+            return f"each Equipment attached to {ctx.self_obj} gives {times} its base Might bonus"
         if hook == "tag":
             return f"{subj.text} {subj.be().split()[-1]} {_article(str(value))} {value}"
-        if hook == "chosen_by" and value == "friendly_only":
+        if hook == "chosen_by":
             return f"{subj.text} can't be chosen by enemy spells and abilities"
-        if hook == "event_alias" and isinstance(value, str) and len(value.split()) == 2:
-            first, second = value.split()
-            return f"{ctx.self_poss} {second} effects are also {first} effects, and vice versa"
-        if hook == "add_energy" and _is_int(value):
+        if hook == "event_alias":
+            events = str(value).split()
+            if len(events) == 2:
+                return f"{ctx.self_poss} {events[1]} effects are also {events[0]} effects, and vice versa"
+            return f"{ctx.self_poss} {' and '.join(events)} effects are also each other's"
+        if hook == "add_energy":
             return f"{subj.text} [Add] an additional {{{value}}}"
-        if hook == "combat_damage" and value == "none":
-            return f"{subj.text} {subj.verb('do')}n't deal combat damage"
+        if hook == "combat_damage":
+            return f"{subj.text} {subj.verb('do')}n't deal combat damage" if value == "none" else \
+                f"{subj.text} {subj.verb('deal')} {value} combat damage"
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"

@@ -17,10 +17,15 @@ Positional references: ``A.hand.0`` (first card in A's hand), ``A.deck.0`` (top 
 ``A.champion``.  They are resolved when used; a step's ``bind: {alias: ref}`` fixes them as aliases
 (useful in ``setup: {decks: ...}`` games, whose cards are shuffled).  In such a game the first
 step's ``events`` also see the setup's events (turn order, opening draws, battlefields).
+
+The whole language (setup of attachments, effects, chain items, pools and mulligans; refusals by rule
+number and by a player without priority; decisions the engine takes itself; split damage) is
+documented in ``schemas/README.md``, section "Scenarios".
 """
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,10 +38,13 @@ from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.schema import Schemas
 from riftscript.core.state import BF0, NOWHERE, is_battlefield
+from riftscript.core.suggest import did_you_mean
 from riftscript.core import yamlio
 
 Json = dict[str, Any]
 OBJECT_FIELDS = {"obj", "source", "unit", "item_obj"}
+# zones as card scripts name them (effect.schema.json): the engine's own names differ for these
+ZONE_NAMES = {"champion": "champion_zone", "bfcard": "battlefield", "banished": "banishment"}
 PLAYER_FIELDS = {"player", "attacker", "defender", "controller", "killer", "winner", "teammate", "inviter"}
 LOCATION_FIELDS = {"loc", "to", "from", "bf", "location"}
 
@@ -142,8 +150,19 @@ class Refs:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise ScenarioFailure(f"no object called {text!r}")
+            names = {self.game.card(oid).name for oid in self.game.state.objs}
+            raise ScenarioFailure(f"no object called {text!r}{did_you_mean(text, [*self.aliases, *names])}")
         raise ScenarioFailure(f"{text!r} is ambiguous ({len(matches)} objects); give them aliases with 'as:'")
+
+    def card_obj(self, name: Any) -> int:
+        """An object, or the card of a battlefield named by its alias (an event's ``obj``)."""
+        try:
+            return self.obj(name)
+        except ScenarioFailure:
+            loc = self.locations.get(str(name))
+            if loc is not None and is_battlefield(loc):
+                return self.game.bf_at(loc).card
+            raise
 
     ZONES = {"hand": "hand", "deck": "main_deck", "trash": "trash", "runes": "runes",
              "rune_deck": "rune_deck", "champion": "champion", "base": "base"}
@@ -166,8 +185,11 @@ class Refs:
         """An object or a location, whichever the name denotes."""
         try:
             return self.obj(name)
-        except ScenarioFailure:
-            return self.location(name)
+        except ScenarioFailure as not_object:
+            try:
+                return self.location(name)
+            except ScenarioFailure:
+                raise not_object from None
 
     def name_of_obj(self, oid: int) -> str:
         for alias, value in self.aliases.items():
@@ -198,28 +220,17 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
     if "mode" in setup and len(names) < modes[mode].players:
         names = [chr(ord("A") + i) for i in range(modes[mode].players)]  # every seat of the mode plays
     builder = Builder(catalog, players=len(names), seed=int(setup.get("seed", 0)), names=names, mode=mode)
-    aliases: dict[str, int] = {}
-    pindex = {n: i for i, n in enumerate(names)}
-
-    def spec(item: Any) -> tuple[str, dict[str, Any], str | None]:
-        if isinstance(item, str):
-            return item, {}, None
-        status = {k: item[k] for k in ("exhausted", "damage", "buffs", "stunned") if k in item}
-        if "controller" in item:
-            status["controller"] = pindex[item["controller"]]
-        return item["card"], status, item.get("as")
-
-    bf_aliases: dict[str, int] = {}
+    placed = _Placer(builder, names)
     for bf in setup.get("battlefields", []):
-        controller = pindex[bf["controller"]] if "controller" in bf else NOWHERE
-        owner = pindex.get(bf.get("owner", names[0]), 0)
+        controller = placed.player(bf["controller"]) if "controller" in bf else NOWHERE
+        owner = placed.player(bf.get("owner", names[0]))
         loc = builder.battlefield(bf["card"], controller=controller, owner=owner)
         if "as" in bf:
-            bf_aliases[bf["as"]] = loc
+            placed.locations[bf["as"]] = loc
         for player in bf.get("scored_by", []):
-            builder.scored_this_turn(pindex[player], loc)
+            builder.scored_this_turn(placed.player(player), loc)
     for name in names:
-        p = pindex[name]
+        p = placed.player(name)
         ps = setup.get(name, {})
         if "legend" in ps:
             builder.legend(p, ps["legend"])
@@ -227,37 +238,117 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
             builder.champion(p, ps["champion"])
         for zone in ("hand", "deck", "trash", "rune_deck", "runes", "base"):
             for item in ps.get(zone, []):
-                code, status, alias = spec(item)
-                kind = {"deck": "main_deck"}.get(zone, zone)
-                if zone == "base":
-                    index = builder.add(p, code, zone="board", at="base", **status)
-                else:
-                    index = builder.add(p, code, zone=kind, **status)
-                if alias:
-                    aliases[alias] = index
+                placed.add(item, p, {"deck": "main_deck", "base": "board"}.get(zone, zone), p)
         if "points" in ps:
             builder.set_points(p, int(ps["points"]))
+        if "pool" in ps:
+            builder.set_pool(p, int(ps["pool"].get("energy", 0)), ps["pool"].get("power", {}))
+        if "turns_taken" in ps:
+            builder.set_turns_taken(p, int(ps["turns_taken"]))
     for bf_index, bf in enumerate(setup.get("battlefields", [])):
         loc = BF0 + bf_index
         for zone in ("units", "facedown"):
             for item in bf.get(zone, []):
-                code, status, alias = spec(item)
-                owner = pindex[item["owner"]] if isinstance(item, dict) and "owner" in item else \
-                    status.get("controller", pindex.get(bf.get("controller", names[0]), 0))
-                index = builder.add(owner, code, zone="board" if zone == "units" else "facedown", at=loc, **status)
-                if alias:
-                    aliases[alias] = index
+                default = placed.player(item["controller"]) if isinstance(item, dict) and "controller" in item \
+                    else placed.player(bf.get("controller", names[0]))
+                owner = placed.player(item["owner"]) if isinstance(item, dict) and "owner" in item else default
+                placed.add(item, owner, "board" if zone == "units" else "facedown", loc)
+    for item in setup.get("chain", []):
+        placed.chain_item(item)
+    if "priority" in setup:
+        builder.give_priority(placed.player(setup["priority"]))
+    placed.finish()
     turn = setup.get("turn", {})
-    builder.at_turn(pindex[turn.get("player", names[0])], turn.get("step", "main"), int(turn.get("number", 3)))
+    builder.at_turn(placed.player(turn.get("player", names[0])), turn.get("step", "main"), int(turn.get("number", 3)))
     game, ids = builder.build()
     for name in names:
         xp = setup.get(name, {}).get("xp")
         if xp is not None:
-            game.player(pindex[name]).xp = int(xp)
+            game.player(placed.player(name)).xp = int(xp)
     refs = Refs(game, names)
-    refs.aliases = {alias: ids[index] for alias, index in aliases.items()}
-    refs.locations = dict(bf_aliases)
+    refs.aliases = {alias: ids[index] for alias, index in placed.aliases.items()}
+    refs.locations = dict(placed.locations)
     return game, refs
+
+
+class _Placer:
+    """Puts a built position's cards in place with the Builder: their state, aliases, attachments,
+    effects already applied to them ("this turn" and granted keywords) and items on the chain."""
+
+    STATUS = ("exhausted", "damage", "buffs", "stunned")
+
+    def __init__(self, builder: Builder, names: list[str]) -> None:
+        self.builder = builder
+        self.names = names
+        self.aliases: dict[str, int] = {}  # alias -> the Builder's index of the placed card
+        self.locations: dict[str, int] = {}
+        self.attach: list[tuple[int, str]] = []
+
+    def player(self, name: Any) -> int:
+        if name not in self.names:
+            raise ScenarioFailure(f"unknown player {name!r} (players: {', '.join(self.names)})")
+        return self.names.index(name)
+
+    def add(self, item: Any, owner: int, zone: str, at: int) -> int:
+        if isinstance(item, str):
+            return self.builder.add(owner, item, zone=zone, at=at if zone != "board" or at >= BF0 else "base")
+        status: dict[str, Any] = {k: item[k] for k in self.STATUS if k in item}
+        if "controller" in item:
+            status["controller"] = self.player(item["controller"])
+        index = self.builder.add(owner, item["card"], zone=zone, at=at if zone != "board" or at >= BF0 else "base",
+                                 **status)
+        if "as" in item:
+            self.aliases[item["as"]] = index
+        if "attached_to" in item:
+            self.attach.append((index, str(item["attached_to"])))
+        for use in item.get("gains", []):
+            self.builder.grant(index, *_keyword_use(use), duration="permanent")
+        later = item.get("this_turn", {})
+        if later.get("might"):
+            self.builder.modify_might(index, int(later["might"]), duration="this_turn")
+        for use in later.get("gains", []):
+            self.builder.grant(index, *_keyword_use(use), duration="this_turn")
+        return index
+
+    def target(self, ref: Any) -> tuple[str, int]:
+        text = str(ref)
+        if text in self.aliases:
+            return "obj", self.aliases[text]
+        if text in self.locations:
+            return "loc", self.locations[text]
+        if text.endswith(".base"):
+            return "loc", self.player(text[: -len(".base")])
+        raise ScenarioFailure(f"a chain item's target must be an alias or a location (A.base, a battlefield's alias), "
+                              f"not {ref!r}")
+
+    def chain_item(self, item: Json) -> None:
+        player = self.player(item["player"])
+        if "card" in item:
+            index = self.builder.add(player, item["card"], zone="chain")
+            if "as" in item:
+                self.aliases[item["as"]] = index
+            ability = -1
+        else:
+            source = str(item["source"])
+            if source not in self.aliases:
+                raise ScenarioFailure(f"a chain item's source must be an alias given in the setup, not {source!r}")
+            index, ability = self.aliases[source], int(item.get("ability", 0))
+        targets = [[self.target(t) for t in slot] for slot in item.get("targets", [])]
+        self.builder.on_chain(player, index, ability, targets)
+
+    def finish(self) -> None:
+        for index, unit in self.attach:
+            if unit not in self.aliases:
+                raise ScenarioFailure(f"attached_to names no alias of the setup: {unit!r}")
+            self.builder.attach(index, self.aliases[unit])
+
+
+def _keyword_use(use: Any) -> tuple[str, Any]:
+    """``Tank`` or ``{Assault: 2}`` (a card file's keyword form) as (keyword, value)."""
+    if isinstance(use, dict):
+        ((name, value),) = use.items()
+        return str(name), value
+    return str(use), None
 
 
 def _plays_match(catalog: Catalog, setup: Json) -> bool:
@@ -359,6 +450,37 @@ def _choose_value(game: Game, step: Json, refs: Refs) -> Any:
     return value
 
 
+SPLIT_PROMPT = re.compile(r"^assign point \d+ of \d+ damage$")
+# the decisions a step answers: do -> decision kinds
+ANSWERS = {"choose": ("choose", "showdown", "battlefield", "turn_order"), "targets": ("targets",),
+           "assign": ("assign",), "order": ("order",), "mulligan": ("mulligan",)}
+DISCRETIONARY = ("play", "activate", "move", "hide", "pass", "end_turn", "invite")
+
+
+def rule_matches(actual: str | None, wanted: str) -> bool:
+    """``rule: "811"`` matches a refusal citing 811 or any of its sub-rules (811.1.d), not 8110."""
+    return actual is not None and (actual == wanted or actual.startswith(wanted + "."))
+
+
+def _not_deciding(refs: Refs, decision: Any, player: int, kind: str) -> IllegalActionError:
+    """The refusal of a step by a player who is not deciding now."""
+    who, other = refs.players[player], refs.players[decision.player]
+    if decision.kind == "priority" and kind in DISCRETIONARY:
+        # 312.1: priority is the singular exclusive right to take discretionary actions
+        return IllegalActionError(f"{who} can't {kind} now: {other} has priority ({decision.prompt}), and only "
+                                  f"the player with priority may act", "312.1")
+    return IllegalActionError(f"{who} can't {kind} now: the game waits for {other}'s {decision.kind} decision "
+                              f"({decision.prompt})")
+
+
+def _shown(refs: Refs, kind: str, value: Any) -> str:
+    if value is None:
+        return "nothing the runner can compare"
+    if kind == "targets":
+        return "; ".join(", ".join(refs.name_of_obj(o) for o in slot) or "none" for slot in value) or "none"
+    return ", ".join(f"{refs.name_of_obj(o)}: {n}" for o, n in sorted(value.items()))
+
+
 class Runner:
     match: Match | None = None  # a best-of match (488) when the setup plays one; ``game`` is its current game
 
@@ -375,11 +497,14 @@ class Runner:
             except RiftScriptError as exc:
                 self.setup_error = f"{type(exc).__name__}: {exc}"
             return  # the game must not start; run() checks the error
-        if _plays_match(catalog, scenario.data["setup"]):
-            self.match, self.refs = build_match(catalog, scenario)
-            self.game = self.match.game
-        else:
-            self.game, self.refs = build(catalog, scenario)
+        try:
+            if _plays_match(catalog, scenario.data["setup"]):
+                self.match, self.refs = build_match(catalog, scenario)
+                self.game = self.match.game
+            else:
+                self.game, self.refs = build(catalog, scenario)
+        except RiftScriptError as exc:
+            raise ScenarioFailure(f"{scenario.where(['setup'])}: the setup can't be built: {exc}") from None
         # a real game from its start: the first step may check the setup's events too
         self.mark = 0 if "decks" in scenario.data["setup"] else len(self.game.log)
 
@@ -430,12 +555,24 @@ class Runner:
             self.fail(index, f"the game is over; nothing to {kind}")
         assert decision is not None
         player = self.refs.player(step["player"]) if "player" in step else decision.player
-        if kind == "concede" and "illegal" not in step:
+        refused = "illegal" in step or "rule" in step
+        if kind == "concede" and not refused:
             self.apply({"type": "concede", "player": player})  # any player, whoever decides now
             return
-        if self.strict and player != decision.player and kind != "concede":
-            self.fail(index, f"unscripted decision: {self.refs.players[decision.player]} must decide "
-                             f"({decision.kind}: {decision.prompt}) before {self.refs.players[player]} can {kind}")
+        if player != decision.player and kind != "concede":
+            if refused:
+                # the game takes actions from the deciding player only (Game.apply acts for them)
+                self.check_refusal(index, step, kind, _not_deciding(self.refs, decision, player, kind))
+                return
+            if self.strict:
+                self.fail(index, f"unscripted decision: {self.refs.players[decision.player]} must decide "
+                                 f"({decision.kind}: {decision.prompt}) before {self.refs.players[player]} can {kind}")
+        if kind == "assign" and decision.kind == "choose" and SPLIT_PROMPT.match(decision.prompt):
+            self.split(index, step)
+            return
+        if kind in ANSWERS and decision.kind not in ANSWERS[kind] and not refused:
+            self.answered_already(index, step, kind, decision)
+            return
         try:
             if kind == "concede":
                 action: dict[str, Any] = {"type": "concede", "player": player}
@@ -450,23 +587,101 @@ class Runner:
         except ScenarioFailure as exc:
             self.fail(index, str(exc))
             return
-        if "illegal" in step:
+        if refused:
             before = self.driver().to_json()
             try:
                 self.driver().apply(action)
             except IllegalActionError as exc:
-                if step["illegal"].lower() not in str(exc).lower():
-                    self.fail(index, f"expected the error to mention {step['illegal']!r}, got: {exc}")
-                if "rule" in step and exc.rule != step["rule"]:
-                    self.fail(index, f"expected rule {step['rule']}, the error names {exc.rule}: {exc}")
+                self.check_refusal(index, step, kind, exc)
                 if self.driver().to_json() != before:
                     self.fail(index, "the illegal action changed the game state")
                 return
-            self.fail(index, f"expected {kind} to be illegal ({step['illegal']!r}), but it was accepted")
+            wanted = f" ({step['illegal']!r})" if step.get("illegal") else ""
+            self.fail(index, f"expected {kind} to be refused{wanted}"
+                             f"{' under rule ' + step['rule'] if 'rule' in step else ''}, but it was accepted")
         try:
             self.apply(action)
         except IllegalActionError as exc:
             self.fail(index, f"{kind} was refused: {exc}")
+
+    def check_refusal(self, index: int, step: Json, kind: str, exc: IllegalActionError) -> None:
+        """``illegal: text`` (the error mentions it) and ``rule: "811"`` (the error names that rule or
+        one of its sub-rules, e.g. 811.1.d)."""
+        text = step.get("illegal")
+        if text and text.lower() not in str(exc).lower():
+            self.fail(index, f"expected the refusal to mention {text!r}, got: {exc}")
+        if "rule" in step and not rule_matches(exc.rule, str(step["rule"])):
+            self.fail(index, f"expected {kind} to be refused under rule {step['rule']}, the refusal names "
+                             f"{exc.rule or 'no rule'}: {exc}")
+
+    def split(self, index: int, step: Json) -> None:
+        """``{do: assign, damage: {a: 2, b: 3}}`` answering a split of damage ("deal 5 damage split among
+        ..."): one answer per point, in the order given, for the engine's 'assign point N of M' choices."""
+        try:
+            points = [self.refs.obj(name) for name, amount in step["damage"].items() for _ in range(int(amount))]
+        except ScenarioFailure as exc:
+            self.fail(index, str(exc))
+            return
+        for number, oid in enumerate(points, 1):
+            decision = self.game.pending_decision()
+            if decision is None or decision.kind != "choose" or not SPLIT_PROMPT.match(decision.prompt):
+                self.fail(index, f"the split took {number - 1} point(s) from this step, {len(points)} were given: each "
+                                 f"chosen target gets at least 1, and the engine gives the points that can go to "
+                                 f"one target only itself")
+                return
+            if not any(o["value"] == oid for o in decision.options):
+                allowed = ", ".join(str(o["label"]) for o in decision.options)
+                self.fail(index, f"point {number} can't go to {self.refs.name_of_obj(oid)} ({decision.prompt}: "
+                                 f"{allowed}); each chosen target gets at least 1")
+            try:
+                self.apply({"type": "choose", "value": oid})
+            except IllegalActionError as exc:
+                self.fail(index, f"point {number} of the split was refused: {exc}")
+        decision = self.game.pending_decision()
+        if decision is not None and decision.kind == "choose" and SPLIT_PROMPT.match(decision.prompt):
+            self.fail(index, f"the split is not complete after {len(points)} point(s): {decision.prompt}")
+
+    def answered_already(self, index: int, step: Json, kind: str, decision: Any) -> None:
+        """A step answering a decision the engine took itself (one legal option): accepted when it gives
+        the answer the engine gave, reported otherwise (see 'Decisions the engine takes itself')."""
+        given = self._given(step, kind)
+        taken = self._taken(kind, given)
+        if given is not None and taken is not None and given == taken:
+            return
+        waiting = f"the game waits for {self.refs.players[decision.player]}'s {decision.kind} decision " \
+                  f"({decision.prompt})"
+        if taken is not None:
+            self.fail(index, f"no {kind} decision is pending: the engine took it itself, as it had one legal "
+                             f"option ({_shown(self.refs, kind, taken)}), and this step answers "
+                             f"{_shown(self.refs, kind, given)}; {waiting}")
+        self.fail(index, f"no {kind} decision is pending: {waiting}. A decision with one legal option is "
+                         f"taken by the engine itself (schemas/README.md, 'Decisions the engine takes itself'); "
+                         f"remove this step")
+
+    def _given(self, step: Json, kind: str) -> Any:
+        try:
+            if kind == "targets" and "targets" in step:
+                return [[self.refs.any(t) for t in slot] for slot in step["targets"]]
+            if kind == "assign" and "damage" in step:
+                return {self.refs.obj(k): int(v) for k, v in step["damage"].items() if int(v)}
+        except ScenarioFailure:
+            return None
+        return None
+
+    def _taken(self, kind: str, given: Any) -> Any:
+        """What the engine chose itself before this step: the newest trigger's targets, or the
+        damage the last combat dealt to the units the step names."""
+        earlier = self.events()[:self.mark]
+        if kind == "targets":
+            found = next((e for e in reversed(earlier) if e["t"] in ("trigger", "play", "activate")), None)
+            return found.get("targets") if found is not None else None
+        if kind == "assign" and isinstance(given, dict):
+            combat = [e for e in earlier if e["t"] == "damaged" and e.get("by") == "combat" and e["obj"] in given]
+            dealt: dict[int, int] = {}
+            for e in combat:
+                dealt[e["obj"]] = dealt.get(e["obj"], 0) + int(e["amount"])
+            return dealt or None
+        return None
 
     def check_setup_error(self) -> None:
         """``expect_setup_error: text`` (or a list of texts): the game refuses to start, and its error
@@ -612,7 +827,7 @@ class Runner:
                 obj = game.obj(oid)
                 actual: Any
                 if key == "zone":
-                    actual = {"champion": "champion_zone", "bfcard": "battlefield"}.get(obj.zone, obj.zone)
+                    actual = ZONE_NAMES.get(obj.zone, obj.zone)
                     if value == "gone" and obj.zone == "gone":
                         continue
                 elif key == "location":
@@ -806,13 +1021,15 @@ class Runner:
         out: Json = {}
         for key, value in pattern.items():
             if key in OBJECT_FIELDS and not isinstance(value, int):
-                out[key] = self.refs.obj(value)
+                out[key] = self.refs.card_obj(value)
             elif key in PLAYER_FIELDS and isinstance(value, str):
                 out[key] = self.refs.player(value)
             elif key in LOCATION_FIELDS and isinstance(value, str):
                 out[key] = self.refs.location(value)
             elif key == "winners":
                 out[key] = [self.refs.player(v) for v in value]
+            elif key == "targets" and isinstance(value, list):
+                out[key] = [[self.refs.any(t) if isinstance(t, str) else t for t in slot] for slot in value]
             else:
                 out[key] = value
         return out
