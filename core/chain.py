@@ -476,7 +476,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
         objects = _object_targets(slots * count if count > 1 else slots, targets)
-        if payment.chooses_statics(g):  # "your spells that choose me cost less"
+        if payment.chooses_statics(g) or payment.own_chooses_discount(card):  # "... cost less if you choose ..."
             payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
         cost.power += payment.deflect_tax(g, player, objects)
     other = dict(cost.other)

@@ -312,6 +312,11 @@ def chooses_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]
     return statics
 
 
+def own_chooses_discount(card: CardDef) -> bool:
+    """Whether the card's own static abilities make it cheaper when it chooses certain objects."""
+    return any(a.kind == "static" and any("if_chooses" in m for m in a.body["modifiers"]) for a in card.abilities)
+
+
 def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
     """Cost changes for a card that chooses certain objects ("Your spells that choose me cost {1} or {Any}
     less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
