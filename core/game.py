@@ -581,12 +581,24 @@ class Game:
         self.state = state
         del self.log[log_len:]
         self._chars = {}
+        # lasting effects are numbered by the clock, so another line of play may reuse a number
+        self._lasting_abilities = {}
         self.version += 1
         if index is None:
             self._rebuild_index()
         else:
             self.listeners, self.static_sources, self.grant_sources, self._indexed = index
             self._statics_generation += 1
+
+    def copy(self) -> "Game":
+        """An independent game in the same state, for agents that look ahead (search): the state is
+        copied by the snapshot machinery (no JSON), the log is copied, compiled scripts are shared."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.log = list(self.log)
+        other._chars, other._chars_reads, other._memo, other._statics_memo = {}, {}, {}, {}
+        other.restore(self.snapshot(), self._index_copy())
+        return other
 
     # ------------------------------------------------------------------ players
     def opponents(self, player: int) -> list[int]:

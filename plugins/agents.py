@@ -1,6 +1,7 @@
-"""Built-in agents: a uniform random agent and a first-legal-action agent."""
+"""Built-in agents: uniform random, first legal action, greedy, and the search agent's levels (plugins/mcts.py)."""
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from riftscript.core import decisions, rng
@@ -59,7 +60,8 @@ class GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.state = rng.seed_state(seed ^ 0x6EED)
 
-    def _score(self, game: "Game", player: int, action: dict[str, Any]) -> float:
+    def score(self, game: "Game", player: int, action: dict[str, Any]) -> float:
+        """How eager it is to take the action (higher first); search agents use it as a prior."""
         kind = action.get("type")
         if kind == "play":
             card = game.card(int(action["card"]))
@@ -88,7 +90,7 @@ class GreedyAgent:
         if decision is not None and decision.kind == "choose":
             answers = [a for a in meaningful if a.get("value") not in (-1, False)]
             return (answers or meaningful)[0]
-        scored = [(self._score(game, player, a), i) for i, a in enumerate(meaningful)]
+        scored = [(self.score(game, player, a), i) for i, a in enumerate(meaningful)]
         best = max(score for score, _ in scored)
         top = [i for score, i in scored if score == best]
         self.state, pick = rng.below(self.state, len(top))
@@ -112,8 +114,17 @@ def _harms(abilities: Any) -> bool:
     return False
 
 
+# the search agent's difficulty levels: iterations per decision (deterministic for a seed)
+MCTS_LEVELS = {"mcts-easy": 30, "mcts": 100, "mcts-hard": 300}
+
+
 @hookimpl
 def riftscript_agents() -> list[AgentSpec]:
+    from riftscript.plugins.mcts import MCTSAgent  # it builds on the greedy agent above
+
     return [AgentSpec("random", RandomAgent, "uniform random over the legal actions"),
             AgentSpec("first", FirstAgent, "always the first legal action"),
-            AgentSpec("greedy", GreedyAgent, "plays its most expensive card, then attacks")]
+            AgentSpec("greedy", GreedyAgent, "plays its most expensive card, then attacks"),
+            *(AgentSpec(name, functools.partial(MCTSAgent, iterations=budget),
+                        f"information-set Monte Carlo tree search, {budget} iterations a decision")
+              for name, budget in MCTS_LEVELS.items())]

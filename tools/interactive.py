@@ -173,6 +173,8 @@ def add_commands(sub: Any) -> None:
     play.add_argument("--mode", default="duel", help="an installed mode (default: duel)")
     play.add_argument("--decks", nargs="+", metavar="DECK", help="decks in seat order (default: the demo decks)")
     play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default: 1)")
-    play.add_argument("--agent", default="greedy", help="the agent playing the other seats (default: greedy)")
+    play.add_argument("--agent", default="greedy",
+                      help="the agent playing the other seats: random, greedy, mcts-easy, mcts, mcts-hard or another "
+                           "installed one (default: greedy)")
     play.add_argument("--seed", type=int, default=1)
     play.set_defaults(func=cmd_play)
