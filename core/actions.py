@@ -230,6 +230,8 @@ def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
         if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue  # "[Level 11] Your units enter ready": only while the condition holds
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
     for lasting in g.active_lasting():

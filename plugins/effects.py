@@ -235,8 +235,10 @@ def deal_damage(ctx: EffectContext, node: Node) -> None:
     elif amount > 0:
         actions.deal_damage(g, targets, amount, source, ctx.controller, _by(ctx))
     ctx.bindings["it"] = targets
-    ctx.last["kill"] = any(g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0
-                           for t in targets)
+    lethal = [t for t in targets
+              if g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0]
+    ctx.last["kill"] = bool(lethal)
+    ctx.variables["killed"] = len(lethal)  # "for each unit this kills" (they die in the next cleanup)
 
 
 def mutual_damage(ctx: EffectContext, node: Node) -> None:
