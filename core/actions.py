@@ -147,6 +147,7 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.designation = ""
     obj.attached_to = NOWHERE
     obj.prevent = 0
+    g.remember("left_from", obj.controller, oid, loc=obj.loc)  # where it was: "a unit here is returned"
     g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
 
 

@@ -145,9 +145,10 @@ def choosable(g: "Game", player: int, oid: int) -> bool:
 
 
 def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
-    """Every legal combination of targets (capped), one list of ids per slot."""
-    ctx = EffectContext(g, player, source)
+                   restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None) -> list[list[list[int]]]:
+    """Every legal combination of targets (capped), one list of ids per slot; a triggered ability's
+    targets may name its event ("another unit you control here", not the one just played)."""
+    ctx = EffectContext(g, player, source, event=event)
     per_slot: list[list[list[int]]] = []
     for sel in slots:
         candidates = ctx.candidates(sel)

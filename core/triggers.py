@@ -336,7 +336,12 @@ def _w_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
     if not want:
         return True
     here = _here(g, oid)
-    return here != NOWHERE and event.get("loc", event.get("to", NOWHERE)) == here
+    where = event.get("loc", event.get("to", NOWHERE))
+    if where == NOWHERE and event.get("obj", NOWHERE) != NOWHERE:
+        # an event about an object that left the board (returned to a hand): where it last was
+        left = [h[4] for h in g.state.history if h[0] == "left_from" and h[2] == event["obj"]]
+        where = left[-1] if left else NOWHERE
+    return here != NOWHERE and where == here
 
 
 @WHEN.register("from_here")
@@ -511,7 +516,7 @@ def put_on_chain(g: "Game") -> None:
     targets: list[list[int]] = []
     if slots:
         if trigger.targets is None:
-            combos = target_options(g, trigger.controller, trigger.obj, slots)
+            combos = target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
             combos = [c for c in combos if _deflect_plan(g, trigger.controller, c) is not False]
             if not combos:
                 pending.remove(trigger)
