@@ -145,10 +145,14 @@ def choosable(g: "Game", player: int, oid: int) -> bool:
 
 
 def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None) -> list[list[list[int]]]:
+                   restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None,
+                   paid: list[str] | None = None) -> list[list[list[int]]]:
     """Every legal combination of targets (capped), one list of ids per slot; a triggered ability's
-    targets may name its event ("another unit you control here", not the one just played)."""
+    targets may name its event ("another unit you control here", not the one just played), a card's
+    the optional costs paid for it (filter ``paid``)."""
     ctx = EffectContext(g, player, source, event=event)
+    if paid:
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     per_slot: list[list[list[int]]] = []
     for sel in slots:
         candidates = ctx.candidates(sel)
@@ -470,7 +474,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
     for run in range(count):  # 820: each run's choices are checked on their own
         chosen = targets if count == 1 else targets[run * len(slots):(run + 1) * len(slots)]
-        _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE)
+        _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE, paid)
         bad = _bad_destination(g, _move_pairs(slots), chosen)
         if bad is not None:
             raise IllegalActionError(*bad)
@@ -486,6 +490,9 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for key in ("kill", "spend_buff"):
         if isinstance(pay_with.get(key), list):  # each unit beyond the first reduces again (Kraken Hunter)
             payment.per_unit_reduction(g, oid, paid, cost, len(pay_with[key]) - 1)
+    if pay_with.get("kill") is not None:
+        killed = pay_with["kill"] if isinstance(pay_with["kill"], list) else [pay_with["kill"]]
+        payment.killed_cost_reduction(g, oid, paid, cost, [int(k) for k in killed])
     plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
@@ -509,12 +516,14 @@ def _opponents_cant_play(g: "Game", player: int) -> bool:
 
 
 def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   targets: Any, restrict_loc: int) -> None:
+                   targets: Any, restrict_loc: int, paid: list[str] | None = None) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
     if not slots:
         return
     ctx = EffectContext(g, player, source)
+    if paid:  # "If you paid the additional cost, choose any enemy unit ... instead" (filter paid)
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):
         if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):

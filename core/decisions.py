@@ -69,7 +69,9 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
-        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
+        # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
+        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
+                                           paid=optional) if slots else [[]]
         # A play's check depends on its location only through the location being allowed (these
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
         # first location decide for the others (the rest would only repeat the same reads).

@@ -887,6 +887,13 @@ def _f_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: An
     return layers.has_keyword(ctx.g, oid, kw) if obj.zone == "board" else card.has_keyword(kw)
 
 
+@FILTERS.register("paid")
+def _f_paid(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """The card being played or resolving paid that optional additional cost ("If you paid the
+    additional cost, choose any enemy unit instead": ``any_of: [{might: ...}, {paid: NAME}]``)."""
+    return ctx.item is not None and want in ctx.item.paid
+
+
 @FILTERS.register("not_keyword")
 def _f_not_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """Without that keyword ("a friendly unit without [Temporary]")."""

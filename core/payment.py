@@ -438,6 +438,24 @@ def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: 
                     cost.power.remove(wanted)
 
 
+def killed_cost_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, killed: list[int]) -> None:
+    """"If you do, I cost {1} less for each Energy it costs and [Order] less for each Power it costs"
+    (Atakhan): an additional cost's reduce_by_killed_cost, once the player's pay_with names the unit."""
+    card = g.card(oid)
+    for ability in card.abilities:
+        effect = ability.body.get("effect_on_cost", {}) if ability.kind == "additional_cost" else {}
+        if "reduce_by_killed_cost" not in effect or (ability.body.get("optional") and ability.body["name"] not in paid):
+            continue
+        for victim in killed:
+            dead = g.card(victim)
+            cost.energy = max(0, cost.energy - dead.energy)
+            for _ in dead.power:
+                for sym in effect["reduce_by_killed_cost"]:
+                    wanted = symbol(sym, card.domains)
+                    if wanted in cost.power:
+                        cost.power.remove(wanted)
+
+
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
     out: list[tuple[dict[str, Any], int, Any]] = []
     for ability in _cost_facts(g.card(oid)).own_statics:

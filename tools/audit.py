@@ -116,7 +116,7 @@ KERNEL_KEYS: dict[str, str] = {
     "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
     "restriction": "core/actions", "to_units_here": "core/actions", "enter_ready": "core/actions",
     "additional_cost": "core/payment", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
-    "reduce_power": "core/payment", "per_unit": "core/payment",
+    "reduce_power": "core/payment", "per_unit": "core/payment", "reduce_by_killed_cost": "core/payment",
     "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
     "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
     "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
