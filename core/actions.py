@@ -306,6 +306,8 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
         total = amount
         if by in ("spell", "ability"):
             total += bonus_damage(g, controller, obj.loc, source)
+        if g.state.lasting:
+            total *= damage_taken_times(g, oid)
         total = prevent(g, oid, total, by)
         if total < 1:
             continue
@@ -314,6 +316,18 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
         g.emit("damaged", obj=oid, amount=total, source=source, by=by, player=controller, loc=obj.loc)
         _cleanup(g)
     return dealt
+
+
+def damage_taken_times(g: "Game", oid: int) -> int:
+    """Created effects multiplying the damage a unit is dealt ("Double all damage that would be dealt
+    to it this turn": damage_taken times 2), each applying once."""
+    times = 1
+    for lasting in g.active_lasting():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "damage_taken":
+                    times *= int(mod["times"])
+    return times
 
 
 def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) -> int:

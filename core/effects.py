@@ -1087,6 +1087,12 @@ def _s_died_alone(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return any(h[0] == "died_alone" and h[2] == oid for h in ctx.g.state.history)
 
 
+@STATES.register("conquered_this_turn")
+def _s_conquered_this_turn(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """It conquered this turn: it was one of its controller's units at a battlefield they conquered."""
+    return any(h[0] == "conquered_with" and h[2] == oid for h in ctx.g.state.history)
+
+
 @STATES.register("played_hidden")
 def _s_played_hidden(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     """A card on the chain that was played from facedown (Hidden, 811) rather than from a hand."""
