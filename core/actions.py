@@ -283,8 +283,11 @@ def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer:
         g.emit("die", obj=oid, loc=loc, player=obj.controller, code=obj.code, source=source, by=by,
                killer=killer, buffed=obj.buffs > 0, stunned=obj.stunned, token=obj.token)
         g.remember("died", obj.controller, oid, code=obj.code, loc=loc)
-        if g.card(oid).type == "unit" and layers.might(g, oid) >= 5:
-            g.remember("died_mighty", obj.controller, oid)  # last known Might ("if I was Mighty")
+        if g.card(oid).type == "unit":
+            last = layers.might(g, oid)
+            g.remember("died_with_might", obj.controller, oid, loc=last)  # "if it had 3 Might or less"
+            if last >= 5:
+                g.remember("died_mighty", obj.controller, oid)  # last known Might ("if I was Mighty")
         if killer != NOWHERE and by in ("spell", "ability"):
             g.emit("kill", obj=oid, player=killer, by=by, code=obj.code, stunned=obj.stunned)
         _leave_board(g, oid)

@@ -91,7 +91,44 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     obj = g.obj(oid)
     if obj.owner != player and obj.controller != player:
         return False
+    if obj.zone == "trash":
+        return obj.owner == player and play_from_cost(g, player, oid) is not None
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
+
+
+_PLAY_FROM: dict[str, bool] = {}  # card code -> whether its own statics may allow playing it from a zone
+
+
+def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
+    """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
+    from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
+    effect on it - "you may play this from your trash for {A}"), else None."""
+    obj = g.obj(oid)
+    if obj.zone != "trash":
+        return None
+    card = g.card(oid)
+    own = _PLAY_FROM.get(card.code)
+    if own is None:
+        own = _PLAY_FROM[card.code] = any(m["type"] == "play_from" for a in card.abilities if a.kind == "static"
+                                          for m in a.body["modifiers"])
+    if not own and not g.state.lasting:
+        return None
+    ctx = EffectContext(g, player, oid)
+    for ability in card.abilities if own else ():
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
+    for lasting in g.active_lasting() if g.state.lasting else ():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects \
+                and lasting.controller == player:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                    return dict(mod["cost"])
+    return None
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}

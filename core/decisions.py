@@ -50,6 +50,7 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
+    sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
     objs, defs = s.objs, g.defs
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:

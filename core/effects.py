@@ -1371,6 +1371,11 @@ def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
     ids = [subject] if value["of"] == "event_subject" and subject is not None else ctx.resolve(value["of"])
     if isinstance(value["of"], dict) and value["of"].get("pick") == "all":
         return sum(layers.might(ctx.g, oid) for oid in ids)  # "your other units have total Might 5+"
+    if ids and ctx.g.obj(ids[0]).zone != "board":
+        # a unit that died: its last known Might ("then, if it had 3 Might or less")
+        last = [h[4] for h in ctx.g.state.history if h[0] == "died_with_might" and h[2] == ids[0]]
+        if last:
+            return int(last[-1])
     return layers.might(ctx.g, ids[0]) if ids else 0
 
 

@@ -211,6 +211,13 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     facts = _cost_facts(card)
     energy = card.energy
     power = list(facts.power)
+    if g.obj(oid).zone == "trash":
+        from .chain import play_from_cost
+
+        instead = play_from_cost(g, player, oid)  # "play me from your trash for {3}{Fury}"
+        if instead is not None:
+            energy = int(instead.get("energy", 0))
+            power = [symbol(s, card.domains) for s in instead.get("power", [])]
     if hidden or ignore == "all":
         energy, power = 0, []
     elif ignore == "energy":
