@@ -894,6 +894,14 @@ def _f_paid(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) 
     return ctx.item is not None and want in ctx.item.paid
 
 
+@FILTERS.register("tag_named")
+def _f_tag_named(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Has the tag that object named as it was played (its ``named_tag`` hook: "a unit with the named tag")."""
+    named = [str(v) for src in ctx.resolve(want) if src in ctx.g.state.objs
+             for v in layers.hook_values(ctx.g, src, "named_tag")]
+    return any(_f_tag(ctx, oid, obj, card, tag) for tag in named)
+
+
 @FILTERS.register("not_keyword")
 def _f_not_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """Without that keyword ("a friendly unit without [Temporary]")."""

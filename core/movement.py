@@ -25,8 +25,9 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
         return False
     from_bf, to_bf = is_battlefield(obj.loc), is_battlefield(dest)
     if from_bf and to_bf:
-        if "battlefield_to_battlefield" not in layers.hook_values(g, oid, "standard_move"):
-            return False
+        if "battlefield_to_battlefield" not in layers.hook_values(g, oid, "standard_move") and \
+                "anywhere" not in layers.hook_values(g, g.bf_at(dest).card, "move_here_from"):
+            return False  # 144.4 / 810 (Ganking); a battlefield "units can move here from anywhere"
     elif not to_bf and dest != obj.controller:
         return False
     if not from_bf and not to_bf:
