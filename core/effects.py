@@ -631,6 +631,14 @@ def _ref_this_card(ctx: EffectContext) -> list[int]:
     return [ctx.text_of]
 
 
+@REFS.register("affected")
+def _ref_affected(ctx: EffectContext) -> list[int]:
+    """In a created trigger: the objects the created effect affects ("When they hold, return it to their
+    hand" - the banished card, wherever it is)."""
+    found = ctx.event.get("affected", []) if ctx.event is not None else []
+    return [int(o) for o in found if o in ctx.g.state.objs]
+
+
 @REFS.register("paid")
 def _ref_paid(ctx: EffectContext) -> list[int]:
     """What was killed, exhausted, recycled or returned to pay this card's or ability's cost ("the

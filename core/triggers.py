@@ -66,6 +66,9 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                     if holder not in lasting.affects:
                         continue
             if _matches(g, holder, lasting.controller, ability, seen):
+                if lasting.affects is not None:
+                    # the objects it affects, for the reference 'affected' ("when they hold, return it")
+                    seen = {**seen, "affected": list(lasting.affects)}
                 _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, seen, lasting=lasting.id), ability)
                 g.spend_use(lasting)
         elif lasting.kind == "grant" and lasting.affects:
