@@ -316,6 +316,7 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
             continue
         obj.damage += total
         dealt[oid] = total
+        g.remember("dealt_damage", controller, source, loc=total)  # "each time this spell has dealt damage"
         g.emit("damaged", obj=oid, amount=total, source=source, by=by, player=controller, loc=obj.loc)
         _cleanup(g)
     return dealt

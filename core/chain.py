@@ -1219,7 +1219,9 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                         ctx.run(ability.body["effect"])
             if item in s.chain:
                 s.chain.remove(item)
-            if g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
+            if any(other.obj == item.obj for other in s.chain):
+                pass  # played again while it resolved ("its controller may play this spell again"): still on the chain
+            elif g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
                 actions.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
             elif g.obj(item.obj).zone == "chain":
                 g.place(item.obj, "trash")

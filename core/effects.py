@@ -1422,6 +1422,17 @@ def _a_variable(ctx: EffectContext, value: Node, subject: int | None) -> int:
     return int(recorded[-1]) if recorded else 0
 
 
+@AMOUNTS.register("history", fields=("event", "player", "only_self", "times", "plus"))
+def _a_history(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many times something happened this turn ("for each time this spell has dealt damage this
+    turn": event dealt_damage, only_self)."""
+    entries = [h for h in ctx.g.state.history if h[0] == value["event"]
+               and ctx.relation(value.get("player", "any"), h[1])]
+    if value.get("only_self"):
+        entries = [h for h in entries if h[2] == ctx.source]
+    return len(entries)
+
+
 @AMOUNTS.register("tags_among", fields=("of", "tags", "times", "plus"))
 def _a_tags_among(ctx: EffectContext, value: Node, subject: int | None) -> int:
     """How many of the listed tags the selected objects have among them ("for each of the following

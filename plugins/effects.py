@@ -608,7 +608,8 @@ def play(ctx: EffectContext, node: Node) -> None:
     saved = ctx.you
     played: list[int] = []
     for oid in cards:
-        ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
+        who = node.get("player", "you")
+        ctx.you = g.obj(oid).owner if who == "owner" else saved if who == "you" else ctx.player(who)
         card = g.card(oid)
         ignore = node.get("ignore_cost", "")
         reduction = ctx.amount(node.get("cost_reduction", 0))
@@ -649,6 +650,7 @@ def play(ctx: EffectContext, node: Node) -> None:
                                    [(str(c), i) for i, c in enumerate(combos)]))
                 targets = combos[pick]
             g.place(oid, "chain")
+            g.obj(oid).controller = ctx.you  # played by another player ("its controller may play this again")
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
             if node.get("afterwards") == "recycle":
                 item.variables["_afterwards_recycle"] = 1  # "then recycle it": recycled, not trashed, once played
