@@ -568,6 +568,8 @@ class Renderer:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
         zone = sel.get("zone")
         whose = sel.get("whose", "you")
+        if zone == "hand" and "owner" in filters:
+            zone = None  # "spells you own", "spells an opponent owns": the cards they play
         if isinstance(zone, str) and zone not in ("board", "chain", "in_play"):
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
@@ -588,6 +590,8 @@ class Renderer:
         posts += late
         if among is not None:
             posts.append("from among them")
+        if sel.get("same_location"):
+            posts.append("at the same location")
         chooser = sel.get("chooser")
         chooser_text = {"opponent": "an opponent", "each_player": "each player",
                         "each_other_player": "each other player", "its_controller": "its controller",
@@ -610,7 +614,7 @@ class Renderer:
             if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
                 adjs.remove(tag)
                 noun = tag + "s"
-            words = " ".join(([] if mode == "bare" else [ctx.your()]) + (["other"] if other else []) + adjs + [noun])
+            words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [noun])
             return Phrase(" ".join([words] + posts), plural=plural)
         words = " ".join(adjs + [noun])
         if mode == "each":
@@ -893,7 +897,12 @@ class Renderer:
             return f"{obj} {'have' if at_least > 1 else 'has'} {past} this turn"
         who = {"you": f"{ctx.you().text}'ve", "opponent": "an opponent has", "any": "a player has"}.get(
             str(player), f"{ctx.you().text}'ve")
-        return f"{who} {past} {obj} this turn"
+        by = cond.get("by")
+        with_what = ""
+        if isinstance(by, list) and by:
+            names = {"spell": "spells", "unit_ability": "unit abilities", "ability": "other abilities"}
+            with_what = " with " + _series([names.get(str(b), str(b)) for b in by], "or")
+        return f"{who} {past} {obj} this turn{with_what}"
 
     def keyword_label(self, cond: Mapping[str, Any]) -> str:
         name = _keyword_display(str(cond.get("keyword", "")))
@@ -1043,6 +1052,8 @@ class Renderer:
             if t.get("from_here"):
                 rest.append("from here" if self.type == "battlefield" else f"from {ctx.self_poss} location")
             parts = replace(parts, rest=" ".join([parts.rest] + rest).strip())
+        elif event in ("buff", "ready", "stun") and is_self and player in ("you", "opponent"):
+            parts = TriggerParts(player_phrase, event, ctx.self_obj)  # "When you buff me"
         elif event in ("die", "leave_board", "enter_board", "take_damage", "damaged", "ready", "stun", "buff",
                        "combat_end", "showdown_start", "burn_out") and is_self:
             verbs = {"die": ("die", ""), "leave_board": ("leave", "the board"), "enter_board": ("enter", "the board"),
@@ -1888,6 +1899,8 @@ class Renderer:
                 head = ("the next time " if uses == 1 else "when ") + head + when
             cond = f"if {self.condition(inner, body['if'])}, " if "if" in body else ""
             effect = self.text(inner, body.get("effect"))
+            if body.get("optional"):
+                effect = f"you may {effect}"
             out.append(Clause(f"{head}, {cond}{effect}", subject=True))
         elif isinstance(eff.get("replacement"), Mapping):
             body = eff["replacement"]

@@ -839,10 +839,18 @@ class Runner:
                 elif key == "might":
                     actual = layers.might(game, oid)
                 elif key == "keywords":
-                    actual = sorted(layers.chars(game, oid).keywords)
+                    # a list: it has these keywords ([]: none at all); a mapping: these values (null: not at all)
+                    have = layers.chars(game, oid).keywords
+                    actual = sorted(have)
+                    if isinstance(value, dict):
+                        wrong = {k: have.get(k.lower().replace("-", "_")) for k, v in value.items()
+                                 if have.get(k.lower().replace("-", "_")) != v}
+                        if wrong:
+                            raise ScenarioFailure(f"expected {name}'s keywords {value}; it has {dict(have)}")
+                        continue
                     missing = [k for k in value if k.lower().replace("-", "_") not in actual]
-                    if missing:
-                        raise ScenarioFailure(f"expected {name} to have {missing}; it has {actual}")
+                    if missing or (not value and actual):
+                        raise ScenarioFailure(f"expected {name} to have {missing or 'no keywords'}; it has {actual}")
                     continue
                 else:
                     actual = getattr(obj, key)
