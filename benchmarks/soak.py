@@ -1,107 +1,133 @@
-"""Soak: many random games across all pairs of the installed decks, invariants checked
-after every action (riftscript.core.invariants).  Reports failures, stuck games and games/s.
+"""Soak: random games in every installed mode and every seating of the installed decks, with every
+invariant checked after every action (riftscript.core.invariants).  Reports failures, stuck games and
+games/s per core; each failing game is written to a records file that ``riftscript replay`` reproduces.
 
-    python3 benchmarks/soak.py [--games 1000] [--workers 2] [--seed 0] [--modes duel war ...|all]
+    python3 benchmarks/soak.py [--games 1000] [--workers N] [--seed 0] [--failures soak-failures.jsonl]
+    nice -n 19 python3 benchmarks/soak.py --games 1000000 --workers 2 --quiet
 
-With ``--modes``, games cycle through those modes (``all``: every installed mode; a best-of mode
-plays each game as a game of its Match would be played - one game per task), each with decks seated
-so that teammates may play together (491.8.h, 491.8.i).
+Game i plays mode i mod M (M installed modes; a best-of mode plays a whole match) with the seating
+(i div M) mod S of that mode: in two-player modes every ordered pair of decks, mirrors included; in
+multiplayer modes every ordered choice of distinct decks (in 2v2, those whose teammates may play
+together: 491.8.h, 491.8.i).  Game i is seeded seed + i.  A game is stuck when it passes 30,000 actions
+or uses 120 s of CPU.  Ctrl-C stops within a second with the summary of the games finished.
 """
 from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from dataclasses import dataclass
 
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
-from riftscript.core.invariants import baseline, check
-from riftscript.plugins.agents import RandomAgent
+from riftscript.core.catalog import Catalog
+from riftscript.core.decks import Deck, load_deck, team_violations
+from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers
+from riftscript.tools.lab.engine import GameSpec, Job, Record, Source, catalog_for
+from riftscript.tools.lab.records import open_writer
+from riftscript.tools.lab.run import run
 
-MAX_ACTIONS = 20_000
-_CATALOG: list[Any] = []
-
-
-def _catalog() -> Any:
-    if not _CATALOG:
-        _CATALOG.append(load_catalog())
-    return _CATALOG[0]
+MAX_ACTIONS = 30_000
+TIME_LIMIT = 120.0
 
 
-def play(task: tuple[tuple[str, ...], int, str]) -> dict[str, Any]:
-    decks, seed, mode = task
-    cat = _catalog()
-    game = Game.new(cat, list(decks), mode=mode, seed=seed)
-    cards, counts = baseline(game)
-    agents = [RandomAgent(seed * len(decks) + 1 + i) for i in range(len(decks))]
-    actions = 0
-    try:
-        while not game.over and actions < MAX_ACTIONS:
-            decision = game.pending_decision()
-            if decision is None:
-                return {"error": "no decision but not over", "seed": seed, "decks": decks, "mode": mode}
-            game.apply(agents[decision.player].choose(game, game.legal_actions()))
-            actions += 1
-            problems = check(game, cards, counts)
-            if problems:
-                return {"error": f"invariant: {problems[0]}", "seed": seed, "decks": decks, "mode": mode, "actions": actions}
-    except Exception as exc:  # a soak reports crashes instead of stopping
-        return {"error": f"{type(exc).__name__}: {exc}", "seed": seed, "decks": decks, "mode": mode, "actions": actions}
-    if not game.over:
-        return {"error": "stuck: no end", "seed": seed, "decks": decks, "mode": mode, "actions": actions}
-    return {"result": game.state.result, "actions": actions, "turns": game.state.turn, "mode": mode}
+@dataclass(frozen=True)
+class SoakPlan:
+    modes: tuple[str, ...]
+    seatings: tuple[tuple[tuple[int, ...], ...], ...]  # per mode: deck numbers by seat
+    decks: tuple[Deck, ...]
+    refs: tuple[str, ...]
+    seed: int
+    games: int
+
+    @property
+    def total(self) -> int:
+        return self.games
+
+    def spec(self, index: int) -> GameSpec:
+        m = index % len(self.modes)
+        seats = self.seatings[m][(index // len(self.modes)) % len(self.seatings[m])]
+        return GameSpec(index, self.seed + index, self.modes[m], tuple(self.decks[d] for d in seats),
+                        tuple(self.refs[d] for d in seats), ("random",) * len(seats))
 
 
-def seatings(cat: Any, mode: str) -> list[tuple[str, ...]]:
-    """Deck seatings for a mode: every pair in 1v1; for more players, permutations whose teammates
-    may play together (a sample, in a fixed order)."""
-    from riftscript.core.decks import load_deck, team_violations
+def make_plan(catalog: Catalog, games: int, seed: int, only: list[str] | None) -> SoakPlan:
+    assert catalog.plugins is not None
+    refs = tuple(sorted(catalog.decks))
+    decks = tuple(load_deck(catalog, r) for r in refs)
+    modes, seatings = [], []
+    for name, mode in sorted(catalog.plugins.modes().items()):
+        if only and name not in only:
+            continue
+        if mode.players == 2:
+            options = list(itertools.product(range(len(decks)), repeat=2))
+        else:
+            options = [seats for seats in itertools.permutations(range(len(decks)), mode.players)
+                       if not mode.teams or not team_violations(catalog, [decks[d] for d in seats], mode.teams,
+                                                                [refs[d] for d in seats])]
+        modes.append(name)
+        seatings.append(tuple(options))
+    return SoakPlan(tuple(modes), tuple(seatings), decks, refs, seed, games)
 
-    spec = cat.plugins.modes()[mode]
-    decks = sorted(cat.decks)
-    if spec.players == 2:
-        return list(itertools.combinations(decks, 2))
-    loaded = {d: load_deck(cat, d) for d in decks}
-    return [s for s in itertools.permutations(decks, spec.players)
-            if not team_violations(cat, [loaded[d] for d in s], spec.teams, list(s))]
 
-
-def main() -> None:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--modes", nargs="+", default=["duel"])
+    parser.add_argument("--modes", nargs="+", metavar="MODE", help="only these modes (default: every installed one)")
+    parser.add_argument("--failures", default="soak-failures.jsonl",
+                        help="records of the failing games (default: soak-failures.jsonl)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args()
-    cat = load_catalog()
-    assert cat.plugins is not None
-    modes = sorted(cat.plugins.modes()) if args.modes == ["all"] else args.modes
-    seats = {m: seatings(cat, m) for m in modes}
-    pairs = seats[modes[0]]
-    tasks = []
-    for i in range(args.games):
-        mode = modes[i % len(modes)]
-        options = seats[mode]
-        tasks.append((options[(i // len(modes) * 7919) % len(options)], args.seed + i, mode))
-    started = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        results = list(pool.map(play, tasks, chunksize=10))
-    elapsed = time.perf_counter() - started
-    errors = [r for r in results if "error" in r]
-    outcome = Counter(r.get("result", "error") for r in results)
-    per_mode = Counter(r.get("mode", "?") for r in results if "error" not in r)
-    actions = sum(r.get("actions", 0) for r in results)
-    print(f"{args.games} games ({', '.join(modes)}; {len(cat.decks)} decks, {len(pairs)} {modes[0]} seatings) "
-          f"in {elapsed:.1f} s with {args.workers} workers: "
-          f"{args.games / elapsed:.1f} games/s, {actions / elapsed:.0f} actions/s; results {dict(outcome)}; "
-          f"finished per mode {dict(per_mode)}")
-    for r in errors[:20]:
-        print("  ERROR", r)
-    print(f"{len(errors)} failures")
+    source = Source()
+    catalog = catalog_for(source)
+    plan = make_plan(catalog, args.games, args.seed, args.modes)
+    job = Job(plan, checked=True, max_actions=MAX_ACTIONS, time_limit=TIME_LIMIT)
+    games: Counter[str] = Counter()
+    draws: Counter[str] = Counter()
+    failed: Counter[str] = Counter()
+    actions = 0
+    writer = open_writer(args.failures, flush=True)  # a failure is on disk as soon as it is found
+    failures: list[Record] = []
+
+    def consume(record: Record) -> None:
+        nonlocal actions
+        games[record["mode"]] += 1
+        actions += record["actions"]
+        draws[record["mode"]] += not record["winners"] and not record.get("error")
+        if record.get("error"):
+            failed[record["mode"]] += 1
+            failures.append(record)
+            writer.write(record)
+
+    def status() -> str:
+        return f"{sum(failed.values())} failures"
+
+    started = time.strftime("%Y-%m-%d %H:%M")
+    cpu = cpu_seconds()
+    try:
+        outcome = run(job, source, Options(workers=args.workers), consume, status, label="soak", quiet=args.quiet)
+    finally:
+        writer.close()
+    cpu = cpu_seconds() - cpu
+    done = sum(games.values())
+    stuck = sum(1 for r in failures if r["error"].startswith("stuck"))
+    cores = max(1, args.workers)
+    if outcome.interrupted:
+        print(outcome.interruption())
+    print(f"soak started {started}: {done} games in {outcome.elapsed:.0f} s on {args.workers} workers: "
+          f"{outcome.rate:.1f} games/s, {outcome.rate / cores:.1f} games/s per core, {actions / outcome.elapsed:.0f} "
+          f"actions/s; {done / max(cpu, 1e-9):.1f} games per CPU-second (what an idle core does); worker memory up "
+          f"to {outcome.rss / 1024:.0f} MB resident ({outcome.uss / 1024:.0f} MB own)")
+    for mode in plan.modes:
+        print(f"  {mode:<14} {games[mode]:>8} games  {draws[mode]:>6} draws  {failed[mode]:>4} failures")
+    print(f"{len(failures)} failures ({stuck} stuck) of {done} games")
+    for record in failures[:20]:
+        print(f"  game {record['index']} {record['mode']} seed {record['seed']} {record['decks']}: {record['error'][:300]}\n"
+              f"    riftscript replay {args.failures} --index {record['index']}")
+    return 130 if outcome.interrupted else (1 if failures else 0)
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

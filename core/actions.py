@@ -213,8 +213,8 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
                                    if a.kind == "static" and a.body.get("affects", "self") == "self"
                                    for m in a.body["modifiers"]):
         enters_ready = False
-    if not enters_ready:
-        enters_ready = _enter_ready_effect(g, oid, controller)
+    if card.type == "unit" and not enters_ready:
+        enters_ready = _enter_ready_effect(g, oid)
     obj.exhausted = not enters_ready
     g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)
     if is_battlefield(loc) and card.type == "unit":
@@ -222,7 +222,7 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     _cleanup(g)
 
 
-def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
+def _enter_ready_effect(g: "Game", oid: int) -> bool:
     """Lasting and static 'enter ready' effects that cover other units (Confront, Magma Wurm)."""
     for (src, index) in list(g.static_sources):
         ability = g.ability_of(src, index)
@@ -241,9 +241,8 @@ def _enter_ready_effect(g: "Game", oid: int, controller: int) -> bool:
             affects = lasting.body.get("affects")
             if lasting.affects is not None and oid not in lasting.affects:
                 continue
+            # the effect's own selection says whose units ("units you play": controller you, 740.1.a)
             if isinstance(affects, dict) and not ctx.matches_selection(affects, oid):
-                continue
-            if lasting.controller != controller:
                 continue
             g.spend_use(lasting)
             return True

@@ -577,7 +577,7 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 if not ctx.matches_selection(sel, oid):
                     raise IllegalActionError(f"{oid!r} is not a legal destination", "355.4")
                 continue
-            if not isinstance(oid, int) or oid not in g.state.objs or not ctx.matches_selection(sel, oid):
+            if not isinstance(oid, int) or not ctx.offers(sel, oid):  # 355: where the selection looks, too
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
             if not choosable(g, player, oid):
                 raise IllegalActionError(f"{g.name(oid)} can't be chosen by your spells and abilities", "355")

@@ -353,6 +353,8 @@ def validate(g: "Game", action: Any) -> None:
         return
     field = {"mulligan": "cards", "choose": "value", "order": "order", "targets": "targets"}[kind]
     values = [o["value"] for o in d.options]
+    if d.kind == "targets" and _target_option(values, action.get(field)) is not None:
+        return  # 355: the chosen objects, in any order within a slot
     if action.get(field) not in values:
         if d.kind == "battlefield":
             from . import setup
@@ -364,6 +366,17 @@ def validate(g: "Game", action: Any) -> None:
                 raise IllegalActionError("set aside at most 2 cards", "117.1")
             raise IllegalActionError(f"{cards!r} are not cards in your hand", "117.1")
         raise IllegalActionError(f"{action.get(field)!r} is not one of the options: {d.prompt}")
+
+
+def _target_option(options: list[Any], targets: Any) -> Any:
+    """The option naming the same objects as ``targets``, slot by slot, whatever their order in a slot."""
+    if not isinstance(targets, list) or not all(isinstance(slot, list) for slot in targets):
+        return None
+    wanted = [sorted(map(str, slot)) for slot in targets]
+    for option in options:
+        if isinstance(option, list) and [sorted(map(str, slot)) for slot in option] == wanted:
+            return option
+    return None
 
 
 def _check_invited(g: "Game", action: Action) -> None:
@@ -476,7 +489,7 @@ def perform(g: "Game", action: Action) -> None:
         s.pending_triggers = ordered + rest
     elif d.kind == "targets":
         group = [t for t in s.pending_triggers if t.controller == player]
-        group[0].targets = action["targets"]
+        group[0].targets = _target_option([o["value"] for o in d.options], action["targets"]) or action["targets"]
     elif d.kind == "assign":
         from .combat import _store
 

@@ -374,12 +374,7 @@ class EffectContext:
             pool = self.resolve(selector["among"])
             return [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
                     and self.matches(oid, selector.get("where"))]
-        zone = selector.get("zone")
-        if zone is None:
-            ids = (_chain_cards(self, selector) if what in ("spell", "chain_item")
-                   else _rune_pools(self) if what == "rune" else g.board_objects())
-        else:
-            ids = ZONES[zone](self, selector)
+        ids = self._looked_at(selector, what)
         # matches_selection for each (not a location here), with the selector read once
         objs, defs = g.state.objs, g.defs
         any_kind = what in ("card", "chain_item", "location", "player")
@@ -396,6 +391,30 @@ class EffectContext:
             if self.matches(oid, where):
                 found.append(oid)
         return found
+
+    def _looked_at(self, selector: Node, what: str) -> list[int]:
+        """The objects a selection looks among: its zone's, or by default the board's (the chain's for
+        spells, the rune pools' for runes; a hidden card is a card at its battlefield: Pack of Wonders)."""
+        zone = selector.get("zone")
+        if zone is not None:
+            return ZONES[zone](self, selector)
+        if what in ("spell", "chain_item"):
+            return _chain_cards(self, selector)
+        if what == "rune":
+            return _rune_pools(self)
+        ids = self.g.board_objects()
+        return ids + _zone_facedown(self, selector) if what == "card" else ids
+
+    def offers(self, selector: Node, oid: int) -> bool:
+        """Whether a selection can choose this object (355: a target is one of the legal choices): it is
+        where the selection looks and meets it - ``oid in candidates(selector)``, without listing them all."""
+        obj = self.g.state.objs.get(oid)
+        if obj is None or not self.matches_selection(selector, oid):
+            return False
+        what = selector.get("what", "unit")
+        if "zone" not in selector and "among" not in selector and what in ("unit", "gear", "permanent", "card"):
+            return obj.zone == "board" or (what == "card" and obj.zone == "facedown")
+        return oid in self.candidates(selector)
 
     def matches_selection(self, selector: Node, oid: int, resolving: bool = False) -> bool:
         g = self.g
@@ -573,6 +592,12 @@ for _name in ("it", "chosen", "destination"):  # what an earlier step chose, aff
 
 @REFS.register("self")
 def _ref_self(ctx: EffectContext) -> list[int]:
+    # 808: a Deathknell's "me" is the card that died, now in its owner's trash; once it has left the
+    # trash (an earlier Deathknell recycled it) it is another object, and "recycle me" finds nothing
+    event = ctx.event
+    if event is not None and event.get("t") == "die" and event.get("obj") == ctx.source \
+            and ctx.g.state.objs[ctx.source].zone != "trash":
+        return []
     return [ctx.source]
 
 
@@ -744,6 +769,12 @@ def _rel_any(g: "Game", you: int, player: int, event: Event | None) -> bool:
 @RELATIONS.register("event_player")
 def _rel_event_player(g: "Game", you: int, player: int, event: Event | None) -> bool:
     return event is not None and "player" in event and player == int(event["player"])
+
+
+@RELATIONS.register("friendly_to_event_player")
+def _rel_friendly_to_event_player(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    # 491: friendly to the player who caused the event - theirs or a teammate's (The Dreaming Tree)
+    return event is not None and "player" in event and g.friendly(player, int(event["player"]))
 
 
 # ---------------------------------------------------------------------- zones (ZONES)

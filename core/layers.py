@@ -213,8 +213,8 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                     continue
                 for mod in ability.body["modifiers"]:
                     out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
-    # static abilities of objects on the board that affect a selection (Captain Farron, battlefields,
-    # legends) - the source itself too when it matches ("Your Mechs have +1 Might (including me)")
+    # static abilities that affect a selection (Captain Farron, battlefields, legends): the selection
+    # decides, so it covers its own source unless it says 'other' ("other friendly units", 'your Dragons')
     on_board = obj.zone == "board"
     for src, ability, affects, board_only, kinds in _object_statics(g):
         if (board_only and not on_board) or (kinds is not None and card.type not in kinds):

@@ -257,7 +257,6 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                 power = list(power)
                 power.remove(wanted)
     # discounts and increases from static effects (own, board, lasting)
-    minimum = 0
     if not (hidden or ignore == "all"):
         for mod, floor, src_lasting in cost_modifiers(g, player, oid):
             if "if_chooses" in mod:
@@ -273,9 +272,10 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                 extra_power += symbols
             else:
                 if floor:
-                    amount = max(0, min(amount, energy - floor))
+                    # "to a minimum of N" holds against the cost as already reduced (three Heralds of
+                    # Scales take a 5-cost Dragon to 1, not 0)
+                    amount = max(0, min(amount, energy - reduce_energy - floor))
                 reduce_energy += amount
-                minimum = max(minimum, floor)
                 power = _less_power(power, symbols)
             if src_lasting is not None and src_lasting.uses > 0:
                 other.setdefault("_use_lasting", []).append(src_lasting.id)
@@ -487,15 +487,16 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
     for lasting in g.active_lasting() if g.state.lasting else ():
-        if lasting.kind != "static" or lasting.controller != player:
-            continue
-        if not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
+        if lasting.kind != "static" or not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, lasting.controller, lasting.source)
         selection = lasting.body.get("affects")
-        if isinstance(selection, dict) and (not ctx.is_kind(oid, selection.get("what", "card"))
-                                            or not ctx.matches(oid, _card_filter(selection))):
-            continue
+        if isinstance(selection, dict):
+            # its selection says whose cards ("the next spell you play": controller you, not a teammate's)
+            if not ctx.is_kind(oid, selection.get("what", "card")) or not ctx.matches(oid, _card_filter(selection)):
+                continue
+        elif lasting.controller != player:
+            continue  # without a selection: the cards its controller plays
         for mod in lasting.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))

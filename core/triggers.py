@@ -197,6 +197,7 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                     candidates = list(g.board_objects())
                 for oid in candidates:
                     obj = s.objs[oid]
+                    # the static's selection decides: it covers its own source unless it says 'other'
                     if obj.zone != "board" or not (
                             oid == host if static.body.get("effect_text")
                             else sctx.selector_matches(static.body["affects"], oid)):

@@ -109,8 +109,7 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
     g = ctx.g
     if cost.get("exhaust_self") and g.obj(ctx.source).exhausted:
         return False
-    if cost.get("spend_buff") and not any(g.obj(u).buffs for u in g.board_objects()
-                                          if g.obj(u).controller == ctx.you):
+    if cost.get("spend_buff") and sum(g.obj(u).buffs for u in _buffed(ctx)) < _buffs_to_spend(cost):
         return False
     if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
         return False
@@ -136,11 +135,22 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
                                  list(g.player(ctx.you).hand), "discard")
         actions.discard(g, ctx.you, chosen)
-    if cost.get("spend_buff"):
-        buffed = [u for u in g.board_objects() if g.obj(u).controller == ctx.you and g.obj(u).buffs]
-        chosen = ctx.choose_from({"what": "unit", "count": 1}, buffed, "spend a buff from")
+    for _ in range(_buffs_to_spend(cost) if cost.get("spend_buff") else 0):
+        chosen = ctx.choose_from({"what": "unit", "count": 1}, _buffed(ctx), "spend a buff from")
         for oid in chosen:
             actions.spend_buff(g, oid, ctx.you)
+
+
+def _buffed(ctx: EffectContext) -> list[int]:
+    """Your units with a buff to spend."""
+    g = ctx.g
+    return [u for u in g.board_objects() if g.obj(u).controller == ctx.you and g.obj(u).buffs]
+
+
+def _buffs_to_spend(cost: Node) -> int:
+    """'spend N buffs' (a number; 'any_number' asks for at least one)."""
+    value = cost["spend_buff"]
+    return value if isinstance(value, int) and not isinstance(value, bool) else 1
 
 
 def choose_one(ctx: EffectContext, node: Node) -> None:

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence, TextIO
 from ruamel.yaml import YAML
 
 from riftscript.tools import audit, coverage, deckcheck, interactive, mutate, play, scaffold
+from riftscript.tools.lab import replay, tournament
 from riftscript.tools.web import command as web_command
 from riftscript.tools.render import render_lines
 from riftscript.core import cache as cachemod
@@ -420,7 +421,8 @@ COMMANDS: dict[str, Command] = {
 # calling ``set_defaults(func=...)`` with a function returning the exit status).
 MODULE_COMMANDS: list[Callable[[Any], None]] = [play.add_commands, interactive.add_commands, coverage.add_commands,
                                                  audit.add_commands, deckcheck.add_commands, scaffold.add_commands,
-                                                 web_command.add_commands, mutate.add_commands]
+                                                 web_command.add_commands, mutate.add_commands, tournament.add_commands,
+                                                 replay.add_commands]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,11 +2,7 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-import time
-from collections import Counter
-from pathlib import Path
 from typing import Any, TextIO
 
 from riftscript.core.agents import Agent, play_out
@@ -79,57 +75,11 @@ def cmd_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
-def _write_log(log_file: TextIO, title: str, lines: list[str], result: str) -> None:
-    """One game's (or match's) play-by-play in a simulate --log file."""
-    print(f"=== {title} ===", *lines, result + "\n", sep="\n", file=log_file)
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play many seeded games between decks with agents (tools/lab/simulate.py)."""
+    from riftscript.tools.lab.simulate import cmd_simulate as simulate
 
-
-def cmd_simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Play many seeded games between decks with agents, in any installed mode, and report the results."""
-    out = out or sys.stdout  # looked up per call, so a redirected stdout is honoured
-    catalog = load_catalog()
-    spec, decks = seating(catalog, args.mode, list(args.decks))
-    agent_names = list(args.agents) if args.agents else ["random"]
-    if len(agent_names) == 1:
-        agent_names *= spec.players
-    if len(agent_names) != spec.players:
-        raise RiftScriptError(f"give one agent for every player or one for all: {spec.players} players, "
-                              f"{len(agent_names)} agents given")
-    args.agents = agent_names
-    if spec.best_of > 1:
-        return simulate_matches(args, catalog, spec.name, decks, out)
-    wins: Counter[str] = Counter()
-    turns = 0
-    actions = 0
-    started = time.perf_counter()
-    log_file = Path(args.log).open("w", encoding="utf-8") if args.log else None
-    try:
-        for i in range(args.games):
-            seed = args.seed + i
-            game = Game.new(catalog, decks, mode=spec.name, seed=seed, names=[d.split()[0] for d in decks])
-            actions += play_out(game, make_agents(catalog, args.agents, seed))
-            s = game.state
-            turns += s.turn
-            key = "draw" if s.result == "draw" else " & ".join(f"{s.players[w].name} (seat {w + 1})"
-                                                               for w in s.winners or [])
-            wins[key] += 1
-            if log_file is not None:
-                _write_log(log_file, f"game {i + 1}, seed {seed}", narrate(game), summary(game))
-            if args.json:
-                print(json.dumps({"seed": seed, "result": s.result, "winners": s.winners, "turns": s.turn,
-                                  "hash": game.log_hash()}), file=out)
-    finally:
-        if log_file is not None:
-            log_file.close()
-    elapsed = time.perf_counter() - started
-    if not args.json:
-        print(f"{args.games} {spec.name} games of {' vs '.join(decks)} ({' vs '.join(args.agents)} agents), "
-              f"seeds {args.seed}..{args.seed + args.games - 1}", file=out)
-        for key, count in wins.most_common():
-            print(f"  {key}: {count}", file=out)
-        print(f"  average {turns / max(1, args.games):.1f} turns, {actions} actions, "
-              f"{args.games / elapsed:.1f} games/s", file=out)
-    return 0
+    return simulate(args)
 
 
 def narrate_match(match: Match) -> list[str]:
@@ -158,47 +108,6 @@ def match_summary(match: Match) -> str:
             f"log hash {match.log_hash()[:16]}")
 
 
-def simulate_matches(args: argparse.Namespace, catalog: Catalog, mode: str, decks: list[str], out: TextIO) -> int:
-    """488: play matches (best of 3 or 5) and report match wins, game wins and drawn games."""
-    names = [d.split()[0] for d in decks]
-    match_wins: Counter[str] = Counter()
-    game_wins = [0, 0]
-    draws = games = actions = 0
-    best_of = 0
-    started = time.perf_counter()
-    log_file = Path(args.log).open("w", encoding="utf-8") if args.log else None
-    try:
-        for i in range(args.games):
-            seed = args.seed + i
-            match = Match.new(catalog, decks, mode=mode, seed=seed, names=names)
-            best_of = match.state.best_of
-            actions += play_out(match, make_agents(catalog, args.agents, seed))
-            s = match.state
-            match_wins["draw" if s.winner is None else f"{names[s.winner]} (seat {s.winner + 1})"] += 1
-            game_wins = [game_wins[p] + s.wins[p] for p in range(2)]
-            draws += s.draws
-            games += len(s.games)
-            if log_file is not None:
-                _write_log(log_file, f"match {i + 1}, seed {seed}", narrate_match(match), match_summary(match))
-            if args.json:
-                print(json.dumps({"seed": seed, "result": s.result, "winner": s.winner, "wins": s.wins,
-                                  "draws": s.draws, "games": s.games, "hash": match.log_hash()}), file=out)
-    finally:
-        if log_file is not None:
-            log_file.close()
-    elapsed = time.perf_counter() - started
-    if not args.json:
-        print(f"{args.games} {mode} matches (best of {best_of}) of {' vs '.join(decks)} "
-              f"({' vs '.join(args.agents)} agents), seeds {args.seed}..{args.seed + args.games - 1}", file=out)
-        print("  match wins:", file=out)
-        for key, count in match_wins.most_common():
-            print(f"    {key}: {count}", file=out)
-        print(f"  game wins: " + ", ".join(f"{names[p]} (seat {p + 1}) {game_wins[p]}" for p in range(2))
-              + f"; drawn games: {draws}; {games} games in all", file=out)
-        print(f"  {actions} actions, {args.games / elapsed:.1f} matches/s", file=out)
-    return 0
-
-
 def add_commands(sub: Any) -> None:
     """Register 'demo' and 'simulate' on an argparse subparsers object."""
     demo = sub.add_parser("demo", help="play a demo game between built-in decks and show the play-by-play",
@@ -218,4 +127,7 @@ def add_commands(sub: Any) -> None:
                      help="one agent per player, or one for all (default: random)")
     sim.add_argument("--log", help="write the play-by-play of every game to this file")
     sim.add_argument("--json", action="store_true", help="one JSON line per game")
+    from riftscript.tools.lab.simulate import add_simulate_options
+
+    add_simulate_options(sim)
     sim.set_defaults(func=cmd_simulate)

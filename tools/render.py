@@ -343,7 +343,7 @@ class Renderer:
         if loc == "battlefield":
             return "at battlefields" if plural else "at a battlefield"
         if loc == "base":
-            if controller == "friendly":
+            if controller in ("friendly", "you"):
                 return f"in {ctx.your()} base"
             if controller == "enemy":
                 return "in their bases" if plural else "in its base"
@@ -433,9 +433,11 @@ class Renderer:
                 adjs.append("enemy")
             elif controller == "event_player":
                 posts.append("they control")
+            elif controller == "friendly_to_event_player":
+                adjs.append("friendly")  # friendly to whoever acted (The Dreaming Tree)
             elif controller == "not_you":
                 posts.append(f"{ctx.you().text} don't control")
-            elif controller == "you":
+            elif controller == "you" and where.get("location") != "base":  # "a unit in your base" is yours
                 posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")

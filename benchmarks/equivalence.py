@@ -1,0 +1,109 @@
+"""Prove that two git revisions play the same games: every legal-action list and every event log.
+
+A refactoring or a speed-up must not change behaviour.  This plays the same seeded games on each
+revision (every installed mode, random agents seeded from the game seed, several deck seatings) and
+fingerprints, per game, the sequence of legal-action lists offered at every decision and the event
+log's hash.  Any difference is reported with the mode, seed and the first decision where it appears.
+
+    python3 benchmarks/equivalence.py BASE [REV] [--games 40] [--modes duel skirmish ...]
+
+REV defaults to the working tree's HEAD.  Revisions are built in throwaway worktrees and virtualenvs
+(the same way ``benchmarks/compare.py`` builds them); the two runs can share the machine with
+anything else, since nothing here is timed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compare import ROOT, build  # noqa: E402
+
+DECKS = ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck", "Garen Starter Deck",
+         "Lee Sin Champion Deck", "Lux Starter Deck", "Master Yi Starter Deck"]
+
+# Runs inside each revision's virtualenv; uses only API present in every revision since the modes.
+WORKER = r'''
+import hashlib, json, sys
+from riftscript.core.catalog import load_catalog
+from riftscript.core.game import Game
+from riftscript.core.match import Match
+modes, games, decks = json.loads(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+catalog = load_catalog()
+specs = catalog.plugins.agents()
+mode_specs = catalog.plugins.modes()
+out = []
+for mode in modes:
+    spec = mode_specs[mode]
+    for seed in range(games):
+        seats = [decks[(seed + i) % len(decks)] for i in range(spec.players)]
+        game = (Match if spec.best_of > 1 else Game).new(catalog, seats, mode=mode, seed=seed)
+        agents = [specs["random"].factory(seed * 10 + i) for i in range(spec.players)]
+        lists = []
+        steps = 0
+        while not game.over and steps < 20000:
+            decision = game.pending_decision()
+            if decision is None:
+                break
+            actions = game.legal_actions()
+            lists.append(hashlib.sha256(json.dumps(actions, sort_keys=True, default=str).encode()).hexdigest()[:16])
+            current = game.game if isinstance(game, Match) else game
+            game.apply(agents[decision.player].choose(current, actions))
+            steps += 1
+        out.append({"mode": mode, "seed": seed, "decks": seats, "log": game.log_hash(), "lists": lists})
+print(json.dumps(out))
+'''
+
+
+def run(python: Path, modes: list[str], games: int, cache: Path) -> list[dict[str, object]]:
+    env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache))
+    done = subprocess.run([str(python), "-c", WORKER, json.dumps(modes), str(games), json.dumps(DECKS)],
+                          check=True, capture_output=True, text=True, env=env)
+    result: list[dict[str, object]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("base", metavar="BASE")
+    parser.add_argument("rev", metavar="REV", nargs="?", default="HEAD")
+    parser.add_argument("--games", type=int, default=40, help="seeded games per mode")
+    parser.add_argument("--modes", nargs="+", default=["duel", "match", "skirmish", "war", "magma-chamber"])
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    workdir = Path(tempfile.mkdtemp(prefix="riftscript-equivalence-"))
+    try:
+        a, b = build(args.base, workdir), build(args.rev, workdir)
+        left = run(a.python, args.modes, args.games, workdir / "cache-a")
+        right = run(b.python, args.modes, args.games, workdir / "cache-b")
+    finally:
+        for tree in workdir.iterdir():
+            if (tree / ".git").exists():
+                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+        shutil.rmtree(workdir, ignore_errors=True)
+    differ = 0
+    decisions = 0
+    for x, y in zip(left, right):
+        decisions += len(x["lists"])  # type: ignore[arg-type]
+        if x == y:
+            continue
+        differ += 1
+        first = next((i for i, (p, q) in enumerate(zip(x["lists"], y["lists"])) if p != q),  # type: ignore[call-overload]
+                     min(len(x["lists"]), len(y["lists"])))  # type: ignore[arg-type]
+        print(f"DIFFERENT {x['mode']} seed {x['seed']}: first at decision {first}; "
+              f"log {x['log']} vs {y['log']}")
+    print(f"{len(left)} games, {decisions} decisions compared ({', '.join(args.modes)}): "
+          f"{'identical' if differ == 0 else f'{differ} games differ'} "
+          f"({args.base} = {a.sha[:12]}, {args.rev} = {b.sha[:12]})")
+    sys.exit(1 if differ else 0)
+
+
+if __name__ == "__main__":
+    main()
