@@ -785,8 +785,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     for key in ("kill", "exhaust", "recycle", "return_to_hand"):
         if key in other and pay_with.get(key) is not None:  # remembered for the reference 'paid'
             given = pay_with[key] if isinstance(pay_with[key], list) else [pay_with[key]]
-            for n, oid in enumerate(given):
-                item.variables[f"_paid_{key}_{n}"] = int(oid)
+            for n, paid_obj in enumerate(given):
+                item.variables[f"_paid_{key}_{n}"] = int(paid_obj)
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
