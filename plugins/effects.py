@@ -608,6 +608,14 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
     _dispose(ctx, rest, node.get("rest", "keep_order"))
 
 
+def predict(ctx: EffectContext, node: Node) -> None:
+    """Predict N: look at the top N cards of your Main Deck, recycle any of them and put the rest back
+    in any order (a keyword action of later sets; engine-notes: it never burns out)."""
+    look_at_top(ctx, {"count": node.get("count", 1), "rest": "back_any_order",
+                      "then": {"type": "recycle",
+                               "target": {"pick": "choose", "what": "card", "among": "them", "any_number": True}}})
+
+
 def play(ctx: EffectContext, node: Node) -> None:
     """Play a card from wherever the selector finds it, with its cost ignored or reduced."""
     from riftscript.core import chain
@@ -907,6 +915,7 @@ PRIMITIVES: list[EffectType] = [
     _primitive("create_token", create_token, ("create_token", "enter_board", "contest", "played")),
     _primitive("gain_points", gain_points, ("points",)), _primitive("gain_xp", gain_xp, ("xp",)),
     _primitive("look_at_top", look_at_top, ("look", "looked_at", "reveal", "add", "recycle"), decides=True),
+    _primitive("predict", predict, ("look", "looked_at", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
     _primitive("attach", attach, ("attach", "equipped")), _primitive("hide", hide, ("hide",), decides=True),

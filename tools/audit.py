@@ -17,6 +17,7 @@ import argparse
 import ast
 import itertools
 import json
+import re
 import sys
 from collections import Counter, deque
 from dataclasses import asdict, dataclass, field
@@ -480,6 +481,8 @@ class GraphBuilder:
             for ability in card.abilities:
                 label = ability.keyword or (keyword_id(ability.body["keyword"])
                                             if isinstance(ability.body.get("keyword"), str) else None)
+                if label and label not in self.catalog.keywords:
+                    label = re.sub(r"_\d+$", "", label)  # "[Level 6]": the Level keyword with its value
                 known = self.catalog.keywords.get(label) if label else None
                 self.add_ability(ability_node_id(code, ability.index), ability.body, card=code, name=card.name,
                                  set_code=card.set_code, keyword=known.name if known else (label or ""))

@@ -48,6 +48,8 @@ _STATES = {
     "exhausted": "exhausted", "ready": "ready", "token": "a token", "in_combat": "in combat",
     "facedown": "facedown", "on_board": "on the board", "alive": "still on the board",
     "in_hand": "in a hand", "one_on_one": "in a one-on-one combat", "was_mighty": "[Mighty]",
+    "in_showdown": "in a showdown", "died_alone": "alone when it died", "played_hidden": "played from face down",
+    "conquered_this_turn": "a conqueror this turn",
 }
 _PAST = {
     "played": "played", "discard": "discarded", "die": "died", "conquer": "conquered", "hold": "held",
@@ -66,6 +68,11 @@ _OPS_VALUE = {"ge": "at least", "gt": "greater than", "le": "at most", "lt": "le
 
 def _mark(text: str) -> str:
     return f"{MARK_OPEN}{text}{MARK_CLOSE}"
+
+
+def _is_marked(text: str) -> bool:
+    """Whether a rendering is an explicit 'could not render' marker (see _mark)."""
+    return text.startswith(MARK_OPEN) and text.endswith(MARK_CLOSE)
 
 
 def _cap(text: str) -> str:
@@ -244,6 +251,12 @@ class Renderer:
         else:
             self.base = Ctx(Phrase("this"), "this", "its", spell=self.type == "spell")
 
+    def styled(self, template: str) -> bool:
+        """Whether the card's set words ``template`` its own way (the set manifest's ``text_style``)."""
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        info = catalog.sets.get(str(self.card.get("code", "")).split("-")[0]) if catalog is not None else None
+        return info is not None and template in (info.manifest.get("text_style") or ())
+
     # --- symbols ---------------------------------------------------------------------------
 
     def power(self, symbols: Node) -> str:
@@ -291,6 +304,8 @@ class Renderer:
             "chosen": ("they", "them", "their"), "destination": ("its destination",) * 2 + ("its destination's",),
             "source_location": ("its original location",) * 2 + ("its original location's",),
             "this_card": (str(self.card.get("name", "this card")),) * 2 + (f"{self.card.get('name', 'this card')}'s",),
+            "paid": ("the unit paid for this",) * 2 + ("the location of the unit you exhausted to pay for this",),
+            "affected": ("it", "it", "its"),
         }
         forms = table.get(str(name))
         if forms is None:
@@ -471,6 +486,22 @@ class Renderer:
             posts.append(f"named {where['name']}")
         if "keyword" in where:
             posts.append(f"with [{_keyword_display(str(where['keyword']))}]")
+        if "not_keyword" in where:
+            posts.append(f"without [{_keyword_display(str(where['not_keyword']))}]")
+        if "occupied_by" in where:
+            posts.append("where you have units" if where["occupied_by"] in ("you", "friendly")
+                         else "where there are enemy units" if where["occupied_by"] == "enemy" else "with units")
+        if "not_at" in where:
+            posts.append("at a different location")
+        if isinstance(where.get("units_total_might"), Mapping):
+            rng = where["units_total_might"]
+            rel = {"enemy": "enemy units", "friendly": "friendly units"}.get(str(rng.get("controller")), "units")
+            bounds = [self.bound(ctx, rng[s], s) for s in ("min", "max") if s in rng]
+            posts.append(f"where the total Might of {rel} there is " + " and ".join(bounds))
+        if "paid" in where:
+            posts.append("(if you paid the additional cost)")
+        if "tag_named" in where:
+            posts.append("with the named tag")
         might = where.get("might")
         if isinstance(might, Mapping):
             if _is_int(might.get("max")) and "min" not in might:
@@ -502,7 +533,8 @@ class Renderer:
                  "attacker", "defender", "alone", "controller", "owner", "not_tag", "tag", "chosen_champion", "name",
                  "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
                  "not_chosen_this_turn", "other", "distinct_from", "any_of", "type", "attached", "equipped",
-                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses"}
+                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "not_keyword",
+                 "occupied_by", "not_at", "units_total_might", "paid", "tag_named"}
         for key in where:
             if key not in known:
                 posts.append(_mark(f"filter {key}"))
@@ -608,8 +640,8 @@ class Renderer:
                                                                    and "friendly" in adjs
                                                                    and isinstance(filters.get("tag"), str)
                                                                    and what == "unit") \
-                and not sel.get("zone") and not any(k in filters for k in ("location", "at")):
-            # "your Mechs", "your other units": everything of yours, said the short way
+                and not sel.get("zone") and "at" not in filters and filters.get("location", "here") == "here":
+            # "your Mechs", "your other units (here)": everything of yours, said the short way
             adjs = [a for a in adjs if a != "friendly"]
             posts = [p for p in posts if p != f"{ctx.you().text} control"]
             tag = filters.get("tag")
@@ -699,6 +731,25 @@ class Renderer:
         elif kind == "stat":
             equal, each = self.stat_phrases(ctx, str(node.get("stat")), node.get("player"))
             per = f" for each {each}" if each else ""
+        elif kind == "tags_among":
+            tags = [str(t) for t in node.get("tags") or []]
+            among = self.selection(ctx, {**node["of"], "pick": "all"}, mode="bare").text \
+                if isinstance(node.get("of"), Mapping) else self.obj(ctx, node.get("of"))
+            listed = ", ".join(tags[:-1]) + (", and " + tags[-1] if len(tags) > 1 else tags[0] if tags else "")
+            equal = f"the number of the following tags among {among} — {listed}"
+            per = f" for each of the following tags among {among} — {listed}"
+        elif kind == "history":
+            event = str(node.get("event"))
+            what = {"dealt_damage": "this has dealt damage", "xp": "you've gained XP",
+                    "died": "a unit has died"}.get(event, f"{event.replace('_', ' ')} happened")
+            if node.get("only_self") and event == "dealt_damage":
+                what = f"this {self.type if self.type in ('spell', 'gear') else 'card'} has dealt damage"
+            equal = f"the number of times {what} this turn"
+            per = f" for each time {what} this turn"
+            if plus and times == 1:
+                return Amt(None, equal=f"{plus}, plus 1 more{per}")
+        elif kind == "power_cost":
+            equal = f"the number of Power symbols in {self.poss(ctx, node.get('of'))} cost"
         elif kind == "variable":
             name = str(node.get("name"))
             named = {"x": ("X", ""), "keyword_value": ("X", ""),
@@ -750,6 +801,10 @@ class Renderer:
             if state == "at_base":
                 owner = "my" if subject.text == "I" else "their" if subject.plural else "its"
                 return f"{subject.be()} in {owner} base"
+            if state == "conquered_this_turn":
+                return f"{subject.text} conquered this turn"
+            if state == "died_alone":
+                return f"{subject.text} died alone"
             return f"{subject.be()} {_STATES.get(state, _mark(f'state {state}'))}"
         if kind == "exists":
             return self.exists(ctx, cond)
@@ -765,7 +820,13 @@ class Renderer:
         if kind == "paid":
             return "you paid the additional cost"
         if kind == "turn":
+            if "phase" in cond:
+                phase = _PHASES.get(str(cond["phase"]), str(cond["phase"]))
+                return f"it's your {phase} Phase" if cond.get("whose") == "yours" else \
+                    f"it's an opponent's {phase} Phase"
             return "it's your turn" if cond.get("whose") == "yours" else "it's an opponent's turn"
+        if kind == "showdown":
+            return "a showdown is under way"
         if kind == "attached_this_turn":
             return f"this was attached to {ctx.self_obj} this turn"
         if kind == "first_time":
@@ -783,6 +844,13 @@ class Renderer:
             if kind == "is":
                 subject = self.subject(ctx, cond.get("subject", "self"))
                 state = str(cond.get("state"))
+                if state == "died_alone":
+                    return f"{subject.text} didn't die alone"
+                if state == "played_hidden":
+                    return f"{ctx.you().text} played {'this' if subject.text in ('I', 'this') else subject.text} " \
+                           f"from {ctx.your()} hand"
+                if state == "conquered_this_turn":
+                    return f"{subject.text} didn't conquer this turn"
                 return f"{subject.be()} not {_STATES.get(state, _mark(f'state {state}'))}"
             if kind == "did":
                 return {"succeed": "you don't", "fail": "you can", "kill": "this doesn't kill it",
@@ -808,7 +876,9 @@ class Renderer:
         if negate or at_most == 0:
             return self.there_are(ctx, cond.get("what"), None)
         if at_most is not None:
-            return self.there_are(ctx, cond.get("what"), f"at most {_word(at_most) if at_most == 1 else at_most}")
+            # 'exists' counts one or more: at_most 1 is exactly one
+            word = "exactly" if at_most == at_least else "at most"
+            return self.there_are(ctx, cond.get("what"), f"{word} {_word(at_most) if at_most == 1 else at_most}")
         return self.there_are(ctx, cond.get("what"), f"{at_least}+" if at_least > 1 else "")
 
     def there_are(self, ctx: Ctx, sel: Node, quantity: str | None) -> str:
@@ -851,6 +921,18 @@ class Renderer:
             kind = left.get("type")
             number = _word(right) if op in ("le", "lt") and right <= 3 else str(right)
             quantity = _OPS[op].format(number)
+            if kind == "variable" and left.get("name") == "excess_damage" and op == "ge" and not left.get("plus"):
+                return f"{ctx.you().text} assigned {right} or more excess damage"
+            if kind == "tags_among" and op == "ge" and right == len(left.get("tags") or []):
+                tags = [str(t) for t in left["tags"]]
+                among = self.selection(ctx, {**left["of"], "pick": "all"}, mode="bare").text \
+                    if isinstance(left.get("of"), Mapping) else "they"
+                listed = ", ".join(tags[:-1]) + ", and " + tags[-1] if len(tags) > 1 else tags[0]
+                return f"{among} have all of the following tags among them — {listed}"
+            if kind == "might" and isinstance(left.get("of"), Mapping) and left["of"].get("pick") == "all" \
+                    and op == "ge":
+                among = self.selection(ctx, {**left["of"]}, mode="bare").text
+                return f"{among} have total Might {right} or more"
             if kind == "stat" and left.get("stat") in have_stats and not left.get("plus") and not left.get("times"):
                 player = left.get("player")
                 who = {"opponent": "an opponent has", "its_controller": "its controller has"}.get(
@@ -876,6 +958,20 @@ class Renderer:
 
     def history(self, ctx: Ctx, cond: Mapping[str, Any]) -> str:
         event = str(cond.get("event"))
+        during = f" during {ctx.your()} {_PHASES.get(str(cond['during']), str(cond['during']))} Phase" \
+            if "during" in cond else ""
+        if event == "spent_energy":
+            spent = "{" + str(cond.get("min_value", 1)) + "} or more" if "min_value" in cond else "energy"
+            return f"{ctx.you().text}'ve spent {spent} to play a spell{during} this turn"
+        if event == "xp":
+            return f"{ctx.you().text}'ve gained XP{during} this turn"
+        if event == "died" and during:
+            subject = cond.get("subject") if isinstance(cond.get("subject"), Mapping) else {}
+            where = {k: v for k, v in subject.items() if k != "type"}
+            noun = self.selection(ctx, {"pick": "target", "what": str(subject.get("type", "unit")), "where": where}).text
+            return f"{noun} died{during} this turn"
+        if event == "died":
+            event = "die"
         player = cond.get("player", "you")
         at_least = cond.get("at_least", 1)
         at_least = at_least if _is_int(at_least) else 1
@@ -943,6 +1039,8 @@ class Renderer:
             parts.append(f"return {self.obj(ctx, cost['return_to_hand'])} to its owner's hand")
         if cost.get("banish_self"):
             parts.append(f"banish {ctx.self_obj}")
+        if _is_int(cost.get("xp")):
+            parts.append(f"spend {cost['xp']} XP")
         resources = self.resources(cost.get("energy"), cost.get("power"), ctx)
         if cost.get("power_x"):
             parts.append("pay any amount of {Any}" if not symbols else "{X}")
@@ -956,7 +1054,7 @@ class Renderer:
             parts = parts[1:] + parts[:1]  # "{1}{Calm}, {Exhaust}, Kill this"
         known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
                  "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
-                 "energy_x"}
+                 "energy_x", "xp"}
         parts += [_mark(f"cost {k}") for k in cost if k not in known]
         if symbols:
             parts = [_cap(p) for p in parts]
@@ -1034,6 +1132,9 @@ class Renderer:
                 parts = TriggerParts(np, verb, target)
             if t.get("alone"):
                 parts = replace(parts, rest=(parts.rest + " alone").strip())
+        elif event == "move" and "mover" in t and not is_self:
+            mover = {"you": you, "enemy": Phrase("an opponent")}.get(str(t["mover"]), Phrase("a player"))
+            parts = TriggerParts(mover, "move", other_np().text)
         elif event == "move":
             if is_self or is_host:
                 parts = TriggerParts(me, "move")
@@ -1135,6 +1236,12 @@ class Renderer:
             parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
         elif event == "reveal":
             parts = TriggerParts(player_phrase, "reveal", ctx.self_obj if is_self else "a card")
+        elif event == "return_to_hand":
+            np = Phrase(ctx.self_subj.text) if is_self else Phrase(
+                f"{_article(str(what or 'unit'))} {what or 'unit'}" + (" here" if t.get("here") else "")) \
+                if not isinstance(subject, Mapping) else other_np()
+            parts = TriggerParts(np, "be", "returned to a player's hand" if player in (None, "any")
+                                 else f"returned to {ctx.your()} hand")
         else:
             parts = TriggerParts(Phrase(_mark(f"event {event}")), "happen")
         extra: list[str] = []
@@ -1142,8 +1249,11 @@ class Renderer:
         if by:
             extra.append({"spell": "with a spell", "ability": "with an ability", "combat": "in combat",
                           "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), _mark(f"by {by}")))
-        if t.get("here") and event not in ("chosen",):
+        if t.get("here") and event not in ("chosen", "return_to_hand"):
             extra.append("here")
+        if _is_int(t.get("min_spent")):
+            extra.append("if " + ("you" if player in (None, "you") else "they") + " spent {" + str(t["min_spent"])
+                         + "} or more")
         if t.get("from_battlefield"):
             extra.append("from a battlefield")
         if t.get("from_uncontrolled"):
@@ -1196,7 +1306,9 @@ class Renderer:
         for key, value in eff.items():
             if key in ("type", "note", "duration"):
                 continue
-            if isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
+            if isinstance(value, str) and _is_marked(self.obj(ctx, value)):
+                fields[key] = value  # not a reference: a name (a token's)
+            elif isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
                 fields[key] = self.obj(ctx, value)
             else:
                 fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
@@ -1293,7 +1405,10 @@ class Renderer:
         return self.simple(ctx, eff, "banish")
 
     def e_counter(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        return self.simple(ctx, eff, "counter")
+        out = self.simple(ctx, eff, "counter")
+        if eff.get("to") == "hand":
+            out.append(Clause("return it to its owner's hand instead of putting it in their trash", subject=True))
+        return out
 
     def e_reveal(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         return self.simple(ctx, eff, "reveal")
@@ -1463,6 +1578,7 @@ class Renderer:
             "your_base": f"to {ctx.your()} base", "destination": "to its destination",
             "choose_battlefield": "to a battlefield", "choose_location": "",
             "source_location": "to its original location", "event_location": "to that battlefield",
+            "origin": "to where it was", "event_subject_location": "to that battlefield",
         }
         if to is None:
             return ""
@@ -1486,6 +1602,7 @@ class Renderer:
         if player == "opponent":
             return Phrase("they", plural=True) if ctx.chosen else Phrase("an opponent")
         return {"its_controller": Phrase("its controller"), "event_player": Phrase("that player"),
+                "chosen": Phrase("they", plural=True),
                 "owner": Phrase("its owner"), "each": Phrase("each player"),
                 "opponents": Phrase("each opponent")}.get(str(player), Phrase(_mark(f"player {player!r}")))
 
@@ -1537,6 +1654,8 @@ class Renderer:
             out.append(Clause("use only to play spells", subject=True))
         elif eff.get("only_for") == "gear":
             out.append(Clause("use only to play gear or use gear abilities", subject=True))
+        elif eff.get("only_for") == "showdowns":
+            out.append(Clause("spend this Energy only during showdowns", subject=True))
         return out
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1575,7 +1694,8 @@ class Renderer:
             where = {"base": f"in {ctx.your()} base", "your_base": f"in {ctx.your()} base", "here": "here",
                      "there": "there", "its_base": "in its base", "destination": "at its destination",
                      "choose_battlefield": "at a battlefield", "choose_location": "",
-                     "source_location": "at its original location", "event_location": "at that battlefield"}
+                     "source_location": "at its original location", "event_location": "at that battlefield",
+                     "origin": "there", "event_subject_location": "at that battlefield"}
             if isinstance(at, Mapping):
                 text += " " + ("there" if "named" in at else "at " + self.selection(ctx, at).text)
             else:
@@ -1632,6 +1752,10 @@ class Renderer:
         body = [first] + (self.clauses(inner, eff["then"]) if "then" in eff else [])
         return body + self.rest_clause(ctx, eff.get("rest"))
 
+    def e_predict(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        count = self.amount(ctx, eff.get("count", 1))
+        return [Clause("[Predict]" if count.value == "1" else f"[Predict {count.value}]", subject=True)]
+
     def e_reveal_until(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         sel = {"pick": "target", "what": eff.get("what", "card"), "where": eff.get("where") or {}}
         whose = "an opponent's" if eff.get("player") == "opponent" else ctx.your()
@@ -1643,6 +1767,8 @@ class Renderer:
 
     def e_put_in_hand(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
+        if target == "affected":  # a card the effect was created for: not necessarily yours
+            return [Clause(f"{ctx.v('return')} it to its owner's hand", group="ref")]
         return [Clause(f"{ctx.v('put')} {self.obj(ctx, target)} into {ctx.your()} hand",
                        group="ref" if isinstance(target, str) else "")]
 
@@ -1781,11 +1907,18 @@ class Renderer:
                         out.append(Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj))
                     out += self.clauses(ctx, step)
             i += same
-        return out
+        return _chosen_inline(out, steps)
 
     def e_if(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         cond = eff.get("condition")
         then = self.text(ctx, eff.get("then"))
+        first, other = eff.get("then"), eff.get("else")
+        if isinstance(first, Mapping) and isinstance(other, Mapping) and first.get("type") == other.get("type") \
+                and first.get("type") != "sequence":
+            # "Deal 2 to it. If you control a facedown card, deal 4 to it instead."
+            rest = f"{self.keyword_label(cond)} — {_cap(then)}" if isinstance(cond, Mapping) and \
+                cond.get("type") == "keyword" else f"if {self.condition(ctx, cond)}, {then}"
+            return [Clause(self.text(ctx, other), subject=True), Clause(rest + " instead", subject=True)]
         if isinstance(cond, Mapping) and cond.get("type") == "keyword":
             head = f"{self.keyword_label(cond)} — {_cap(then)}"
         else:
@@ -2029,9 +2162,11 @@ class Renderer:
                                                                                           "enter_exhausted")
                                             for m in modifiers):
                 return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
-            prefix = f"{'if' if moment else 'while'} {self.condition(ctx, cond)}, "
-            sentences = [prefix + s for s in sentences]
-        return sentences
+            # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
+            past = isinstance(cond, Mapping) and cond.get("type") == "history"
+            prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
+            sentences = [prefix + s for s in _same_subject(sentences, subj.text)]
+        return _same_subject(sentences, subj.text)
 
     def modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, affects: Node) -> str:
         """One static modifier as a sentence about its subject."""
@@ -2074,6 +2209,18 @@ class Renderer:
         if kind == "copy_text":
             return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
                    f"for as long as {ctx.self_obj} is attached to it"
+        if kind == "play_location" and mod.get("location") == "battlefield_with_lone_enemy":
+            who = f"{ctx.self_subj.text} can" if subj.text in ("I", "this") else f"{subj.text} can"
+            return f"{who} be played to an occupied battlefield if an enemy unit is alone there"
+        if kind == "play_from":
+            cost = ", ".join(self.cost_parts(ctx, mod.get("cost") or {}, symbols=True)) or "{0}"
+            zone = _ZONES.get(str(mod.get("zone")), str(mod.get("zone")))
+            return f"you may play {ctx.self_obj if subj.text in ('I', 'this') else subj.text} from your {zone} " \
+                   f"for {cost.replace(', ', '')}"
+        if kind == "damage_taken":
+            times = mod.get("times", 2)
+            how = "double" if times == 2 else f"multiply by {times}"
+            return f"{how} all damage that would be dealt to {subj.text}"
         if kind == "play_location":
             where = {"open_battlefield": "an open battlefield", "occupied_enemy_battlefield":
                      "an occupied enemy battlefield", "battlefield_with_own_units":
@@ -2094,6 +2241,11 @@ class Renderer:
             if mod.get("from") == "spell_or_ability":
                 return f"prevent all spell and ability damage to {self.obj(ctx, affects)}"
             return f"{subj.text} {subj.verb('do')}n't take damage"
+        if kind == "extra_trigger" and "event" in mod:
+            event = str(mod["event"])
+            doing = {"conquer": "conquering", "hold": "holding"}.get(event, event)
+            here = " here" if mod.get("here") else ""
+            return f"{ctx.your()} {event} effects for {doing}{here} trigger an additional time"
         if kind == "extra_trigger":
             kw = self.keyword_use(mod.get("keyword"), None)
             return f"{ctx.your()} {kw} effects trigger an additional time"
@@ -2142,6 +2294,8 @@ class Renderer:
             per = times.per if times is not None else ""
             if parts and per and parts[0].endswith(f" {more}{per}"):  # "{2}{Calm} less for each point ..."
                 parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}{per}"
+            elif parts and not per and parts[0].endswith(f" {more}") and "power_times" not in mod:
+                parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}"  # "I cost {2}{Calm} less"
             else:
                 parts.append(f"{self.power(power)} {more}{per}")
         if isinstance(mod.get("or_power"), list) and parts:
@@ -2176,6 +2330,8 @@ class Renderer:
             "no_move": f"{subj.text} can't move",
             "cant_gain_points": f"{subj.text} can't gain points",
             "no_units_played_here": "units can't be played here",
+            "cant_be_readied": f"{subj.text} can't be readied",
+            "cant_play_spells": f"{subj.text} can't play spells",
         }
         return table.get(name, _mark(f"restriction {name!r}"))
 
@@ -2217,6 +2373,21 @@ class Renderer:
         if hook == "combat_damage":
             return f"{subj.text} {subj.verb('do')}n't deal combat damage" if value == "none" else \
                 f"{subj.text} {subj.verb('deal')} {value} combat damage"
+        if hook == "move_tax":
+            each = "{Any}" if value == 1 else "{Any}" * int(value) if _is_int(value) else "{Any}"
+            return f"opponents must pay {each} for each unit beyond the first to move multiple units to " \
+                   f"{ctx.self_poss} battlefield at the same time"
+        if hook == "any_damage_lethal":
+            return f"any amount of your damage is enough to kill {subj.text}"
+        if hook == "keyword_doesnt_trigger":
+            where = " at my battlefield" if subj.text.endswith(" here") or "here" in subj.text else ""
+            return f"your [{_keyword_display(str(value))}] effects{where} don't trigger"
+        if hook == "move_here_from":
+            return "units can move here from anywhere"
+        if hook == "named_tag":
+            return f"{subj.text} named the {value} tag"
+        if hook == "replaced_battlefield":
+            return f"{subj.text} replaced another battlefield"
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
@@ -2236,7 +2407,7 @@ class Renderer:
 
     def labels(self, ability: Mapping[str, Any]) -> list[str]:
         out = []
-        cond = ability.get("condition")
+        cond = _step_condition(ability.get("condition"))
         label = ability.get("keyword")
         if isinstance(cond, Mapping) and cond.get("type") == "keyword":
             out.append(self.keyword_label(cond))
@@ -2251,7 +2422,7 @@ class Renderer:
         kind = ability.get("kind")
         ctx = self.base
         labels = self.labels(ability)
-        cond = ability.get("condition")
+        cond = _step_condition(ability.get("condition"))
         prefix = ""
         if isinstance(cond, Mapping) and cond.get("type") != "keyword":
             prefix = f"While {self.condition(ctx, cond)}: "
@@ -2275,9 +2446,22 @@ class Renderer:
             text = self.additional_cost(ctx, ability)
         else:
             text = _mark(f"unknown ability kind {kind!r}")
+        if isinstance(cond, Mapping) and cond.get("type") == "keyword" and self.superseded(cond) \
+                and text.endswith("."):
+            text = text[:-1] + " instead."  # "[Level 6] — I cost {4} less instead." (a lower level's step ends)
         if labels:
             text = ", ".join(labels) + " — " + text
         return prefix + text
+
+    def superseded(self, cond: Mapping[str, Any]) -> bool:
+        """Whether another ability of the card holds only until this keyword condition holds (a step of
+        a [Level] ladder: "[Level 3] ... [Level 6] ... instead")."""
+        for other in self.card.get("abilities") or []:
+            step = other.get("condition") if isinstance(other, Mapping) else None
+            if isinstance(step, Mapping) and step.get("type") == "all" and _step_condition(step) is not step \
+                    and {"type": "not", "of": dict(cond)} in step.get("of", []):
+                return True
+        return False
 
     def implied_trigger(self, ability: Mapping[str, Any]) -> bool:
         """Whether a labelled triggered ability's trigger is its keyword's own (Deathknell: 'when I die')."""
@@ -2301,16 +2485,34 @@ class Renderer:
             text += " (Once each turn.)"
         return text
 
+    def reduction(self, ctx: Ctx, cost: Node) -> tuple[Node, str]:
+        """An ability cost whose Energy shrinks ({4} minus 1 for each ...): the cost as printed and
+        the sentence that says how it shrinks ("This ability costs {1} less for each ...")."""
+        energy = cost.get("energy") if isinstance(cost, Mapping) else None
+        if not isinstance(energy, Mapping) or not _is_int(energy.get("times")) or energy["times"] >= 0 \
+                or not _is_int(energy.get("plus")) or energy["plus"] <= 0:
+            return cost, ""
+        assert isinstance(cost, Mapping)
+        less = self.amount(ctx, {k: v for k, v in energy.items() if k not in ("times", "plus")})
+        step = -int(energy["times"])
+        if less.per and less.num is not None:
+            note = f"This ability costs {{{step}}} less{less.per}."
+        else:
+            note = f"This ability's Energy cost is reduced by {('twice ' if step == 2 else '') + less.equal}."
+        return {**cost, "energy": energy["plus"]}, note
+
     def activated(self, ctx: Ctx, ability: Mapping[str, Any], labels: list[str]) -> str:
-        cost = ability.get("cost") or {}
+        cost, note = self.reduction(ctx, ability.get("cost") or {})
         parts = self.cost_parts(ctx, cost, symbols=True)
         head = ", ".join(parts) if parts else "{0}"
         timing = ability.get("timing")
         tags = ([f"[{str(timing).capitalize()}]"] if timing in ("action", "reaction") else []) + labels
         effect = _end(_cap(self.text(ctx, ability.get("effect"))))
-        if tags:
+        if tags and self.styled("labels_before_cost"):  # "[Level 6] — [Reaction] — {Exhaust}: ..."
+            head = " — ".join(labels + tags[:len(tags) - len(labels)]) + " — " + head
+        elif tags:
             effect = ", ".join(tags) + " — " + effect
-        extra = []
+        extra = [note] if note else []
         if "only_while" in ability:
             extra.append(f"Use this ability only while {self.condition(ctx, ability['only_while'])}.")
         if ability.get("once_per_turn"):
@@ -2323,7 +2525,10 @@ class Renderer:
         what = "this" if self.type == "spell" else ctx.self_obj
         if not ability.get("optional"):
             return f"As an additional cost to play {what}, {pay}."
-        text = f"As you play {what}, you may {pay} as an additional cost."
+        if self.styled("additional_cost_to_play"):
+            text = f"You may {pay} as an additional cost to play {what}."
+        else:
+            text = f"As you play {what}, you may {pay} as an additional cost."
         eoc = ability.get("effect_on_cost")
         if isinstance(eoc, Mapping) and eoc:
             text += f" If you do, {self.cost_effect(ctx, eoc, cost)}."
@@ -2335,10 +2540,20 @@ class Renderer:
         per = ""
         if eoc.get("per_unit") and isinstance(cost, Mapping):
             per = " for each buff you spend" if "spend_buff" in cost else " for each unit killed this way"
-        if "reduce_energy" in eoc:
-            parts.append(f"reduce {mine} cost by {self.resources(eoc['reduce_energy'], None, ctx)}{per}")
-        if eoc.get("reduce_power"):
-            parts.append(f"reduce {mine} cost by {self.power(eoc['reduce_power'])}{per}")
+        less = self.styled("additional_cost_to_play")
+        for key, amount in (("reduce_energy", "energy"), ("reduce_power", "power")):
+            if not eoc.get(key):
+                continue
+            shown = self.resources(eoc[key], None, ctx) if amount == "energy" else self.power(eoc[key])
+            if less:
+                subj = "this" if self.type == "spell" else ctx.self_subj.text
+                parts.append(f"{subj} {'costs' if subj == 'this' else 'cost'} {shown} less{per}")
+            else:
+                parts.append(f"reduce {mine} cost by {shown}{per}")
+        if eoc.get("reduce_by_killed_cost"):
+            subj = "this" if self.type == "spell" else ctx.self_subj.text
+            parts.append(f"{subj} {'costs' if subj == 'this' else 'cost'} {{1}} less for each Energy it costs and "
+                         f"{self.power(eoc['reduce_by_killed_cost'])} less for each Power it costs")
         if eoc.get("ignore_cost"):
             parts.append(f"ignore {mine} cost")
         if eoc.get("enter_ready"):
@@ -2367,8 +2582,9 @@ class Renderer:
             if isinstance(value, Mapping) and "type" in value:
                 return f"[{shown}] — {_end(_cap(self.text(self.base, value)))}" + self.reminder(str(name), None)
             if isinstance(value, Mapping):
+                value, note = self.reduction(self.base, value)
                 cost = ", ".join(self.cost_parts(self.base, value, symbols=True)) or "{0}"
-                return f"[{shown}] {cost}" + self.reminder(str(name), None)
+                return f"[{shown}] {cost}" + (f". {note}" if note else "") + self.reminder(str(name), None)
         return _mark(f"keyword {entry!r}")
 
     def label_keywords(self) -> set[str]:
@@ -2395,11 +2611,14 @@ class Renderer:
         out: list[str] = []
         labels = self.label_keywords()
         keywords = self.card.get("keywords")
+        last: list[str] = []  # keywords whose parameter is an effect (Deathknell) are printed after the abilities
         for entry in keywords if isinstance(keywords, list) else []:
             name = entry if isinstance(entry, str) else next(iter(entry), "") if isinstance(entry, Mapping) else ""
             if isinstance(entry, str) and _norm_kw(name) in labels:
                 continue
-            out.append(_safe(self.keyword_line, entry))
+            effect_param = isinstance(entry, Mapping) and isinstance(next(iter(entry.values()), None), Mapping) \
+                and "type" in next(iter(entry.values()))
+            (last if effect_param else out).append(_safe(self.keyword_line, entry))
         abilities = self.card.get("abilities")
         abilities = abilities if isinstance(abilities, list) else []
         i = 0
@@ -2427,7 +2646,7 @@ class Renderer:
             else:
                 out.append(_safe(self.ability, ability))
             i += len(group)
-        return out
+        return out + last
 
     def merged_triggers(self, group: list[Mapping[str, Any]]) -> str:
         """Triggered abilities differing only in their trigger: 'When I attack or defend, ...'."""
@@ -2481,6 +2700,41 @@ class Renderer:
         return "When " + _series(shown, "or")
 
 _MORE_KEYWORDS = "\x00more_keywords"
+
+
+def _step_condition(cond: Node) -> Node:
+    """A keyword condition that holds until another does ([Level 3] but not [Level 6]: a step of a
+    ladder) is labelled by its first keyword; any other condition is itself."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else None
+    if isinstance(parts, list) and len(parts) >= 2 and isinstance(parts[0], Mapping) \
+            and parts[0].get("type") == "keyword" \
+            and all(isinstance(p, Mapping) and p.get("type") == "not" and isinstance(p.get("of"), Mapping)
+                    and p["of"].get("type") == "keyword" for p in parts[1:]):
+        return parts[0]
+    return cond
+
+
+def _chosen_inline(out: list[Clause], steps: list[Node]) -> list[Clause]:
+    """'Choose a unit. Deal 2 to it.' said as 'Deal 2 to a unit.' (the chosen object named where it's used)."""
+    first = steps[0] if steps else None
+    if len(out) < 2 or not isinstance(first, Mapping) or first.get("type") != "select" or not out[0].obj \
+            or out[0].verb not in ("choose", "chooses") or out[1].text.startswith(("if ", "it ", "choose")):
+        return out
+    match = re.search(r"\bit\b", out[1].text)
+    if match is None or match.start() == 0:
+        return out
+    text = out[1].text[:match.start()] + out[0].obj + out[1].text[match.end():]
+    return [replace(out[1], text=text)] + out[2:]
+
+
+def _same_subject(sentences: list[str], subject: str) -> list[str]:
+    """'I cost {2} less. I enter ready.' said as 'I cost {2} less and enter ready'."""
+    head = subject + " "
+    if len(sentences) < 2 or not all(s.startswith(head) and ", " not in s for s in sentences):
+        return sentences
+    rests = [s[len(head):] for s in sentences]
+    verb = rests[0].split(" ")[0] + " "
+    return [head + _series(rests[:1] + [r[len(verb):] if r.startswith(verb) else r for r in rests[1:]])]
 
 
 def _merge_grants(steps: list[Node]) -> list[Node]:
