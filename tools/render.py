@@ -304,13 +304,24 @@ class Renderer:
             "chosen": ("they", "them", "their"), "destination": ("its destination",) * 2 + ("its destination's",),
             "source_location": ("its original location",) * 2 + ("its original location's",),
             "this_card": (str(self.card.get("name", "this card")),) * 2 + (f"{self.card.get('name', 'this card')}'s",),
-            "paid": ("the unit paid for this",) * 2 + ("the location of the unit you exhausted to pay for this",),
+            "paid": (self.paid_unit(),) * 2 + (self.paid_unit() + "'s",),
             "affected": ("it", "it", "its"),
         }
         forms = table.get(str(name))
         if forms is None:
             return _mark(f"reference {name!r}")
         return forms[{"subj": 0, "obj": 1, "poss": 2}[role]]
+
+    def paid_unit(self) -> str:
+        """What a cost of the card paid with: 'the killed unit', 'the unit you exhausted to pay for this ability'."""
+        for ability in self.card.get("abilities") or []:
+            cost = ability.get("cost") if isinstance(ability, Mapping) else None
+            if isinstance(cost, Mapping) and "kill" in cost:
+                return "the killed unit"
+            if isinstance(cost, Mapping) and "exhaust" in cost:
+                kind = "ability" if ability.get("kind") == "activated" else self.type
+                return f"the unit you exhausted to pay for this {kind}"
+        return "what was paid"
 
     def subject(self, ctx: Ctx, node: Node) -> Phrase:
         """A selector as the subject of a sentence."""
@@ -491,7 +502,9 @@ class Renderer:
         if "occupied_by" in where:
             posts.append("where you have units" if where["occupied_by"] in ("you", "friendly")
                          else "where there are enemy units" if where["occupied_by"] == "enemy" else "with units")
-        if "not_at" in where:
+        if "not_at" in where and what == "battlefield":
+            adjs.append("different")
+        elif "not_at" in where:
             posts.append("at a different location")
         if isinstance(where.get("units_total_might"), Mapping):
             rng = where["units_total_might"]
@@ -508,6 +521,13 @@ class Renderer:
                 posts.append(f"with {might['max']} Might or less")
             elif _is_int(might.get("min")) and "max" not in might:
                 posts.append(f"with {might['min']}+ Might")
+            elif len(might) == 1 and isinstance(next(iter(might.values())), Mapping) \
+                    and next(iter(might.values())).get("type") == "might" \
+                    and next(iter(might.values())).get("plus") == (-1 if "max" in might else 1) \
+                    and set(next(iter(might.values()))) == {"type", "of", "plus"}:
+                # "with less Might than me", "with more Might than it"
+                than = self.obj(ctx, next(iter(might.values()))["of"])
+                posts.append(f"with {'less' if 'max' in might else 'more'} Might than {than}")
             else:
                 parts = [self.bound(ctx, might[s], s) for s in ("min", "max") if s in might]
                 posts.append("with Might " + " and ".join(parts))
@@ -518,7 +538,14 @@ class Renderer:
             if isinstance(rng, Mapping):
                 computed = computed or any(isinstance(v, Mapping) for v in rng.values())
                 cost_parts += [self.bound(ctx, rng[s], s, symbol) for s in ("min", "max") if s in rng]
-        if cost_parts and computed:
+        ranges = [where.get(k) for k in ("energy_cost", "power_cost")]
+        ofs = [r.get("max") if isinstance(r, Mapping) and set(r) == {"max"} else None for r in ranges]
+        if all(isinstance(m, Mapping) and m.get("type") == key and set(m) == {"type", "of"}
+               for m, key in zip(ofs, ("energy_cost", "power_cost"))) and ofs[0]["of"] == ofs[1]["of"]:  # type: ignore[index]
+            # "that costs no more Energy and no more Power than the killed unit"
+            other = self.obj(ctx, ofs[0]["of"])  # type: ignore[index]
+            late.append(f"that {'cost' if plural else 'costs'} no more Energy and no more Power than {other}")
+        elif cost_parts and computed:
             late.append("with Energy cost " + " and ".join(cost_parts).replace("no more than", "at most"))
         elif cost_parts:
             posts.append(("that cost " if plural else "that costs ") + " and ".join(cost_parts))
@@ -584,15 +611,18 @@ class Renderer:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
             alt_texts = []
             full = any(self.filter_words(ctx, a, what, plural)[2] for a in alternatives if isinstance(a, Mapping))
+            tags_only = what == "unit" and all(isinstance(a, Mapping) and set(a) == {"tag"} for a in alternatives)
             for alt in alternatives:
                 if not isinstance(alt, Mapping):
                     continue
                 a_adjs, a_noun, a_posts, a_late = self.filter_words(ctx, alt, what, plural)
-                words = " ".join(a_adjs + [a_noun])
+                if tags_only:  # "a Bird, Cat, Dog, or Poro", "Bird, Cat, and Dog units"
+                    a_noun = ""
+                words = " ".join(a_adjs + ([a_noun] if a_noun else []))
                 if full and not plural:
                     words = f"{_article(words)} {words}"
                 alt_texts.append(" ".join([words] + a_posts + a_late))
-            noun = _series(alt_texts, "or" if not plural else "and")
+            noun = _series(alt_texts, "or" if not plural else "and") + (" units" if tags_only and plural else "")
             if full and not plural:
                 head = " ".join(adjs)
                 quant = "another " if other else ""
@@ -608,6 +638,11 @@ class Renderer:
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
                 adjs.insert(0, "facedown")
+            elif zone == "anywhere" and pick == "all" and filters.get("owner") == "you" and what in ("spell", "unit") \
+                    and f"{ctx.you().text} own" in posts:
+                # "your spells", "your non-token units": cards you own, wherever they are
+                posts.remove(f"{ctx.you().text} own")
+                adjs.insert(0, ctx.your())
             elif zone == "anywhere":
                 posts.append("everywhere")
             elif zone == "banishment":
@@ -778,6 +813,10 @@ class Renderer:
             return _mark(f"condition {cond!r}")
         kind = cond.get("type")
         parts = cond.get("of")
+        if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
+                "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
+                "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}:
+            return f"{self.subject(ctx, parts[0]['subject']).be()} attacking with another unit"
         if kind in ("all", "any") and isinstance(parts, list):
             word = "and" if kind == "all" else "or"
             subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
@@ -888,6 +927,9 @@ class Renderer:
         """
         if not isinstance(sel, Mapping):
             return _mark("exists without a selection")
+        if quantity == "" and sel.get("among") in ("it", "them") and set(sel) <= {"pick", "what", "among", "zone"} \
+                and sel.get("what") in _NOUNS and (sel["among"] == "it" or ctx.single):
+            return f"it's {_article(str(sel['what']))} {sel['what']}"  # "if it's a spell"
         where = sel.get("where") or {}
         where = where if isinstance(where, Mapping) else {}
         controller = where.get("controller")
@@ -1220,7 +1262,7 @@ class Renderer:
                 parts = replace(parts, rest="one or more units")
         elif event in ("combat_end", "showdown_start"):
             noun = "a combat" if event == "combat_end" else "a showdown"
-            parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "start")
+            parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "begin")
         elif event == "win_combat":
             parts = TriggerParts(me if is_self or is_host else player_phrase, "win", "a combat")
         elif event == "equipped":
@@ -1251,9 +1293,10 @@ class Renderer:
                           "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), _mark(f"by {by}")))
         if t.get("here") and event not in ("chosen", "return_to_hand"):
             extra.append("here")
+        spent = ""
         if _is_int(t.get("min_spent")):
-            extra.append("if " + ("you" if player in (None, "you") else "they") + " spent {" + str(t["min_spent"])
-                         + "} or more")
+            spent = ", if " + ("you" if player in (None, "you") else "they") + " spent {" + str(t["min_spent"]) \
+                + "} or more"
         if t.get("from_battlefield"):
             extra.append("from a battlefield")
         if t.get("from_uncontrolled"):
@@ -1264,7 +1307,7 @@ class Renderer:
         if event == "chosen" and t.get("first_this_turn"):
             prefix, suffix = "When", " for the first time each turn"
         rest_text = " ".join(x for x in [parts.rest] + extra if x)
-        return replace(parts, rest=rest_text, prefix=prefix, suffix=suffix)
+        return replace(parts, rest=rest_text, prefix=prefix, suffix=suffix + spent)
 
     def trigger(self, ctx: Ctx, t: Node, delayed: bool = False) -> str:
         """'When you play me', 'At the start of your Beginning Phase', 'The first time I move each turn'."""
@@ -1524,7 +1567,10 @@ class Renderer:
                                  f"{self.poss(ctx, target)} Might to {value}", subject=bool(duration))]
         amount = self.amount(ctx, eff.get("amount", 0))
         sign = "-" if eff.get("negative") else "+"
-        if amount.num is not None:
+        if amount.num is not None and eff.get(_MORE_KEYWORDS):
+            grants = _series([f"{sign}{amount.num} Might"] + [self.keyword_use(k, v) for k, v in eff[_MORE_KEYWORDS]])
+            change = f"{grants}{duration}"
+        elif amount.num is not None:
             change = f"{sign}{amount.num} Might{duration}{amount.per}"
         else:
             change = f"{'-' if sign == '-' else '+'}X Might{duration}, where X is {amount.equal}"
@@ -1548,6 +1594,8 @@ class Renderer:
         shown = _keyword_display(str(name))
         if value == "own_cost":
             return f"[{shown}] equal to its cost"
+        if isinstance(value, Mapping) and "type" not in value:  # a cost: "[Repeat] {2}{Chaos}"
+            return f"[{shown}] " + (", ".join(self.cost_parts(ctx or self.base, value, symbols=True)) or "{0}")
         if isinstance(value, Mapping):
             return f"[{shown}] equal to {self.amount(ctx or self.base, value).equal}"
         return f"[{shown} {value}]" if _is_int(value) else f"[{shown}]"
@@ -1570,6 +1618,8 @@ class Renderer:
             if to.get("what") in ("battlefield", "location") and isinstance(where, Mapping) and set(where) == {"at"} \
                     and isinstance(where["at"], str):
                 return f"to {self.poss(ctx, where['at'])} {to['what']}"
+            if to.get("what") == "unit" and isinstance(to.get("among"), str) and set(to) <= {"pick", "what", "among"}:
+                return f"to the location of {self.obj(ctx, to['among'])}"  # where that unit is
             return "to " + self.selection(ctx, to).text
         table = {
             "base": f"to {ctx.your()} base", "here": "here", "there": "there",
@@ -1691,7 +1741,7 @@ class Renderer:
             text += " exhausted"
         at = eff.get("at")
         if at is not None:
-            where = {"base": f"in {ctx.your()} base", "your_base": f"in {ctx.your()} base", "here": "here",
+            where = {"base": f"to {ctx.your()} base", "your_base": f"to {ctx.your()} base", "here": "here",
                      "there": "there", "its_base": "in its base", "destination": "at its destination",
                      "choose_battlefield": "at a battlefield", "choose_location": "",
                      "source_location": "at its original location", "event_location": "at that battlefield",
@@ -1722,7 +1772,10 @@ class Renderer:
         return [Clause(f"{who.text} {who.verb('score')} {amount.value} {points}", subject=True)]
 
     def e_gain_xp(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        return [Clause(f"{ctx.v('gain')} {self.amount(ctx, eff.get('amount', 1)).value} XP", group="player")]
+        amount = self.amount(ctx, eff.get("amount", 1))
+        if amount.per and amount.num is not None:  # "gain 1 XP for each friendly unit"
+            return [Clause(f"{ctx.v('gain')} {amount.num} XP{amount.per}", group="player")]
+        return [Clause(f"{ctx.v('gain')} {amount.value} XP", group="player")]
 
     def rest_clause(self, ctx: Ctx, rest: Node) -> list[Clause]:
         if rest is None:
@@ -1750,6 +1803,8 @@ class Renderer:
                            f"{ctx.your()} {deck}")
         inner = replace(ctx, single=count.value == "1" and player not in ("each", "opponents"))
         body = [first] + (self.clauses(inner, eff["then"]) if "then" in eff else [])
+        if inner.single and eff.get("rest", "keep_order") == "keep_order":
+            return body  # one card looked at stays where it was: nothing to say
         return body + self.rest_clause(ctx, eff.get("rest"))
 
     def e_predict(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -2031,7 +2086,11 @@ class Renderer:
             else:
                 parts = self.trigger_parts(inner, t)
                 head = " ".join(x for x in [parts.subject.text, parts.subject.verb(parts.verb), parts.rest] if x)
-                head = ("the next time " if uses == 1 else "when ") + head + when
+                if not parts.verb:  # "at the start of your next Main Phase"
+                    rest = re.sub(r"^(your|each|their) ", r"\1 next ", parts.rest) if uses == 1 else parts.rest
+                    head = f"{parts.prefix.lower()} {rest}{parts.suffix}"
+                else:
+                    head = ("the next time " if uses == 1 else "when ") + head + when
             cond = f"if {self.condition(inner, body['if'])}, " if "if" in body else ""
             effect = self.text(inner, body.get("effect"))
             if body.get("optional"):
@@ -2062,9 +2121,15 @@ class Renderer:
                 rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
-                words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
-                subject = Phrase(" ".join((["the next"] if single else []) + words) + when, plural=not single)
-                when = ""
+                if not single and where.get("owner") == "you" and all(
+                        isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                    # "your non-token units cost {1} more to play this turn"
+                    subject = Phrase(" ".join([ctx.your()] + adjs + [noun] + posts + late), plural=True)
+                    when = " to play" + when
+                else:
+                    words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
+                    subject = Phrase(" ".join((["the next"] if single else []) + words) + when, plural=not single)
+                    when = ""
         sentences = self.static_clauses(ctx, body, subject)
         return [Clause(s + when, subject=True) for s in sentences]
 
@@ -2305,10 +2370,16 @@ class Renderer:
                    "Energy cost; the Power cost is still paid)"
         if not parts:
             return _mark("cost modifier without energy or power")
+        chooses = mod.get("if_chooses")
+        if isinstance(chooses, Mapping) and subj.text in ("this", "I") and chooses.get("pick") == "all":
+            # "This costs {2} less if you choose a Bird, Cat, Dog, or Poro."
+            sel = {k: v for k, v in chooses.items() if k != "zone"}
+            return f"{subj.text} {subj.verb('cost')} " + " and ".join(parts) + \
+                f" if you choose {self.obj(ctx, {**sel, 'pick': 'target'})}"
         if "if_chooses" in mod:
             subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
         if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
-                and "or_power" not in mod:
+                and "or_power" not in mod and _is_int(mod.get("minimum")):
             amount = self.amount(ctx, energy)
             owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
             verb = "increased" if more == "more" else "reduced"
@@ -2444,6 +2515,8 @@ class Renderer:
             text = _end(_cap(self.replacement_text(ctx, ability, head)))
         elif kind == "additional_cost":
             text = self.additional_cost(ctx, ability)
+            if prefix:  # "If you've played a spell this turn, you may pay {Chaos} as an additional cost ..."
+                text, prefix = f"If {self.condition(ctx, cond)}, {text[0].lower()}{text[1:]}", ""
         else:
             text = _mark(f"unknown ability kind {kind!r}")
         if isinstance(cond, Mapping) and cond.get("type") == "keyword" and self.superseded(cond) \
@@ -2477,6 +2550,9 @@ class Renderer:
         inner = replace(ctx, zone=str(zone)) if isinstance(zone, str) else ctx
         head = head or self.trigger(inner, t)
         cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+        if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
+            # "While you control this battlefield, when you play a spell, ..."
+            head, cond = f"While {self.condition(inner, ability['if'])}, {head[0].lower()}{head[1:]}", ""
         effect = self.text(inner, ability.get("effect"))
         if ability.get("optional"):
             effect = f"you may {effect}"
@@ -2525,6 +2601,9 @@ class Renderer:
         what = "this" if self.type == "spell" else ctx.self_obj
         if not ability.get("optional"):
             return f"As an additional cost to play {what}, {pay}."
+        eoc = ability.get("effect_on_cost")
+        if eoc == {"ignore_cost": True} and isinstance(cost, Mapping) and set(cost) <= {"energy", "power"}:
+            return f"You may play {what} for {''.join(self.cost_parts(ctx, cost, symbols=True))}."
         if self.styled("additional_cost_to_play"):
             text = f"You may {pay} as an additional cost to play {what}."
         else:
@@ -2746,6 +2825,14 @@ def _merge_grants(steps: list[Node]) -> list[Node]:
                 "grant_keyword" and step.get("target") in ("target", "it") and \
                 step.get("duration") == prev.get("duration") and set(step) <= {"type", "target", "keyword", "value",
                                                                                  "duration", "note"}:
+            more = list(prev.get(_MORE_KEYWORDS) or []) + [(step.get("keyword"), step.get("value"))]
+            out[-1] = {**prev, _MORE_KEYWORDS: more}
+        elif isinstance(step, Mapping) and isinstance(prev, Mapping) and step.get("type") == "grant_keyword" and \
+                prev.get("type") == "modify_might" and _is_int(prev.get("amount")) and \
+                step.get("target") in ("target", "it") and step.get("duration") == prev.get("duration") and \
+                set(step) <= {"type", "target", "keyword", "value", "duration", "note"} and \
+                set(prev) <= {"type", "target", "amount", "negative", "duration", "note"}:
+            # "give one of your other units here +3 Might and [Tank] this turn"
             more = list(prev.get(_MORE_KEYWORDS) or []) + [(step.get("keyword"), step.get("value"))]
             out[-1] = {**prev, _MORE_KEYWORDS: more}
         else:
