@@ -171,6 +171,7 @@ class Ctx:
     single: bool = False
     zone: str = ""
     spell: bool = False
+    destination: str = "its destination"  # "that battlefield" after "When I move to a battlefield"
 
     @property
     def third(self) -> bool:
@@ -630,6 +631,11 @@ class Renderer:
                 return Phrase(text.strip(), plural=plural)
         else:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
+            tag = filters.get("tag")
+            if what == "unit" and not plural and isinstance(tag, str) and tag in adjs and noun == "unit" \
+                    and mode != "bare":
+                adjs.remove(tag)  # "another Dragon", "a Mech": a tag names a unit
+                noun = tag
         zone = sel.get("zone")
         whose = sel.get("whose", "you")
         if zone == "hand" and "owner" in filters:
@@ -707,6 +713,9 @@ class Renderer:
         where = sel.get("where") or {}
         controller = where.get("controller") if isinstance(where, Mapping) else None
         noun = "opponent" if controller == "enemy" else "player"
+        same = where.get("same_controller_as") if isinstance(where, Mapping) else None
+        if same is not None and set(where) == {"same_controller_as"}:
+            return Phrase(f"{self.poss(ctx, same)} controller")  # the player who controls it
         if sel.get("pick") == "all":
             return Phrase(f"each {noun}")
         return Phrase(f"{_article(noun)} {noun}")
@@ -932,6 +941,11 @@ class Renderer:
             return f"it's {_article(str(sel['what']))} {sel['what']}"  # "if it's a spell"
         where = sel.get("where") or {}
         where = where if isinstance(where, Mapping) else {}
+        if quantity == "" and where.get("alone") and not (where.get("attacker") or where.get("defender")) \
+                and where.get("location", "here") == "here":
+            rest = {k: v for k, v in where.items() if k not in ("alone", "location")}
+            one = self.selection(ctx, {**sel, "pick": "target", "where": rest}).text
+            return f"{one} is alone" + (" here" if "location" in where else "")  # "an enemy unit is alone here"
         controller = where.get("controller")
         zone = sel.get("zone")
         if quantity is None and zone and not where and sel.get("what") == "card":
@@ -975,6 +989,10 @@ class Renderer:
                     and op == "ge":
                 among = self.selection(ctx, {**left["of"]}, mode="bare").text
                 return f"{among} have total Might {right} or more"
+            if kind == "might" and isinstance(left.get("of"), str) and op in ("le", "ge") \
+                    and set(left) == {"type", "of"}:
+                subject = self.subject(ctx, left["of"])  # "it has 3 Might or less"
+                return f"{subject.text} {subject.verb('have')} {right} Might or {'less' if op == 'le' else 'more'}"
             if kind == "stat" and left.get("stat") in have_stats and not left.get("plus") and not left.get("times"):
                 player = left.get("player")
                 who = {"opponent": "an opponent has", "its_controller": "its controller has"}.get(
@@ -1249,6 +1267,9 @@ class Renderer:
                 obj = "a buff"
             elif subject is None and event in ("discard", "recycle", "draw"):
                 obj = "one or more cards" if event != "draw" else "a card"
+                if event == "draw" and _is_int(nth) and nth > 1:  # "When you draw your second card each turn"
+                    obj = f"{ctx.your() if player != 'opponent' else 'their'} {_ordinal(nth)} card"
+                    prefix, suffix = "When", " each turn"
                 if event == "recycle" and what not in (None, "card"):
                     obj = f"one or more {_NOUNS.get(str(what), (str(what), str(what) + 's'))[1]}"
             elif subject is None and event == "channel":
@@ -1457,6 +1478,8 @@ class Renderer:
         return self.simple(ctx, eff, "reveal")
 
     def e_detach(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        if eff.get("target") == "this_card":  # said by the equipped unit: "unattach this"
+            return [Clause(f"{ctx.v('unattach')} this", group="ref")]
         return self.simple(ctx, eff, "detach")
 
     def e_recycle(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1490,6 +1513,10 @@ class Renderer:
         if target == "self" and ctx.zone and ctx.zone != "board":
             return [Clause(f"{ctx.v('return')} {ctx.self_obj} from {ctx.your()} {_ZONES.get(ctx.zone, ctx.zone)} "
                            f"to {ctx.your()} hand", group="ref")]
+        more = eff.get(_MORE_TARGETS)
+        if more:  # "Return a friendly unit and an enemy unit to their owners' hands."
+            objs = _series([self.obj(ctx, t) for t in [target] + list(more)])
+            return [Clause(f"{ctx.v('return')} {objs} to their owners' hands")]
         plural = self.is_plural(target)
         owner = "their owners' hands" if plural else (
             f"{ctx.self_poss} owner's hand" if target == "self" else "its owner's hand")
@@ -1537,7 +1564,9 @@ class Renderer:
         out: list[Clause] = []
         chosen = [x for x in (a, b) if isinstance(x, Mapping) and "named" not in x]
         if chosen:
-            out.append(Clause(f"{ctx.v('choose')} " + " and ".join(self.obj(ctx, x) for x in chosen)))
+            objs = [self.obj(ctx, x) for x in chosen]
+            shown = "two units" if objs == ["a unit", "another unit"] else " and ".join(objs)
+            out.append(Clause(f"{ctx.v('choose')} {shown}"))
         if a == "self" or b == "self":
             first = "we" if ctx.self_subj.text == "I" else "they"
             poss = "our" if first == "we" else "their"
@@ -1625,7 +1654,7 @@ class Renderer:
             "base": f"to {ctx.your()} base", "here": "here", "there": "there",
             "its_base": ("to base" if plural else (f"to {ctx.self_poss} base" if subject == "self"
                                                     else "to its base")),
-            "your_base": f"to {ctx.your()} base", "destination": "to its destination",
+            "your_base": f"to {ctx.your()} base", "destination": f"to {ctx.destination}",
             "choose_battlefield": "to a battlefield", "choose_location": "",
             "source_location": "to its original location", "event_location": "to that battlefield",
             "origin": "to where it was", "event_subject_location": "to that battlefield",
@@ -1667,7 +1696,9 @@ class Renderer:
             cards = eff["cards"]
             rest = "any of them still in your deck" if isinstance(cards, Mapping) and cards.get("among") == "them" \
                 and cards.get("pick") == "all" else self.obj(ctx, cards)
-            return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
+            clause = self.player_clause(ctx, eff.get("player"), "draw", rest)
+            # "reveal a unit from among them and draw it"
+            return [replace(clause, group="ref") if isinstance(cards, str) and clause.group else clause]
         amount = self.amount(ctx, eff.get("amount", 1))
         rest = f"{amount.num}{amount.per}" if amount.num is not None else f"cards equal to {amount.equal}"
         return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
@@ -2060,8 +2091,10 @@ class Renderer:
         affects = eff.get("affects")
         out: list[Clause] = []
         inner = ctx
-        if affects is not None:
-            if isinstance(affects, Mapping) and "named" not in affects:
+        if affects is not None and affects != "self":
+            if isinstance(affects, Mapping) and affects.get("what") == "player":
+                it = self.subject(ctx, affects)  # "its controller can't play spells this turn"
+            elif isinstance(affects, Mapping) and "named" not in affects:
                 chosen = self.obj(ctx, affects)
                 out.append(Clause(f"{ctx.v('choose')} {chosen}", verb=ctx.v("choose"), obj=chosen))
                 it = Phrase("it")
@@ -2548,17 +2581,23 @@ class Renderer:
         t = ability.get("when")
         zone = t.get("from_zone") if isinstance(t, Mapping) and t.get("event") != "discard" else None
         inner = replace(ctx, zone=str(zone)) if isinstance(zone, str) else ctx
+        if isinstance(t, Mapping) and t.get("to_battlefield"):
+            inner = replace(inner, destination="that battlefield")
         head = head or self.trigger(inner, t)
+        if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
+            inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
         cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+        if ability.get("if") == {"type": "showdown"}:
+            head, cond = f"{head} during a showdown", ""  # "When you play a unit during a showdown, ..."
         if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
             # "While you control this battlefield, when you play a spell, ..."
             head, cond = f"While {self.condition(inner, ability['if'])}, {head[0].lower()}{head[1:]}", ""
         effect = self.text(inner, ability.get("effect"))
         if ability.get("optional"):
-            effect = f"you may {effect}"
+            effect = f"{inner.you().text} may {effect}"
         text = _end(f"{head}, {cond}{effect}")
         if ability.get("once_per_turn"):
-            text += " (Once each turn.)"
+            text = "Once each turn, " + (text if text.startswith(("I ", "I'")) else text[0].lower() + text[1:])
         return text
 
     def reduction(self, ctx: Ctx, cost: Node) -> tuple[Node, str]:
@@ -2767,6 +2806,9 @@ class Renderer:
                     return ""
                 phrases.append((False, " ".join(x for x in [parts.subject.verb(parts.verb), parts.rest] if x)))
         subject = ctx.self_subj
+        if phrases and phrases[0] == (True, "played") and len(phrases) == 2 and not phrases[1][0] \
+                and subject.person == 1:
+            return f"When {ctx.you().text} play {ctx.self_obj} or when {subject.text} {phrases[1][1]}"  # "... I hold"
         shown = []
         for i, (is_passive, phrase) in enumerate(phrases):
             same = i > 0 and phrases[i - 1][0] == is_passive
@@ -2779,6 +2821,7 @@ class Renderer:
         return "When " + _series(shown, "or")
 
 _MORE_KEYWORDS = "\x00more_keywords"
+_MORE_TARGETS = "\x00more_targets"
 
 
 def _step_condition(cond: Node) -> Node:
@@ -2827,6 +2870,11 @@ def _merge_grants(steps: list[Node]) -> list[Node]:
                                                                                  "duration", "note"}:
             more = list(prev.get(_MORE_KEYWORDS) or []) + [(step.get("keyword"), step.get("value"))]
             out[-1] = {**prev, _MORE_KEYWORDS: more}
+        elif isinstance(step, Mapping) and isinstance(prev, Mapping) and step.get("type") == prev.get("type") == \
+                "return_to_hand" and set(step) == set(prev) == {"type", "target"} and \
+                isinstance(step["target"], Mapping) and isinstance(prev["target"], Mapping) and \
+                not {step["target"].get("zone"), prev["target"].get("zone")} - {None, "board"}:
+            out[-1] = {**prev, _MORE_TARGETS: list(prev.get(_MORE_TARGETS) or []) + [step["target"]]}
         elif isinstance(step, Mapping) and isinstance(prev, Mapping) and step.get("type") == "grant_keyword" and \
                 prev.get("type") == "modify_might" and _is_int(prev.get("amount")) and \
                 step.get("target") in ("target", "it") and step.get("duration") == prev.get("duration") and \
