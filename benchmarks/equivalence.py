@@ -42,8 +42,13 @@ out = []
 for mode in modes:
     spec = mode_specs[mode]
     for seed in range(games):
-        seats = [decks[(seed + i) % len(decks)] for i in range(spec.players)]
-        game = (Match if spec.best_of > 1 else Game).new(catalog, seats, mode=mode, seed=seed)
+        for shift in range(len(decks)):  # the first seating the mode allows (2v2 teammates share no battlefield)
+            seats = [decks[(seed + shift + i * (1 + shift)) % len(decks)] for i in range(spec.players)]
+            try:
+                game = (Match if spec.best_of > 1 else Game).new(catalog, seats, mode=mode, seed=seed)
+                break
+            except Exception:
+                continue
         agents = [specs["random"].factory(seed * 10 + i) for i in range(spec.players)]
         lists = []
         steps = 0
@@ -64,7 +69,9 @@ print(json.dumps(out))
 def run(python: Path, modes: list[str], games: int, cache: Path) -> list[dict[str, object]]:
     env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache))
     done = subprocess.run([str(python), "-c", WORKER, json.dumps(modes), str(games), json.dumps(DECKS)],
-                          check=True, capture_output=True, text=True, env=env)
+                          capture_output=True, text=True, env=env)
+    if done.returncode != 0:
+        sys.exit(f"the games failed with {python}:\n{done.stderr[-3000:]}")
     result: list[dict[str, object]] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 

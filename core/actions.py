@@ -213,7 +213,7 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
                                    if a.kind == "static" and a.body.get("affects", "self") == "self"
                                    for m in a.body["modifiers"]):
         enters_ready = False
-    if card.type == "unit" and not enters_ready:
+    if not enters_ready:
         enters_ready = _enter_ready_effect(g, oid)
     obj.exhausted = not enters_ready
     g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)

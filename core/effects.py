@@ -594,9 +594,10 @@ for _name in ("it", "chosen", "destination"):  # what an earlier step chose, aff
 def _ref_self(ctx: EffectContext) -> list[int]:
     # 808: a Deathknell's "me" is the card that died, now in its owner's trash; once it has left the
     # trash (an earlier Deathknell recycled it) it is another object, and "recycle me" finds nothing
+    # (a replacement's "if I would die ... instead" has a unit that is still on the board: it is itself)
     event = ctx.event
     if event is not None and event.get("t") == "die" and event.get("obj") == ctx.source \
-            and ctx.g.state.objs[ctx.source].zone != "trash":
+            and ctx.g.state.objs[ctx.source].zone not in ("trash", "board"):
         return []
     return [ctx.source]
 

@@ -119,7 +119,7 @@ def test_a_scenario_failing_on_the_card_as_it_is_proves_nothing(zappers: tuple[C
 
 def test_the_sample_keeps_its_score() -> None:
     """A fixed sample of Origins and Proving Grounds cards: its mutation score must not fall under what it
-    is today (other installed sets are sampled by their own tests)."""
+    is today (other installed sets are sampled on their own)."""
     result = run("mutate", "--set", "OGN", "--set", "OGS", "--sample", "24", "--seed", "11", "--workers", "1",
                  "--format", "json", "--min-score", "90")
     assert result.code == 0, result.err
@@ -139,3 +139,42 @@ def test_min_score_sets_the_exit_status(tmp_path: Path) -> None:
     assert result.code == 1, result.err
     assert "ZAP-001 Zapper:" in result.out and "survived: " in result.out
     assert "below --min-score 100%" in result.err
+
+
+WRONG_MARKS = """\
+mutation:
+  equivalent:
+    - {at: "abilities[0].effect.amount", change: "2 -> 3", reason: "a wrong reason: the scenario sees 3 damage"}
+    - {at: might, change: "3 -> 4", reason: "a spell has no Might: no mutant matches this mark"}
+"""
+
+
+def test_an_equivalence_mark_is_checked_not_trusted(zappers: tuple[Catalog, Path], tmp_path: Path) -> None:
+    """A mark whose mutant a scenario kills, and a mark matching no mutant, are wrong marks: the mutant
+    counts as killed, and the command fails until the marks are removed."""
+    (tmp_path / "set.yaml").write_text("schema_version: 1\ncode: ZAP\nname: Zappers\nversion: 0.1.0\n"
+                                       "requires: {engine: \">=0.1\", schema_version: 1}\n", encoding="utf-8")
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "cards" / "ZAP-001.yaml").write_text(CARD + WRONG_MARKS, encoding="utf-8")
+    (tmp_path / "scenarios" / "ZAP-001.yaml").write_text(SCENARIO, encoding="utf-8")
+    result = run("--set", str(tmp_path), "mutate", "--card", "ZAP-001", "--workers", "1")
+    assert result.code == 1
+    assert "wrong mark: " in result.out
+    assert "abilities[0].effect.amount: 2 -> 3: marked equivalent, but 'Zapper deals 2 to an enemy unit' kills it" \
+        in result.out
+    assert "might: 3 -> 4: marked equivalent, but no mutant of this script matches the mark" in result.out
+    assert "2 equivalence mark(s) in card files are wrong" in result.err
+    checked = run("--set", str(tmp_path), "mutate", "--card", "ZAP-001", "--workers", "1", "--check-marks",
+                  "--format", "json")
+    report = json.loads(checked.out)
+    assert checked.code == 1 and report["sets"]["all"]["wrong_marks"] == 2
+    assert report["sets"]["all"]["mutants"] == 1  # only the marked mutant that exists was run
+
+
+def test_every_equivalence_mark_of_the_installed_sets_holds() -> None:
+    """Each mutant marked equivalent in a bundled card is run: no scenario may kill it (else the mark is
+    stale, e.g. after an engine fix made the change visible)."""
+    result = run("mutate", "--check-marks", "--workers", "2", "--format", "json")
+    assert result.code == 0, result.out[-2000:] + result.err
+    assert json.loads(result.out)["sets"]["all"]["equivalent"] >= 50

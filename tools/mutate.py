@@ -240,6 +240,8 @@ class CardResult:
     equivalent: list[Survivor] = field(default_factory=list)
     refused: int = 0  # mutants the schemas (or the compiler) refuse: not counted
     broken: list[str] = field(default_factory=list)  # scenarios that fail on the card as it is
+    # marks in the card file that are wrong: a scenario kills the "equivalent" mutant, or no mutant matches
+    stale_marks: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
@@ -268,6 +270,7 @@ class Workspace:
     scenarios: list[Scenario]
     by_card: dict[str, list[int]]
     timeout: float = DEFAULT_TIMEOUT
+    marks_only: bool = False  # run only the mutants marked equivalent, to check the marks
 
 
 def scenario_files(catalog: Catalog, extra: list[Path], installed: bool = True) -> list[Path]:
@@ -401,16 +404,24 @@ def test_card(ws: Workspace, code: str) -> CardResult:
             continue
         result.mutants += 1
         line = positions(list(mutant.path))
-        reason = marked.get((mutant.at, mutant.change))
-        if reason is not None:
-            result.equivalent.append(Survivor(mutant.at, line, mutant.operator, mutant.change, reason))
+        reason = marked.pop((mutant.at, mutant.change), None)
+        if ws.marks_only and reason is None:
+            result.mutants -= 1
             continue
         killer = _first_failing(_with_card(catalog, mutated), live, ws.timeout)
+        if reason is not None and killer is None:
+            result.equivalent.append(Survivor(mutant.at, line, mutant.operator, mutant.change, reason))
+            continue
+        if reason is not None and killer is not None:  # a mark is checked, not trusted: the scenarios tell it apart
+            result.stale_marks.append(f"{mutant.at}: {mutant.change}: marked equivalent, but "
+                                      f"'{live[killer].name}' kills it (remove the mark)")
         if killer is None:
             result.survived.append(Survivor(mutant.at, line, mutant.operator, mutant.change))
             continue
         result.killed += 1
         live.insert(0, live.pop(killer))  # mutants of one card tend to die alike: try this scenario first
+    result.stale_marks.extend(f"{at}: {change}: marked equivalent, but no mutant of this script matches the mark"
+                              for at, change in marked)
     result.seconds = round(time.perf_counter() - started, 3)
     return result
 
@@ -478,6 +489,7 @@ def totals(results: list[CardResult]) -> dict[str, Json]:
         out[key] = {"cards": len(rs), "mutants": sum(r.mutants for r in rs), "killed": killed,
                     "survived": sum(len(r.survived) for r in rs), "equivalent": sum(len(r.equivalent) for r in rs),
                     "cards_without_scenarios": sum(1 for r in rs if not r.scenarios),
+                    "wrong_marks": sum(len(r.stale_marks) for r in rs),
                     "score": round(100.0 * killed / counted, 2) if counted else None}
     return out
 
@@ -513,6 +525,8 @@ def render_text(results: list[CardResult], out: TextIO, seconds: float) -> None:
             out.write(f"  equivalent: {_rel(r.file)}:{s.line}: {s.change} ({s.at}): {s.reason}\n")
         for b in r.broken:
             out.write(f"  not used (fails on the card as it is): {b}\n")
+        for m in r.stale_marks:
+            out.write(f"  wrong mark: {_rel(r.file)}: {m}\n")
     for key, t in totals(results).items():
         label = "total" if key == "all" else f"set {key}"
         out.write(f"{label}: {t['cards']} cards, {t['mutants']} mutants, {t['killed']} killed, "
@@ -564,6 +578,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "and in a source checkout tests/, are always used)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help=f"a scenario running longer on a mutant kills it (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--check-marks", action="store_true",
+                        help="run only the mutants marked equivalent in the card files and fail when a "
+                             "scenario kills one or a mark matches no mutant (fast: a check of the marks)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE")
     parser.add_argument("--min-score", type=float, metavar="PERCENT",
@@ -625,6 +642,7 @@ def cmd_mutate(args: argparse.Namespace) -> int:
     if not codes:
         raise RiftScriptError("no cards selected")
     ws = workspace(catalog, roots, args.timeout, cli.CONTEXT.use_cache)
+    ws.marks_only = args.check_marks
     results = run(ws, codes, max(1, int(args.workers)))
     seconds = time.perf_counter() - started
     target = open(args.output, "w", encoding="utf-8") if args.output else None
@@ -638,6 +656,10 @@ def cmd_mutate(args: argparse.Namespace) -> int:
         if target is not None:
             target.close()
     score = totals(results)["all"]["score"]
+    wrong = sum(len(r.stale_marks) for r in results)
+    if wrong:
+        print(f"{wrong} equivalence mark(s) in card files are wrong (see 'wrong mark' above)", file=sys.stderr)
+        return 1
     if args.min_score is not None and (score is None or score < args.min_score):
         print(f"mutation score {_pct(score)} is below --min-score {args.min_score:g}%", file=sys.stderr)
         return 1
