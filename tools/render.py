@@ -1026,9 +1026,9 @@ class Renderer:
         if event == "xp":
             return f"{ctx.you().text}'ve gained XP{during} this turn"
         if event == "died" and during:
-            subject = cond.get("subject") if isinstance(cond.get("subject"), Mapping) else {}
-            where = {k: v for k, v in subject.items() if k != "type"}
-            noun = self.selection(ctx, {"pick": "target", "what": str(subject.get("type", "unit")), "where": where}).text
+            died: Mapping[str, Any] = cond["subject"] if isinstance(cond.get("subject"), Mapping) else {}
+            noun = self.selection(ctx, {"pick": "target", "what": str(died.get("type", "unit")),
+                                        "where": {k: v for k, v in died.items() if k != "type"}}).text
             return f"{noun} died{during} this turn"
         if event == "died":
             event = "die"
@@ -2154,7 +2154,7 @@ class Renderer:
                 rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
-                if not single and where.get("owner") == "you" and all(
+                if not single and where.get("owner") == "you" and isinstance(modifiers, list) and all(
                         isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
                     # "your non-token units cost {1} more to play this turn"
                     subject = Phrase(" ".join([ctx.your()] + adjs + [noun] + posts + late), plural=True)
