@@ -387,3 +387,16 @@ def test_every_node_of_the_language_renders() -> None:
     assert len(rendered) > 1000
     unrendered = [(name, text) for name, text in rendered if MARK_OPEN in text or not text.strip()]
     assert unrendered == []
+
+
+def test_audit_leaves_reminder_cards_out(tmp_path: Path, catalog: Catalog, capsys: pytest.CaptureFixture[str]) -> None:
+    """A marker card (Buff, XP Tracker) has no script to render: it is listed, not scored as 0."""
+    reference = tmp_path / "ref.json"
+    reference.write_text(json.dumps([
+        {"public_code": "UNL-T04/219", "name": "Buff", "rules_text": "A reminder."},
+        {"public_code": "UNL-T02/219", "name": "Bird", "rules_text": "[Deflect]"}]), encoding="utf-8")
+    report = textaudit.audit(catalog, textaudit.load_reference(reference), 0.8, ["UNL"])
+    assert report.not_compared == ["UNL-T04"]
+    assert [c.code for c in report.cards] == ["UNL-T02"] and report.totals()["not_compared"] == 1
+    textaudit.main(["--reference", str(reference), "--set", "UNL"])
+    assert "not compared (reminder cards, nothing to script): UNL-T04" in capsys.readouterr().out

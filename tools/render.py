@@ -791,7 +791,9 @@ class Renderer:
             equal = f"the number of times {what} this turn"
             per = f" for each time {what} this turn"
             if plus and times == 1:
-                return Amt(None, equal=f"{plus}, plus 1 more{per}")
+                # "Deal 2 to a unit. It deals 1 additional damage for each time this spell has dealt damage"
+                return Amt(str(plus), per=f". This deals 1 additional damage{per}",
+                           equal=f"{plus}, plus 1 more{per}")
         elif kind == "power_cost":
             equal = f"the number of Power symbols in {self.poss(ctx, node.get('of'))} cost"
         elif kind == "variable":
@@ -2020,9 +2022,32 @@ class Renderer:
             who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(eff.get("chooser")))
             what = self.pay(ctx.base_verbs(), cost) if cost else "choose to"
             return [Clause(f"{who or ctx.you().text} may {what}", subject=True)]
-        inner = self.text(ctx.base_verbs(), eff.get("effect"))
-        body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         chooser = eff.get("chooser")
+        effect = eff.get("effect")
+        if isinstance(cost, Mapping) and set(cost) <= {"energy", "power"} and self.type == "spell" \
+                and isinstance(effect, Mapping) and effect.get("type") == "play" and effect.get("card") == "self" \
+                and effect.get("ignore_cost") == "all":
+            # a spell played again as it resolves: "Its controller may play this spell again for {Any}"
+            who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(chooser), ctx.you().text)
+            price = self.resources(cost.get("energy"), cost.get("power"), ctx)
+            return [Clause(f"{who} may play this spell again for {price}", subject=True)]
+        steps = effect.get("steps") if isinstance(effect, Mapping) and effect.get("type") == "sequence" else None
+        if chooser in (None, "you") and ctx.actor is None and isinstance(steps, list) and len(steps) > 1 \
+                and isinstance(steps[0], Mapping) and steps[0].get("type") == "select" \
+                and isinstance(steps[0].get("target"), Mapping) and steps[0]["target"].get("zone") == "hand":
+            # "You may choose a unit from it. If you do, they play it there ..."
+            rest = self.text(ctx, {"type": "sequence", "steps": steps[1:]})
+            head = self.pay(ctx.base_verbs(), cost) + " and choose" if cost else "choose"
+            return [Clause(f"{ctx.you().text} may {head} {self.obj(ctx, steps[0].get('target'))}. "
+                           f"If {ctx.you().text} do, {rest}", subject=True)]
+        parts = self.clauses(ctx.base_verbs(), effect)
+        inner = self.join(ctx.base_verbs(), parts)
+        if cost and chooser in (None, "you") and ctx.actor is None and parts and parts[0].subject \
+                and not parts[0].text.startswith(("you ", "[")):
+            # "You may spend 2 XP. If you do, they discard a card of your choice and draw 1."
+            return [Clause(f"{ctx.you().text} may {self.pay(ctx.base_verbs(), cost)}. "
+                           f"If {ctx.you().text} do, {inner}", subject=True)]
+        body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         if chooser in ("its_controller", "opponent"):
             who = "its controller" if chooser == "its_controller" else "an opponent"
             return [Clause(f"{who} may have you {inner}" if not cost else f"{who} may {body}", subject=True)]
@@ -2464,7 +2489,7 @@ class Renderer:
             times = "double" if value == 2 else f"{value} times"
             return f"each Equipment attached to {ctx.self_obj} gives {times} its base Might bonus"
         if hook == "tag":
-            return f"{subj.text} {subj.be().split()[-1]} {_article(str(value))} {value}"
+            return f"{subj.text} {subj.verb('be')} {_article(str(value))} {value}"
         if hook == "chosen_by":
             return f"{subj.text} can't be chosen by enemy spells and abilities"
         if hook == "event_alias":
@@ -2807,7 +2832,7 @@ class Renderer:
                 phrases.append((False, " ".join(x for x in [parts.subject.verb(parts.verb), parts.rest] if x)))
         subject = ctx.self_subj
         if phrases and phrases[0] == (True, "played") and len(phrases) == 2 and not phrases[1][0] \
-                and subject.person == 1:
+                and subject.person == 1 and self.styled("when_you_play_me"):
             return f"When {ctx.you().text} play {ctx.self_obj} or when {subject.text} {phrases[1][1]}"  # "... I hold"
         shown = []
         for i, (is_passive, phrase) in enumerate(phrases):
