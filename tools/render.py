@@ -394,7 +394,7 @@ class Renderer:
         if node == "self":
             return "here" if self.type == "battlefield" else f"at {ctx.self_poss} location"
         if isinstance(node, str):
-            return "at the same location"
+            return "there"
         if isinstance(node, Mapping) and "named" in node:
             return "there"
         if isinstance(node, Mapping):
@@ -600,7 +600,8 @@ class Renderer:
             text = ("up to " if sel.get("up_to") else "") + (_word(count) if count > 1 else "one") + " of them"
             return Phrase(text, plural=count > 1)
         # "one of their units" (inside "each player ...") and "one of your runes"
-        mine = (filters.get("controller") == "friendly" and pick == "choose" and not any_number and mode == "default"
+        mine = (filters.get("controller") in ("friendly", "you") and pick == "choose" and not any_number
+                and mode == "default"
                 and not other and (ctx.third or what == "rune") and set(filters) == {"controller"})
         if mine:
             noun = _NOUNS.get(what, (what, what + "s"))[1]
@@ -608,6 +609,17 @@ class Renderer:
             return Phrase(f"{quant} of {ctx.your()} {noun}", plural=count > 1)
         alternatives = where.get("any_of")
         late: list[str] = []
+        paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
+            if isinstance(alternatives, list) and len(alternatives) == 2 else []
+        if paid:
+            # "an enemy unit with 3 Might or less (if you paid the additional cost, any enemy unit instead)"
+            rest = next(a for a in alternatives if a is not paid[0])
+            plain = {k: v for k, v in where.items() if k != "any_of"}
+            narrow = self.selection(ctx, {**sel, "where": {**plain, **rest}}, mode)
+            wide = self.selection(ctx, {**sel, "where": plain}, mode="bare")
+            bare = wide.text.split(" ", 1)[1] if wide.text.startswith(("a ", "an ")) else wide.text
+            return Phrase(f"{narrow.text} (if you paid the additional cost, any {bare} instead)",
+                          plural=narrow.plural)
         if isinstance(alternatives, list) and alternatives:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
             alt_texts = []
@@ -1491,6 +1503,10 @@ class Renderer:
             count = target.get("count", 1)
             up_to = "up to " if target.get("up_to") else ""
             whose = target.get("whose", "you")
+            if whose == "opponent":  # others' cards go to their owners' decks
+                cards = "card" if count == 1 else "cards"
+                return [Clause(f"{ctx.v('choose')} {up_to}{count} {cards} from opponents' trashes. "
+                               f"Their owners recycle them")]
             source = "trashes" if whose == "any" else f"{ctx.your()} trash"
             return [Clause(f"{ctx.v('recycle')} {up_to}{count} from {source}", group="player")]
         obj = self.obj(ctx, target)
@@ -1955,7 +1971,10 @@ class Renderer:
         return out
 
     def e_select(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        obj = self.obj(ctx, eff.get("target"))
+        target = eff.get("target")
+        if isinstance(target, Mapping) and target.get("pick") == "all" and "as" in target:
+            return []  # names what is there now for a later step ("that battlefield"): nothing is chosen
+        obj = self.obj(ctx, target)
         return [Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj)]
 
     def e_trigger_abilities(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
