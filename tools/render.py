@@ -454,6 +454,8 @@ class Renderer:
             if controller == "friendly":
                 if ctx.third:
                     posts.append("they control")
+                elif what == "battlefield":
+                    posts.append("you or allies control")  # a battlefield is controlled, not "friendly"
                 else:
                     adjs.append("friendly")
             elif controller == "enemy":
@@ -703,6 +705,12 @@ class Renderer:
                 noun = tag + "s"
             words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [noun])
             return Phrase(" ".join([words] + posts), plural=plural)
+        if mode == "each" and yours and not ctx.third and not sel.get("zone") and what in _NOUNS \
+                and noun in _NOUNS[what]:
+            # "for each of your units with [Temporary] here"
+            rest = [p for p in posts if p != f"{ctx.you().text} control"]
+            words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [_NOUNS[what][1]])
+            return Phrase(" ".join(["of", words] + rest))
         words = " ".join(adjs + [noun])
         if mode == "each":
             quant = "other" if other else ""
