@@ -681,6 +681,13 @@ class Renderer:
             posts.append("from among them")
         if sel.get("same_location"):
             posts.append("at the same location")
+        if sel.get("same_controller"):
+            posts = ["with the same controller"] + [p.replace("with total Might", "and a total Might of", 1)
+                                                     for p in posts]
+        if sel.get("one_per_location") and any_number and mode == "default":
+            # "up to one enemy unit at each location"
+            single = " ".join(adjs + [_NOUNS.get(what, (what, what))[0]])
+            return Phrase(" ".join(["up to one", single] + posts + ["at each location"]))
         chooser = sel.get("chooser")
         chooser_text = {"opponent": "an opponent", "each_player": "each player",
                         "each_other_player": "each other player", "its_controller": "its controller",
@@ -1579,7 +1586,7 @@ class Renderer:
             dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
         elif amount.num is not None:
             each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
-                self.is_plural(target)) else ""
+                self.is_plural(target)) and not target.get("one_per_location") else ""
             dmg = f"{amount.num} to {each}{self.obj(ctx, target)}"
         else:
             dmg = f"damage equal to {amount.equal} to {self.obj(ctx, target)}"
@@ -1692,6 +1699,8 @@ class Renderer:
     def e_move(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
         dest = self.destination(ctx, eff.get("to"), self.is_plural(target), target)
+        if eff.get("to") == "choose_location" and self.is_plural(target):
+            dest = "to a single location"  # one destination chosen for them all
         text = " ".join(x for x in [ctx.v("move"), self.obj(ctx, target), dest] if x)
         out = [Clause(text, group="ref" if isinstance(target, str) else "")]
         if eff.get("ready"):
