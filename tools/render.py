@@ -2019,6 +2019,14 @@ class Renderer:
             same = 1
             while i + same < len(steps) and steps[i + same] == steps[i]:
                 same += 1
+            typed = _type_cases(steps[i:])
+            if len(typed) >= 2:
+                # "Then, do the following based on its type: • Spell — Draw 1. • Gear — ..."
+                cases = "".join(f"\n• {what.capitalize()} — {_end(_cap(self.text(ctx, then)))}" for what, then in typed)
+                out.append(Clause(f"do the following based on {self.poss(ctx, steps[i]['condition']['what']['among'])}"
+                                  f" type:{cases}", subject=True))
+                i += len(typed)
+                continue
             if same >= 3:
                 once = self.clauses(ctx, steps[i])
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
@@ -2096,6 +2104,11 @@ class Renderer:
         if not isinstance(options, list):
             return [Clause(_mark("choose_one without options"))]
         count = eff.get("count", 1)
+        tags = [_granted_tag(o.get("effect")) for o in options if isinstance(o, Mapping)]
+        if len(tags) > 1 and all(tags) and count == 1 and eff.get("chooser") in (None, "you"):
+            # each option gives this object a tag: "choose Bird, Cat, Dog, or Poro. I gain that tag"
+            gains = f"{ctx.self_subj.text} {ctx.self_subj.verb('gain')}"
+            return [Clause(f"{ctx.v('choose')} {_series([str(t) for t in tags], 'or')}. {_cap(gains)} that tag")]
         lines = []
         by_domain = eff.get("by_domain_of")
         chooser = eff.get("chooser")
@@ -2883,6 +2896,35 @@ class Renderer:
 
 _MORE_KEYWORDS = "\x00more_keywords"
 _MORE_TARGETS = "\x00more_targets"
+
+
+def _type_cases(steps: Sequence[Node]) -> list[tuple[str, Node]]:
+    """Leading steps "if it is a spell, X", "if it is a gear, Y", ... about one object: (type, effect)."""
+    cases: list[tuple[str, Node]] = []
+    among = None
+    for step in steps:
+        cond = step.get("condition") if isinstance(step, Mapping) and step.get("type") == "if" \
+            and "else" not in step else None
+        what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" \
+            and set(cond) == {"type", "what"} else None
+        if not isinstance(what, Mapping) or set(what) - {"pick", "what", "zone", "among"} \
+                or not isinstance(what.get("among"), str) or (among is not None and what["among"] != among):
+            break
+        among = what["among"]
+        cases.append((str(what.get("what")), step["then"]))
+    return cases
+
+
+def _granted_tag(eff: Node) -> str | None:
+    """The tag an effect gives its own source for good ("I'm a Bird"), else None."""
+    if not isinstance(eff, Mapping) or eff.get("type") != "create_effect" or eff.get("affects") != "self" \
+            or eff.get("duration") != "permanent":
+        return None
+    mods = (eff.get("static") or {}).get("modifiers")
+    if isinstance(mods, list) and len(mods) == 1 and isinstance(mods[0], Mapping) \
+            and mods[0].get("type") == "hook" and mods[0].get("hook") == "tag":
+        return str(mods[0].get("value"))
+    return None
 
 
 def _step_condition(cond: Node) -> Node:
