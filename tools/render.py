@@ -1897,7 +1897,11 @@ class Renderer:
         zone = str(eff.get("zone"))
         position = {"top": "on the top of", "bottom": "on the bottom of",
                     "top_or_bottom": "on the top or bottom of"}.get(str(eff.get("position")))
-        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} {position or 'into'} {ctx.your()} "
+        target = eff.get("target")
+        whose = ctx.your()
+        if isinstance(target, Mapping) and (target.get("where") or {}).get("controller") == "enemy":
+            whose = "their owners'" if self.is_plural(target) else "its owner's"  # a card goes to its owner's zone
+        return [Clause(f"{ctx.v('put')} {self.obj(ctx, target)} {position or 'into'} {whose} "
                        f"{_ZONES.get(zone, zone)}")]
 
     def e_play(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
