@@ -502,7 +502,9 @@ class Renderer:
             posts.append(f"with [{_keyword_display(str(where['keyword']))}]")
         if "not_keyword" in where:
             posts.append(f"without [{_keyword_display(str(where['not_keyword']))}]")
-        if "occupied_by" in where:
+        if where.get("occupied_by") == "enemy" and where.get("controller") == "enemy" and what == "battlefield":
+            adjs.insert(0, "occupied")  # "an occupied enemy battlefield"
+        elif "occupied_by" in where:
             posts.append("where you have units" if where["occupied_by"] in ("you", "friendly")
                          else "where there are enemy units" if where["occupied_by"] == "enemy" else "with units")
         if "not_at" in where and what == "battlefield":
@@ -1578,7 +1580,10 @@ class Renderer:
             sub = self.subject(ctx, source)
             subject, verb = sub.text + " ", sub.verb("deal")
         if eff.get("split"):
-            dmg = f"{amount.value} damage split among {self.obj(ctx, target)}"
+            value = f"{amount.num} damage" if amount.num is not None and not amount.per \
+                else f"damage equal to {amount.equal}"
+            among = self.obj(ctx, target).removeprefix("any number of ")  # split among them: any of them
+            dmg = f"{value} split among {among}"
         elif isinstance(eff.get("amount"), Mapping) and eff["amount"].get("type") == "variable" \
                 and eff["amount"].get("name") == "x" and len(eff["amount"]) == 2:
             dmg = f"that much damage to {self.obj(ctx, target)}"
