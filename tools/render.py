@@ -376,7 +376,7 @@ class Renderer:
                 return "in their bases" if plural else "in its base"
             return "in bases" if plural else "in a base"
         table = {
-            "here": "here", "not_here": "at other locations" if plural else "at another location", "there": "there",
+            "here": "here", "not_here": "at other locations" if plural else "at a different location", "there": "there",
             "any": "",
             "same_as_event_subject": "at its location",
             "open_battlefield": "at open battlefields" if plural else "at an open battlefield",
@@ -972,6 +972,8 @@ class Renderer:
             return f"it's {_article(str(sel['what']))} {sel['what']}"  # "if it's a spell"
         where = sel.get("where") or {}
         where = where if isinstance(where, Mapping) else {}
+        if quantity == "" and sel.get("among") == "targets" and set(where) == {"keyword"}:
+            return f"at least one of them has [{_keyword_display(str(where['keyword']))}]"  # of the chosen ones
         if quantity == "" and where.get("alone") and not (where.get("attacker") or where.get("defender")) \
                 and where.get("location", "here") == "here":
             rest = {k: v for k, v in where.items() if k not in ("alone", "location")}
@@ -1582,8 +1584,7 @@ class Renderer:
         if eff.get("split"):
             value = f"{amount.num} damage" if amount.num is not None and not amount.per \
                 else f"damage equal to {amount.equal}"
-            among = self.obj(ctx, target).removeprefix("any number of ")  # split among them: any of them
-            dmg = f"{value} split among {among}"
+            dmg = f"{value} split among {self.obj(ctx, target)}"
         elif isinstance(eff.get("amount"), Mapping) and eff["amount"].get("type") == "variable" \
                 and eff["amount"].get("name") == "x" and len(eff["amount"]) == 2:
             dmg = f"that much damage to {self.obj(ctx, target)}"
@@ -1990,6 +1991,9 @@ class Renderer:
         if isinstance(b, Mapping) and "named" not in b:
             out.append(Clause(f"{ctx.v('choose')} {self.obj(ctx, b)}"))
             b = "it"
+        if a == "target" and isinstance(b, Mapping) and "named" in b:
+            out.append(Clause(f"{ctx.v('move')} each to the other's location"))  # the two chosen units
+            return out
         a_obj = self.obj(ctx, a)
         a_poss = self.poss(ctx, a)
         out.append(Clause(f"{ctx.v('move')} {a_obj} to {self.poss(ctx, b)} location and {self.obj(ctx, b)} to "
@@ -2263,7 +2267,10 @@ class Renderer:
             return {**sel, "where": {**where, "location": "my_battlefield"}}
 
         rest = {k: v for k, v in body.items() if k != "while"}
-        affects = moved(body.get("affects"))
+        aff = body.get("affects")
+        if isinstance(aff, Mapping) and (aff.get("where") or {}).get("controller") == "you":
+            return body  # "While I'm at a battlefield, your other units here have [Deflect]"
+        affects = moved(aff)
         if affects is not None:
             return {**rest, "affects": affects}
         modifiers = body.get("modifiers")
@@ -2585,9 +2592,10 @@ class Renderer:
             head += f" and {self.condition(ctx, body['if'])}"
         instead = self.text(ctx, body.get("instead"))
         cost = body.get("cost")
+        who = "its controller" if body.get("controlled_by") == "its_controller" else "you"
         if cost:
-            action = f"{self.pay(ctx, cost)} to {instead}"
-            action = f"you may {action}" if body.get("optional") else action
+            action = f"{self.pay(ctx.base_verbs(), cost)} to {instead}"
+            action = f"{who} may {action}" if body.get("optional") else action
         else:
             action = f"you may {instead}" if body.get("optional") else instead
         return f"{head}, {action} instead"
