@@ -258,6 +258,10 @@ class Renderer:
         info = catalog.sets.get(str(self.card.get("code", "")).split("-")[0]) if catalog is not None else None
         return info is not None and template in (info.manifest.get("text_style") or ())
 
+    def from_hidden(self) -> str:
+        """Played from a hidden card: ' from [Hidden]', or the later sets' ' from face down'."""
+        return " from face down" if self.styled("from_face_down") else " from [Hidden]"
+
     # --- symbols ---------------------------------------------------------------------------
 
     def power(self, symbols: Node) -> str:
@@ -457,7 +461,7 @@ class Renderer:
                 elif what == "battlefield":
                     posts.append("you or allies control")  # a battlefield is controlled, not "friendly"
                 else:
-                    adjs.append("friendly")
+                    adjs.insert(adjs.index("[Mighty]") if "[Mighty]" in adjs else len(adjs), "friendly")
             elif controller == "enemy":
                 adjs.append("enemy")
             elif controller == "event_player":
@@ -467,7 +471,10 @@ class Renderer:
             elif controller == "not_you":
                 posts.append(f"{ctx.you().text} don't control")
             elif controller == "you" and where.get("location") != "base":  # "a unit in your base" is yours
-                posts.append(f"{ctx.you().text} control")
+                if posts and posts[0] == "here":
+                    posts.insert(0, f"{ctx.you().text} control")  # "a unit you control here"
+                else:
+                    posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
         elif where.get("owner") == "opponent":
@@ -611,6 +618,11 @@ class Renderer:
             noun = _NOUNS.get(what, (what, what + "s"))[1]
             quant = ("up to " if sel.get("up_to") else "") + (_word(count) if count > 1 else "one")
             return Phrase(f"{quant} of {ctx.your()} {noun}", plural=count > 1)
+        if filters.get("controller") == "you" and other and pick in ("target", "choose") and count == 1 \
+                and not any_number and mode == "default" and not ctx.third and what in _NOUNS \
+                and set(filters) == {"controller", "location"} and filters["location"] == "here":
+            # "one of your other units here"
+            return Phrase(f"{'up to ' if sel.get('up_to') else ''}one of your other {_NOUNS[what][1]} here")
         alternatives = where.get("any_of")
         late: list[str] = []
         paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
@@ -668,7 +680,8 @@ class Renderer:
             elif zone == "anywhere":
                 posts.append("everywhere")
             elif zone == "banishment":
-                posts.append(f"{prep} banishment")
+                if "banished_with" not in where:  # "banished with me" says where they are
+                    posts.append(f"{prep} banishment")
             else:
                 opponent = "their" if ctx.chosen else "an opponent's"
                 owner = {"you": ctx.your(), "opponent": opponent, "each": "each player's",
@@ -1195,7 +1208,7 @@ class Renderer:
             if is_self or is_host:
                 parts = TriggerParts(you, "play", ctx.self_obj)
                 if t.get("from_hidden"):
-                    parts = replace(parts, rest=parts.rest + " from [Hidden]")
+                    parts = replace(parts, rest=parts.rest + self.from_hidden())
             else:
                 noun = other_np("card").text
                 if _is_int(nth) and nth > 1:
@@ -1205,7 +1218,7 @@ class Renderer:
                 if _is_int(t.get("min_cost")):
                     noun += " that costs {" + str(t["min_cost"]) + "} or more"
                 if t.get("from_hidden"):
-                    noun += " from [Hidden]"
+                    noun += self.from_hidden()
                 parts = TriggerParts(player_phrase, "play", noun)
         elif event in ("attack", "defend"):
             verb = event
@@ -1782,7 +1795,8 @@ class Renderer:
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         count = eff.get("count", 1)
-        return [Clause(f"{ctx.v('ready')} {count} rune{'s' if count != 1 else ''}", group="player")]
+        up_to = "up to " if self.styled("ready_up_to") and count != 1 else ""  # the same: exhausted ones only
+        return [Clause(f"{ctx.v('ready')} {up_to}{count} rune{'s' if count != 1 else ''}", group="player")]
 
     def e_create_token(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         name = str(eff.get("token", "token"))
@@ -2789,6 +2803,12 @@ class Renderer:
             if _is_int(value):
                 return f"[{shown} {value}]" + self.reminder(str(name), value)
             if isinstance(value, Mapping) and "type" in value:
+                if self.type != "unit" and any(
+                        isinstance(a, Mapping) and a.get("kind") == "triggered" and a.get("effect") == value
+                        and a.get("when") == {"event": "played", "subject": "self"} and "if" not in a
+                        for a in self.card.get("abilities") or []):
+                    # the same instructions as its own "When you play this": "Repeat this gear's play effect."
+                    return f"[{shown}] — Repeat this {self.type}'s play effect." + self.reminder(str(name), None)
                 return f"[{shown}] — {_end(_cap(self.text(self.base, value)))}" + self.reminder(str(name), None)
             if isinstance(value, Mapping):
                 value, note = self.reduction(self.base, value)
@@ -2890,7 +2910,7 @@ class Renderer:
                 return ""
             event = str(t["event"])
             if event in passive:
-                phrases.append((True, passive[event] + (" from [Hidden]" if t.get("from_hidden") else "")))
+                phrases.append((True, passive[event] + (self.from_hidden() if t.get("from_hidden") else "")))
             else:
                 parts = self.trigger_parts(ctx, t)
                 if parts.subject != ctx.self_subj:
