@@ -65,8 +65,8 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
         if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
-                and not _cheapening_option(card):
-            continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
+                and not _cheapening_option(card) and not payment.own_chooses_discount(card):
+            continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
