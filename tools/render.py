@@ -477,6 +477,8 @@ class Renderer:
                     posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
+        elif where.get("owner") == "friendly" and controller is None:
+            adjs.append("friendly")  # cards in a hand: yours and a teammate's (491)
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
@@ -908,6 +910,7 @@ class Renderer:
             return f"{self.keyword_label(cond)} is active"
         if kind == "did":
             return {"kill": "this kills it", "pay": "you paid", "succeed": "you do", "fail": "you can't",
+                    "they_succeed": "they do", "they_fail": "they don't",
                     "choose": "you chose to"}.get(str(cond.get("what")), _mark(f"did {cond.get('what')}"))
         if kind == "paid":
             return "you paid the additional cost"
@@ -951,7 +954,7 @@ class Renderer:
             if kind == "paid":
                 return "you didn't pay the additional cost"
             if kind == "history":
-                return "not " + self.history(ctx, cond)
+                return self.history(ctx, cond, negate=True)
             if kind == "turn":
                 return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
             if kind == "keyword":
@@ -1062,7 +1065,7 @@ class Renderer:
             return f"{who} is within {-right['plus']} points of {target}"
         return f"{self.amount(ctx, left).value} is {_OPS_VALUE.get(op, op)} {self.amount(ctx, right).value}"
 
-    def history(self, ctx: Ctx, cond: Mapping[str, Any]) -> str:
+    def history(self, ctx: Ctx, cond: Mapping[str, Any], negate: bool = False) -> str:
         event = str(cond.get("event"))
         during = f" during {ctx.your()} {_PHASES.get(str(cond['during']), str(cond['during']))} Phase" \
             if "during" in cond else ""
@@ -1098,9 +1101,13 @@ class Renderer:
             obj = self.selection(ctx, sel).text
         past = _PAST.get(event, event.replace("_", " "))
         if event in _INTRANSITIVE:
-            return f"{obj} {'have' if at_least > 1 else 'has'} {past} this turn"
-        who = {"you": f"{ctx.you().text}'ve", "opponent": "an opponent has", "any": "a player has"}.get(
-            str(player), f"{ctx.you().text}'ve")
+            return f"{obj} {'have' if at_least > 1 else 'has'}{' not' if negate else ''} {past} this turn"
+        if negate:
+            who = {"you": f"{ctx.you().text} haven't", "friendly": f"neither {ctx.you().text} nor an ally has",
+                   "opponent": "no opponent has", "any": "no player has"}.get(str(player), f"{ctx.you().text} haven't")
+        else:
+            who = {"you": f"{ctx.you().text}'ve", "friendly": f"{ctx.you().text} or an ally have",
+                   "opponent": "an opponent has", "any": "a player has"}.get(str(player), f"{ctx.you().text}'ve")
         by = cond.get("by")
         with_what = ""
         if isinstance(by, list) and by:
@@ -2059,7 +2066,8 @@ class Renderer:
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
             else:
-                for step in steps[i:i + same]:
+                for k, step in enumerate(steps[i:i + same], i):
+                    step = _did_kill_after_kill(steps[k - 1] if k else None, step)
                     chosen, step = _hoist_named_locations(step)
                     for sel in chosen:
                         obj = self.obj(ctx, sel)
@@ -2997,6 +3005,22 @@ def _same_subject(sentences: list[str], subject: str) -> list[str]:
     rests = [s[len(head):] for s in sentences]
     verb = rests[0].split(" ")[0] + " "
     return [head + _series(rests[:1] + [r[len(verb):] if r.startswith(verb) else r for r in rests[1:]])]
+
+
+def _did_kill_after_kill(prev: Any, step: Any) -> Any:
+    """"Kill a unit. If you do, ...": right after a kill, 'did kill' reads as the printed "If you do"
+    (after damage it stays "if this kills it"); after another player's "may", "if they do / don't"."""
+    if isinstance(prev, Mapping) and prev.get("type") == "kill" and isinstance(step, Mapping) \
+            and step.get("type") == "if" and step.get("condition") == {"type": "did", "what": "kill"}:
+        return {**step, "condition": {"type": "did", "what": "succeed"}}
+    if isinstance(prev, Mapping) and prev.get("type") == "may" and prev.get("chooser") in ("its_controller", "opponent") \
+            and isinstance(step, Mapping) and step.get("type") == "if":
+        cond = step.get("condition")
+        if cond == {"type": "did", "what": "succeed"}:
+            return {**step, "condition": {"type": "did", "what": "they_succeed"}}
+        if cond == {"type": "not", "of": {"type": "did", "what": "succeed"}}:
+            return {**step, "condition": {"type": "did", "what": "they_fail"}}
+    return step
 
 
 def _merge_grants(steps: list[Node]) -> list[Node]:
