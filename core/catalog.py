@@ -16,7 +16,7 @@ from . import cardrefs, yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json
 from .errors import PluginError, Problem, ScriptError
-from .registry import EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
+from .registry import DISABLE_ENV, EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
 from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import closest
 from .version import ENGINE_VERSION, SCHEMA_VERSION
@@ -57,8 +57,29 @@ class SetInfo:
 
 
 @dataclass
+class SkippedSet:
+    """An installed set plugin left out as a whole: why, where, and every problem of its files."""
+
+    code: str
+    plugin: str
+    manifest: Path
+    reason: str
+    file: str
+    problems: list[Problem] = field(default_factory=list)
+    cards: set[str] = field(default_factory=set)
+    decks: set[str] = field(default_factory=set)
+
+    @property
+    def warning(self) -> str:
+        fix = f"{DISABLE_ENV}={self.plugin}" if self.plugin else f"removing {self.manifest}"
+        return (f"skipping set plugin {self.plugin or '?'} ({self.manifest}): {self.reason} ({self.file}); "
+                f"fix it, or switch the plugin off with {fix}")
+
+
+@dataclass
 class Catalog:
-    """Everything installed: cards by code, tokens by name, keywords, sets, decks, effect types."""
+    """Everything installed: cards by code, tokens by name, keywords, sets, decks, effect types;
+    ``skipped``: set plugins left out because one of their files is broken (by set code)."""
 
     cards: dict[str, CardDef] = field(default_factory=dict)
     tokens: dict[str, CardDef] = field(default_factory=dict)
@@ -70,6 +91,11 @@ class Catalog:
     plugins: Plugins | None = None
     schemas: Schemas | None = None
     files: int = 0
+    skipped: dict[str, SkippedSet] = field(default_factory=dict)
+
+    def all_problems(self) -> list[Problem]:
+        """The problems of everything loaded and of the set plugins left out."""
+        return self.problems + [p for skipped in self.skipped.values() for p in skipped.problems]
 
     def card(self, code: str) -> CardDef:
         return self.cards[code]
@@ -418,6 +444,17 @@ class _Run:
     catalog: Catalog
     loader: Loader
     documents: list[Document] = field(default_factory=list)
+    # the documents of installed sets: id(document) -> set code (or plugin name), and the plugin
+    set_of: dict[int, tuple[str, SetSpec, str]] = field(default_factory=dict)
+
+    def skip(self, code: str, spec: SetSpec, plugin: str, reason: str, file: str | Path,
+             problems: list[Problem] = ()) -> SkippedSet:  # type: ignore[assignment]
+        """Leave an installed set out as a whole (the first reason is the one reported)."""
+        skipped = self.catalog.skipped.get(code)
+        if skipped is None:
+            skipped = self.catalog.skipped[code] = SkippedSet(code, plugin, spec.manifest, reason, str(file))
+        skipped.problems.extend(problems)
+        return skipped
 
     def read(self, path: Path, kind: str | None = None) -> Document:
         doc = self.loader.document(path, kind)
@@ -515,8 +552,8 @@ def _add_keyword(doc: Document, data: Json, catalog: Catalog) -> None:
     catalog.keywords[data["keyword"]] = _keyword_def(data, str(doc.file))
 
 
-def _check_requirements(doc: Document, data: Json, strict: bool) -> bool:
-    """Is the set written for this engine?  Installed sets raise PluginError; paths get a problem."""
+def _check_requirements(doc: Document, data: Json) -> bool:
+    """Is the set written for this engine?  If not, the manifest gets a problem saying why."""
     req = data["requires"]
     code = data["code"]
     message = None
@@ -530,8 +567,6 @@ def _check_requirements(doc: Document, data: Json, strict: bool) -> bool:
         where = ["requires", "schema_version"]
     if message is None:
         return True
-    if strict:
-        raise PluginError(f"{message} ({doc.file})")
     doc.problems.append(doc.problem(where, message))
     return False
 
@@ -542,30 +577,43 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
     shadow_sets = {doc.data["code"] for doc in extra if doc.kind == "set" and doc.data}
     shadow_cards = {doc.data["code"] for doc in extra if doc.kind == "card" and doc.data}
     origin: dict[str, str] = {}
-    for spec, plugin in _collect(plugins, "riftscript_sets", SetSpec):
+    # the built-in sets first: a third-party set repeating one of their codes is the one left out
+    collected = _collect(plugins, "riftscript_sets", SetSpec)
+    for spec, plugin in sorted(collected, key=lambda found: not _builtin(plugins, found[1])):
         manifest = run.read(spec.manifest, "set")
         data = manifest.data
+        code = data["code"] if data is not None else plugin
+        run.set_of[id(manifest)] = (code, spec, plugin)
         if data is None:
-            continue
-        code = data["code"]
-        if code in catalog.sets:
-            other = catalog.sets[code]
-            raise PluginError(f"set code {code} is shipped by two plugins: "
-                              f"{other.plugin} ({other.spec.manifest}) and {plugin} ({spec.manifest})")
+            continue  # its problems leave the set out (_drop_broken_sets)
         if code in shadow_sets:
             continue
-        _check_requirements(manifest, data, strict=True)
+        blocked = False  # left out before its cards are read: they are read for the report only
+        if code in catalog.sets:
+            other = catalog.sets[code]
+            reason = f"set code {code} is also shipped by plugin {other.plugin} ({other.spec.manifest})"
+            code = code + "@" + plugin
+            run.set_of[id(manifest)] = (code, spec, plugin)
+            run.skip(code, spec, plugin, reason, spec.manifest, [manifest.problem(["code"], reason)])
+            blocked = True
+        elif not _check_requirements(manifest, data):
+            run.skip(code, spec, plugin, manifest.problems[-1].message, spec.manifest)
+            blocked = True
         info = SetInfo(code, data["name"], data["version"], plugin, data, spec)
-        catalog.sets[code] = info
+        if not blocked:
+            catalog.sets[code] = info
         folders = [(spec.cards, info)] + ([(spec.tokens, None)] if spec.tokens is not None else [])
         for folder, counted in folders:
             for file in script_files(folder):
                 doc = run.read(file, "card")
+                run.set_of[id(doc)] = (code, spec, plugin)
                 card = doc.data
-                if card is None:
+                if card is None or blocked:
                     continue
                 if card["code"] in origin:
-                    raise PluginError(f"card code {card['code']} is defined twice: {origin[card['code']]} and {file}")
+                    reason = f"card code {card['code']} is also defined in {origin[card['code']]}"
+                    doc.problems.append(doc.problem(["code"], reason))
+                    continue
                 origin[card["code"]] = str(file)
                 if counted is None and not card.get("token"):
                     doc.problems.append(doc.problem(["token"], "a set's tokens folder holds only tokens (token: true)"))
@@ -573,9 +621,16 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
                     _add_card(run, compiler, doc, card, code, counted)
         if spec.decks is not None:
             for file in script_files(spec.decks):
-                deck = run.read(file, "deck").data
-                if deck is not None:
+                doc = run.read(file, "deck")
+                run.set_of[id(doc)] = (code, spec, plugin)
+                deck = doc.data
+                if deck is not None and not blocked:
                     catalog.decks[deck["name"]] = (deck, str(file))
+
+
+def _builtin(plugins: Plugins | None, name: str) -> bool:
+    module = plugins.pm.get_plugin(name) if plugins is not None else None
+    return getattr(module, "__name__", "").startswith("riftscript.")
 
 
 def _load_extra(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
@@ -586,7 +641,7 @@ def _load_extra(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
             if data["code"] in catalog.sets:
                 doc.problems.append(doc.problem(["code"], f"set code {data['code']} is also used by "
                                                           f"{catalog.sets[data['code']].spec.manifest}"))
-            elif _check_requirements(doc, data, strict=False):
+            elif _check_requirements(doc, data):
                 spec = SetSpec(manifest=doc.file, cards=doc.file.parent)
                 catalog.sets[data["code"]] = SetInfo(data["code"], data["name"], data["version"], "", data, spec)
     seen: dict[str, Document] = {}
@@ -623,10 +678,50 @@ def _add_card(run: _Run, compiler: Compiler, doc: Document, data: Json, set_code
 
 
 def _report(run: _Run) -> None:
-    """Check references across files, then turn every document's findings into problems."""
+    """Check references across files, then turn every document's findings into problems; a file
+    of an installed set with problems leaves its whole set out (_drop_broken_sets)."""
     broken = _broken_cards(run.documents)
     for doc in run.documents:
-        run.catalog.problems.extend(document_problems(run.catalog, doc, broken))
+        _file_problems(run, doc, document_problems(run.catalog, doc, broken))
+    _drop_broken_sets(run)
+
+
+def _file_problems(run: _Run, doc: Document, problems: list[Problem]) -> None:
+    owner = run.set_of.get(id(doc))
+    if owner is None or not problems:
+        run.catalog.problems.extend(problems)
+        return
+    code, spec, plugin = owner
+    first = problems[0]
+    run.skip(code, spec, plugin, f"{first.message}" + (f" ({first.path})" if first.path else ""), doc.file,
+             problems)
+
+
+def _drop_broken_sets(run: _Run) -> None:
+    """Take every card and deck of a skipped set out of the catalog, and say so once per set."""
+    catalog = run.catalog
+    for key, skipped in catalog.skipped.items():
+        for doc in run.documents:
+            owner = run.set_of.get(id(doc))
+            if owner is None or owner[0] != key or not isinstance(doc.raw, dict):
+                continue
+            code = doc.raw.get("code") if doc.kind == "card" else None
+            if isinstance(code, str):
+                skipped.cards.add(code)
+                card = catalog.cards.get(code)
+                if card is not None and card.source == str(doc.file):
+                    del catalog.cards[code]
+                    if card.token and catalog.tokens.get(card.name.lower()) is card:
+                        del catalog.tokens[card.name.lower()]
+            name = doc.raw.get("name") if doc.kind == "deck" else None
+            if isinstance(name, str):
+                skipped.decks.add(name)
+                if catalog.decks.get(name, (None, ""))[1] == str(doc.file):
+                    del catalog.decks[name]
+        info = catalog.sets.get(key)
+        if info is not None and info.spec.manifest == skipped.manifest:
+            del catalog.sets[key]
+        warnings.warn(skipped.warning, PluginWarning, stacklevel=4)
 
 
 def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = ()) -> list[Problem]:

@@ -190,26 +190,13 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
     ctx = EffectContext(g, player, source, event=event)
     if paid:
         ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
+    if any(_sel_facts(sel)[1] for sel in slots[1:]):
+        return _dependent_target_options(g, ctx, slots, restrict_loc)
     per_slot: list[list[list[int]]] = []
     for sel in slots:
-        candidates = ctx.candidates(sel)
-        if restrict_loc != NOWHERE and sel.get("what") != "location":
-            candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
-        if sel.get("what") not in ("location", "player"):
-            candidates = [c for c in candidates if choosable(g, player, c)]
-        count = int(sel.get("count", 1))
-        choices: list[list[int]] = []
-        low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
-        high = len(candidates) if sel.get("any_number") else min(count, len(candidates))
-        if not candidates and not (sel.get("up_to") or sel.get("any_number")):
+        choices = _slot_choices(g, ctx, sel, restrict_loc)
+        if choices is None:
             return []
-        for size in range(high, low - 1, -1):
-            for combo in itertools.combinations(candidates, size):
-                if not ctx.fits_group(sel, list(combo)):
-                    continue  # "units with total Might 4 or less"
-                choices.append(list(combo))
-                if len(choices) >= MAX_TARGET_COMBOS:
-                    break
         per_slot.append(choices)
     combos: list[list[list[int]]] = []
     moves = _move_pairs(slots)
@@ -224,6 +211,96 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
         if len(combos) >= MAX_TARGET_COMBOS:
             break
     return combos
+
+
+def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
+    """Every choice of objects for one target slot (capped), or None when it can't be filled."""
+    candidates = ctx.candidates(sel)
+    if "zone" not in sel and _sel_facts(sel)[0]:
+        # a selection that may pick facedown cards ("a friendly gear, unit or facedown card", Pack
+        # of Wonders): they are at battlefields, not on the board, so add them
+        candidates = candidates + [oid for bf in g.state.battlefields for oid in bf.facedown
+                                   if oid not in candidates and ctx.matches_selection(sel, oid)]
+    if restrict_loc != NOWHERE and sel.get("what") != "location":
+        candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
+    if sel.get("what") not in ("location", "player"):
+        candidates = [c for c in candidates if choosable(g, ctx.you, c)]
+    count = int(sel.get("count", 1))
+    choices: list[list[int]] = []
+    low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
+    high = len(candidates) if sel.get("any_number") else min(count, len(candidates))
+    if not candidates and not (sel.get("up_to") or sel.get("any_number")):
+        return None
+    for size in range(high, low - 1, -1):
+        for combo in itertools.combinations(candidates, size):
+            if not ctx.fits_group(sel, list(combo)):
+                continue  # "units with total Might 4 or less"
+            choices.append(list(combo))
+            if len(choices) >= MAX_TARGET_COMBOS:
+                break
+    return choices
+
+
+_FACTS: dict[int, tuple[dict[str, Any], bool, bool]] = {}
+
+
+def _sel_facts(sel: dict[str, Any]) -> tuple[bool, bool]:
+    """(the slot may pick facedown cards, its choices depend on earlier targets), worked out once
+    per selection of the compiled scripts."""
+    hit = _FACTS.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1], hit[2]
+    facedown, depends = _mentions_facedown(sel), _depends_on_targets(sel)
+    _FACTS[id(sel)] = (sel, facedown, depends)
+    return facedown, depends
+
+
+def _mentions_facedown(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "facedown" in node or any(_mentions_facedown(v) for k, v in node.items() if k in ("where", "any_of"))
+    if isinstance(node, list):
+        return any(_mentions_facedown(v) for v in node)
+    return False
+
+
+def _depends_on_targets(sel: dict[str, Any]) -> bool:
+    """Whether a slot's choices depend on earlier targets ('an enemy unit there', 'units at the
+    chosen battlefield'): its selection refers to 'target' or holds a target selection."""
+    stack: list[Any] = [v for k, v in sel.items() if k != "_slot"]
+    while stack:
+        node = stack.pop()
+        if node == "target" or (isinstance(node, dict) and "_slot" in node):
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _dependent_target_options(g: "Game", ctx: EffectContext, slots: list[dict[str, Any]],
+                              restrict_loc: int) -> list[list[list[int]]]:
+    """Target choices slot by slot, each later slot's candidates found with the earlier choices
+    made (355: targets are chosen in order, a later one may refer to an earlier one)."""
+    prefixes: list[list[list[int]]] = [[]]
+    saved = ctx.targets
+    try:
+        for i, sel in enumerate(slots):
+            grown: list[list[list[int]]] = []
+            for prefix in prefixes:
+                ctx.targets = prefix + [[] for _ in slots[i:]]
+                choices = _slot_choices(g, ctx, sel, restrict_loc)
+                for choice in choices or []:
+                    grown.append(prefix + [choice])
+                    if len(grown) >= MAX_TARGET_COMBOS:
+                        break
+                if len(grown) >= MAX_TARGET_COMBOS:
+                    break
+            prefixes = grown
+    finally:
+        ctx.targets = saved
+    moves = _move_pairs(slots)
+    return [option for option in prefixes if not moves or _bad_destination(g, moves, option) is None]
 
 
 _LINKED: dict[int, tuple[list[dict[str, Any]], list[int]]] = {}
@@ -599,6 +676,12 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;
         # "any number of buffs" (Kraken Hunter): a list of them in pay_with
         out["spend_buff"] = [c for c in g.board_objects() if g.obj(c).controller == player and g.obj(c).buffs > 0]
+    recycled = other.get("recycle_from_trash")
+    if isinstance(recycled, int) and recycled >= 1:
+        # "recycle N from your trash" (Garbage Grabber): the player picks which cards
+        trash = g.state.players[player].trash
+        out["recycle_from_trash"] = [list(c) for c in itertools.islice(itertools.combinations(trash, recycled),
+                                                                        MAX_TARGET_COMBOS)]
     count = other.get("discard")
     if isinstance(count, int) and count >= 1:
         # "discard N" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the cards
@@ -615,6 +698,12 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
     chosen: dict[str, Any] = {}
     if not other:
         return chosen  # nothing to choose (most plays)
+    if "recycle_from_trash" in other and "recycle_from_trash" in wanted:
+        # "Recycle 3 from your trash" (Garbage Grabber): the player picks which cards
+        picked, trash = wanted["recycle_from_trash"], g.state.players[player].trash
+        if not isinstance(picked, list) or len(picked) != int(other["recycle_from_trash"]) \
+                or len(set(picked)) != len(picked) or any(c not in trash for c in picked):
+            raise IllegalActionError(f"recycle {other['recycle_from_trash']} different cards from your trash", "cost")
     for key, candidates in cost_choices(g, player, oid, other).items():
         pick = wanted.get(key, candidates[0] if candidates else None)
         spec = other.get(key)
@@ -623,18 +712,11 @@ def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: d
                 and pick and len(set(pick)) == len(pick) and all(p in candidates for p in pick):
             chosen[key] = pick  # "kill any number of friendly units" (Commander Ledros): several objects
             continue
-        if key == "discard" and isinstance(pick, list):
+        if key in ("discard", "recycle_from_trash") and isinstance(pick, list):
             pick = next((c for c in candidates if isinstance(c, list) and sorted(c) == sorted(pick)), pick)
         if pick not in candidates:
             raise IllegalActionError(f"{pick!r} can't pay the '{key}' cost", "cost")
         chosen[key] = pick
-    if "recycle_from_trash" in other and "recycle_from_trash" in wanted:
-        # "Recycle 3 from your trash" (Garbage Grabber): the player picks which cards
-        picked, trash = wanted["recycle_from_trash"], g.state.players[player].trash
-        if not isinstance(picked, list) or len(picked) != int(other["recycle_from_trash"]) \
-                or len(set(picked)) != len(picked) or any(c not in trash for c in picked):
-            raise IllegalActionError(f"recycle {other['recycle_from_trash']} different cards from your trash", "cost")
-        chosen["recycle_from_trash"] = picked
     return chosen
 
 

@@ -131,13 +131,15 @@ def _orders(grps: list[list[int]]) -> "Iterator[list[int]]":
             yield list(head) + rest
 
 
-def assignment_options(g: "Game", total: int, units: list[int]) -> list[dict[int, int]]:
-    """Legal assignments, one per order of the units within their groups (capped)."""
+def assignment_options(g: "Game", total: int, units: list[int]) -> tuple[list[dict[int, int]], list[dict[int, int]]]:
+    """Legal assignments: (one per order of the units within their groups, all of any excess on
+    one unit; those followed by the ways to split the excess among the units), both capped."""
     grps = groups(g, units)
     # 467.2.c: orders are generated lazily and capped -- listing every permutation of a big
     # combat (a dozen units) would not fit in memory
     orders: list[list[int]] = list(itertools.islice(_orders(grps), MAX_ORDERS))
     options: list[dict[int, int]] = []
+    excess: list[tuple[dict[int, int], list[int], int]] = []
     seen: set[tuple[tuple[int, int], ...]] = set()
     for order in orders or [[]]:
         left = total
@@ -155,7 +157,33 @@ def assignment_options(g: "Game", total: int, units: list[int]) -> list[dict[int
             if key not in seen:
                 seen.add(key)
                 options.append(candidate)
-    return options
+        if left and len(order) > 1:
+            excess.append((assignment, order, left))
+    # 467.2.c.4: the excess may also be split among the units (listed after the others, capped)
+    splits: list[dict[int, int]] = []
+    for assignment, order, left in excess:
+        for shares in _splits(left, len(order)):
+            candidate = {**assignment}
+            for oid, share in zip(order, shares):
+                candidate[oid] += share
+            key = tuple(sorted(candidate.items()))
+            if key not in seen:
+                seen.add(key)
+                splits.append(candidate)
+            if len(splits) >= MAX_SPLITS:
+                return options, options + splits
+    return options, options + splits
+
+
+MAX_SPLITS = 64
+
+
+def _splits(amount: int, units: int) -> "Iterator[tuple[int, ...]]":
+    """Ways to share ``amount`` among ``units`` with at least two of them getting some."""
+    for bars in itertools.combinations(range(amount + units - 1), units - 1):
+        shares = tuple(b - a - 1 for a, b in zip((-1,) + bars, bars + (amount + units - 1,)))
+        if sum(1 for share in shares if share) > 1:
+            yield shares
 
 
 def check_assignment(g: "Game", total: int, units: list[int], assignment: dict[int, int]) -> None:
@@ -196,15 +224,16 @@ def damage_step(g: "Game") -> None:
         if total == 0:
             _store(g, side, {})
             continue
-        options = assignment_options(g, total, other)
+        whole, options = assignment_options(g, total, other)
         if len(options) == 1:
             _store(g, side, options[0])
             continue
         s.tasks.append(["combat_damage"])
+        # "whole": agents choose among the options giving all of the excess to one unit
         s.decision = Decision("assign", player, f"assign {total} combat damage",
                               options=[{"label": _label(g, o), "value": {str(k): v for k, v in o.items()}}
                                        for o in options],
-                              context={"side": side, "total": total, "units": other})
+                              context={"side": side, "total": total, "units": other, "whole": len(whole)})
         return
     # excess damage is what was assigned beyond lethal, which counts damage already marked (467.2.c.4);
     # worked out before the damage is dealt, as the assignment was

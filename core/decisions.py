@@ -1,8 +1,10 @@
-"""Player decisions: listing legal actions, validating an action, and performing it.
+"""Player decisions: listing legal actions, checking an action, and performing it.
 
-Actions are plain JSON-friendly dicts.  Validation does every check before anything changes, so
-``Game.apply`` is atomic: an illegal action raises IllegalActionError naming the rule and the
-state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
+Actions are plain JSON-friendly dicts.  Each type is one ActionType record (the ACTIONS table):
+how it is listed, checked and performed.  ``check`` does every check before anything changes and
+returns what ``perform`` uses, and an action is accepted only if it is also listed (core/offer.py),
+so ``Game.apply`` is atomic and exact: an illegal action raises IllegalActionError naming the rule
+and the state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
 also ``invite``: the turn player lends their priority to their teammate, 491.8.a, see core/chain.py),
 ``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
 (a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),
@@ -12,12 +14,15 @@ later game: the previous loser plays first or second); these last two are answer
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+import reprlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from . import chain, combat, layers, loops, movement, payment
+from . import chain, combat, layers, loops, movement, offer, payment
 from .cards import CardDef
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
+from .suggest import did_you_mean
 
 if TYPE_CHECKING:
     from .game import Game
@@ -26,24 +31,19 @@ Action = dict[str, Any]
 
 
 def legal_actions(g: "Game") -> list[Action]:
+    """Every action the deciding player may take now, in the engine's ids (see Game.legal_actions
+    for the list as offered to the player, with handles for what the player can't see)."""
     d = g.state.decision
     assert d is not None
-    if d.kind == "priority":
-        return priority_actions(g, d.player)
-    if d.kind == "mulligan":
-        return [{"type": "mulligan", "cards": o["value"]} for o in d.options]
-    if d.kind in ("choose", "showdown", "battlefield", "turn_order"):
-        return [{"type": "choose", "value": o["value"]} for o in d.options]
-    if d.kind == "order":
-        return [{"type": "order", "order": o["value"]} for o in d.options]
-    if d.kind == "targets":
-        return [{"type": "targets", "targets": o["value"]} for o in d.options]
-    if d.kind == "assign":
-        return [{"type": "assign", "damage": o["value"]} for o in d.options]
-    return []
+    out: list[Action] = []
+    for action_type in BY_DECISION.get(d.kind, ()):
+        out.extend(action_type.listing(g, d.player, d))
+    return out
 
 
-def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Action]:
+def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    """Plays from the hand, the champion zone and the player's hidden cards: every location,
+    optional cost, target choice and way to pay that the checks accept."""
     s = g.state
     out: list[Action] = []
     p = s.players[player]
@@ -115,9 +115,14 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                             out.extend(_cost_variants(g, player, oid, check, action))
                         else:
                             out.append(action)  # nothing to choose to pay with (most plays)
+    return out
+
+
+def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    """Activated abilities with every target choice and way to pay, then the rune abilities."""
+    s = g.state
+    out: list[Action] = []
     for oid, ability in chain.activatable(g, player, runes=False):
-        if not resources and chain.is_add_ability(ability):
-            continue
         if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
             continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
         if not chain.timing_allows(g, player, ability.timing)[0]:
@@ -142,27 +147,56 @@ def priority_actions(g: "Game", player: int, resources: bool = True) -> list[Act
                 out.extend(_cost_variants(g, player, oid, check, action))
             else:
                 out.append(action)
-    if resources:
-        # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
-        append = out.append
-        for rune in p.runes:
-            if not objs[rune].exhausted:
-                append({"type": "activate", "source": rune, "ability": -1})
-            append({"type": "activate", "source": rune, "ability": -2})
+    # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+    append = out.append
+    objs = s.objs
+    for rune in s.players[player].runes:
+        if not objs[rune].exhausted:
+            append({"type": "activate", "source": rune, "ability": -1})
+        append({"type": "activate", "source": rune, "ability": -2})
+    return out
+
+
+MAX_MOVE_GROUPS = 64
+
+
+def move_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    """Standard moves: each unit alone, all of them together, then the other groups (144.3: any
+    number of units may move together), at most MAX_MOVE_GROUPS per destination."""
+    out: list[Action] = []
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})
         if len(units) > 1:
             out.append({"type": "move", "units": list(units), "to": dest})
-    out.extend(hide_actions(g, player))
-    if s.chain or s.showdown is not None or invited:
-        out.append({"type": "pass"})  # invited: hand the priority back (491.8.a)
-    elif s.step == "main" and player == s.turn_player:
-        out.append({"type": "end_turn"})
-    mate = chain.can_invite(g, player)
-    if mate != NOWHERE:
-        out.append({"type": "invite", "teammate": mate})
+        listed = len(units) + 1
+        for size in range(2, len(units)):
+            for group in itertools.combinations(units, size):
+                if listed >= MAX_MOVE_GROUPS:
+                    break
+                out.append({"type": "move", "units": list(group), "to": dest})
+                listed += 1
     return out
+
+
+def pass_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    s = g.state
+    if s.chain or s.showdown is not None or s.invited == player:
+        return [{"type": "pass"}]  # invited: hand the priority back (491.8.a)
+    return []
+
+
+def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    s = g.state
+    if not (s.chain or s.showdown is not None or s.invited == player) and s.step == "main" \
+            and player == s.turn_player:
+        return [{"type": "end_turn"}]
+    return []
+
+
+def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    mate = chain.can_invite(g, player)
+    return [] if mate == NOWHERE else [{"type": "invite", "teammate": mate}]
 
 
 _CHEAPENING: dict[int, tuple[CardDef, bool]] = {}
@@ -175,23 +209,38 @@ def _cheapening_option(card: CardDef) -> bool:
     if hit is not None and hit[0] is card:
         return hit[1]
     found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities)
+                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"} for a in card.abilities)
     _CHEAPENING[id(card)] = (card, found)
     return found
 
 
+MAX_COST_VARIANTS = 64
+
+
 def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, action: Action) -> list[Action]:
-    """One action per way to pay a 'kill a unit' or 'exhaust a unit' cost (the player chooses)."""
+    """One action per way to pay a 'kill a unit', 'exhaust a unit', 'spend a buff', 'discard' or
+    'recycle from your trash' cost (the player chooses; 'any number' costs: one unit or several)."""
     other = check.other_costs or check.cost.other
     if not other:
         return [action]  # nothing to choose (most plays): cost_choices would find no choices
     choices = chain.cost_choices(g, player, oid, other)
+    for key, candidates in choices.items():
+        spec = other.get(key)
+        if spec == "any_number" or (isinstance(spec, dict) and spec.get("any_number")):
+            # "kill any number of friendly units" (Commander Ledros), "spend any number of buffs" (Kraken Hunter)
+            groups = [list(c) for size in range(2, len(candidates) + 1)
+                      for c in itertools.combinations(candidates, size)]
+            choices[key] = candidates + groups[:MAX_COST_VARIANTS]
     if not any(len(c) > 1 for c in choices.values()):
         return [action]
     out: list[Action] = []
     keys = sorted(choices)
-    for combo in itertools.product(*(choices[k] for k in keys)):
-        out.append({**action, "pay_with": dict(zip(keys, combo))})
+    for combo in itertools.islice(itertools.product(*(choices[k] for k in keys)), MAX_COST_VARIANTS):
+        pay_with = dict(zip(keys, combo))
+        recycled = choices.get("recycle_from_trash")
+        if recycled and pay_with.get("recycle_from_trash") == recycled[0]:
+            del pay_with["recycle_from_trash"]  # the first cards of the trash: the action says nothing
+        out.append({**action, "pay_with": pay_with} if pay_with else action)
     return out
 
 
@@ -210,7 +259,7 @@ def is_resource_action(g: "Game", action: Action) -> bool:
 
 
 # ---------------------------------------------------------------------- hiding (811)
-def hide_actions(g: "Game", player: int) -> list[Action]:
+def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
     out: list[Action] = []
     s = g.state
     if s.chain or s.turn_player != player or s.step != "main":
@@ -298,89 +347,77 @@ def hide(g: "Game", player: int, action: Action, plan: payment.Plan) -> None:
     g.state.needs_cleanup = True
 
 
-# ---------------------------------------------------------------------- validate / perform
-def validate(g: "Game", action: Any) -> None:
-    d = g.state.decision
-    assert d is not None
-    if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise IllegalActionError(f"an action is a mapping with a 'type', got {action!r}")
-    kind = action["type"]
-    if kind == "concede":
-        conceder(g, action)
-        return
-    player = d.player
-    if d.kind == "priority":
-        check_shape(g, action)
-        if g.state.invited == player:
-            _check_invited(g, action)
-        if kind == "play":
-            g._pending_check = chain.check_play(g, player, action)
-        elif kind == "activate":
-            g._pending_check = chain.check_activate(g, player, action)
-        elif kind == "move":
-            g._pending_check = movement.check_move(g, player, action)  # the units and the destination
-        elif kind == "hide":
-            g._pending_plan = check_hide(g, player, action)
-        elif kind == "invite":
-            mate = chain.can_invite(g, player)
-            if mate == NOWHERE or action.get("teammate", mate) != mate:
-                raise IllegalActionError("you may invite your teammate only on your turn while you hold priority, "
-                                         "once until something else happens", "491.8.a")
-        elif kind == "pass":
-            if not g.state.chain and g.state.showdown is None and g.state.invited != player:
-                raise IllegalActionError("nothing to pass in a Neutral Open state; end your turn instead", "310.1")
-        elif kind == "end_turn":
-            s = g.state
-            if s.chain or s.showdown is not None or s.step != "main" or player != s.turn_player:
-                raise IllegalActionError("you can end your turn only in your Main Phase in a Neutral Open state",
-                                         "316.5")
-        else:
-            raise IllegalActionError(f"{kind!r} is not possible now; {d.prompt}")
-        return
-    expected = {"mulligan": "mulligan", "choose": "choose", "showdown": "choose", "order": "order",
-                "targets": "targets", "assign": "assign", "battlefield": "choose", "turn_order": "choose"}[d.kind]
-    if kind != expected:
-        raise IllegalActionError(f"the game waits for a {d.kind} decision ({d.prompt}); got {kind!r}")
-    if d.kind == "assign":
-        damage = action.get("damage")
-        if not isinstance(damage, dict):
-            raise IllegalActionError("an assignment maps unit ids to damage")
-        try:
-            parsed = {int(k): v for k, v in damage.items()}
-        except (TypeError, ValueError):
-            raise IllegalActionError("an assignment maps unit ids to damage") from None
-        combat.check_assignment(g, int(d.context["total"]), list(d.context["units"]), parsed)
-        return
-    field = {"mulligan": "cards", "choose": "value", "order": "order", "targets": "targets"}[kind]
-    values = [o["value"] for o in d.options]
-    if d.kind == "targets" and _target_option(values, action.get(field)) is not None:
-        return  # 355: the chosen objects, in any order within a slot
-    if action.get(field) not in values:
-        if d.kind == "battlefield":
-            from . import setup
-
-            raise IllegalActionError(*setup.battlefield_refusal(g, player, action.get(field)))
-        if d.kind == "mulligan":
-            cards = action.get("cards")
-            if isinstance(cards, list) and len(cards) > 2:
-                raise IllegalActionError("set aside at most 2 cards", "117.1")
-            raise IllegalActionError(f"{cards!r} are not cards in your hand", "117.1")
-        raise IllegalActionError(f"{action.get(field)!r} is not one of the options: {d.prompt}")
+# ---------------------------------------------------------------------- the action table
+# Each action type is listed, checked and performed by the functions of one ActionType record.
+# ``check`` does every check before anything changes and returns what ``perform`` needs, so an
+# action is performed exactly as it was checked; Game.apply accepts an action only if it is also
+# one of the listed actions (core/offer.py), so what apply accepts and what legal_actions lists
+# are the same set (concede aside: any player may concede at any time, and it is never listed).
+Listing = Callable[["Game", int, Decision], list[Action]]
+Check = Callable[["Game", int, Action, Decision], Any]
+Perform = Callable[["Game", int, Action, Any, Decision], None]
 
 
-def _target_option(options: list[Any], targets: Any) -> Any:
-    """The option naming the same objects as ``targets``, slot by slot, whatever their order in a slot."""
-    if not isinstance(targets, list) or not all(isinstance(slot, list) for slot in targets):
-        return None
-    wanted = [sorted(map(str, slot)) for slot in targets]
-    for option in options:
-        if isinstance(option, list) and [sorted(map(str, slot)) for slot in option] == wanted:
-            return option
-    return None
+@dataclass(frozen=True)
+class ActionType:
+    """One type of player action: the decisions it answers, how it is listed, checked, performed."""
+
+    name: str
+    answers: tuple[str, ...]
+    listing: Listing
+    check: Check
+    perform: Perform
 
 
-def _check_invited(g: "Game", action: Action) -> None:
+def _check_play(g: "Game", player: int, action: Action, d: Decision) -> chain.PlayCheck:
+    _check_invited(g, player, action)
+    return chain.check_play(g, player, action)
+
+
+def _check_activate(g: "Game", player: int, action: Action, d: Decision) -> chain.PlayCheck:
+    return chain.check_activate(g, player, action)
+
+
+def _check_move(g: "Game", player: int, action: Action, d: Decision) -> tuple[list[int], int]:
+    _check_invited(g, player, action)
+    return movement.check_move(g, player, action)  # the units and the destination
+
+
+def _check_hide(g: "Game", player: int, action: Action, d: Decision) -> payment.Plan:
+    _check_invited(g, player, action)
+    return check_hide(g, player, action)
+
+
+def _check_pass(g: "Game", player: int, action: Action, d: Decision) -> bool:
+    """Whether the pass hands an invitation back (491.8.a) instead of passing priority."""
+    s = g.state
+    if s.invited == player:
+        return True
+    if not s.chain and s.showdown is None:
+        raise IllegalActionError("nothing to pass in a Neutral Open state; end your turn instead", "310.1")
+    return False
+
+
+def _check_end_turn(g: "Game", player: int, action: Action, d: Decision) -> None:
+    _check_invited(g, player, action)
+    s = g.state
+    if s.chain or s.showdown is not None or s.step != "main" or player != s.turn_player:
+        raise IllegalActionError("you can end your turn only in your Main Phase in a Neutral Open state", "316.5")
+
+
+def _check_invite(g: "Game", player: int, action: Action, d: Decision) -> int:
+    _check_invited(g, player, action)
+    mate = chain.can_invite(g, player)
+    if mate == NOWHERE or action.get("teammate", mate) != mate:
+        raise IllegalActionError("you may invite your teammate only on your turn while you hold priority, "
+                                 "once until something else happens", "491.8.a")
+    return mate
+
+
+def _check_invited(g: "Game", player: int, action: Action) -> None:
     """491.8.a: an invited teammate plays spells and activates abilities, or hands priority back."""
+    if g.state.invited != player:
+        return
     kind = action["type"]
     if kind == "play":
         oid = action.get("card")
@@ -391,109 +428,217 @@ def _check_invited(g: "Game", action: Action) -> None:
                                  "491.8.a")
 
 
-def _is_id(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _perform_play(g: "Game", player: int, action: Action, check: chain.PlayCheck, d: Decision) -> None:
+    chain.play_card(g, player, action, check)
 
 
-def check_shape(g: "Game", action: Action) -> None:
-    """Wrongly typed fields make an illegal action, never a crash (Game.apply's promise)."""
-    kind = action["type"]
+def _perform_activate(g: "Game", player: int, action: Action, check: chain.PlayCheck, d: Decision) -> None:
+    chain.activate(g, player, action, check)
+
+
+def _perform_move(g: "Game", player: int, action: Action, check: tuple[list[int], int], d: Decision) -> None:
+    units, dest = check
+    movement.standard_move(g, player, units, dest)
+
+
+def _perform_hide(g: "Game", player: int, action: Action, plan: payment.Plan, d: Decision) -> None:
+    hide(g, player, action, plan)
+
+
+def _perform_pass(g: "Game", player: int, action: Action, hands_back: bool, d: Decision) -> None:
+    if hands_back:
+        chain.hand_back(g, player)  # 491.8.a: back to the inviter; not a pass
+    else:
+        chain.pass_priority(g, player)
+
+
+def _perform_end_turn(g: "Game", player: int, action: Action, check: None, d: Decision) -> None:
+    from . import turn
+
+    turn.end_turn(g, player)
+
+
+def _perform_invite(g: "Game", player: int, action: Action, mate: int, d: Decision) -> None:
+    chain.invite(g, player, mate)
+
+
+def _listed_options(kind: str, field: str) -> Listing:
+    """Decisions with options: one action per option, its value under ``field``."""
+    def listing(g: "Game", player: int, d: Decision) -> list[Action]:
+        return [{"type": kind, field: o["value"]} for o in d.options]
+    return listing
+
+
+def _option_value(field: str) -> Check:
+    """The answer must be one of the decision's option values; returns it."""
+    def check(g: "Game", player: int, action: Action, d: Decision) -> Any:
+        value = action.get(field)
+        for option in d.options:
+            if offer.same(option["value"], value):
+                return option["value"]
+        if d.kind == "battlefield":
+            from . import setup
+
+            raise IllegalActionError(*setup.battlefield_refusal(g, player, value))
+        if d.kind == "mulligan":
+            if isinstance(value, list) and len(value) > 2:
+                raise IllegalActionError("set aside at most 2 cards", "117.1")
+            raise IllegalActionError(f"{_short(value)} are not cards in your hand", "117.1")
+        raise IllegalActionError(f"{_short(value)} is not one of the options: {d.prompt}")
+    return check
+
+
+def _perform_mulligan(g: "Game", player: int, action: Action, cards: list[int], d: Decision) -> None:
+    from . import setup
+
+    setup.mulligan(g, player, list(cards))
+
+
+def _perform_choose(g: "Game", player: int, action: Action, value: Any, d: Decision) -> None:
+    from . import cleanup, setup
+
+    if d.kind == "battlefield":
+        setup.battlefield_chosen(g, player, int(value))  # 488.5
+    elif d.kind == "turn_order":
+        setup.turn_order_chosen(g, player, str(value))
+    elif d.kind == "showdown":
+        cleanup.begin_showdown(g, int(value))
+    elif d.context.get("replay"):
+        g.state.answers.append(value)
+
+
+def _perform_order(g: "Game", player: int, action: Action, order: list[int], d: Decision) -> None:
     s = g.state
-
-    def need(ok: bool, what: str) -> None:
-        if not ok:
-            raise IllegalActionError(f"malformed {kind} action: {what}")
-
-    if kind in ("play", "hide"):
-        need(_is_id(action.get("card")), "'card' must be an object id")
-    if kind == "activate":
-        need(_is_id(action.get("source")) and _is_id(action.get("ability", 0)),
-             "'source' and 'ability' must be whole numbers")
-    if kind in ("play", "activate") and "targets" in action:
-        targets = action["targets"]
-        need(isinstance(targets, list) and all(isinstance(slot, list) and all(_is_id(t) for t in slot)
-                                               for slot in targets), "'targets' must be lists of object ids")
-    if kind == "play":
-        costs = action.get("costs", [])
-        need(isinstance(costs, list) and all(isinstance(c, str) for c in costs), "'costs' must be a list of names")
-        location = action.get("location", NOWHERE)
-        need(_is_id(location) and (location == NOWHERE or 0 <= location < len(s.players)
-                                   or any(bf.loc == location for bf in s.battlefields)),
-             "'location' must be a base or a battlefield")
-    if kind == "move":
-        units = action.get("units")
-        need(isinstance(units, list) and all(_is_id(u) for u in units), "'units' must be a list of object ids")
-        need(_is_id(action.get("to")), "'to' must be a location")
-    if kind == "hide":
-        need(_is_id(action.get("battlefield")), "'battlefield' must be a location")
-        costs = action.get("costs", [])
-        need(isinstance(costs, list) and all(isinstance(c, str) for c in costs), "'costs' must be a list of names")
+    group = [t for t in s.pending_triggers if t.controller == player]
+    ordered = [group[i] for i in order]
+    for t in ordered:
+        t.ordered = True
+    rest = [t for t in s.pending_triggers if t.controller != player]
+    s.pending_triggers = ordered + rest
 
 
-def perform(g: "Game", action: Action) -> None:
+def _perform_targets(g: "Game", player: int, action: Action, targets: list[list[int]], d: Decision) -> None:
+    group = [t for t in g.state.pending_triggers if t.controller == player]
+    group[0].targets = [list(slot) for slot in targets]
+
+
+def _check_assign(g: "Game", player: int, action: Action, d: Decision) -> dict[int, int]:
+    damage = action["damage"]
+    parsed = {int(k): v for k, v in damage.items()}
+    combat.check_assignment(g, int(d.context["total"]), list(d.context["units"]), parsed)
+    return parsed
+
+
+def _perform_assign(g: "Game", player: int, action: Action, parsed: dict[int, int], d: Decision) -> None:
+    combat._store(g, str(d.context["side"]), parsed)
+
+
+def _no_listing(g: "Game", player: int, d: Decision) -> list[Action]:
+    return []
+
+
+def _check_concede(g: "Game", player: int, action: Action, d: Decision) -> int:
+    return conceder(g, action)
+
+
+def _perform_concede(g: "Game", player: int, action: Action, who: int, d: Decision) -> None:
+    concede(g, who, d)
+
+
+_PRIORITY = ("priority",)
+_CHOICES = ("choose", "showdown", "battlefield", "turn_order")
+# In listing order: legal_actions lists the types answering the pending decision in this order.
+ACTIONS: dict[str, ActionType] = {t.name: t for t in (
+    ActionType("play", _PRIORITY, play_actions, _check_play, _perform_play),
+    ActionType("activate", _PRIORITY, activate_actions, _check_activate, _perform_activate),
+    ActionType("move", _PRIORITY, move_actions, _check_move, _perform_move),
+    ActionType("hide", _PRIORITY, hide_actions, _check_hide, _perform_hide),
+    ActionType("pass", _PRIORITY, pass_actions, _check_pass, _perform_pass),
+    ActionType("end_turn", _PRIORITY, end_turn_actions, _check_end_turn, _perform_end_turn),
+    ActionType("invite", _PRIORITY, invite_actions, _check_invite, _perform_invite),
+    ActionType("mulligan", ("mulligan",), _listed_options("mulligan", "cards"), _option_value("cards"),
+               _perform_mulligan),
+    ActionType("choose", _CHOICES, _listed_options("choose", "value"), _option_value("value"), _perform_choose),
+    ActionType("order", ("order",), _listed_options("order", "order"), _option_value("order"), _perform_order),
+    ActionType("targets", ("targets",), _listed_options("targets", "targets"), _option_value("targets"),
+               _perform_targets),
+    ActionType("assign", ("assign",), _listed_options("assign", "damage"), _check_assign, _perform_assign),
+    # any player, at any time; never listed (an agent choosing uniformly would concede at random)
+    ActionType("concede", ("priority", "mulligan", "order", "targets", "assign") + _CHOICES, _no_listing,
+               _check_concede, _perform_concede),
+)}
+BY_DECISION: dict[str, tuple[ActionType, ...]] = {}
+for _type in ACTIONS.values():
+    if _type.listing is not _no_listing:
+        for _kind in _type.answers:
+            BY_DECISION[_kind] = BY_DECISION.get(_kind, ()) + (_type,)
+
+
+class Checked(NamedTuple):
+    """An action that passed every check: its type, who takes it, the action in the engine's ids
+    and what its check returned for perform to use."""
+
+    type: ActionType
+    player: int
+    action: Action
+    result: Any
+
+
+def check(g: "Game", action: Any) -> Checked:
+    """Every check of an action, before anything changes; raises IllegalActionError saying why not."""
+    d = g.state.decision
+    assert d is not None
+    if not isinstance(action, dict):
+        raise IllegalActionError(f"an action is a mapping with a 'type', got {_short(action)}")
+    kind = action.get("type")
+    action_type = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if action_type is None:
+        hint = did_you_mean(kind, list(ACTIONS)) if isinstance(kind, str) else ""
+        raise IllegalActionError(f"{_short(kind)} is not an action type{hint}; the types are {', '.join(ACTIONS)}")
+    problem = offer.shape_problem(action)
+    if problem:
+        raise IllegalActionError(f"malformed {kind} action: {problem}")
+    if d.kind not in action_type.answers:
+        if d.kind == "priority":
+            raise IllegalActionError(f"{kind!r} is not possible now; {d.prompt}")
+        raise IllegalActionError(f"the game waits for a {d.kind} decision ({d.prompt}); got {kind!r}")
+    if action_type.listing is _no_listing:
+        who = action_type.check(g, d.player, action, d)
+        return Checked(action_type, who, action, who)
+    player = d.player
+    internal = offer.resolve(g, player, action)
+    result = action_type.check(g, player, internal, d)
+    if not offer.is_offered(g, action_type, player, d, action):
+        raise IllegalActionError(f"{_short(action)} is not one of the legal actions now: "
+                                 f"{offer.not_listed_hint(g, action_type, player, d, action)}")
+    return Checked(action_type, player, internal, result)
+
+
+def perform(g: "Game", checked: Checked) -> None:
+    """Carry out a checked action (the decision it answers is then settled)."""
     s = g.state
     d = s.decision
     assert d is not None
-    player = d.player
-    kind = action["type"]
     s.decision = None
-    if kind != "pass":
+    if checked.type.name != "pass":
         loops.decision_made(g)  # passing priority never breaks a mandatory loop (core/loops.py)
-    if kind == "concede":
-        concede(g, conceder(g, action), d)
-        return
-    if d.kind == "priority":
-        if kind == "play":
-            chain.play_card(g, player, action, g._pending_check)
-        elif kind == "activate":
-            chain.activate(g, player, action, g._pending_check)
-        elif kind == "move":
-            units, dest = g._pending_check  # validate's check_move
-            movement.standard_move(g, player, units, dest)
-        elif kind == "hide":
-            hide(g, player, action, g._pending_plan)
-        elif kind == "pass" and s.invited == player:
-            chain.hand_back(g, player)  # 491.8.a: back to the inviter; not a pass
-        elif kind == "pass":
-            chain.pass_priority(g, player)
-        elif kind == "invite":
-            chain.invite(g, player, chain.teammate(g, player))  # validated: can_invite
-        elif kind == "end_turn":
-            from . import turn
+    checked.type.perform(g, d.player if checked.type.name != "concede" else checked.player,
+                         checked.action, checked.result, d)
 
-            turn.end_turn(g, player)
-        return
-    if d.kind == "mulligan":
-        from . import setup
 
-        setup.mulligan(g, player, list(action["cards"]))
-    elif d.kind in ("battlefield", "turn_order"):
-        from . import setup
+def _short(value: Any) -> str:
+    """A value shown in a message: cut short, and safe for any nesting depth."""
+    return _REPR.repr(value)
 
-        if d.kind == "battlefield":
-            setup.battlefield_chosen(g, player, int(action["value"]))  # 488.5
-        else:
-            setup.turn_order_chosen(g, player, str(action["value"]))
-    elif d.kind == "choose" and d.context.get("replay"):
-        s.answers.append(action["value"])
-    elif d.kind == "showdown":
-        from . import cleanup
 
-        cleanup.begin_showdown(g, int(action["value"]))
-    elif d.kind == "order":
-        group = [t for t in s.pending_triggers if t.controller == player]
-        ordered = [group[i] for i in action["order"]]
-        for t in ordered:
-            t.ordered = True
-        rest = [t for t in s.pending_triggers if t.controller != player]
-        s.pending_triggers = ordered + rest
-    elif d.kind == "targets":
-        group = [t for t in s.pending_triggers if t.controller == player]
-        group[0].targets = _target_option([o["value"] for o in d.options], action["targets"]) or action["targets"]
-    elif d.kind == "assign":
-        from .combat import _store
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 40
+_REPR.maxother = 40
 
-        _store(g, str(d.context["side"]), {int(k): v for k, v in action["damage"].items()})
+
+def _is_id(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # ---------------------------------------------------------------------- concession

@@ -50,6 +50,10 @@ def load_deck(catalog: Catalog, ref: "str | Path | Deck") -> Deck:
     for name in catalog.decks:
         if name.lower().startswith(str(ref).lower()) or str(ref).lower() in name.lower():
             return Deck.from_data(catalog.decks[name][0])
+    for skipped in catalog.skipped.values():
+        if str(ref) in skipped.decks:
+            raise DeckError(str(ref), [f"the deck is shipped by set {skipped.code} (plugin {skipped.plugin}), "
+                                       f"which was skipped: {skipped.reason} ({skipped.file})"])
     known = ", ".join(sorted(catalog.decks)) or "none installed"
     raise DeckError(str(ref), [f"no deck file or installed deck named {ref!r} (installed: {known})"])
 
@@ -62,7 +66,12 @@ def violations(catalog: Catalog, deck: Deck) -> list[str]:
     def get(code: str, role: str) -> Any:
         card = cards.get(code)
         if card is None:
-            out.append(f"{role} {code} is not an installed card")
+            skipped = next((s for s in catalog.skipped.values() if code in s.cards), None)
+            if skipped is not None:
+                out.append(f"{role} {code} is in set {skipped.code} (plugin {skipped.plugin}), which was skipped: "
+                           f"{skipped.reason} ({skipped.file})")
+            else:
+                out.append(f"{role} {code} is not an installed card")
         return card
 
     legend = get(deck.legend, "legend")

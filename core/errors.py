@@ -72,5 +72,16 @@ class GameOverError(IllegalActionError):
     """The game has ended; no more actions are accepted."""
 
 
+class CorruptStateError(RiftScriptError):
+    """A saved game (or match) is damaged or was edited: it is not loaded.
+
+    ``path`` is where in the document (``state.players[0].points``), ``problem`` what is wrong."""
+
+    def __init__(self, path: str, problem: str) -> None:
+        self.path = path
+        self.problem = problem
+        super().__init__(f"corrupt saved game at {path}: {problem}")
+
+
 class EngineError(RiftScriptError):
     """An internal invariant broke: a bug in the engine or in a plugin primitive."""

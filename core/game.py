@@ -18,7 +18,7 @@ import operator
 import pickle
 from typing import Any, Callable
 
-from . import chain, cleanup, decisions, loops, rng, triggers, turn
+from . import chain, cleanup, decisions, loops, offer, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
@@ -101,8 +101,7 @@ class Game:
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         self.replaying = False
         self.answer_pos = 0
-        self._pending_check: Any = None
-        self._pending_plan: Any = None
+        self._offer: Any = None  # the legal actions as last offered (core/offer.py)
         self.max_events = 20_000
         modes = catalog.plugins.modes() if catalog.plugins is not None else {}
         # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
@@ -130,20 +129,25 @@ class Game:
         return None if self.over else self.state.decision
 
     def legal_actions(self) -> list[dict[str, Any]]:
+        """The deciding player's legal actions, objects they can't see written as handles;
+        ``apply`` accepts exactly these (and a concession, from any player at any time).  The list
+        is new, its actions are the game's own until it changes: copy one before editing it."""
         if self.over or self.state.decision is None:
             return []
-        return decisions.legal_actions(self)
+        return offer.offered(self)
 
     def apply(self, action: dict[str, Any]) -> None:
-        """Apply one action of the deciding player; atomic on illegal input."""
+        """Apply one action of the deciding player; atomic on illegal input: every check is
+        made before the first change (decisions.check), and the action performed is the one
+        checked."""
         if self.over:
             raise GameOverError("the game is over")
         decision = self.state.decision
         if decision is None:
             raise EngineError("no decision is pending")
-        decisions.validate(self, action)
-        self.emit_action(decision.player, action)
-        decisions.perform(self, action)
+        checked = decisions.check(self, action)
+        self.emit_action(decision.player, checked.action)
+        decisions.perform(self, checked)
         self.run()
 
     def observation(self, player: int) -> dict[str, Any]:
@@ -155,9 +159,12 @@ class Game:
         return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, catalog: Catalog, text: str) -> "Game":
-        data = json.loads(text)
-        return cls(catalog, from_jsonable(data["state"]), data["log"])
+    def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Game":
+        """A saved game, checked before anything is played (core/saves.py): its shape, its
+        invariants and, with ``replay``, that its log replays to it; else CorruptStateError."""
+        from . import saves
+
+        return saves.load_game(cls, catalog, text, replay)
 
     def log_hash(self) -> str:
         return log_hash(self.log)
@@ -363,6 +370,8 @@ class Game:
         was_active = obj.zone in ACTIVE_ZONES
         obj.zone = zone
         obj.loc = loc
+        if zone == "facedown":
+            obj.timestamp = self.state.log_count  # when it was hidden: its handle is drawn anew (core/observe.py)
         if obj.token and zone not in ("board", "chain", "bfcard"):
             # 185.3.b: a token that leaves the board ceases to exist
             self._unindex(oid)

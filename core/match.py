@@ -156,13 +156,11 @@ class Match:
                            "log": self.log, "game": json.loads(self.game.to_json())}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, catalog: Catalog, text: str) -> "Match":
-        data = json.loads(text)
-        state = MatchState(**data["match"])
-        decks = [Deck(name=d["name"], legend=d["legend"], champion=d["champion"], main=tuple(d["main"]),
-                      runes=tuple(d["runes"]), battlefields=tuple(d["battlefields"])) for d in data["decks"]]
-        game = Game.from_json(catalog, json.dumps(data["game"]))
-        return cls(catalog, _spec(catalog, state.mode), decks, state, game, data["log"])
+    def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Match":
+        """A saved match, checked like a saved game (core/saves.py); else CorruptStateError."""
+        from . import saves
+
+        return saves.load_match(cls, catalog, text, replay)
 
     def log_hash(self) -> str:
         """The hash of the whole match: match events and every game's events, in order."""

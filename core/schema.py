@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+import reprlib
 from functools import cached_property
 from functools import lru_cache
 from importlib import resources
@@ -246,9 +247,26 @@ class Schemas:
 
 
 def _short(value: Any, limit: int = 60) -> str:
-    """A value's repr, cut short: a 5000-digit number or a long list must not flood the report."""
-    text = repr(value)
+    """A value's repr, cut short: a 5000-digit number, a long list or a list nested 10,000 deep
+    (an action given to Game.apply) must not flood the report nor exhaust the stack."""
+    text = repr(value) if shallow(value, 20) else _REPR.repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 4
+
+
+def shallow(value: Any, depth: int) -> bool:
+    """Whether lists and mappings nest at most ``depth`` levels in the value (without recursing)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (list, tuple, dict)):
+            if level >= depth:
+                return False
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return True
 
 
 def _describe(error: ValidationError) -> list[SchemaProblem]:

@@ -58,7 +58,7 @@ def test_validate_all_installed_sets() -> None:
 
 def test_sets_table_and_json() -> None:
     lines = run("sets").lines
-    assert lines[0].split() == ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED"]
+    assert lines[0].split() == ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED", "STATUS"]
     rows = json.loads(run("sets", "--json").out)
     origins = next(r for r in rows if r["code"] == "OGN")
     assert origins["plugin"] == "origins" and origins["declared"] == 298 and origins["scripted"] > 0

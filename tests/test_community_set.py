@@ -65,7 +65,7 @@ def test_discovered_through_its_entry_points(installed: Path) -> None:
 
 def test_listed_by_the_cli(installed: Path) -> None:
     sets = [line.split() for line in run("sets").lines]
-    assert ["CMT", "Tidecallers", "1.0.0", "tidecallers", "6", "6"] in sets
+    assert ["CMT", "Tidecallers", "1.0.0", "tidecallers", "6", "6", "loaded"] in sets
     cards = run("cards", "--set", "cmt").lines
     assert [line.split()[0] for line in cards[1:-1]] == [f"CMT-00{i}" for i in range(1, 7)]
     assert cards[-1] == "6 cards"

@@ -21,6 +21,7 @@ from riftscript.core.registry import EffectType, load_plugins
 from riftscript.core.schema import raw_schema
 from riftscript.tools import audit
 from riftscript.tools.pytest_plugin import catalog as shared_catalog
+from riftscript.core.offer import complete
 
 TABLES = language_tables()
 
@@ -125,13 +126,13 @@ def test_a_plugin_primitive_that_asks_a_player_pauses_the_game_for_the_answer(tm
     (glimpse,) = b.hand(0, ["ORC-001"])
     b.deck(0, ["OGN-001"] * 3)
     game, ids = b.build()
-    game.apply({"type": "play", "card": ids[glimpse], "targets": []})
+    game.apply(complete(game, {"type": "play", "card": ids[glimpse], "targets": []}))
     game.apply({"type": "pass"})
     game.apply({"type": "pass"})
     decision = game.pending_decision()
     assert decision is not None and decision.player == 0 and decision.prompt == "foretell: draw or score?"
     points = game.player(0).points
-    game.apply({"type": "choose", "value": "score"})
+    game.apply(complete(game, {"type": "choose", "value": "score"}))
     assert game.player(0).points == points + 1
     assert game.state.objs[ids[glimpse]].zone == "trash"
 

@@ -58,7 +58,7 @@ def test_round_trip_before_every_action_continues_identically(mode: str, players
     bots = [RandomAgent(70 + i) for i in range(players)]
     steps = 0
     while not g.over and steps < 250:
-        copy = Game.from_json(cat(), g.to_json())
+        copy = Game.from_json(cat(), g.to_json(), replay=False)  # the state alone (tests/test_saves.py replays)
         d = g.pending_decision()
         assert d is not None
         legal = g.legal_actions()

@@ -96,7 +96,7 @@ def test_walkthrough_steps_work_literally_in_order(tmp_path: Path, monkeypatch: 
     assert validate.splitlines()[-1] == "4 files checked: no problems"
     assert "  When I attack, deal 1 to an enemy unit here." in show.splitlines()
     assert "3 passed" in tests  # the scaffold's scenario, the walkthrough's, and the set folder's files
-    assert ["MYS", "My", "Set", "0.1.0", "mys", "2", "-"] in [line.split() for line in sets.splitlines()]
+    assert ["MYS", "My", "Set", "0.1.0", "mys", "2", "-", "loaded"] in [line.split() for line in sets.splitlines()]
 
 
 def test_walkthrough_typo_is_reported_with_its_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -85,7 +85,7 @@ def folder(tmp_path: Path) -> Path:
 
 def test_set_option_loads_the_folder_for_every_command(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     sets = run("--set", str(folder), "sets")
-    assert ["MYS", "My", "Set", "0.1.0", f"folder:{folder.resolve()}", "2", "-"] in [l.split() for l in sets.lines]
+    assert ["MYS", "My", "Set", "0.1.0", f"folder:{folder.resolve()}", "2", "-", "loaded"] in [l.split() for l in sets.lines]
     misplaced = run("cards", "--set", str(folder))
     assert misplaced.code == 1 and f"put --set before the command: riftscript --set {folder} cards" in misplaced.err
     cards = run("--set", str(folder), "cards", "--set", "MYS")

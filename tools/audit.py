@@ -33,6 +33,7 @@ from riftscript.core.errors import RiftScriptError
 from riftscript.core.registry import EffectType
 from riftscript.core.schema import raw_schema
 from riftscript.core.suggest import did_you_mean
+from riftscript.tools.argtypes import output_file, whole
 
 if TYPE_CHECKING:
     # imported where used instead: every riftscript command imports this module to register
@@ -1243,13 +1244,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--card", metavar="CODE", help="one card (code or name): what it listens to, "
                                                        "what it can cause, its neighbours")
     parser.add_argument("--keyword", metavar="NAME", help="only abilities of this keyword")
-    parser.add_argument("--depth", type=int, default=1, metavar="N",
+    parser.add_argument("--depth", type=whole(0), default=1, metavar="N",
                         help="how many ability steps of neighbours to show or export (default 1)")
     parser.add_argument("--format", choices=FORMATS, default="text",
                         help="text report (default), or the graph as JSON (node-link), GraphML or DOT")
-    parser.add_argument("--output", "-o", metavar="FILE", help="write to FILE instead of standard output")
-    parser.add_argument("--svg", metavar="FILE", help="draw the neighbourhood of --card or --keyword as SVG")
-    parser.add_argument("--png", metavar="FILE", help="draw it as PNG (needs matplotlib: pip install "
+    parser.add_argument("--output", "-o", type=output_file, metavar="FILE",
+                        help="write to FILE instead of standard output")
+    parser.add_argument("--svg", type=output_file, metavar="FILE",
+                        help="draw the neighbourhood of --card or --keyword as SVG")
+    parser.add_argument("--png", type=output_file, metavar="FILE", help="draw it as PNG (needs matplotlib: pip install "
                                                      "'riftscript[audit]')")
     parser.add_argument("--paths", nargs="*", type=Path, default=[], metavar="PATH",
                         help="card, keyword or set files to audit with the installed ones")

@@ -22,6 +22,7 @@ from typing import Any, Callable, Sequence, TextIO
 from ruamel.yaml import YAML
 
 from riftscript.tools import audit, coverage, deckcheck, interactive, mutate, play, scaffold
+from riftscript.tools.argtypes import lower_choice
 from riftscript.tools.lab import replay, tournament
 from riftscript.tools.web import command as web_command
 from riftscript.tools.render import render_lines
@@ -32,7 +33,7 @@ from riftscript.core.cards import CardDef
 from riftscript.core.catalog import Catalog, keyword_id, load_catalog, script_files
 from riftscript.core.errors import Problem, RiftScriptError
 from riftscript.core.registry import load_plugins
-from riftscript.core.schema import NAMES, Schemas
+from riftscript.core.schema import NAMES, Schemas, raw_schema
 from riftscript.core.suggest import did_you_mean
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
 
@@ -137,15 +138,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for path in missing:
         _print(Problem(str(path), None, None, "no such file or folder"))
     present = [p for p in paths if p.exists()]
+    empty = [p for p in present if not script_files(p)]
+    for path in empty:  # e.g. a folder named x.yaml: checking nothing is not "no problems"
+        _print(Problem(str(path), None, None, "a folder with no .yaml or .yml file in it; nothing to check"))
+    missing += empty
+    present = [p for p in present if p not in empty]
     if paths and not present:
         return 1
     catalog = _catalog(_with_context(present))
     if paths:
         mine = {str(f) for p in present for f in script_files(p)}
-        problems = [p for p in catalog.problems if p.file in mine]
+        problems = [p for p in catalog.all_problems() if p.file in mine]
         checked = len(mine)
     else:
-        problems = catalog.problems
+        problems = catalog.all_problems()  # a broken set plugin is left out of play, not out of this report
         checked = catalog.files
     for problem in problems:
         _print(problem)
@@ -183,12 +189,16 @@ def cmd_sets(args: argparse.Namespace) -> int:
         folder = info.plugin[len(folders.FOLDER_PREFIX):] if info.plugin.startswith(folders.FOLDER_PREFIX) else None
         rows.append({"code": info.code, "name": info.name, "version": info.version, "plugin": info.plugin,
                      "scripted": len(info.cards), "declared": declared, "folder": folder})
+    for skipped in sorted(catalog.skipped.values(), key=lambda s: s.code):
+        rows.append({"code": skipped.code.split("@")[0], "name": "-", "version": "-", "plugin": skipped.plugin,
+                     "scripted": 0, "declared": None, "folder": None, "skipped": f"{skipped.reason} ({skipped.file})"})
     if args.json:
         _print(json.dumps(rows, indent=2))
         return 0
     _table([[r["code"], r["name"], r["version"], r["plugin"], str(r["scripted"]),
-             "-" if r["declared"] is None else str(r["declared"])] for r in rows],
-           ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED"])
+             "-" if r["declared"] is None else str(r["declared"]),
+             f"skipped: {r['skipped']}" if "skipped" in r else "loaded"] for r in rows],
+           ["CODE", "NAME", "VERSION", "PLUGIN", "SCRIPTED", "DECLARED", "STATUS"])
     return 0
 
 
@@ -196,14 +206,18 @@ def cmd_sets(args: argparse.Namespace) -> int:
 
 def _cards_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", help="part of the card name (any case)")
-    parser.add_argument("--type", help="unit, spell, gear, legend, battlefield or rune")
-    parser.add_argument("--domain", help="fury, calm, mind, body, chaos or order")
+    parser.add_argument("--type", type=lower_choice, choices=CARD_TYPES, help=", ".join(CARD_TYPES))
+    parser.add_argument("--domain", type=lower_choice, choices=DOMAINS, help=", ".join(DOMAINS))
     parser.add_argument("--keyword", help="a keyword the card has, e.g. Assault")
     parser.add_argument("--set", dest="set_code", metavar="CODE", help="set code, e.g. OGN")
     parser.add_argument("--show", metavar="CODE|FILE",
                         help="print one card's facts, rendered text and script (a code, a name, or a card file "
                              "that need not be installed)")
     _json_argument(parser)
+
+
+CARD_TYPES = tuple(raw_schema("card")["properties"]["type"]["enum"])
+DOMAINS = tuple(raw_schema("effect")["$defs"]["domain"]["enum"])
 
 
 def _cost(card: CardDef) -> str:
@@ -388,9 +402,16 @@ def cmd_info(args: argparse.Namespace) -> int:
     _print(f"validation cache: {cache_state}")
     _print(f"schemas: {schema_dir()}")
     if catalog.plugins is not None:
+        skipped = {s.plugin: s for s in catalog.skipped.values()}
         for plugin in catalog.plugins.loaded:
             state = f"  ({plugin.error})" if plugin.error else ""
+            if plugin.name in skipped:
+                state += f"  (set {skipped[plugin.name].code.split('@')[0]} skipped: {skipped[plugin.name].reason} " \
+                         f"({skipped[plugin.name].file}))"
             _print(f"plugin {plugin.name:<20} {plugin.group:<22} {plugin.module}{state}")
+        for entry in catalog.skipped.values():
+            if entry.plugin not in {p.name for p in catalog.plugins.loaded}:
+                _print(f"set {entry.code.split('@')[0]} of plugin {entry.plugin} skipped: {entry.reason} ({entry.file})")
     return 0
 
 
@@ -485,6 +506,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         sys.stderr.close()  # output piped into 'head': not an error
         return 0
+    except OSError as exc:  # a file that can't be read or written: the user's environment, not a bug
+        print(f"error: {exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
+        return 1
     except Exception as exc:
         if os.environ.get(DEBUG_ENV):
             raise

@@ -190,6 +190,7 @@ class Coverage:
     ruling_covering: dict[str, list[str]] = field(default_factory=dict)
     unknown_rules: dict[str, list[str]] = field(default_factory=dict)
     unknown_rulings: dict[str, list[str]] = field(default_factory=dict)
+    searched: list[str] = field(default_factory=list)  # where scenarios were looked for
 
     @classmethod
     def build(cls, index: RuleIndex, outcomes: list[Outcome]) -> Coverage:
@@ -225,10 +226,12 @@ class Coverage:
         return [r for r in self.index.rules if r.section == section]
 
     def to_json(self) -> Json:
+        """The report as data (``searched``: the files and folders scenarios were looked for in)."""
         index = self.index
         active = [r for r in index.rules if r.section not in index.pending_sections]
         checkable = index.checkable_rulings
         return {
+            "searched": self.searched,
             "scenarios": dict(Counter(o.status for o in self.outcomes)),
             "totals": self.totals(index.rules),
             "totals_without_pending_sections": self.totals(active),
@@ -271,6 +274,8 @@ def write_text(cov: Coverage, out: TextIO, missing: bool = False, seconds: float
     counts = Counter(o.status for o in cov.outcomes)
     files = len({o.file for o in cov.outcomes})
     took = f" in {seconds:.1f}s" if seconds is not None else ""
+    here = "" if Path("tests").is_dir() else f" (no tests/ folder in {Path.cwd()}: the repository's are not counted)"
+    print(f"scenarios from: {', '.join(cov.searched)}{here}", file=out)
     print(f"{_plural(len(cov.outcomes), 'scenario')} in {_plural(files, 'file')}{took}: "
           f"{counts['passed']} passed, {counts['failed']} failed, {counts['error']} errors, "
           f"{counts['pending']} pending", file=out)
@@ -364,7 +369,14 @@ def measure(paths: Sequence[Path], index: RuleIndex | None = None, catalog: Cata
     base = catalog or load_catalog(strict=False, cache=cache)
     catalogs: dict[tuple[Path, ...], Catalog | ScriptError] = {}
     outcomes: list[Outcome] = []
-    for file in scenario_files(paths or default_paths(base)):
+    roots = list(paths) or default_paths(base)
+    files = scenario_files(roots)
+    searched = [_shown(root) for root in roots]
+    if not files:
+        here = "" if paths or Path("tests").is_dir() else f" (there is no tests/ folder in {Path.cwd()})"
+        raise RiftScriptError(f"no scenarios found: looked in {', '.join(searched) or 'nothing'}{here}; "
+                              f"run it in the repository or name scenario files or folders")
+    for file in files:
         parts = tuple(loaded_with(file, base))
         if not parts:
             outcomes += run_file(base, file)
@@ -380,11 +392,14 @@ def measure(paths: Sequence[Path], index: RuleIndex | None = None, catalog: Cata
                                     message=f"{', '.join(_shown(p) for p in parts)}: problems: {found}"))
         else:
             outcomes += run_file(found, file)
-    return Coverage.build(index, outcomes)
+    coverage = Coverage.build(index, outcomes)
+    coverage.searched = searched
+    return coverage
 
 
 def cmd_rules_coverage(args: argparse.Namespace) -> int:
-    """Report coverage; always exit 0 so it can run in CI without failing the build on a gap."""
+    """Report coverage; exit 0 even with a gap or a failing scenario (so CI can show the report), 1
+    when no scenario is found at all."""
     from riftscript.tools.cli import CONTEXT  # imported here: cli imports this module
 
     paths: list[Path] = args.paths
@@ -407,7 +422,7 @@ examples:
   riftscript rules-coverage --missing               also list the rules no passing scenario covers
   riftscript rules-coverage tests/rules/scenarios --format json
 Only passing scenarios count; failing, erroring and pending ones are listed and cover nothing.
-exit status: 0 (a coverage gap or a failing scenario is reported, not an error)."""
+exit status: 0 (a coverage gap or a failing scenario is reported, not an error); 1 when no scenario is found."""
 
 
 def add_commands(sub: Any) -> None:

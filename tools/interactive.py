@@ -11,15 +11,17 @@ import argparse
 import sys
 from typing import Any, TextIO
 
+from riftscript.core import observe
 from riftscript.core.agents import Agent
-from riftscript.core.catalog import load_catalog
+from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.chain import describe_loc
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.state import NOWHERE
 from riftscript.tools.play import DEMO_DECKS, make_agents, match_summary, seating, summary
-from riftscript.tools.playbyplay import render
+from riftscript.tools.argtypes import whole
+from riftscript.tools.playbyplay import Narrator
 
 RUNE_ABILITIES = {-1: "exhaust {rune} for 1 energy", -2: "recycle {rune} for 1 {domain} power"}
 
@@ -28,10 +30,37 @@ def _names(g: Game, ids: Any) -> str:
     return ", ".join(g.name(int(i)) for i in ids) if isinstance(ids, list) else g.name(int(ids))
 
 
-def _targets(g: Game, targets: list[list[int]]) -> str:
-    chosen = [describe_loc(g, t) if t < g.state.next_id and t not in g.state.objs else g.name(t)
+def _targets(g: Game, targets: list[list[Any]]) -> str:
+    chosen = [HIDDEN if isinstance(t, str) else describe_loc(g, t) if t not in g.state.objs else g.name(t)
               for slot in targets for t in slot]
     return f" targeting {', '.join(chosen)}" if chosen else ""
+
+
+HIDDEN = "a hidden card"  # an object the player can't see: legal actions name it by its handle
+
+
+class ViewerNarrator(Narrator):
+    """The play-by-play as one player may read it: a card they can't see now is 'a hidden card',
+    never its name nor its id (ids follow the decklist order)."""
+
+    def __init__(self, catalog: Catalog, players: list[str], codes: dict[int, str], battlefields: dict[int, str],
+                 hidden: set[int]) -> None:
+        super().__init__(catalog, players, codes, battlefields)
+        self.hidden = hidden
+
+    def card(self, oid: Any) -> str:
+        if isinstance(oid, int) and oid in self.hidden:
+            return HIDDEN
+        return super().card(oid)
+
+
+def narration(g: Game, viewer: int, start: int) -> list[str]:
+    """The lines of the game's play-by-play from event ``start`` on, as the viewer may read them."""
+    codes = {oid: obj.code for oid, obj in g.state.objs.items()}
+    fields = {bf.loc: g.name(bf.card) for bf in g.state.battlefields}
+    narrator = ViewerNarrator(g.catalog, [p.name for p in g.state.players], codes, fields,
+                              observe.hidden_from(g, viewer))
+    return [text for text in map(narrator.line, g.log[start:]) if text is not None]
 
 
 def describe(g: Game, action: dict[str, Any]) -> str:
@@ -112,9 +141,7 @@ def play_interactive(game: Game | Match, seat: int, agents: list[Agent], read: T
         if d.player != seat:
             game.apply(agents[d.player].choose(g, legal))
             continue
-        codes = {oid: obj.code for oid, obj in g.state.objs.items()}
-        fields = {bf.loc: g.name(bf.card) for bf in g.state.battlefields}
-        for line in render(g.catalog, g.log[shown:], [p.name for p in g.state.players], codes, fields):
+        for line in narration(g, seat, shown):
             print(line, file=out)
         shown = len(g.log)
         print("", *status(g, seat), f"You decide: {d.prompt}", sep="\n", file=out)
@@ -140,10 +167,7 @@ def play_interactive(game: Game | Match, seat: int, agents: list[Agent], read: T
                 break
             print(f"answer with a number from 1 to {len(legal)}, 's' for the state, or 'concede'", file=out)
     final = game.game if isinstance(game, Match) else game
-    codes = {oid: obj.code for oid, obj in final.state.objs.items()}
-    fields = {bf.loc: final.name(bf.card) for bf in final.state.battlefields}
-    for line in render(final.catalog, final.log[shown if final is current else 0:],
-                       [p.name for p in final.state.players], codes, fields):
+    for line in narration(final, seat, shown if final is current else 0):
         print(line, file=out)
     print("\n" + (match_summary(game) if isinstance(game, Match) else summary(game)), file=out)
     return taken
@@ -172,7 +196,7 @@ def add_commands(sub: Any) -> None:
                           description="Play one game (or match) against agents: pick your actions by number.")
     play.add_argument("--mode", default="duel", help="an installed mode (default: duel)")
     play.add_argument("--decks", nargs="+", metavar="DECK", help="decks in seat order (default: the demo decks)")
-    play.add_argument("--seat", type=int, default=1, help="your seat, from 1 (default: 1)")
+    play.add_argument("--seat", type=whole(1), default=1, help="your seat, from 1 (default: 1)")
     play.add_argument("--agent", default="greedy",
                       help="the agent playing the other seats: random, greedy, mcts-easy, mcts, mcts-hard or another "
                            "installed one (default: greedy)")

@@ -11,6 +11,7 @@ from riftscript.core.errors import RiftScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.registry import ModeSpec
+from riftscript.tools.argtypes import output_file, whole
 from riftscript.tools.playbyplay import render
 
 DEMO_DECKS = ("Jinx Champion Deck", "Viktor Champion Deck")
@@ -121,11 +122,11 @@ def add_commands(sub: Any) -> None:
     sim.add_argument("--mode", default="duel", help="an installed mode (see 'riftscript modes'; default: duel)")
     sim.add_argument("--decks", nargs="+", required=True, metavar="DECK",
                      help="deck names or deck files, one per player in seat order")
-    sim.add_argument("--games", type=int, default=10, help="games to play (matches, in match and match-bo5)")
+    sim.add_argument("--games", type=whole(1), default=10, help="games to play (matches, in match and match-bo5)")
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--agents", nargs="+", metavar="AGENT",
                      help="one agent per player, or one for all (default: random)")
-    sim.add_argument("--log", help="write the play-by-play of every game to this file")
+    sim.add_argument("--log", type=output_file, help="write the play-by-play of every game to this file")
     sim.add_argument("--json", action="store_true", help="one JSON line per game")
     from riftscript.tools.lab.simulate import add_simulate_options
 

@@ -629,7 +629,7 @@ class Renderer:
         late: list[str] = []
         paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
             if isinstance(alternatives, list) and len(alternatives) == 2 else []
-        if paid:
+        if paid and isinstance(alternatives, list):
             # "an enemy unit with 3 Might or less (if you paid the additional cost, any enemy unit instead)"
             rest = next(a for a in alternatives if a is not paid[0])
             plain = {k: v for k, v in where.items() if k != "any_of"}

@@ -36,6 +36,7 @@ from riftscript.core.catalog import Catalog, Loader
 from riftscript.core.errors import IllegalActionError, Problem, RiftScriptError, ScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
+from riftscript.core.offer import complete
 from riftscript.core.schema import Schemas
 from riftscript.core.state import BF0, NOWHERE, is_battlefield
 from riftscript.core.suggest import did_you_mean
@@ -600,7 +601,7 @@ class Runner:
             self.fail(index, f"expected {kind} to be refused{wanted}"
                              f"{' under rule ' + step['rule'] if 'rule' in step else ''}, but it was accepted")
         try:
-            self.apply(action)
+            self.apply(complete(self.driver(), action))  # the listed action the step stands for
         except IllegalActionError as exc:
             self.fail(index, f"{kind} was refused: {exc}")
 

@@ -23,6 +23,7 @@ from typing import Any, TextIO
 
 from riftscript.core.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError
+from riftscript.tools.argtypes import fraction
 from riftscript.tools.render import render_card
 
 _SYMBOL = re.compile(r":rb_([a-z0-9_]+):")
@@ -164,7 +165,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options of ``audit text``."""
     parser.add_argument("--reference", required=True, type=Path, metavar="FILE",
                         help="JSON list of card records (public_code, name, rules_text, errata[].new_text)")
-    parser.add_argument("--threshold", type=float, default=0.8,
+    parser.add_argument("--threshold", type=fraction, default=0.8,
                         help="similarity below which a card is listed as a mismatch (default 0.8)")
     parser.add_argument("--set", dest="sets", action="append", default=[], metavar="CODE",
                         help="only this set (repeatable; default: every installed set)")

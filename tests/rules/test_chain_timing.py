@@ -12,6 +12,7 @@ from riftscript.core import layers
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from riftscript.core.offer import complete
 from rules_helpers import events, pass_
 
 # Cards used (facts only): vanilla units, and spells identified by their keywords.
@@ -67,17 +68,17 @@ def test_310_1_to_310_4_the_four_states_of_the_turn(cat):
     assert g.state.showdown is None and not g.state.chain
     assert chain_mod.state_name(g) == "Neutral Open"
     # 310.2 Neutral Closed: a chain exists
-    g.apply({"type": "play", "card": ids[ray[0]], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray[0]], "targets": [[ids[target]]]}))
     assert g.state.showdown is None and len(g.state.chain) == 1
     assert chain_mod.state_name(g) == "Neutral Closed"
     pass_(g, 2)
     assert not g.state.chain
     # 310.3 Showdown Open: a showdown and no chain
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
     assert g.state.showdown is not None and not g.state.chain
     assert chain_mod.state_name(g) == "Showdown Open"
     # 310.4 Showdown Closed: a showdown and a chain
-    g.apply({"type": "play", "card": ids[ray[1]], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray[1]], "targets": [[ids[target]]]}))
     assert g.state.showdown is not None and len(g.state.chain) == 1
     assert chain_mod.state_name(g) == "Showdown Closed"
 
@@ -90,7 +91,7 @@ def test_310_1_a_plain_spell_playable_on_your_turn_in_neutral_open(cat):
     b.runes(0, [ORDER] * 6)
     g, ids = b.build()
     assert {"type": "play", "card": ids[spell], "targets": [[ids[target]]], "costs": []} in g.legal_actions()
-    g.apply({"type": "play", "card": ids[spell], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[spell], "targets": [[ids[target]]]}))
     pass_(g, 2)
     assert g.obj(ids[target]).zone == "trash"
 
@@ -105,12 +106,12 @@ def test_309_1_a_plain_spell_not_playable_in_a_closed_state(cat):
     vengeance = b.hand(1, [VENGEANCE])[0]
     b.runes(1, [ORDER] * 6)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     pass_(g)
     assert decision_player(g) == 1
     before = g.to_json()
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "play", "card": ids[vengeance], "targets": [[ids[mine]]]})
+        g.apply(complete(g, {"type": "play", "card": ids[vengeance], "targets": [[ids[mine]]]}))
     assert err.value.rule == "309.1.a"
     assert g.to_json() == before
     assert all(a.get("card") != ids[vengeance] for a in g.legal_actions())
@@ -122,10 +123,10 @@ def test_309_1_a_action_spell_not_playable_in_a_closed_state(cat):
     rays = b.hand(0, [HEXTECH_RAY, HEXTECH_RAY])
     b.runes(0, [FURY] * 4)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[rays[0]], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[rays[0]], "targets": [[ids[target]]]}))
     assert decision_player(g) == 0  # the controller keeps priority after adding an item
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "play", "card": ids[rays[1]], "targets": [[ids[target]]]})
+        g.apply(complete(g, {"type": "play", "card": ids[rays[1]], "targets": [[ids[target]]]}))
     assert err.value.rule == "309.1.a"
     assert len(g.state.chain) == 1
 
@@ -137,10 +138,10 @@ def test_308_1_a_plain_spell_not_playable_in_a_showdown(cat):
     spell = b.hand(0, [VENGEANCE])[0]
     b.runes(0, [ORDER] * 6)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
     assert g.state.showdown is not None and decision_player(g) == 0
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "play", "card": ids[spell], "targets": [[ids[target]]]})
+        g.apply(complete(g, {"type": "play", "card": ids[spell], "targets": [[ids[target]]]}))
     assert err.value.rule == "308.1.a"
     assert g.obj(ids[spell]).zone == "hand"
 
@@ -151,10 +152,10 @@ def test_806_action_playable_in_a_showdown_on_the_opponents_turn(cat):
     ray = b.hand(1, [HEXTECH_RAY])[0]
     b.runes(1, [FURY] * 2)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
     pass_(g)  # P0 passes focus
     assert decision_player(g) == 1 and g.state.turn_player == 0
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[mover]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[mover]]]}))
     pass_(g, 2)
     assert g.obj(ids[mover]).zone == "trash"
 
@@ -169,11 +170,11 @@ def test_310_1_a_action_spell_not_playable_outside_a_showdown_on_the_opponents_t
     ray = b.hand(1, [HEXTECH_RAY])[0]
     b.runes(1, [FURY] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]}))
     pass_(g)
     assert decision_player(g) == 1
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "play", "card": ids[ray], "targets": [[ids[mine]]]})
+        g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[mine]]]}))
 
 
 def test_813_reaction_playable_in_closed_state_on_opponents_turn_and_340_1_newest_resolves_first(cat):
@@ -186,10 +187,10 @@ def test_813_reaction_playable_in_closed_state_on_opponents_turn_and_340_1_newes
     discipline = b.hand(1, [DISCIPLINE])[0]
     b.runes(1, [CALM] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     pass_(g)
     assert decision_player(g) == 1
-    g.apply({"type": "play", "card": ids[discipline], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[discipline], "targets": [[ids[target]]]}))
     assert [g.obj(i.obj).code for i in g.state.chain] == [HEXTECH_RAY, DISCIPLINE]
     assert decision_player(g) == 1  # the player who added the item gets priority
     pass_(g)
@@ -212,12 +213,12 @@ def test_312_1_priority_passes_to_the_next_player_and_only_they_may_act(cat):
     stupefy = b.hand(1, [STUPEFY])[0]
     b.runes(1, [MIND] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     assert decision_player(g) == 0
     # P1's card isn't among the actions while P0 holds priority
     assert all(a.get("card") != ids[stupefy] for a in g.legal_actions())
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]})
+        g.apply(complete(g, {"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]}))
     pass_(g)
     assert decision_player(g) == 1
     assert any(a.get("card") == ids[stupefy] for a in g.legal_actions())
@@ -231,10 +232,10 @@ def test_339_1_resolve_only_after_all_players_pass_in_a_row(cat):
     stupefy = b.hand(1, [STUPEFY])[0]
     b.runes(1, [MIND] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     pass_(g)
     assert len(g.state.chain) == 1 and not events(g, "resolve")  # one pass resolves nothing
-    g.apply({"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]}))
     pass_(g)  # P1 passes
     assert len(g.state.chain) == 2  # P0's earlier pass doesn't count: the passes must be in a row
     pass_(g)  # P0 passes
@@ -249,7 +250,7 @@ def test_337_2_unit_resolves_as_soon_as_finalized_nobody_can_respond(cat):
     b.hand(1, [STUPEFY])
     b.runes(1, [MIND] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[unit], "location": 0})
+    g.apply(complete(g, {"type": "play", "card": ids[unit], "location": 0}))
     assert g.obj(ids[unit]).zone == "board" and g.obj(ids[unit]).loc == 0
     assert not g.state.chain
     assert decision_player(g) == 0 and g.pending_decision().prompt.startswith("Main Phase")
@@ -261,7 +262,7 @@ def test_337_2_gear_resolves_as_soon_as_finalized(cat):
     gear = b.hand(0, [ENERGY_CONDUIT])[0]
     b.runes(0, [MIND] * 3)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[gear]})
+    g.apply(complete(g, {"type": "play", "card": ids[gear]}))
     assert g.obj(ids[gear]).zone == "board" and not g.state.chain
     assert decision_player(g) == 0 and not events(g, "pass")
 
@@ -274,9 +275,9 @@ def test_337_2_add_ability_resolves_immediately_even_in_a_closed_state(cat):
     ray = b.hand(0, [HEXTECH_RAY])[0]
     b.runes(0, [FURY] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     energy = g.state.players[0].energy
-    g.apply({"type": "activate", "source": ids[conduit], "ability": 0, "targets": []})
+    g.apply(complete(g, {"type": "activate", "source": ids[conduit], "ability": 0, "targets": []}))
     assert g.state.players[0].energy == energy + 1
     assert len(g.state.chain) == 1 and decision_player(g) == 0
     assert g.obj(ids[conduit]).exhausted
@@ -291,7 +292,7 @@ def test_383_4_a_when_you_play_me_goes_on_the_chain_after_the_unit_and_can_be_re
     b.runes(1, [MIND] * 2)
     g, ids = b.build()
     hand = len(g.state.players[0].hand)
-    g.apply({"type": "play", "card": ids[yordle], "location": 0})
+    g.apply(complete(g, {"type": "play", "card": ids[yordle], "location": 0}))
     # the unit is already on the board; its trigger waits on the chain
     assert g.obj(ids[yordle]).zone == "board"
     assert [i.kind for i in g.state.chain] == ["trigger"] and g.state.chain[0].obj == ids[yordle]
@@ -299,7 +300,7 @@ def test_383_4_a_when_you_play_me_goes_on_the_chain_after_the_unit_and_can_be_re
     assert decision_player(g) == 0
     pass_(g)
     assert decision_player(g) == 1
-    g.apply({"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]})  # P1 responds
+    g.apply(complete(g, {"type": "play", "card": ids[stupefy], "targets": [[ids[target]]]}))  # P1 responds
     pass_(g, 2)
     pass_(g, 2)
     assert not g.state.chain
@@ -311,7 +312,7 @@ def test_313_1_and_345_contesting_player_has_focus_first_and_347_2_passing_moves
     b, grove, plaza = base_position(cat)
     mover = b.add(0, SKULKER, exhausted=False)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
     assert g.state.showdown.focus == 0 and decision_player(g) == 0
     pass_(g)
     assert g.state.showdown is not None
@@ -330,8 +331,8 @@ def test_347_1_focus_moves_on_after_a_chain_its_holder_started(cat):
     ray = b.hand(0, [HEXTECH_RAY])[0]
     b.runes(0, [FURY] * 2)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     assert g.state.showdown.focus == 0
     pass_(g, 2)
     assert not g.state.chain and g.obj(ids[target]).damage == 3
@@ -348,9 +349,9 @@ def test_347_showdown_needs_all_passes_in_a_row_after_a_chain(cat):
     ray = b.hand(1, [HEXTECH_RAY])[0]
     b.runes(1, [FURY] * 2)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
     pass_(g)  # P0 passes focus
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     pass_(g, 2)  # the ray resolves; focus moves from P1 to P0
     assert g.state.showdown is not None and decision_player(g) == 0
     pass_(g)
@@ -364,7 +365,7 @@ def test_346_1_focus_stays_with_the_attacker_after_the_initial_chain_of_attack_t
     corsair = b.add(0, CORSAIR, exhausted=False)
     defender = b.add(1, MEGA_MECH, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[corsair]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[corsair]], "to": plaza}))
     sd = g.state.showdown
     assert sd is not None and sd.combat and sd.attacker == 0
     assert [i.kind for i in g.state.chain] == ["trigger"]
@@ -382,12 +383,12 @@ def test_383_3_d_a_players_simultaneous_triggers_are_ordered_by_that_player(cat)
     flurry = b.hand(0, [FLURRY])[0]
     b.runes(0, [BODY])
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[flurry], "targets": []})
+    g.apply(complete(g, {"type": "play", "card": ids[flurry], "targets": []}))
     pass_(g, 2)
     d = g.pending_decision()
     assert d.kind == "order" and d.player == 0
     assert sorted(o["value"] for o in d.options) == [[0, 1], [1, 0]]
-    g.apply({"type": "order", "order": [1, 0]})
+    g.apply(complete(g, {"type": "order", "order": [1, 0]}))
     assert [i.kind for i in g.state.chain] == ["trigger", "trigger"]
     assert {i.obj for i in g.state.chain} == {ids[s1], ids[s2]}
 
@@ -401,7 +402,7 @@ def test_383_3_d_simultaneous_triggers_of_several_players_go_on_in_turn_order(ca
     flurry = b.hand(0, [FLURRY])[0]
     b.runes(0, [BODY])
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[flurry], "targets": []})
+    g.apply(complete(g, {"type": "play", "card": ids[flurry], "targets": []}))
     pass_(g, 2)
     assert [(i.kind, i.controller) for i in g.state.chain] == [("trigger", 0), ("trigger", 1)]
     assert decision_player(g) == 1
@@ -424,12 +425,12 @@ def test_466_2_d_1_attackers_combat_triggers_go_on_first_so_the_defenders_resolv
     defender = b.add(1, MEGA_MECH, at=fort)
     b.at_turn(0, "main")
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[corsair]], "to": fort})
+    g.apply(complete(g, {"type": "move", "units": [ids[corsair]], "to": fort}))
     # P1 picks the target of the battlefield's trigger if asked
     while g.pending_decision().kind == "targets":
         d = g.pending_decision()
         choice = next(o["value"] for o in d.options if o["value"] == [[ids[defender]]])
-        g.apply({"type": "targets", "targets": choice})
+        g.apply(complete(g, {"type": "targets", "targets": choice}))
     assert [(i.kind, i.controller) for i in g.state.chain] == [("trigger", 0), ("trigger", 1)]
     assert decision_player(g) == 1  # controller of the newest item
     pass_(g, 2)
@@ -453,12 +454,12 @@ def test_timing_md_example_cleave_meets_flash(cat):
     flash = b.hand(1, [FLASH])[0]
     b.runes(1, [CHAOS] * 2)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[attacker]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[attacker]], "to": plaza}))
     assert g.state.showdown.combat and g.state.showdown.focus == 0
-    g.apply({"type": "play", "card": ids[cleave], "targets": [[ids[attacker]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[cleave], "targets": [[ids[attacker]]]}))
     pass_(g)
     assert decision_player(g) == 1
-    g.apply({"type": "play", "card": ids[flash], "targets": [[ids[defender]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[flash], "targets": [[ids[defender]]]}))
     pass_(g, 2)
     assert g.obj(ids[defender]).loc == 1  # Flash resolved first
     assert [g.obj(i.obj).code for i in g.state.chain] == [CLEAVE]
@@ -486,9 +487,9 @@ def test_347_1_playing_a_unit_with_focus_is_a_chain_so_focus_passes(cat):
     mover = b.add(0, SKULKER, exhausted=False)
     cub = b.add(0, PAKAA_CUB, zone="facedown", at=mine)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mover]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mover]], "to": grove}))
     assert g.state.showdown.focus == 0
-    g.apply({"type": "play", "card": ids[cub], "location": mine})
+    g.apply(complete(g, {"type": "play", "card": ids[cub], "location": mine}))
     assert g.obj(ids[cub]).zone == "board" and not g.state.chain
     assert g.state.showdown is not None
     assert g.state.showdown.focus == 1 and decision_player(g) == 1

@@ -9,6 +9,7 @@ from riftscript.core import layers
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from riftscript.core.offer import complete
 from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text
@@ -53,7 +54,7 @@ def position(cat, players=2):
 def play(g, card, targets=None, **extra):
     action = {"type": "play", "card": card, "targets": targets if targets is not None else []}
     action.update(extra)
-    g.apply(action)
+    g.apply(complete(g, action))
 
 
 def resolve_chain(g):
@@ -159,7 +160,7 @@ def test_cleanup_hidden_card_is_lost_when_you_no_longer_control_its_battlefield(
     only = b.add(0, SKULKER, at=grove, exhausted=False)
     blade = b.add(0, HIDDEN_BLADE, zone="facedown", at=grove)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[only]], "to": 0})
+    g.apply(complete(g, {"type": "move", "units": [ids[only]], "to": 0}))
     assert g.bf_at(grove).controller == -1
     assert g.obj(ids[blade]).zone == "trash" and not g.bf_at(grove).facedown
 
@@ -225,7 +226,7 @@ def test_805_accelerate_paid_the_unit_enters_ready(cat):
     exhausted = [r for r in runes if g.obj(ids[r]).exhausted]
     recycled = [r for r in runes if g.obj(ids[r]).zone == "rune_deck"]
     assert len(exhausted) == 3 and len(recycled) == 1  # 2 + 1 energy, and one Fury power
-    g.apply({"type": "move", "units": [ids[fast]], "to": grove})  # it can move at once
+    g.apply(complete(g, {"type": "move", "units": [ids[fast]], "to": grove}))  # it can move at once
     assert g.obj(ids[fast]).loc == grove
     resolve_chain(g)
 
@@ -246,7 +247,7 @@ def test_427_a_unit_has_at_most_one_buff(cat):
     buffed = b.add(0, SERGEANT, exhausted=True, buffs=1)
     g, ids = b.build()
     assert layers.might(g, ids[buffed]) == 5
-    g.apply({"type": "activate", "source": ids[bar], "ability": 0, "targets": [[ids[buffed]]]})
+    g.apply(complete(g, {"type": "activate", "source": ids[bar], "ability": 0, "targets": [[ids[buffed]]]}))
     resolve_chain(g)
     assert g.obj(ids[buffed]).buffs == 1 and layers.might(g, ids[buffed]) == 5
     assert not events(g, "buff")
@@ -257,7 +258,7 @@ def test_427_buff_gives_plus_one_might(cat):
     bar = b.add(0, ARENA_BAR)
     unit = b.add(0, SERGEANT, exhausted=True)
     g, ids = b.build()
-    g.apply({"type": "activate", "source": ids[bar], "ability": 0, "targets": [[ids[unit]]]})
+    g.apply(complete(g, {"type": "activate", "source": ids[bar], "ability": 0, "targets": [[ids[unit]]]}))
     resolve_chain(g)
     assert g.obj(ids[unit]).buffs == 1 and layers.might(g, ids[unit]) == 5
 
@@ -266,7 +267,7 @@ def test_427_lee_sin_may_have_any_number_of_buffs(cat):
     b = position(cat)
     lee = b.add(0, LEE_SIN, exhausted=False, buffs=3)
     g, ids = b.build()
-    g.apply({"type": "activate", "source": ids[lee], "ability": 0, "targets": []})
+    g.apply(complete(g, {"type": "activate", "source": ids[lee], "ability": 0, "targets": []}))
     resolve_chain(g)
     assert g.obj(ids[lee]).buffs == 4
     assert layers.might(g, ids[lee]) == 5 + 4
@@ -466,7 +467,7 @@ def test_no_last_known_information_attack_trigger_of_a_dead_unit_finds_no_here(c
     barrage = b.hand(1, [CANNON_BARRAGE])[0]
     b.runes(1, [BODY] * 3)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[corsair]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[corsair]], "to": plaza}))
     assert [i.obj for i in g.state.chain] == [ids[corsair]]
     pass_(g)
     play(g, ids[barrage])

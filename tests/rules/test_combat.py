@@ -7,6 +7,7 @@ from riftscript.core import layers
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from riftscript.core.offer import complete
 from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text
@@ -47,7 +48,7 @@ def position(cat, players=2):
 
 
 def assign(g, **by_id):
-    g.apply({"type": "assign", "damage": {str(k): v for k, v in by_id.items()}})
+    g.apply(complete(g, {"type": "assign", "damage": {str(k): v for k, v in by_id.items()}}))
 
 
 def options_as_dicts(d):
@@ -60,7 +61,7 @@ def test_316_8_moving_to_an_empty_battlefield_starts_a_non_combat_showdown_then_
     grove = b.battlefield(GROVE)
     u = b.add(0, SKULKER, exhausted=False)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[u]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": grove}))
     sd = g.state.showdown
     assert sd is not None and sd.bf == grove and not sd.combat
     assert not events(g, "combat_start")
@@ -81,9 +82,9 @@ def test_316_8_b_a_non_combat_showdown_becomes_a_combat_when_another_players_uni
     ride = b.hand(1, [RIDE_THE_WIND])[0]
     b.runes(1, [CHAOS] * 3)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mine]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mine]], "to": grove}))
     pass_(g)  # P0 passes focus
-    g.apply({"type": "play", "card": ids[ride], "targets": [[ids[theirs]], [grove]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ride], "targets": [[ids[theirs]], [grove]]}))
     pass_(g, 2)
     assert g.obj(ids[theirs]).loc == grove
     sd = g.state.showdown
@@ -104,7 +105,7 @@ def test_316_7_a_and_466_2_c_moving_onto_enemy_units_starts_a_combat_mover_attac
     mine = b.add(0, SKULKER, exhausted=False)
     theirs = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mine]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[mine]], "to": plaza}))
     sd = g.state.showdown
     assert sd is not None and sd.combat and sd.bf == plaza
     assert sd.attacker == 0 and sd.defender == 1  # 466.2.c.1 / 466.2.c.2
@@ -120,7 +121,7 @@ def test_466_2_c_the_defender_need_not_control_the_battlefield(cat):
     mine = b.add(0, MEGA_MECH, exhausted=False)
     theirs = b.add(1, SKULKER, at=grove)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mine]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mine]], "to": grove}))
     sd = g.state.showdown
     assert sd.combat and (sd.attacker, sd.defender) == (0, 1)
 
@@ -131,7 +132,7 @@ def test_467_2_no_combat_damage_until_the_showdown_closes(cat):
     mine = b.add(0, MEGA_MECH, exhausted=False)
     theirs = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mine]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[mine]], "to": plaza}))
     pass_(g)
     assert g.state.showdown is not None
     assert g.obj(ids[theirs]).damage == 0 and g.obj(ids[mine]).damage == 0
@@ -148,7 +149,7 @@ def test_467_2_b_stunned_units_add_no_might(cat):
     stunned = b.add(1, SERGEANT, at=plaza, stunned=True)
     other = b.add(1, SKULKER, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mech]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[mech]], "to": plaza}))
     pass_until_not_priority(g)
     d = g.pending_decision()
     while d is not None and d.kind == "assign":
@@ -166,7 +167,7 @@ def test_467_2_c_attacker_assigns_first_and_all_damage_is_dealt_at_once(cat):
     d1 = b.add(1, SKULKER, at=plaza)
     d2 = b.add(1, SKULKER, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mech], ids[sgt]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[mech], ids[sgt]], "to": plaza}))
     d = pass_until_not_priority(g)
     assert d.kind == "assign" and d.player == 0  # the attacker first
     assert d.context["total"] == 12
@@ -191,7 +192,7 @@ def test_467_2_c_3_lethal_in_full_before_the_next_unit(cat):
     d1 = b.add(1, SERGEANT, at=plaza)
     d2 = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a1], ids[a2]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a1], ids[a2]], "to": plaza}))
     d = pass_until_not_priority(g)
     assert d.kind == "assign" and d.player == 0 and d.context["total"] == 6
     assert sorted(sorted(o.values()) for o in options_as_dicts(d)) == [[2, 4], [2, 4]]
@@ -216,7 +217,7 @@ def test_467_2_c_3_prior_damage_counts_toward_lethal(cat):
     hurt = b.add(1, SERGEANT, at=plaza, damage=3)
     fresh = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     d = pass_until_not_priority(g)
     assert d.kind == "assign"
     # 1 is lethal for the hurt Sergeant, so 1 + 2 is legal
@@ -234,7 +235,7 @@ def test_815_tank_units_must_be_assigned_lethal_first(cat):
     other = b.add(1, SERGEANT, at=plaza)
     third = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a1], ids[a2]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a1], ids[a2]], "to": plaza}))
     d = pass_until_not_priority(g)
     assert d.kind == "assign" and d.player == 0 and d.context["total"] == 6
     assert all(o[ids[tank]] == 4 for o in options_as_dicts(d))
@@ -258,7 +259,7 @@ def test_826_assigned_last_caitlyn_gets_damage_only_after_the_others_have_lethal
     other = b.add(1, SERGEANT, at=plaza)
     third = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a1], ids[a2]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a1], ids[a2]], "to": plaza}))
     d = pass_until_not_priority(g)
     assert d.kind == "assign" and d.player == 0 and d.context["total"] == 6
     assert all(o[ids[cait]] == 0 for o in options_as_dicts(d))
@@ -278,7 +279,7 @@ def test_468_1_a_1_and_468_1_a_2_survivors_heal_and_attackers_are_recalled_if_bo
     a = b.add(0, SKULKER, exhausted=False)
     d = b.add(1, SERGEANT, at=plaza, stunned=True)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     pass_until_not_priority(g)
     assert events(g, "damaged", obj=ids[d])  # it was dealt 3 ...
     assert g.obj(ids[d]).damage == 0  # ... and healed in the combat cleanup
@@ -301,9 +302,9 @@ def test_468_5_active_defense_tie_the_defender_stays_and_conquers(cat):
     ride = b.hand(1, [RIDE_THE_WIND])[0]
     b.runes(1, [CHAOS] * 3)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[mine]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[mine]], "to": grove}))
     pass_(g)
-    g.apply({"type": "play", "card": ids[ride], "targets": [[ids[theirs]], [grove]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ride], "targets": [[ids[theirs]], [grove]]}))
     pass_(g, 2)
     assert g.state.showdown.combat and g.state.showdown.defender == 1
     pass_until_not_priority(g)
@@ -319,7 +320,7 @@ def test_468_3_d_no_result_and_uncontrolled_when_no_units_remain(cat):
     a = b.add(0, SERGEANT, exhausted=False)
     d = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     pass_until_not_priority(g)
     assert g.obj(ids[a]).zone == "trash" and g.obj(ids[d]).zone == "trash"
     end = events(g, "combat_end")[-1]
@@ -334,7 +335,7 @@ def test_468_3_a_and_468_5_d_the_attacker_wins_and_conquers(cat):
     a = b.add(0, MEGA_MECH, exhausted=False)
     d = b.add(1, SERGEANT, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     pass_until_not_priority(g)
     end = events(g, "combat_end")[-1]
     assert end["result"] == "win" and end["winner"] == 0
@@ -351,7 +352,7 @@ def test_468_5_d_establishing_control_again_the_same_turn_is_not_a_conquer(cat):
     b.add(1, SERGEANT, at=plaza)
     b.scored_this_turn(0, plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     pass_until_not_priority(g)
     assert g.bf_at(plaza).controller == 0
     assert not events(g, "conquer")
@@ -364,7 +365,7 @@ def test_468_the_defender_wins_and_keeps_the_battlefield(cat):
     a = b.add(0, SKULKER, exhausted=False)
     d = b.add(1, MEGA_MECH, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     pass_until_not_priority(g)
     end = events(g, "combat_end")[-1]
     assert end["result"] == "win" and end["winner"] == 1
@@ -385,16 +386,16 @@ def test_attack_trigger_fires_once_per_combat(cat):
     ride = b.hand(0, [RIDE_THE_WIND])[0]
     b.runes(0, [CHAOS] * 5)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[corsair], ids[other]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[corsair], ids[other]], "to": plaza}))
     assert len(events(g, "trigger", obj=ids[corsair])) == 1
     pass_(g, 2)  # the initial chain resolves; P0 keeps focus
     assert g.obj(ids[mech]).damage == 1
-    g.apply({"type": "play", "card": ids[flash], "targets": [[ids[corsair]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[flash], "targets": [[ids[corsair]]]}))
     pass_(g, 2)
     assert g.obj(ids[corsair]).loc == 0 and g.obj(ids[corsair]).designation == ""
     assert g.pending_decision().player == 1
     pass_(g)  # P1 passes focus back
-    g.apply({"type": "play", "card": ids[ride], "targets": [[ids[corsair]], [plaza]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ride], "targets": [[ids[corsair]], [plaza]]}))
     pass_(g, 2)
     assert g.obj(ids[corsair]).loc == plaza
     assert g.obj(ids[corsair]).designation == "attacker"
@@ -410,7 +411,7 @@ def test_807_814_assault_and_shield_count_only_for_the_attacker_and_defender(cat
     home_poro = b.add(1, STALWART_PORO)
     g, ids = b.build()
     assert layers.might(g, ids[officer]) == 5 and layers.might(g, ids[poro]) == 2
-    g.apply({"type": "move", "units": [ids[officer]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[officer]], "to": plaza}))
     assert layers.might(g, ids[officer]) == 6  # Assault: +1 while an attacker
     assert layers.might(g, ids[poro]) == 3  # Shield: +1 while a defender
     assert layers.might(g, ids[home_poro]) == 2  # not in the combat
@@ -427,10 +428,10 @@ def test_807_assault_instances_add_up(cat):
     cleave = b.hand(0, [CLEAVE])[0]
     b.runes(0, [FURY])
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[cleave], "targets": [[ids[officer]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[cleave], "targets": [[ids[officer]]]}))
     pass_(g, 2)
     assert layers.might(g, ids[officer]) == 5  # not an attacker yet
-    g.apply({"type": "move", "units": [ids[officer]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[officer]], "to": plaza}))
     assert layers.might(g, ids[officer]) == 9
 
 
@@ -446,11 +447,11 @@ def test_464_451_2_a_third_player_cant_join_a_combat(cat):
     ride = b.hand(2, [RIDE_THE_WIND])[0]
     b.runes(2, [CHAOS] * 3)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": plaza}))
     pass_(g, 2)  # P0, then P1 pass focus
     assert g.pending_decision().player == 2
     try:
-        g.apply({"type": "play", "card": ids[ride], "targets": [[ids[third]], [plaza]]})
+        g.apply(complete(g, {"type": "play", "card": ids[ride], "targets": [[ids[third]], [plaza]]}))
     except IllegalActionError:
         pass
     else:
@@ -471,7 +472,7 @@ def test_combat_md_worked_example_attacking_past_a_tank(cat):
     guardian = b.add(1, SUNLIT_GUARDIAN, at=plaza)
     poro = b.add(1, STALWART_PORO, at=plaza)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[officer], ids[small]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[officer], ids[small]], "to": plaza}))
     assert layers.might(g, ids[officer]) == 6
     assert layers.might(g, ids[guardian]) == 4 and layers.might(g, ids[poro]) == 3
     d = pass_until_not_priority(g)

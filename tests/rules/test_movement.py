@@ -7,6 +7,7 @@ import pytest
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
+from riftscript.core.offer import complete
 from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text
@@ -56,7 +57,7 @@ def test_144_4_a_and_144_2_move_base_to_battlefield_exhausting_the_unit(cat):
     u = b.add(0, SKULKER, exhausted=False)
     g, ids = b.build()
     assert {"type": "move", "units": [ids[u]], "to": grove} in g.legal_actions()
-    g.apply({"type": "move", "units": [ids[u]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": grove}))
     assert g.obj(ids[u]).loc == grove
     assert g.obj(ids[u]).exhausted  # 144.2: exhausting is the cost
 
@@ -69,7 +70,7 @@ def test_144_2_an_exhausted_unit_cant_make_a_standard_move(cat):
     assert not any(a["type"] == "move" for a in g.legal_actions())
     before = g.to_json()
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "move", "units": [ids[u]], "to": grove})
+        g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": grove}))
     assert err.value.rule == "144.2"
     assert g.to_json() == before
 
@@ -80,7 +81,7 @@ def test_144_4_b_move_battlefield_to_base(cat):
     u = b.add(0, SKULKER, at=grove, exhausted=False)
     other = b.add(0, SERGEANT, at=grove)  # keeps the battlefield occupied
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[u]], "to": 0})
+    g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": 0}))
     assert g.obj(ids[u]).loc == 0 and g.obj(ids[u]).exhausted
     assert g.state.showdown is None
 
@@ -92,7 +93,7 @@ def test_144_4_no_standard_move_to_another_players_base(cat):
     g, ids = b.build()
     assert {"type": "move", "units": [ids[u]], "to": 1} not in g.legal_actions()
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "move", "units": [ids[u]], "to": 1})
+        g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": 1}))
     assert g.obj(ids[u]).loc == grove
 
 
@@ -104,7 +105,7 @@ def test_144_4_c_no_battlefield_to_battlefield_move_without_ganking(cat):
     g, ids = b.build()
     assert {"type": "move", "units": [ids[u]], "to": plaza} not in g.legal_actions()
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "move", "units": [ids[u]], "to": plaza})
+        g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": plaza}))
     assert err.value.rule == "144.4.c"
     assert g.obj(ids[u]).loc == grove and not g.obj(ids[u]).exhausted
 
@@ -116,7 +117,7 @@ def test_810_ganking_moves_battlefield_to_battlefield(cat):
     vi = b.add(0, VI, at=grove, exhausted=False)
     g, ids = b.build()
     assert {"type": "move", "units": [ids[vi]], "to": plaza} in g.legal_actions()
-    g.apply({"type": "move", "units": [ids[vi]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[vi]], "to": plaza}))
     assert g.obj(ids[vi]).loc == plaza and g.obj(ids[vi]).exhausted
 
 
@@ -128,7 +129,7 @@ def test_810_ganking_granted_by_a_battlefield(cat):
     plaza = b.battlefield(PLAZA)
     u = b.add(0, SKULKER, at=hill, exhausted=False)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[u]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": plaza}))
     assert g.obj(ids[u]).loc == plaza
 
 
@@ -140,7 +141,7 @@ def test_144_3_several_units_from_different_places_move_as_one_move(cat):
     vi = b.add(0, VI, at=grove, exhausted=False)     # from a battlefield (Ganking)
     keep = b.add(0, SERGEANT, at=grove)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a], ids[vi]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[a], ids[vi]], "to": plaza}))
     assert g.obj(ids[a]).loc == plaza and g.obj(ids[vi]).loc == plaza
     assert g.obj(ids[a]).exhausted and g.obj(ids[vi]).exhausted
     assert len(events(g, "standard_move")) == 1
@@ -157,12 +158,12 @@ def test_144_1_a_the_standard_move_only_in_your_own_main_phase(cat):
     ray = b.hand(0, [HEXTECH_RAY])[0]
     b.runes(0, [FURY] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[target]]]}))
     pass_(g)
     assert g.pending_decision().player == 1
     assert not any(a["type"] == "move" for a in g.legal_actions())
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "move", "units": [ids[p1_unit]], "to": grove})
+        g.apply(complete(g, {"type": "move", "units": [ids[p1_unit]], "to": grove}))
     assert err.value.rule == "144.1.a"
 
 
@@ -173,11 +174,11 @@ def test_144_1_c_no_standard_move_during_a_showdown(cat):
     a = b.add(0, SKULKER, exhausted=False)
     c = b.add(0, SERGEANT, exhausted=False)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[a]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[a]], "to": grove}))
     assert g.state.showdown is not None and g.pending_decision().player == 0
     assert not any(a_["type"] == "move" for a_ in g.legal_actions())
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "move", "units": [ids[c]], "to": plaza})
+        g.apply(complete(g, {"type": "move", "units": [ids[c]], "to": plaza}))
     assert err.value.rule == "144.1.c"
     assert g.obj(ids[c]).loc == 0
 
@@ -191,7 +192,7 @@ def test_448_3_c_a_move_doesnt_use_the_chain_and_cant_be_responded_to(cat):
     b.runes(1, [MIND] * 2)
     g, ids = b.build()
     n = len(g.log)
-    g.apply({"type": "move", "units": [ids[u]], "to": grove})
+    g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": grove}))
     new = [e["t"] for e in g.log[n:]]
     assert "finalize" not in new and "pass" not in new
     assert not g.state.chain
@@ -209,7 +210,7 @@ def test_451_2_no_move_to_a_battlefield_holding_units_of_two_other_players(cat):
     g, ids = b.build()
     assert {"type": "move", "units": [ids[u]], "to": grove} not in g.legal_actions()
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "move", "units": [ids[u]], "to": grove})
+        g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": grove}))
     assert err.value.rule == "451.2"
     assert g.obj(ids[u]).loc == 0
 
@@ -229,8 +230,8 @@ def test_449_2_c_an_effect_moving_a_unit_where_it_cant_go_recalls_it_instead(cat
     charm = b.hand(0, [CHARM])[0]
     b.runes(0, [CALM] * 2)
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]})
-    g.apply({"type": "play", "card": ids[cub], "location": grove})  # Reaction timing from Hidden
+    g.apply(complete(g, {"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]}))
+    g.apply(complete(g, {"type": "play", "card": ids[cub], "location": grove}))  # Reaction timing from Hidden
     assert g.obj(ids[cub]).loc == grove and len(g.state.chain) == 1
     for _ in range(3):
         pass_(g)
@@ -254,7 +255,7 @@ def test_451_2_a_move_effect_cant_choose_a_battlefield_holding_two_other_players
     g, ids = b.build()
     assert not any(a.get("card") == ids[charm] and a["targets"][1] == [grove] for a in g.legal_actions())
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]})
+        g.apply(complete(g, {"type": "play", "card": ids[charm], "targets": [[ids[victim]], [grove]]}))
 
 
 def test_451_1_a_move_destination_must_differ_from_where_the_unit_is(cat):
@@ -269,7 +270,7 @@ def test_451_1_a_move_destination_must_differ_from_where_the_unit_is(cat):
     g, ids = b.build()
     assert not any(a.get("card") == ids[charm] and a["targets"][1] == [plaza] for a in g.legal_actions())
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "play", "card": ids[charm], "targets": [[ids[victim]], [plaza]]})
+        g.apply(complete(g, {"type": "play", "card": ids[charm], "targets": [[ids[victim]], [plaza]]}))
 
 
 # ---------------------------------------------------------------------- recalls (457)
@@ -282,7 +283,7 @@ def test_457_a_recall_is_not_a_move_no_move_trigger(cat):
     b.hand(0, [SKULKER, SKULKER])
     b.add(1, SERGEANT, at=plaza, stunned=True)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[merchant]], "to": plaza})
+    g.apply(complete(g, {"type": "move", "units": [ids[merchant]], "to": plaza}))
     finish_showdown(g)
     assert g.obj(ids[merchant]).loc == 0
     assert events(g, "recall", obj=ids[merchant])
@@ -297,7 +298,7 @@ def test_457_recall_ignores_a_restriction_on_moving_to_base(cat):
     attacker = b.add(0, SKULKER, exhausted=False)
     b.add(1, SERGEANT, at=lair, stunned=True)
     g, ids = b.build()
-    g.apply({"type": "move", "units": [ids[attacker]], "to": lair})
+    g.apply(complete(g, {"type": "move", "units": [ids[attacker]], "to": lair}))
     finish_showdown(g)
     assert g.obj(ids[attacker]).loc == 0
     assert events(g, "recall", obj=ids[attacker])
@@ -312,7 +313,7 @@ def test_lair_stops_the_standard_move_to_base(cat):
     u = b.add(0, SKULKER, at=lair, exhausted=False)
     g, ids = b.build()
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "move", "units": [ids[u]], "to": 0})
+        g.apply(complete(g, {"type": "move", "units": [ids[u]], "to": 0}))
     assert g.obj(ids[u]).loc == lair
 
 
@@ -331,10 +332,10 @@ def test_355_2_a_units_are_played_to_base_or_a_battlefield_you_control(cat):
     assert locations == {0, mine}
     for bad in (open_, theirs, 1):
         with pytest.raises(IllegalActionError) as err:
-            g.apply({"type": "play", "card": ids[unit], "location": bad})
+            g.apply(complete(g, {"type": "play", "card": ids[unit], "location": bad}))
         assert err.value.rule == "355.2.a"
         assert g.obj(ids[unit]).zone == "hand"
-    g.apply({"type": "play", "card": ids[unit], "location": mine})
+    g.apply(complete(g, {"type": "play", "card": ids[unit], "location": mine}))
     assert g.obj(ids[unit]).zone == "board" and g.obj(ids[unit]).loc == mine
 
 
@@ -348,8 +349,8 @@ def test_149_2_gear_is_played_to_your_base(cat):
     locations = {a.get("location") for a in g.legal_actions() if a.get("card") == ids[gear]}
     assert locations == {0}
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "play", "card": ids[gear], "location": mine})
-    g.apply({"type": "play", "card": ids[gear]})
+        g.apply(complete(g, {"type": "play", "card": ids[gear], "location": mine}))
+    g.apply(complete(g, {"type": "play", "card": ids[gear]}))
     assert g.obj(ids[gear]).zone == "board" and g.obj(ids[gear]).loc == 0
 
 
@@ -364,14 +365,14 @@ def test_811_hide_for_one_power_at_a_battlefield_you_control_not_playable_this_t
     g, ids = b.build()
     assert {"type": "hide", "card": ids[cub], "battlefield": mine} in g.legal_actions()
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "hide", "card": ids[cub], "battlefield": open_})  # not controlled
-    g.apply({"type": "hide", "card": ids[cub], "battlefield": mine})
+        g.apply(complete(g, {"type": "hide", "card": ids[cub], "battlefield": open_}))  # not controlled
+    g.apply(complete(g, {"type": "hide", "card": ids[cub], "battlefield": mine}))
     assert g.obj(ids[cub]).zone == "facedown" and g.bf_at(mine).facedown == [ids[cub]]
     assert g.obj(ids[runes[0]]).zone == "rune_deck"  # the power came from recycling the rune
     assert not g.state.chain  # hiding is not playing: nothing to respond to
     assert all(a.get("card") != ids[cub] for a in g.legal_actions())
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "play", "card": ids[cub], "location": mine})
+        g.apply(complete(g, {"type": "play", "card": ids[cub], "location": mine}))
     assert err.value.rule == "811.1.c"
 
 
@@ -389,7 +390,7 @@ def test_811_a_hidden_card_can_be_played_from_the_next_turn_even_on_the_opponent
     b.runes(1, [MIND] * 2)
     b.rune_deck(1, [MIND] * 4)
     g, ids = b.build()
-    g.apply({"type": "hide", "card": ids[blade], "battlefield": grove})
+    g.apply(complete(g, {"type": "hide", "card": ids[blade], "battlefield": grove}))
     g.apply({"type": "end_turn"})
     for _ in range(20):
         d = g.pending_decision()
@@ -397,11 +398,11 @@ def test_811_a_hidden_card_can_be_played_from_the_next_turn_even_on_the_opponent
             break
         g.apply(g.legal_actions()[0] if d.kind != "priority" else {"type": "pass"})
     assert g.state.turn_player == 1
-    g.apply({"type": "play", "card": ids[stupefy], "targets": [[ids[mine]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[stupefy], "targets": [[ids[mine]]]}))
     g.apply({"type": "pass"})
     assert g.pending_decision().player == 0
     assert any(a.get("card") == ids[blade] for a in g.legal_actions())
-    g.apply({"type": "play", "card": ids[blade], "targets": [[ids[raider]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[blade], "targets": [[ids[raider]]]}))
     assert g.obj(ids[blade]).zone == "chain"
 
 
@@ -412,7 +413,7 @@ def test_811_hide_needs_one_power(cat):
     cub = b.hand(0, [PAKAA_CUB])[0]
     g, ids = b.build()
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "hide", "card": ids[cub], "battlefield": mine})
+        g.apply(complete(g, {"type": "hide", "card": ids[cub], "battlefield": mine}))
     assert g.obj(ids[cub]).zone == "hand"
 
 
@@ -430,15 +431,15 @@ def test_811_hidden_spell_played_later_for_0_with_reaction_timing_targets_only_t
     b.runes(1, [FURY] * 2)
     b.at_turn(1, "main")
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[ray], "targets": [[ids[mine]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[ray], "targets": [[ids[mine]]]}))
     pass_(g)
     assert g.pending_decision().player == 0
     plays = [a for a in g.legal_actions() if a.get("card") == ids[blade]]
     assert plays and all(a["targets"] in ([[ids[raider]]], [[ids[mine]]]) for a in plays)
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "play", "card": ids[blade], "targets": [[ids[elsewhere]]]})
+        g.apply(complete(g, {"type": "play", "card": ids[blade], "targets": [[ids[elsewhere]]]}))
     assert err.value.rule == "811.1.d"
-    g.apply({"type": "play", "card": ids[blade], "targets": [[ids[raider]]]})  # no runes: costs 0
+    g.apply(complete(g, {"type": "play", "card": ids[blade], "targets": [[ids[raider]]]}))  # no runes: costs 0
     pass_(g, 2)
     assert g.obj(ids[raider]).zone == "trash"
 
@@ -452,8 +453,8 @@ def test_811_hidden_unit_is_played_to_its_battlefield(cat):
     plays = [a for a in g.legal_actions() if a.get("card") == ids[cub]]
     assert plays and {a.get("location") for a in plays} == {grove}
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "play", "card": ids[cub], "location": 0})
-    g.apply({"type": "play", "card": ids[cub], "location": grove})
+        g.apply(complete(g, {"type": "play", "card": ids[cub], "location": 0}))
+    g.apply(complete(g, {"type": "play", "card": ids[cub], "location": grove}))
     assert g.obj(ids[cub]).zone == "board" and g.obj(ids[cub]).loc == grove
     assert not g.bf_at(grove).facedown
 

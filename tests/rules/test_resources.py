@@ -11,6 +11,7 @@ from riftscript.core.builder import Builder
 from riftscript.core.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.game import Game
+from riftscript.core.offer import complete
 from rules_helpers import catalog as cat
 
 FURY_RUNE = "OGN-007"
@@ -64,7 +65,7 @@ def assert_illegal(g: Game, action: dict[str, Any], rule: str | None = None) -> 
 def test_164_2_a_exhaust_a_rune_to_add_one_energy() -> None:
     g, ids, n = position(r=(0, [FURY_RUNE], "runes"))
     (rune,) = n["r"]
-    g.apply({"type": "activate", "source": rune, "ability": -1})
+    g.apply(complete(g, {"type": "activate", "source": rune, "ability": -1}))
     p = g.state.players[0]
     assert p.energy == 1 and p.power == {}
     assert g.obj(rune).exhausted and g.obj(rune).zone == "runes"
@@ -76,7 +77,7 @@ def test_164_2_a_exhaust_a_rune_to_add_one_energy() -> None:
 def test_164_2_b_161_2_b_recycle_a_rune_for_power_of_its_domain_to_the_rune_deck() -> None:
     g, ids, n = position(r=(0, [CALM_RUNE, FURY_RUNE], "runes"), deck=(0, [CHAOS_RUNE] * 2, "rune_deck"))
     calm, fury = n["r"]
-    g.apply({"type": "activate", "source": calm, "ability": -2})
+    g.apply(complete(g, {"type": "activate", "source": calm, "ability": -2}))
     p = g.state.players[0]
     assert p.power == {"calm": 1} and p.energy == 0
     # 161.2.b: back to the bottom of the rune deck, not the main deck
@@ -88,11 +89,11 @@ def test_164_2_rune_abilities_have_reaction_and_use_no_chain() -> None:
     # While an opponent's spell is on the chain (a closed state), runes can still be used.
     g, ids, n = position(r=(0, [FURY_RUNE], "runes"), theirs=(1, [FURY_RUNE, FURY_RUNE], "runes"),
                          unit=(0, [SKULKER], "base"), spell=(0, [CLEAVE], "hand"))
-    g.apply({"type": "play", "card": n["spell"][0], "targets": [[n["unit"][0]]]})
+    g.apply(complete(g, {"type": "play", "card": n["spell"][0], "targets": [[n["unit"][0]]]}))
     assert len(g.state.chain) == 1 and g.pending_decision().player == 0
     g.apply({"type": "pass"})
     assert g.pending_decision().player == 1
-    g.apply({"type": "activate", "source": n["theirs"][0], "ability": -1})
+    g.apply(complete(g, {"type": "activate", "source": n["theirs"][0], "ability": -1}))
     # it resolved at once: the pool has the energy, the chain is unchanged, player 1 keeps priority
     assert g.state.players[1].energy == 1
     assert len(g.state.chain) == 1 and g.pending_decision().player == 1
@@ -101,9 +102,9 @@ def test_164_2_rune_abilities_have_reaction_and_use_no_chain() -> None:
 def test_417_1_recycle_works_on_an_exhausted_rune() -> None:
     g, ids, n = position(r=(0, [FURY_RUNE], "runes"))
     (rune,) = n["r"]
-    g.apply({"type": "activate", "source": rune, "ability": -1})
+    g.apply(complete(g, {"type": "activate", "source": rune, "ability": -1}))
     assert {"type": "activate", "source": rune, "ability": -2} in g.legal_actions()
-    g.apply({"type": "activate", "source": rune, "ability": -2})
+    g.apply(complete(g, {"type": "activate", "source": rune, "ability": -2}))
     p = g.state.players[0]
     assert p.energy == 1 and p.power == {"fury": 1}
     assert g.obj(rune).zone == "rune_deck"
@@ -114,7 +115,7 @@ def test_417_1_one_rune_pays_energy_then_power() -> None:
     g, ids, n = position(r=(0, [FURY_RUNE, FURY_RUNE], "runes"), vi=(0, [VI], "hand"))
     (vi,) = n["vi"]
     assert plays_of(g, vi)
-    g.apply({"type": "play", "card": vi, "location": 0, "targets": []})
+    g.apply(complete(g, {"type": "play", "card": vi, "location": 0, "targets": []}))
     p = g.state.players[0]
     assert g.obj(vi).zone == "board"
     assert len(p.runes) == 1 and g.obj(p.runes[0]).exhausted
@@ -134,7 +135,7 @@ def test_163_energy_pays_the_number_power_does_not() -> None:
     # One Fury rune recycled gives Fury power, but Vi's 2 energy still needs 2 more runes.
     g, ids, n = position(r=(0, [FURY_RUNE, CALM_RUNE], "runes"), vi=(0, [VI], "hand"))
     (vi,) = n["vi"]
-    g.apply({"type": "activate", "source": n["r"][0], "ability": -2})
+    g.apply(complete(g, {"type": "activate", "source": n["r"][0], "ability": -2}))
     assert g.state.players[0].power == {"fury": 1}
     assert plays_of(g, vi) == []
     assert_illegal(g, {"type": "play", "card": vi, "location": 0, "targets": []}, "135")
@@ -144,7 +145,7 @@ def test_163_energy_from_any_rune_pays_energy() -> None:
     g, ids, n = position(r=(0, [CALM_RUNE, FURY_RUNE, CALM_RUNE], "runes"), u=(0, [SKULKER], "hand"))
     (unit,) = n["u"]
     assert plays_of(g, unit)
-    g.apply({"type": "play", "card": unit, "location": 0, "targets": []})
+    g.apply(complete(g, {"type": "play", "card": unit, "location": 0, "targets": []}))
     assert all(g.obj(r).exhausted for r in n["r"])
 
 
@@ -152,9 +153,9 @@ def test_163_energy_from_any_rune_pays_energy() -> None:
 def test_166_2_energy_in_the_pool_is_spent_first() -> None:
     g, ids, n = position(r=(0, [CHAOS_RUNE] * 3, "runes"), u=(0, [SKULKER], "hand"))
     first, second, third = n["r"]
-    g.apply({"type": "activate", "source": first, "ability": -1})
+    g.apply(complete(g, {"type": "activate", "source": first, "ability": -1}))
     assert g.state.players[0].energy == 1
-    g.apply({"type": "play", "card": n["u"][0], "location": 0, "targets": []})
+    g.apply(complete(g, {"type": "play", "card": n["u"][0], "location": 0, "targets": []}))
     p = g.state.players[0]
     assert p.energy == 0
     assert all(g.obj(r).exhausted for r in (first, second, third))
@@ -166,7 +167,7 @@ def test_166_2_only_added_resources_can_be_spent() -> None:
     # Two runes exhausted into the pool give 2 energy; a 3-energy unit can't be paid.
     g, ids, n = position(r=(0, [CHAOS_RUNE] * 2, "runes"), u=(0, [SKULKER], "hand"))
     for r in n["r"]:
-        g.apply({"type": "activate", "source": r, "ability": -1})
+        g.apply(complete(g, {"type": "activate", "source": r, "ability": -1}))
     assert g.state.players[0].energy == 2
     assert plays_of(g, n["u"][0]) == []
     assert_illegal(g, {"type": "play", "card": n["u"][0], "location": 0, "targets": []}, "135")
@@ -176,7 +177,7 @@ def test_166_2_only_added_resources_can_be_spent() -> None:
 def test_167_unspent_resources_are_lost_but_ready_runes_stay_ready() -> None:
     g, ids, n = position(r=(0, [FURY_RUNE] * 3, "runes"))
     used, kept, _ = n["r"]
-    g.apply({"type": "activate", "source": used, "ability": -1})
+    g.apply(complete(g, {"type": "activate", "source": used, "ability": -1}))
     g.apply({"type": "end_turn"})
     p = g.state.players[0]
     assert p.energy == 0 and p.power == {}
@@ -230,9 +231,9 @@ def test_135_2_e_5_a_pool_power_of_any_domain_pays_any_domain() -> None:
     b.deck(0, [ENFORCER] * 3)
     b.at_turn(0, "main")
     g, ids = b.build()
-    g.apply({"type": "activate", "source": ids[rune], "ability": -2})
+    g.apply(complete(g, {"type": "activate", "source": ids[rune], "ability": -2}))
     assert g.state.players[0].power == {"chaos": 1} and g.state.players[0].runes == []
-    g.apply({"type": "hide", "card": ids[card], "battlefield": bf})
+    g.apply(complete(g, {"type": "hide", "card": ids[card], "battlefield": bf}))
     assert g.obj(ids[card]).zone == "facedown"
     assert g.state.players[0].power == {}
 

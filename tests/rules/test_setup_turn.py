@@ -15,6 +15,7 @@ from riftscript.core.catalog import load_catalog
 from riftscript.core.decks import load_deck
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.game import Game
+from riftscript.core.offer import complete
 from rules_helpers import events, catalog as cat
 
 JINX = "Jinx Champion Deck"
@@ -36,7 +37,7 @@ def new_game(seed: int, decks: tuple[str, str] = (JINX, LEE)) -> Game:
 
 def keep_all(g: Game) -> None:
     while g.pending_decision() is not None and g.pending_decision().kind == "mulligan":
-        g.apply({"type": "mulligan", "cards": []})
+        g.apply(complete(g, {"type": "mulligan", "cards": []}))
 
 
 def neutral_main(g: Game) -> bool:
@@ -63,7 +64,7 @@ def advance_to_main(g: Game, player: int, skip: int = 0) -> None:
         elif d.kind == "priority":
             g.apply({"type": "pass"})
         elif d.kind == "mulligan":
-            g.apply({"type": "mulligan", "cards": []})
+            g.apply(complete(g, {"type": "mulligan", "cards": []}))
         else:
             g.apply(g.legal_actions()[0])
     raise AssertionError("never reached the Main Phase")
@@ -171,10 +172,10 @@ def test_117_mulligan_in_turn_order(seed: int) -> None:
     first, second = g.state.turn_order
     d = g.pending_decision()
     assert d.kind == "mulligan" and d.player == first
-    g.apply({"type": "mulligan", "cards": []})
+    g.apply(complete(g, {"type": "mulligan", "cards": []}))
     d = g.pending_decision()
     assert d.kind == "mulligan" and d.player == second
-    g.apply({"type": "mulligan", "cards": []})
+    g.apply(complete(g, {"type": "mulligan", "cards": []}))
     # then the first turn begins, for the first player
     assert events(g, "turn_start")[0]["player"] == first
 
@@ -188,13 +189,13 @@ def test_117_1_set_aside_at_most_two_cards() -> None:
     assert all(len(a["cards"]) <= 2 for a in options)
     before = g.to_json()
     with pytest.raises(IllegalActionError) as err:
-        g.apply({"type": "mulligan", "cards": list(p.hand[:3])})
+        g.apply(complete(g, {"type": "mulligan", "cards": list(p.hand[:3])}))
     assert err.value.rule == "117.1"
     assert g.to_json() == before
     # another player's card can't be set aside
     other = g.state.players[1 - p.index]
     with pytest.raises(IllegalActionError):
-        g.apply({"type": "mulligan", "cards": [other.hand[0]]})
+        g.apply(complete(g, {"type": "mulligan", "cards": [other.hand[0]]}))
     assert g.to_json() == before
 
 
@@ -207,7 +208,7 @@ def test_117_2_117_3_draw_then_recycle_set_aside_to_bottom() -> None:
     top_two = list(p.main_deck[:2])
     deck_size = len(p.main_deck)
     mark = len(g.log)
-    g.apply({"type": "mulligan", "cards": aside})
+    g.apply(complete(g, {"type": "mulligan", "cards": aside}))
     # 117.2: draws as many as set aside -- the old top two, never the set-aside cards
     assert sorted(p.hand) == sorted(kept + top_two)
     assert not set(aside) & set(p.hand)
@@ -224,7 +225,7 @@ def test_117_keeping_changes_nothing() -> None:
     player = g.pending_decision().player
     p = g.state.players[player]
     hand, deck = list(p.hand), list(p.main_deck)
-    g.apply({"type": "mulligan", "cards": []})
+    g.apply(complete(g, {"type": "mulligan", "cards": []}))
     assert p.hand == hand and p.main_deck == deck
 
 
@@ -403,7 +404,7 @@ def test_432_drawing_more_than_the_deck_holds_burns_out_in_between() -> None:
     trashed = b.trash(0, [SKULKER] * 3)
     b.at_turn(0, "main")
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[meditation], "targets": [], "costs": ["exhaust_unit"]})
+    g.apply(complete(g, {"type": "play", "card": ids[meditation], "targets": [], "costs": ["exhaust_unit"]}))
     while g.state.chain:
         g.apply({"type": "pass"})
     p = g.state.players[0]
@@ -443,8 +444,8 @@ def test_167_pools_empty_at_end_of_turn() -> None:
     b.deck(1, [ENFORCER] * 3)
     b.at_turn(0, "main")
     g, ids = b.build()
-    g.apply({"type": "activate", "source": ids[runes[0]], "ability": -1})
-    g.apply({"type": "activate", "source": ids[runes[1]], "ability": -2})
+    g.apply(complete(g, {"type": "activate", "source": ids[runes[0]], "ability": -1}))
+    g.apply(complete(g, {"type": "activate", "source": ids[runes[1]], "ability": -2}))
     p = g.state.players[0]
     assert p.energy == 1 and p.power == {"fury": 1}
     g.apply({"type": "end_turn"})
@@ -467,7 +468,7 @@ def test_167_pools_empty_at_the_start_of_the_main_phase() -> None:
     assert g.pending_decision().player == 1
     g.apply({"type": "pass"})
     assert g.pending_decision().player == 0
-    g.apply({"type": "activate", "source": ids[runes[0]], "ability": -1})
+    g.apply(complete(g, {"type": "activate", "source": ids[runes[0]], "ability": -1}))
     assert g.state.players[0].energy == 1
     advance_to_main(g, 1)
     assert g.state.players[0].energy == 0
@@ -514,7 +515,7 @@ def test_317_2_c_this_turn_effects_expire() -> None:
     b.deck(1, [ENFORCER] * 3)
     b.at_turn(0, "main")
     g, ids = b.build()
-    g.apply({"type": "play", "card": ids[card], "targets": [[ids[u]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[card], "targets": [[ids[u]]]}))
     g.apply({"type": "pass"})
     g.apply({"type": "pass"})
     assert layers.might(g, ids[u]) == 5
@@ -536,7 +537,7 @@ def _time_warp_position(copies: int) -> tuple[Game, list[int]]:
 
 
 def _cast(g: Game, card: int) -> None:
-    g.apply({"type": "play", "card": card, "targets": []})
+    g.apply(complete(g, {"type": "play", "card": card, "targets": []}))
     while g.state.chain:
         g.apply({"type": "pass"})
 
@@ -633,7 +634,7 @@ def test_317_2_f_this_turn_effect_played_during_expiration_still_ends_this_turn(
     g.apply({"type": "end_turn"})
     assert g.state.step == "expiration" and g.pending_decision().player == 0
     # a Reaction played while the trigger waits on the chain
-    g.apply({"type": "play", "card": ids[card], "targets": [[ids[target]]]})
+    g.apply(complete(g, {"type": "play", "card": ids[card], "targets": [[ids[target]]]}))
     g.apply({"type": "pass"})
     g.apply({"type": "pass"})
     assert layers.might(g, ids[target]) == 5

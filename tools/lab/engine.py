@@ -39,9 +39,13 @@ class Source:
 _CATALOGS: dict[Source, Catalog] = {}
 
 
-def catalog_for(source: Source) -> Catalog:
-    """The catalog of a source, loaded once per process (a forked worker inherits its parent's)."""
-    found = _CATALOGS.get(source)
+def catalog_for(source: Source, fresh: bool = False) -> Catalog:
+    """The catalog of a source, loaded once per process (a forked worker inherits its parent's).
+
+    A command starts with ``fresh=True``: the installed plugins, set folders and disabled plugins
+    may have changed since an earlier command in the same process (an embedding program, the
+    tests), and a run must see what is installed now; its workers then reuse that catalog."""
+    found = None if fresh else _CATALOGS.get(source)
     if found is None:
         from riftscript.core.registry import load_plugins
         from riftscript.tools.cli import load_plugin_module

@@ -64,7 +64,7 @@ def replay(args: argparse.Namespace) -> int:
     missing = [f for f in FIELDS if f not in record]
     if missing:
         raise RiftScriptError(f"{args.record}: the record lacks {', '.join(missing)}; it can't be replayed")
-    catalog = catalog_for(source_of(args))
+    catalog = catalog_for(source_of(args), fresh=True)
     spec = spec_of(catalog, record, args.record)
     decks, refs = spec.decks, spec.refs
     error = str(record.get("error") or "")

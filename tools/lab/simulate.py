@@ -72,7 +72,7 @@ class Tally:
 def cmd_simulate(args: argparse.Namespace) -> int:
     """Play many seeded games between decks with agents, in any installed mode, and report the results."""
     source = source_of(args)
-    catalog = catalog_for(source)
+    catalog = catalog_for(source, fresh=True)
     spec, refs = seating(catalog, args.mode, list(args.decks))
     decks = tuple(load_deck(catalog, ref) for ref in refs)
     agents = agents_for(catalog, args.agents, spec.players)

@@ -379,7 +379,7 @@ def add_commands(sub: Any) -> None:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     source = source_of(args)
-    catalog = catalog_for(source)
+    catalog = catalog_for(source, fresh=True)
     assert catalog.plugins is not None
     modes = catalog.plugins.modes()
     mode = modes.get(args.mode)
