@@ -224,7 +224,7 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_l
     if restrict_loc != NOWHERE and sel.get("what") != "location":
         candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
     if sel.get("what") not in ("location", "player"):
-        candidates = [c for c in candidates if choosable(g, ctx.you, c)]
+        candidates = [c for c in candidates if choosable(g, ctx.you, c)]  # chosen_by: friendly_only
     count = int(sel.get("count", 1))
     choices: list[list[int]] = []
     low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
