@@ -2656,6 +2656,13 @@ class Renderer:
             return prefix + self.activated(ctx, ability, labels)
         elif kind == "static":
             text = _end(". ".join(_cap(s) for s in self.static_clauses(ctx, ability)))
+            mods = ability.get("modifiers")
+            if prefix and ability.get("affects", "self") == "self" and self.type == "unit" \
+                    and cond == {"type": "is", "subject": "self", "state": "at_battlefield"} \
+                    and isinstance(mods, list) and all(isinstance(m, Mapping) and m.get("type") == "enter_ready"
+                                                       for m in mods):
+                rest = text if text.startswith("I ") else text[0].lower() + text[1:]
+                text, prefix = f"If you play {ctx.self_obj} to a battlefield, {rest}", ""
         elif kind == "replacement":
             head = "If " + self.would(ctx, ability.get("replaces"))
             text = _end(_cap(self.replacement_text(ctx, ability, head)))
