@@ -22,8 +22,11 @@ from riftscript.core.invariants import check, play_checked
 from riftscript.core.match import Match
 from riftscript.plugins.agents import RandomAgent
 
-GAMES_PER_MODE = 200
+GAMES_PER_MODE = 80  # the default run; the slow run plays SLOW_GAMES_PER_MODE
+SLOW_GAMES_PER_MODE = 400
 MAX_ACTIONS = 30_000
+SIZES = [pytest.param(GAMES_PER_MODE, id="default"),
+         pytest.param(SLOW_GAMES_PER_MODE, id="long", marks=pytest.mark.slow)]
 
 
 @lru_cache(maxsize=1)
@@ -93,12 +96,13 @@ def soak_match(mode: str, n: int) -> Match:
     return m
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("mode", ["match", "match-bo5"])
-def test_soak_200_games_per_match_mode(mode: str) -> None:
-    """Random matches until 200 games of the mode were played."""
+def test_soak_games_per_match_mode(mode: str, size: int) -> None:
+    """Random matches until `size` games of the mode were played."""
     games = matches = 0
     winners: Counter[Any] = Counter()
-    while games < GAMES_PER_MODE:
+    while games < size:
         m = soak_match(mode, matches)
         games += m.result["games"]
         matches += 1
@@ -106,13 +110,14 @@ def test_soak_200_games_per_match_mode(mode: str) -> None:
     assert winners[0] and winners[1], winners
 
 
+@pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("mode", ["skirmish", "war", "magma-chamber"])
-def test_soak_200_games_per_mode(mode: str) -> None:
+def test_soak_games_per_mode(mode: str, size: int) -> None:
     results: Counter[str] = Counter()
-    for n in range(GAMES_PER_MODE):
+    for n in range(size):
         g = soak_one(mode, n)
         results["draw" if not g.state.winners else f"seat {min(g.state.winners) + 1}"] += 1
-    assert sum(results.values()) == GAMES_PER_MODE
-    # every seat can win: a seat that never wins in 200 games points at a seating bug
+    assert sum(results.values()) == size
+    # every seat can win: a seat that never wins in this many games points at a seating bug
     seats = cat().plugins.modes()[mode].players if mode != "magma-chamber" else 2
     assert len([k for k in results if k.startswith("seat")]) == seats, results
