@@ -106,6 +106,13 @@ def banish(g: "Game", ids: list[int]) -> None:
         _cleanup(g)
 
 
+def spend_xp(g: "Game", player: int, amount: int) -> None:
+    """Spend XP as a cost ("Spend 2 XP: ..."): XP is the player's own (732)."""
+    p = g.state.players[player]
+    p.xp -= amount
+    g.emit("spend_xp", player=player, amount=amount)
+
+
 def return_to_hand(g: "Game", ids: list[int]) -> None:
     for oid in ids:
         obj = g.obj(oid)
@@ -140,6 +147,7 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.designation = ""
     obj.attached_to = NOWHERE
     obj.prevent = 0
+    g.remember("left_from", obj.controller, oid, loc=obj.loc)  # where it was: "a unit here is returned"
     g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
 
 
@@ -223,6 +231,8 @@ def _enter_ready_effect(g: "Game", oid: int) -> bool:
         if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue  # "[Level 11] Your units enter ready": only while the condition holds
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
     for lasting in g.active_lasting():
@@ -247,10 +257,19 @@ def contest(g: "Game", loc: int, player: int) -> None:
         g.emit("contest", bf=loc, player=player)
 
 
+def _alone_at_death(g: "Game", oid: int) -> bool:
+    """A unit with no other friendly unit at its location."""
+    obj = g.state.objs.get(oid)
+    if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
+        return False
+    return not any(u != oid and g.friendly(g.obj(u).controller, obj.controller) for u in g.units_at(obj.loc))
+
+
 def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
          lethal: bool = False) -> list[int]:
     """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
     killed: list[int] = []
+    alone = {oid for oid in ids if _alone_at_death(g, oid)}  # units dying together were there too
     for oid in ids:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board":
@@ -258,11 +277,16 @@ def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer:
         if replacement.replace(g, "die", oid, {"source": source, "by": by, "killer": killer}):
             continue
         loc = obj.loc
+        if oid in alone:
+            g.remember("died_alone", obj.controller, oid)  # Deathknell "if I didn't die alone"
         g.emit("die", obj=oid, loc=loc, player=obj.controller, code=obj.code, source=source, by=by,
                killer=killer, buffed=obj.buffs > 0, stunned=obj.stunned, token=obj.token)
         g.remember("died", obj.controller, oid, code=obj.code, loc=loc)
-        if g.card(oid).type == "unit" and layers.might(g, oid) >= 5:
-            g.remember("died_mighty", obj.controller, oid)  # last known Might ("if I was Mighty")
+        if g.card(oid).type == "unit":
+            last = layers.might(g, oid)
+            g.remember("died_with_might", obj.controller, oid, loc=last)  # "if it had 3 Might or less"
+            if last >= 5:
+                g.remember("died_mighty", obj.controller, oid)  # last known Might ("if I was Mighty")
         if killer != NOWHERE and by in ("spell", "ability"):
             g.emit("kill", obj=oid, player=killer, by=by, code=obj.code, stunned=obj.stunned)
         _leave_board(g, oid)
@@ -284,14 +308,29 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
         total = amount
         if by in ("spell", "ability"):
             total += bonus_damage(g, controller, obj.loc, source)
+        if g.state.lasting:
+            total *= damage_taken_times(g, oid)
         total = prevent(g, oid, total, by)
         if total < 1:
             continue
         obj.damage += total
         dealt[oid] = total
+        g.remember("dealt_damage", controller, source, loc=total)  # "each time this spell has dealt damage"
         g.emit("damaged", obj=oid, amount=total, source=source, by=by, player=controller, loc=obj.loc)
         _cleanup(g)
     return dealt
+
+
+def damage_taken_times(g: "Game", oid: int) -> int:
+    """Created effects multiplying the damage a unit is dealt ("Double all damage that would be dealt
+    to it this turn": damage_taken times 2), each applying once."""
+    times = 1
+    for lasting in g.active_lasting():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "damage_taken":
+                    times *= int(mod["times"])
+    return times
 
 
 def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) -> int:
@@ -378,6 +417,14 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
             covered = [src] if affects == "self" else \
                 effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
             out.append((mod, src, covered))
+    if g.state.lasting:
+        # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
+        for lasting in g.active_lasting():
+            if lasting.kind != "static" or lasting.affects is None:
+                continue
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "restriction" and mod["restriction"] == restriction:
+                    out.append((mod, lasting.source, list(lasting.affects)))
     return out
 
 
@@ -529,6 +576,8 @@ def ready(g: "Game", ids: list[int], player: int = NOWHERE) -> None:
         if blockers and g.card(oid).type in ("unit", "gear") and \
                 any(not g.friendly(b, obj.controller) for b in blockers):
             continue
+        if restrictions_on(g, "cant_be_readied", unit=oid):
+            continue  # "I can't be readied"
         if obj.exhausted and obj.zone in ("board", "runes", "legend"):
             obj.exhausted = False
             g.emit("ready", obj=oid, player=player, controller=obj.controller)
@@ -585,6 +634,7 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         obj.moves_this_turn += 1
         if not is_battlefield(dest):
             obj.designation = ""
+        g.remember("moved_by", player, oid, loc=dest)  # "when you move an enemy unit": read as it triggers
         g.emit("move", obj=oid, player=obj.controller, **{"from": origin}, to=dest, standard=standard,
                nth=obj.moves_this_turn)
         g.remember("move", obj.controller, oid, loc=dest)
@@ -660,19 +710,24 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.gear_energy += energy
         for domain in power:
             p.gear_power[domain] = p.gear_power.get(domain, 0) + 1
+    elif only_for == "showdowns":
+        p.showdown_energy += energy  # "spend this Energy only during showdowns"
+        for domain in power:
+            p.power[domain] = p.power.get(domain, 0) + 1
     else:
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    extra = {"gear_only": True} if only_for == "gear" else {}
+    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" else {}
     g.emit("add", player=player, energy=energy, power=list(power), spells_only=only_for == "spells", **extra)
 
 
 def empty_pools(g: "Game") -> None:
     """167: every rune pool empties."""
     for p in g.state.players:
-        if p.energy or p.power or p.spell_energy or p.spell_power or p.gear_energy or p.gear_power:
-            p.energy = 0
+        if p.energy or p.power or p.spell_energy or p.spell_power or p.gear_energy or p.gear_power \
+                or p.showdown_energy:
+            p.energy = p.showdown_energy = 0
             p.power = {}
             p.spell_energy = p.gear_energy = 0
             p.spell_power = {}
@@ -722,14 +777,16 @@ def end_control(g: "Game", lasting: "Lasting") -> None:
             recall(g, [oid])
 
 
-def counter(g: "Game", card_obj: int) -> bool:
-    """The item does nothing and leaves the chain; a countered card was not played.  An object that is
-    no card on the chain names its newest ability there (its source stays where it is)."""
+def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:
+    """The item does nothing and leaves the chain; a countered card was not played and goes to its
+    owner's trash (or, ``to="hand"``, back to their hand instead).  An object that is no card on the
+    chain names its newest ability there (its source stays where it is)."""
     for item in list(g.state.chain):
         if item.kind == "card" and item.obj == card_obj:
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
-            g.place(card_obj, "trash")
+            g.obj(card_obj).controller = g.obj(card_obj).owner
+            g.place(card_obj, to)
             _cleanup(g)
             return True
     for item in reversed(g.state.chain):

@@ -315,6 +315,11 @@ class Compiler:
                 extra = {"kind": "additional_cost", **kw.additional_cost}
                 if kw.parameter_kind == "cost" and isinstance(value, dict):
                     extra["cost"] = value
+                taken = {a.body.get("name") for a in abilities if a.kind == "additional_cost"}
+                if extra.get("name") in taken:
+                    # several instances of one cost keyword are separate costs (820: "[Repeat] {1} / {A}"):
+                    # the second is named repeat_2, the third repeat_3
+                    extra["name"] = next(f"{extra['name']}_{n}" for n in range(2, 99) if f"{extra['name']}_{n}" not in taken)
                 abilities.append(self._ability(extra, len(abilities), name, value))
         cost = data.get("cost", {})
         domains = tuple(data.get("domains", []))

@@ -91,7 +91,44 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     obj = g.obj(oid)
     if obj.owner != player and obj.controller != player:
         return False
+    if obj.zone == "trash":
+        return obj.owner == player and play_from_cost(g, player, oid) is not None
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
+
+
+_PLAY_FROM: dict[str, bool] = {}  # card code -> whether its own statics may allow playing it from a zone
+
+
+def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
+    """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
+    from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
+    effect on it - "you may play this from your trash for {A}"), else None."""
+    obj = g.obj(oid)
+    if obj.zone != "trash":
+        return None
+    card = g.card(oid)
+    own = _PLAY_FROM.get(card.code)
+    if own is None:
+        own = _PLAY_FROM[card.code] = any(m["type"] == "play_from" for a in card.abilities if a.kind == "static"
+                                          for m in a.body["modifiers"])
+    if not own and not g.state.lasting:
+        return None
+    ctx = EffectContext(g, player, oid)
+    for ability in card.abilities if own else ():
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
+    for lasting in g.active_lasting() if g.state.lasting else ():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects \
+                and lasting.controller == player:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                    return dict(mod["cost"])
+    return None
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -145,9 +182,14 @@ def choosable(g: "Game", player: int, oid: int) -> bool:
 
 
 def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
-    """Every legal combination of targets (capped), one list of ids per slot."""
-    ctx = EffectContext(g, player, source)
+                   restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None,
+                   paid: list[str] | None = None) -> list[list[list[int]]]:
+    """Every legal combination of targets (capped), one list of ids per slot; a triggered ability's
+    targets may name its event ("another unit you control here", not the one just played), a card's
+    the optional costs paid for it (filter ``paid``)."""
+    ctx = EffectContext(g, player, source, event=event)
+    if paid:
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     if any(_sel_facts(sel)[1] for sel in slots[1:]):
         return _dependent_target_options(g, ctx, slots, restrict_loc)
     per_slot: list[list[list[int]]] = []
@@ -376,6 +418,9 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         elif card.type == "unit" and "battlefield_with_own_units" in extra and any(
                 g.obj(u).controller == player for u in g.units_at(bf.loc)):
             locations.add(bf.loc)
+        elif card.type == "unit" and "battlefield_with_lone_enemy" in extra and sum(
+                1 for u in g.units_at(bf.loc) if not g.friendly(g.obj(u).controller, player)) == 1:
+            locations.add(bf.loc)  # "if an enemy unit is alone there"
         elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller != NOWHERE \
                 and not g.friendly(bf.controller, player) and g.units_at(bf.loc):  # 740.1.a: not a teammate's
             locations.add(bf.loc)
@@ -511,13 +556,15 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         if card.type in ("unit", "gear"):
             ambush = layers.hook_values(g, oid, "reaction_when_played_to")
             if "battlefield_with_own_units" in ambush and is_battlefield(location) \
-                    and g.bf_at(location).controller != player:
-                timing = "reaction"
+                    and any(g.obj(u).controller == player for u in g.units_at(location)):
+                timing = "reaction"  # 822: "as a [Reaction] to a battlefield where you have units" (held too)
         ok, reason, rule = timing_allows(g, player, timing)
         if not ok:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
+    if card.type == "spell" and actions.restrictions_on(g, "cant_play_spells", player=player):
+        raise IllegalActionError("an effect stops you from playing spells this turn")
     return oid, card, location, from_hidden
 
 
@@ -532,6 +579,11 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for name in paid:
         if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
+    for ability in payment.additional_costs(g, oid):
+        # "If you've played a spell this turn, you may pay ...": an optional cost only while its condition holds
+        if ability.body["name"] in paid and "condition" in ability.body \
+                and not EffectContext(g, player, oid).check(ability.body["condition"]):
+            raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
     slots = target_slots(card)
     count = runs(g, oid, paid)
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])
@@ -542,14 +594,14 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         if targets_listed:  # chosen by target_options: only the number of targets can be short
             _check_target_counts(slots, chosen)
             continue
-        _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE)
+        _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE, paid)
         bad = _bad_destination(g, _move_pairs(slots), chosen)
         if bad is not None:
             raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
         objects = _object_targets(slots * count if count > 1 else slots, targets)
-        if payment.chooses_statics(g):  # "your spells that choose me cost less"
+        if payment.chooses_statics(g) or payment.own_chooses_discount(card):  # "... cost less if you choose ..."
             payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
         cost.power += payment.deflect_tax(g, player, objects)
     other = dict(cost.other)
@@ -558,6 +610,9 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for key in ("kill", "spend_buff"):
         if isinstance(pay_with.get(key), list):  # each unit beyond the first reduces again (Kraken Hunter)
             payment.per_unit_reduction(g, oid, paid, cost, len(pay_with[key]) - 1)
+    if pay_with.get("kill") is not None:
+        killed = pay_with["kill"] if isinstance(pay_with["kill"], list) else [pay_with["kill"]]
+        payment.killed_cost_reduction(g, oid, paid, cost, [int(k) for k in killed])
     plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
@@ -602,12 +657,14 @@ def _check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) 
 
 
 def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   targets: Any, restrict_loc: int) -> None:
+                   targets: Any, restrict_loc: int, paid: list[str] | None = None) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
     if not slots:
         return
     ctx = EffectContext(g, player, source)
+    if paid:  # "If you paid the additional cost, choose any enemy unit ... instead" (filter paid)
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):
         if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
@@ -700,6 +757,8 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
         raise IllegalActionError(f"you need {other['recycle_from_trash']} card(s) in your trash", "cost")
     if other.get("exhaust_self") and g.obj(oid).exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    if "xp" in other and p.xp < int(other["xp"]):
+        raise IllegalActionError(f"you need {other['xp']} XP to spend, and have {p.xp}", "cost")
     if other.get("spend_buff_self") and g.obj(oid).buffs <= 0:
         raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
     if other.get("spend_buff") in (1, "any_number") and not cost_choices(g, player, oid, other)["spend_buff"]:
@@ -756,6 +815,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
                     _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
+    g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
     _chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
@@ -815,6 +875,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     p = g.state.players[player]
     if other.get("exhaust_self"):
         actions.exhaust(g, [oid])
+    if "xp" in other:
+        actions.spend_xp(g, player, int(other["xp"]))
     if "discard" in other:
         count = int(other["discard"])
         given = pay_with.get("discard")
@@ -829,6 +891,11 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         spent = pay_with["spend_buff"]
         for unit in (spent if isinstance(spent, list) else [spent]):
             actions.spend_buff(g, int(unit), player)
+    for key in ("kill", "exhaust", "recycle", "return_to_hand"):
+        if key in other and pay_with.get(key) is not None:  # remembered for the reference 'paid'
+            given = pay_with[key] if isinstance(pay_with[key], list) else [pay_with[key]]
+            for n, paid_obj in enumerate(given):
+                item.variables[f"_paid_{key}_{n}"] = int(paid_obj)
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
@@ -1055,6 +1122,12 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
         _check_target_counts(slots, targets)
     else:
         _check_targets(g, player, oid, slots, targets, NOWHERE)
+    energy = ability.body["cost"].get("energy")
+    if targets and isinstance(energy, dict):
+        # a computed cost may read the targets ("reduced by the Might of the unit you choose")
+        ctx = EffectContext(g, player, oid)
+        ctx.targets = targets
+        cost.energy = max(0, ctx.amount(energy))
     if targets:
         cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
     _check_other_costs(g, player, oid, cost.other)
@@ -1260,7 +1333,9 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                         ctx.run(ability.body["effect"])
             if item in s.chain:
                 s.chain.remove(item)
-            if g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
+            if any(other.obj == item.obj for other in s.chain):
+                pass  # played again while it resolved ("its controller may play this spell again"): still on the chain
+            elif g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
                 actions.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
             elif g.obj(item.obj).zone == "chain":
                 g.place(item.obj, "trash")

@@ -50,7 +50,7 @@ def cleanup(g: "Game") -> None:
     objs, defs = s.objs, g.defs
     lethal = [oid for oid in g.board_objects()
               if defs[objs[oid].code].type == "unit" and objs[oid].damage > 0
-              and objs[oid].damage >= layers.might(g, oid)]
+              and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))]
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
         # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
@@ -143,6 +143,16 @@ def _becoming_mighty(g: "Game") -> None:
     for oid in mighty:
         if oid in seen and oid not in was:
             g.emit("become_mighty", obj=oid, player=g.obj(oid).controller)
+
+
+def _any_damage_lethal(g: "Game", oid: int) -> bool:
+    """A unit with the hook any_damage_lethal dies to any amount of damage an enemy of its controller
+    dealt it last ("Any amount of your damage is enough to kill enemy units")."""
+    if True not in layers.hook_values(g, oid, "any_damage_lethal"):
+        return False
+    hit = _last_damage(g, oid)
+    dealer = int(hit.get("player", NOWHERE)) if hit is not None else NOWHERE
+    return dealer != NOWHERE and not g.friendly(dealer, g.obj(oid).controller)
 
 
 def _last_damage(g: "Game", oid: int) -> "Event | None":

@@ -50,6 +50,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
+    sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
     objs, defs = s.objs, g.defs
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
@@ -64,12 +65,15 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
         if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
-                and not _cheapening_option(card):
-            continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
+                and not _cheapening_option(card) and not payment.own_chooses_discount(card):
+            continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
-        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
+        own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
+        # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
+        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
+                                           paid=optional) if slots else [[]]
         # A play's check depends on its location only through the location being allowed (these
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
         # first location decide for the others (the rest would only repeat the same reads).
@@ -100,13 +104,17 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                 except IllegalActionError:
                                     refused = True
                             if play is not None:
-                                plain = count == 1 and len(target_sets) > 1 and not payment.chooses_statics(g) \
+                                # the targets were listed for every optional cost paid: only then
+                                # are they exactly what target_options gives for this choice of costs
+                                listed = len(paid) == len(optional)
+                                plain = listed and count == 1 and len(target_sets) > 1 \
+                                    and not payment.chooses_statics(g) and not own_discount \
                                     and chain.untaxed_targets(g, player, slots, targets)
                                 if plain and untaxed:
                                     check = untaxed[0]
                                 else:
                                     try:
-                                        check = chain.check_play_choices(g, player, action, play, targets_listed=True)
+                                        check = chain.check_play_choices(g, player, action, play, targets_listed=listed)
                                     except IllegalActionError:
                                         pass
                                     if plain:
@@ -144,7 +152,8 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
                 if activation is None:
                     activation = chain.activation_base(g, player, action)
                 source, index, activated, cost = activation
-                plain = len(target_sets) > 1 and chain.untaxed_targets(g, player, slots, targets)
+                plain = len(target_sets) > 1 and not isinstance(ability.body["cost"].get("energy"), dict) \
+                    and chain.untaxed_targets(g, player, slots, targets)  # a computed cost may read the targets
                 if plain and untaxed:
                     found = untaxed[0]
                     if found is None:
@@ -228,7 +237,7 @@ def _cheapening_option(card: CardDef) -> bool:
     if hit is not None and hit[0] is card:
         return hit[1]
     found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities)
+                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"} for a in card.abilities)
     _CHEAPENING[id(card)] = (card, found)
     return found
 
@@ -769,7 +778,7 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = p.gear_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = 0
     p.power = {}
     p.spell_power = {}
     p.gear_power = {}

@@ -152,7 +152,7 @@ ZONES: Table[ZoneFn] = Table("zone", ("effect#/$defs/zone/enum",), "where a sele
 # The keys of a selection (``{pick: ..., what: ...}``), read together by ``EffectContext.resolve``,
 # ``candidates`` and ``choose_from``; the values of ``zone``, ``whose`` and ``chooser`` are tables.
 SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose", "chooser", "where", "as", "among",
-                  "same_location")
+                  "same_location", "same_controller", "one_per_location")
 
 
 def language_tables() -> dict[str, Table[Any]]:
@@ -336,6 +336,10 @@ class EffectContext:
         units at the same location")."""
         if selector.get("same_location") and len({self.g.obj(oid).loc for oid in group}) > 1:
             return False
+        if selector.get("same_controller") and len({self.g.obj(oid).controller for oid in group}) > 1:
+            return False  # "any number of enemy units with the same controller"
+        if selector.get("one_per_location") and len({self.g.obj(oid).loc for oid in group}) < len(group):
+            return False  # "up to one enemy unit at each location"
         total = (selector.get("where") or {}).get("total_might")
         if total is None:
             return True
@@ -355,6 +359,9 @@ class EffectContext:
             players = [p.index for p in g.state.players if not p.conceded]
             if "controller" in where:
                 players = [p for p in players if self.relation(where["controller"], p)]
+            if "same_controller_as" in where:  # "its controller": the player controlling that object
+                owners = {g.obj(o).controller for o in self.resolve(where["same_controller_as"]) if o in g.state.objs}
+                players = [p for p in players if p in owners]
             return players
         if what == "battlefield":
             out = [bf.card for bf in g.state.battlefields]
@@ -560,6 +567,10 @@ def _history_count(ctx: EffectContext, cond: Node) -> int:
             continue
         if "by" in cond and entry[3] not in cond["by"]:
             continue  # chosen by a spell / a unit's ability / another ability
+        if "during" in cond and (len(entry) < 6 or entry[5] != cond["during"]):
+            continue  # "during your Beginning Phase this turn": the phase it happened in
+        if "min_value" in cond and not (isinstance(entry[4], int) and entry[4] >= int(cond["min_value"])):
+            continue  # the number the entry carries: energy spent to play a spell ("{4} or more")
         if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
             if not _history_subject(ctx, entry, subject):
                 continue
@@ -663,6 +674,23 @@ def _ref_this_card(ctx: EffectContext) -> list[int]:
     return [ctx.text_of]
 
 
+@REFS.register("affected")
+def _ref_affected(ctx: EffectContext) -> list[int]:
+    """In a created trigger: the objects the created effect affects ("When they hold, return it to their
+    hand" - the banished card, wherever it is)."""
+    found = ctx.event.get("affected", []) if ctx.event is not None else []
+    return [int(o) for o in found if o in ctx.g.state.objs]
+
+
+@REFS.register("paid")
+def _ref_paid(ctx: EffectContext) -> list[int]:
+    """What was killed, exhausted, recycled or returned to pay this card's or ability's cost ("the
+    killed unit", "the unit you exhausted to pay for this ability")."""
+    if ctx.item is None:
+        return []
+    return [v for k, v in sorted(ctx.item.variables.items()) if k.startswith("_paid")]
+
+
 @REFS.register("source_location")
 def _ref_source_location(ctx: EffectContext) -> list[int]:
     return [ctx.here()]
@@ -706,6 +734,12 @@ def _who_opponent(ctx: EffectContext) -> list[int]:
     opponents = ctx.g.opponents(ctx.you)
     chosen = [p for p in ctx.bindings.get("chosen", []) if p in opponents]
     return chosen[:1] or opponents
+
+
+@PLAYERS.register("chosen")
+def _who_chosen(ctx: EffectContext) -> list[int]:
+    """The player chosen earlier in this resolution, whoever it is ("choose a player. They discard 1")."""
+    return list(ctx.bindings.get("chosen", []))[:1] or [ctx.you]
 
 
 @PLAYERS.register("opponents")
@@ -776,7 +810,11 @@ for _zone, _attr in (("hand", "hand"), ("trash", "trash"), ("main_deck", "main_d
 
 @ZONES.register("board")
 def _zone_board(ctx: EffectContext, selector: Node) -> list[int]:
-    return ctx.g.board_objects()
+    """The board; with ``whose``, what those players control ("they move a unit they control")."""
+    if "whose" not in selector:
+        return ctx.g.board_objects()
+    players = ctx.players(selector["whose"])
+    return [oid for oid in ctx.g.board_objects() if ctx.g.obj(oid).controller in players]
 
 
 @ZONES.register("chain")
@@ -813,7 +851,13 @@ def _zone_in_play(ctx: EffectContext, selector: Node) -> list[int]:
 # ---------------------------------------------------------------------- filters (FILTERS)
 @FILTERS.register("controller")
 def _f_controller(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
-    return RELATIONS[want](ctx.g, ctx.you, obj.controller, ctx.event)
+    controller = obj.controller
+    if obj.zone == "bfcard":
+        # a battlefield is controlled by whoever controls it now; an uncontrolled one by nobody
+        controller = ctx.g.bf_at(obj.loc).controller
+        if controller == NOWHERE:
+            return bool(want == "any")
+    return RELATIONS[want](ctx.g, ctx.you, controller, ctx.event)
 
 
 @FILTERS.register("owner")
@@ -898,6 +942,55 @@ def _f_type(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) 
 def _f_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     kw = want.lower().replace("-", "_")
     return layers.has_keyword(ctx.g, oid, kw) if obj.zone == "board" else card.has_keyword(kw)
+
+
+@FILTERS.register("paid")
+def _f_paid(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """The card being played or resolving paid that optional additional cost ("If you paid the
+    additional cost, choose any enemy unit instead": ``any_of: [{might: ...}, {paid: NAME}]``)."""
+    return ctx.item is not None and want in ctx.item.paid
+
+
+@FILTERS.register("tag_named")
+def _f_tag_named(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Has the tag that object named as it was played (its ``named_tag`` hook: "a unit with the named tag")."""
+    named = [str(v) for src in ctx.resolve(want) if src in ctx.g.state.objs
+             for v in layers.hook_values(ctx.g, src, "named_tag")]
+    return any(_f_tag(ctx, oid, obj, card, tag) for tag in named)
+
+
+@FILTERS.register("not_keyword")
+def _f_not_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Without that keyword ("a friendly unit without [Temporary]")."""
+    return not _f_keyword(ctx, oid, obj, card, want)
+
+
+@FILTERS.register("occupied_by")
+def _f_occupied_by(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A battlefield (or a location) where units of players standing so to you are ("a battlefield
+    where you have units")."""
+    g = ctx.g
+    loc = obj.loc if obj.zone in ("board", "bfcard", "facedown") else NOWHERE
+    return loc != NOWHERE and any(ctx.relation(want, g.obj(u).controller) for u in g.units_at(loc))
+
+
+@FILTERS.register("not_at")
+def _f_not_at(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """On the board somewhere else than that location, or the location of that object ("at a
+    different location")."""
+    where = ctx.location_of(want)
+    return obj.zone in ("board", "bfcard") and obj.loc != where
+
+
+@FILTERS.register("units_total_might")
+def _f_units_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A location whose units (those of players the ``controller`` relation accepts) have a total
+    Might in range ("if my Might is greater than the total Might of enemy units there")."""
+    g = ctx.g
+    loc = obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
+    rel = want.get("controller", "any")
+    total = sum(layers.might(g, u) for u in g.units_at(loc) if ctx.relation(rel, g.obj(u).controller))
+    return _in_range(ctx, total, want)
 
 
 def _in_range(ctx: EffectContext, value: int, want: Node) -> bool:
@@ -1045,6 +1138,32 @@ def _s_in_combat(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return sd is not None and sd.combat and obj.zone == "board" and obj.loc == sd.bf
 
 
+@STATES.register("in_showdown")
+def _s_in_showdown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """At the battlefield of the showdown under way (a combat's showdown too)."""
+    sd = ctx.g.state.showdown
+    return sd is not None and obj.zone in ("board", "bfcard") and obj.loc == sd.bf
+
+
+@STATES.register("died_alone")
+def _s_died_alone(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """It died with no other friendly unit at its location (Deathknell "if I didn't die alone");
+    judged as it died (``actions.kill`` remembers it), units dying with it counting as there."""
+    return any(h[0] == "died_alone" and h[2] == oid for h in ctx.g.state.history)
+
+
+@STATES.register("conquered_this_turn")
+def _s_conquered_this_turn(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """It conquered this turn: it was one of its controller's units at a battlefield they conquered."""
+    return any(h[0] == "conquered_with" and h[2] == oid for h in ctx.g.state.history)
+
+
+@STATES.register("played_hidden")
+def _s_played_hidden(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """A card on the chain that was played from facedown (Hidden, 811) rather than from a hand."""
+    return any(item.kind == "card" and item.obj == oid and item.from_hidden for item in ctx.g.state.chain)
+
+
 @STATES.register("facedown")
 def _s_facedown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return obj.zone == "facedown"
@@ -1187,6 +1306,21 @@ def _p_there(ctx: EffectContext, unit: int | None) -> int:
     return there[0] if there else NOWHERE
 
 
+@PLACES.register("event_subject_location")
+def _p_event_subject_location(ctx: EffectContext, unit: int | None) -> int:
+    """Where the event's object is now ("move me to that battlefield": the stunned unit's)."""
+    subj = ctx.ref("event_subject")
+    return ctx.g.obj(subj[0]).loc if subj and ctx.g.obj(subj[0]).zone == "board" else NOWHERE
+
+
+@PLACES.register("origin")
+def _p_origin(ctx: EffectContext, unit: int | None) -> int:
+    """In a move trigger: where the moving unit came from ("When I move from a location, ... there")."""
+    if ctx.event is not None and ctx.event.get("t") == "move" and "from" in ctx.event:
+        return int(ctx.event["from"])
+    return NOWHERE
+
+
 @PLACES.register("event_location")
 def _p_event_location(ctx: EffectContext, unit: int | None) -> int:
     return int(ctx.event.get("loc", NOWHERE)) if ctx.event else NOWHERE
@@ -1300,6 +1434,13 @@ def _a_keyword_value(ctx: EffectContext, value: Node, subject: int | None) -> in
 @AMOUNTS.register("might", fields=("of", "times", "plus"))
 def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
     ids = [subject] if value["of"] == "event_subject" and subject is not None else ctx.resolve(value["of"])
+    if isinstance(value["of"], dict) and value["of"].get("pick") == "all":
+        return sum(layers.might(ctx.g, oid) for oid in ids)  # "your other units have total Might 5+"
+    if ids and ctx.g.obj(ids[0]).zone != "board":
+        # a unit that died: its last known Might ("then, if it had 3 Might or less")
+        last = [h[4] for h in ctx.g.state.history if h[0] == "died_with_might" and h[2] == ids[0]]
+        if last:
+            return int(last[-1])
     return layers.might(ctx.g, ids[0]) if ids else 0
 
 
@@ -1307,6 +1448,13 @@ def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
 def _a_energy_cost(ctx: EffectContext, value: Node, subject: int | None) -> int:
     ids = ctx.resolve(value["of"])
     return ctx.g.card(ids[0]).energy if ids else 0
+
+
+@AMOUNTS.register("power_cost", fields=("of", "times", "plus"))
+def _a_power_cost(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many power symbols the object's card costs."""
+    ids = ctx.resolve(value["of"])
+    return len(ctx.g.card(ids[0]).power) if ids else 0
 
 
 @AMOUNTS.register("stat", fields=("stat", "player", "times", "plus"))
@@ -1321,6 +1469,26 @@ def _a_variable(ctx: EffectContext, value: Node, subject: int | None) -> int:
         return ctx.variables[name]
     recorded = [h[4] for h in ctx.g.state.history if h[0] == "var:" + name and h[1] == ctx.you]
     return int(recorded[-1]) if recorded else 0
+
+
+@AMOUNTS.register("history", fields=("event", "player", "only_self", "times", "plus"))
+def _a_history(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many times something happened this turn ("for each time this spell has dealt damage this
+    turn": event dealt_damage, only_self)."""
+    entries = [h for h in ctx.g.state.history if h[0] == value["event"]
+               and ctx.relation(value.get("player", "any"), h[1])]
+    if value.get("only_self"):
+        entries = [h for h in entries if h[2] == ctx.source]
+    return len(entries)
+
+
+@AMOUNTS.register("tags_among", fields=("of", "tags", "times", "plus"))
+def _a_tags_among(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many of the listed tags the selected objects have among them ("for each of the following
+    tags among your units - Bird, Cat, Dog and Poro")."""
+    ids = [o for o in ctx.resolve(value["of"]) if o in ctx.g.state.objs]
+    return sum(1 for tag in value["tags"]
+               if any(_f_tag(ctx, o, ctx.g.obj(o), ctx.g.card(o), tag) for o in ids))
 
 
 # ---------------------------------------------------------------------- conditions (CONDITIONS)
@@ -1365,7 +1533,8 @@ def _c_compare(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _COMPARE[cond["op"]](ctx.amount(cond["left"], subject), ctx.amount(cond["right"], subject))
 
 
-@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject", "by"))
+@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject", "by", "during",
+                                        "min_value"))
 def _c_history(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _history_count(ctx, cond) >= int(cond.get("at_least", 1))
 
@@ -1394,10 +1563,20 @@ def _c_paid(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return bool(event and event.get("t") == "played" and cond["cost"] in event.get("paid", []))
 
 
-@CONDITIONS.register("turn", fields=("whose",))
+@CONDITIONS.register("turn", fields=("whose", "phase"))
 def _c_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     # 491.8.c: "your turn" is yours alone; a teammate's turn is no opponent's turn either
+    from .turn import PHASE_OF
+
+    if "phase" in cond and PHASE_OF.get(ctx.g.state.step) != cond["phase"]:
+        return False  # "if it's your Beginning Phase"
     return ctx.relation(cond["whose"], ctx.g.state.turn_player)
+
+
+@CONDITIONS.register("showdown")
+def _c_showdown(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    """A showdown (a combat's too) is under way ("when you play a unit during a showdown")."""
+    return ctx.g.state.showdown is not None
 
 
 @CONDITIONS.register("attached_this_turn")

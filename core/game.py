@@ -283,7 +283,8 @@ class Game:
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
-        entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE)]
+        entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+                            turn.PHASE_OF.get(self.state.step, "")]  # the phase: "during your Beginning Phase"
         self.state.history.append(entry)
 
     def record(self, name: str, player: int, value: int) -> None:

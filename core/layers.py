@@ -376,7 +376,7 @@ def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> d
         resolved = dict(mod)
         if isinstance(amount, dict):
             resolved["amount"] = ctx.amount(amount, subject=subject)
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "type" in value:  # a cost value (a cost keyword's) is kept as it is
             resolved["value"] = ctx.amount(value, subject=subject)
         return resolved
     return mod

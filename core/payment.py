@@ -40,6 +40,7 @@ class Plan:
 
     pool_energy: int = 0
     pool_spell_energy: int = 0  # from the pool restricted to this kind of payment (spells, or gear)
+    pool_showdown_energy: int = 0  # from the energy usable only during showdowns
     pool_power: list[str] = field(default_factory=list)
     pool_spell_power: list[str] = field(default_factory=list)
     exhaust: list[int] = field(default_factory=list)
@@ -79,6 +80,8 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
     p = g.state.players[player]
     objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
+    take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
+    need_energy -= take_showdown
     spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else 0
     take_spell = min(spell_e, need_energy)
     need_energy -= take_spell
@@ -89,6 +92,7 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
     plan = Plan(gear=for_gear and not for_spell)
     plan.pool_spell_energy = take_spell
+    plan.pool_showdown_energy = take_showdown
     plan.pool_energy = take_pool
     remaining: list[frozenset[str]] = []
     if cost.power:
@@ -159,6 +163,7 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
         actions.recycle(g, [rune])
         actions.add_resources(g, player, 0, [domain])
     p.energy -= plan.pool_energy + len(plan.exhaust)
+    p.showdown_energy -= plan.pool_showdown_energy
     restricted = p.gear_power if plan.gear else p.spell_power
     if plan.gear:
         p.gear_energy -= plan.pool_spell_energy
@@ -173,7 +178,8 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     p.power = {k: v for k, v in p.power.items() if v}
     p.spell_power = {k: v for k, v in p.spell_power.items() if v}
     p.gear_power = {k: v for k, v in p.gear_power.items() if v}
-    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + len(plan.exhaust),
+    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + plan.pool_showdown_energy
+           + len(plan.exhaust),
            power=plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle])
     spent = len(plan.pool_power) + len(plan.pool_spell_power) + len(plan.recycle)
     if spent:
@@ -205,6 +211,13 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     facts = _cost_facts(card)
     energy = card.energy
     power = list(facts.power)
+    if g.obj(oid).zone == "trash":
+        from .chain import play_from_cost
+
+        instead = play_from_cost(g, player, oid)  # "play me from your trash for {3}{Fury}"
+        if instead is not None:
+            energy = int(instead.get("energy", 0))
+            power = [symbol(s, card.domains) for s in instead.get("power", [])]
     if hidden or ignore == "all":
         energy, power = 0, []
     elif ignore == "energy":
@@ -306,11 +319,25 @@ def chooses_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]
     return statics
 
 
+def own_chooses_discount(card: CardDef) -> bool:
+    """Whether the card's own static abilities make it cheaper when it chooses certain objects."""
+    return any(a.kind == "static" and any("if_chooses" in m for m in a.body["modifiers"]) for a in card.abilities)
+
+
 def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
     """Cost changes for a card that chooses certain objects ("Your spells that choose me cost {1} or {Any}
     less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
     if not targets:
         return
+    ctx = effects.EffectContext(g, player, oid)
+    for ability in g.card(oid).abilities:
+        # the card's own "This costs {2} less if you choose a Bird, Cat, Dog, or Poro"
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "cost" and "if_chooses" in mod and \
+                    any(ctx.selector_matches(mod["if_chooses"], t) for t in targets if t in g.state.objs):
+                cost.energy = max(0, cost.energy - ctx.amount(mod.get("energy", 0)))
     for src, ability, what, where in chooses_statics(g):
         source = g.obj(src)
         ctx = effects.EffectContext(g, source.controller, src)
@@ -418,6 +445,24 @@ def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: 
                     cost.power.remove(wanted)
 
 
+def killed_cost_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, killed: list[int]) -> None:
+    """"If you do, I cost {1} less for each Energy it costs and [Order] less for each Power it costs"
+    (Atakhan): an additional cost's reduce_by_killed_cost, once the player's pay_with names the unit."""
+    card = g.card(oid)
+    for ability in card.abilities:
+        effect = ability.body.get("effect_on_cost", {}) if ability.kind == "additional_cost" else {}
+        if "reduce_by_killed_cost" not in effect or (ability.body.get("optional") and ability.body["name"] not in paid):
+            continue
+        for victim in killed:
+            dead = g.card(victim)
+            cost.energy = max(0, cost.energy - dead.energy)
+            for _ in dead.power:
+                for sym in effect["reduce_by_killed_cost"]:
+                    wanted = symbol(sym, card.domains)
+                    if wanted in cost.power:
+                        cost.power.remove(wanted)
+
+
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
     out: list[tuple[dict[str, Any], int, Any]] = []
     for ability in _cost_facts(g.card(oid)).own_statics:
@@ -510,7 +555,7 @@ def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:
 def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost:
     card = g.card(oid)
     ctx = effects.EffectContext(g, player, oid)
-    energy = ctx.amount(cost.get("energy", 0))
+    energy = max(0, ctx.amount(cost.get("energy", 0)))  # "costs {1} less for each ...": never below 0
     power = [symbol(s, card.domains) for s in cost.get("power", [])]
     other = {k: v for k, v in cost.items() if k not in ("energy", "power")}
     return Cost(energy=energy, power=power, other=other)

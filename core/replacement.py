@@ -39,6 +39,8 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
         if lasting.kind == "replacement" and lasting.body["replaces"]["event"] == event:
             candidates.append((lasting.source, lasting.body, lasting.controller, lasting, lasting.source))
     for src, body, controller, lasting, text_of in candidates:
+        if body.get("controlled_by") == "its_controller" and s.objs[oid].controller >= 0:
+            controller = s.objs[oid].controller  # "its controller may pay ... instead" (a battlefield's)
         ctx = EffectContext(g, controller, src, event={"t": event, "obj": oid, **info})
         ctx.text_of = text_of
         ctx.bindings["it"] = [oid]
@@ -97,6 +99,8 @@ def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bo
             return False
         if other.get("spend_buff") and g.obj(oid).buffs <= 0:
             return False
+        if "xp" in other and g.state.players[ctx.controller].xp < int(other["xp"]):
+            return False
         answer = ctx.ask(ctx.controller, f"pay {cost.describe()} to use {g.name(ctx.source)} for {g.name(oid)}?",
                          [("yes", True), ("no", False)])
         if not answer:
@@ -110,6 +114,8 @@ def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bo
             actions.spend_buff(g, oid, ctx.controller)
         if other.get("kill_self"):
             actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.controller)
+        if "xp" in other:
+            actions.spend_xp(g, ctx.controller, int(other["xp"]))
         return True
     return bool(ctx.ask(ctx.controller, f"use {g.name(ctx.source)} for {g.name(oid)}?",
                         [("yes", True), ("no", False)]))

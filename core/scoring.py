@@ -97,6 +97,9 @@ def establish_control(g: "Game", player: int, loc: int, by: str = "") -> None:
 def conquer(g: "Game", player: int, loc: int, by: str = "") -> None:
     bf = g.bf_at(loc)
     bf.scored_by.append(player)
+    for unit in g.units_at(loc):
+        if g.obj(unit).controller == player:
+            g.remember("conquered_with", player, unit, loc=loc)  # "if I didn't conquer this turn"
     g.emit("conquer", player=player, loc=loc, bf=bf.card, **({"by": by} if by else {}))
     g.remember("conquer", player, bf.card, loc=loc)
     _score(g, player, loc, "conquer")

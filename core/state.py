@@ -66,6 +66,7 @@ class Player:
     spell_power: dict[str, int] = field(default_factory=dict)
     gear_energy: int = 0  # "use only to play gear or use gear abilities" (Fire Below the Mountain)
     gear_power: dict[str, int] = field(default_factory=dict)
+    showdown_energy: int = 0  # "spend this Energy only during showdowns" (Scorn of the Moon)
     main_deck: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=list)
     trash: list[int] = field(default_factory=list)

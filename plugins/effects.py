@@ -113,6 +113,10 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
         return False
     if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
         return False
+    if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
+        return False
+    if "kill" in cost and not ctx.candidates(cost["kill"]):
+        return False
     return True
 
 
@@ -122,6 +126,11 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         actions.exhaust(g, [ctx.source])
     if cost.get("kill_self"):
         actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.you)
+    if "xp" in cost:
+        actions.spend_xp(g, ctx.you, int(cost["xp"]))
+    if "kill" in cost:
+        victims = ctx.choose_from(cost["kill"], ctx.candidates(cost["kill"]), "kill")
+        actions.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
                                  list(g.player(ctx.you).hand), "discard")
@@ -236,8 +245,10 @@ def deal_damage(ctx: EffectContext, node: Node) -> None:
     elif amount > 0:
         actions.deal_damage(g, targets, amount, source, ctx.controller, _by(ctx))
     ctx.bindings["it"] = targets
-    ctx.last["kill"] = any(g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0
-                           for t in targets)
+    lethal = [t for t in targets
+              if g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0]
+    ctx.last["kill"] = bool(lethal)
+    ctx.variables["killed"] = len(lethal)  # "for each unit this kills" (they die in the next cleanup)
 
 
 def mutual_damage(ctx: EffectContext, node: Node) -> None:
@@ -309,7 +320,7 @@ def _simple(name: str) -> Any:
             actions.put_in_hand(g, targets)
         elif name == "counter":
             for oid in targets:
-                actions.counter(g, oid)
+                actions.counter(g, oid, node.get("to", "trash"))  # "return it to its owner's hand instead"
         elif name == "take_control":
             for oid in targets:
                 if g.obj(oid).zone == "chain":
@@ -565,6 +576,8 @@ def gain_xp(ctx: EffectContext, node: Node) -> None:
     amount = ctx.amount(node.get("amount", 1))
     g.player(ctx.you).xp += amount
     g.emit("xp", player=ctx.you, amount=amount)
+    if amount > 0:
+        g.remember("xp", ctx.you, ctx.source, loc=amount)  # "if you've gained XP this turn"
 
 
 def look_at_top(ctx: EffectContext, node: Node) -> None:
@@ -595,6 +608,14 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
     _dispose(ctx, rest, node.get("rest", "keep_order"))
 
 
+def predict(ctx: EffectContext, node: Node) -> None:
+    """Predict N: look at the top N cards of your Main Deck, recycle any of them and put the rest back
+    in any order (a keyword action of later sets; engine-notes: it never burns out)."""
+    look_at_top(ctx, {"count": node.get("count", 1), "rest": "back_any_order",
+                      "then": {"type": "recycle",
+                               "target": {"pick": "choose", "what": "card", "among": "them", "any_number": True}}})
+
+
 def play(ctx: EffectContext, node: Node) -> None:
     """Play a card from wherever the selector finds it, with its cost ignored or reduced."""
     from riftscript.core import chain
@@ -605,7 +626,8 @@ def play(ctx: EffectContext, node: Node) -> None:
     saved = ctx.you
     played: list[int] = []
     for oid in cards:
-        ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
+        who = node.get("player", "you")
+        ctx.you = g.obj(oid).owner if who == "owner" else saved if who == "you" else ctx.player(who)
         card = g.card(oid)
         ignore = node.get("ignore_cost", "")
         reduction = ctx.amount(node.get("cost_reduction", 0))
@@ -646,6 +668,7 @@ def play(ctx: EffectContext, node: Node) -> None:
                                    [(str(c), i) for i, c in enumerate(combos)]))
                 targets = combos[pick]
             g.place(oid, "chain")
+            g.obj(oid).controller = ctx.you  # played by another player ("its controller may play this again")
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
             if node.get("afterwards") == "recycle":
                 item.variables["_afterwards_recycle"] = 1  # "then recycle it": recycled, not trashed, once played
@@ -892,6 +915,7 @@ PRIMITIVES: list[EffectType] = [
     _primitive("create_token", create_token, ("create_token", "enter_board", "contest", "played")),
     _primitive("gain_points", gain_points, ("points",)), _primitive("gain_xp", gain_xp, ("xp",)),
     _primitive("look_at_top", look_at_top, ("look", "looked_at", "reveal", "add", "recycle"), decides=True),
+    _primitive("predict", predict, ("look", "looked_at", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
     _primitive("attach", attach, ("attach", "equipped")), _primitive("hide", hide, ("hide",), decides=True),

@@ -33,7 +33,7 @@ def cat() -> Any:
 
 def pairings() -> list[tuple[str, str]]:
     decks = sorted(cat().decks)
-    assert len(decks) == 9, decks  # the seven official decks and the two Spiritforged demo decks
+    assert len(decks) == 11, decks  # the seven official decks, two Spiritforged and two Unleashed demo decks
     return list(itertools.combinations_with_replacement(decks, 2))
 
 

@@ -17,6 +17,7 @@ import argparse
 import ast
 import itertools
 import json
+import re
 import sys
 from collections import Counter, deque
 from dataclasses import asdict, dataclass, field
@@ -117,7 +118,7 @@ KERNEL_KEYS: dict[str, str] = {
     "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
     "restriction": "core/actions", "to_units_here": "core/actions", "enter_ready": "core/actions",
     "additional_cost": "core/payment", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
-    "reduce_power": "core/payment", "per_unit": "core/payment",
+    "reduce_power": "core/payment", "per_unit": "core/payment", "reduce_by_killed_cost": "core/payment",
     "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
     "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
     "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
@@ -127,6 +128,7 @@ KERNEL_KEYS: dict[str, str] = {
     "banish_self": "core/chain", "recycle": "core/chain", "return_to_hand": "core/chain", "repeat": "core/chain",
     "before_turn": "core/scoring", "energy_x": "plugins/effects", "if_chooses": "core/payment",
     "ignore_energy": "core/payment", "or_power": "core/payment", "power_times": "core/payment",
+    "xp": "core/chain", "controlled_by": "core/replacement",
 }
 
 
@@ -480,6 +482,8 @@ class GraphBuilder:
             for ability in card.abilities:
                 label = ability.keyword or (keyword_id(ability.body["keyword"])
                                             if isinstance(ability.body.get("keyword"), str) else None)
+                if label and label not in self.catalog.keywords:
+                    label = re.sub(r"_\d+$", "", label)  # "[Level 6]": the Level keyword with its value
                 known = self.catalog.keywords.get(label) if label else None
                 self.add_ability(ability_node_id(code, ability.index), ability.body, card=code, name=card.name,
                                  set_code=card.set_code, keyword=known.name if known else (label or ""))

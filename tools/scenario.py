@@ -166,14 +166,17 @@ class Refs:
             raise
 
     ZONES = {"hand": "hand", "deck": "main_deck", "trash": "trash", "runes": "runes",
-             "rune_deck": "rune_deck", "champion": "champion"}
+             "rune_deck": "rune_deck", "champion": "champion", "base": "base"}
 
     def positional(self, player: Any, zone: str) -> int | None:
         """``hand.0``, ``deck.-1``, ``champion`` ...: the card at that position now."""
         name, _, index = zone.partition(".")
         if name not in self.ZONES or (not index and name != "champion"):
             return None
-        cards = getattr(player, self.ZONES[name])
+        if name == "base":  # the units and gear in the player's base, in the order they arrived
+            cards = list(player.base)
+        else:
+            cards = getattr(player, self.ZONES[name])
         try:
             return int(cards[int(index or 0)])
         except (ValueError, IndexError):
