@@ -80,14 +80,14 @@ def test_static_while() -> None:
 
 def test_set_text_style() -> None:
     """A set's manifest may word templates its own way (Unleashed: 'text_style')."""
-    ability = {"kind": "additional_cost", "optional": True, "cost": {"xp": 3}, "effect_on_cost": {"reduce_energy": 3}}
+    ability = {"kind": "additional_cost", "optional": True, "cost": {"xp": 4}, "effect_on_cost": {"reduce_energy": 2}}
     activated = {"kind": "activated", "cost": {"exhaust_self": True}, "timing": "reaction",
                  "effect": {"type": "draw", "amount": 1}}
     assert render_card(card(abilities=[ability, activated])).splitlines() == [
-        "As you play me, you may spend 3 XP as an additional cost. If you do, reduce my cost by {3}.",
+        "As you play me, you may spend 4 XP as an additional cost. If you do, reduce my cost by {2}.",
         "{Exhaust}: [Reaction] — Draw 1."]
     assert render_card(card(code="UNL-999", abilities=[ability, activated])).splitlines() == [
-        "You may spend 3 XP as an additional cost to play me. If you do, I cost {3} less.",
+        "You may spend 4 XP as an additional cost to play me. If you do, I cost {2} less.",
         "[Reaction] — {Exhaust}: Draw 1."]
 
 

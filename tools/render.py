@@ -1571,7 +1571,7 @@ class Renderer:
             return [Clause(f"{ctx.v('return')} {ctx.self_obj} from {ctx.your()} {_ZONES.get(ctx.zone, ctx.zone)} "
                            f"to {ctx.your()} hand", group="ref")]
         more = eff.get(_MORE_TARGETS)
-        if more:  # "Return a friendly unit and an enemy unit to their owners' hands."
+        if more:  # several targets returned together: "return A and B to their owners' hands"
             objs = _series([self.obj(ctx, t) for t in [target] + list(more)])
             return [Clause(f"{ctx.v('return')} {objs} to their owners' hands")]
         plural = self.is_plural(target)
@@ -2082,7 +2082,7 @@ class Renderer:
         first, other = eff.get("then"), eff.get("else")
         if isinstance(first, Mapping) and isinstance(other, Mapping) and first.get("type") == other.get("type") \
                 and first.get("type") != "sequence":
-            # "Deal 2 to it. If you control a facedown card, deal 4 to it instead."
+            # alternatives of one effect type: "X. If C, Y instead." (the second names only what changes)
             rest = f"{self.keyword_label(cond)} — {_cap(then)}" if isinstance(cond, Mapping) and \
                 cond.get("type") == "keyword" else f"if {self.condition(ctx, cond)}, {then}"
             return [Clause(self.text(ctx, other), subject=True), Clause(rest + " instead", subject=True)]
@@ -2517,7 +2517,7 @@ class Renderer:
             return _mark("cost modifier without energy or power")
         chooses = mod.get("if_chooses")
         if isinstance(chooses, Mapping) and subj.text in ("this", "I") and chooses.get("pick") == "all":
-            # "This costs {2} less if you choose a Bird, Cat, Dog, or Poro."
+            # a cost cut when the card chooses certain objects: "this costs {N} less if you choose <selection>"
             sel = {k: v for k, v in chooses.items() if k != "zone"}
             return f"{subj.text} {subj.verb('cost')} " + " and ".join(parts) + \
                 f" if you choose {self.obj(ctx, {**sel, 'pick': 'target'})}"
@@ -2568,8 +2568,7 @@ class Renderer:
         if hook == "stays_at_battlefield":
             return f"{subj.text} {subj.verb('stay')} at its battlefield"
         if hook == "look_before_reveal":
-            return "if you would reveal cards from a deck, look at the top card first. You may recycle it. " \
-                   "Then reveal those cards"
+            return "before you reveal cards from your deck, you may look at its top card and recycle it"
         if hook == "add_when_revealed":
             return f"as {ctx.self_obj} is revealed from your deck, [Add] {{{value}}}"
         if hook == "equipment_bonus_times":
