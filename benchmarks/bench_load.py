@@ -142,7 +142,7 @@ def measure(root: Path, cache_dir: Path, pure: bool, alone: bool) -> dict[str, f
     env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache_dir))
     env.pop("RIFTSCRIPT_NO_CACHE", None)
     if alone:  # only the generated set (and the core keywords): exactly the requested number of cards
-        env["RIFTSCRIPT_DISABLE_PLUGINS"] = "origins,proving-grounds"
+        env["RIFTSCRIPT_DISABLE_PLUGINS"] = "origins,proving-grounds,spiritforged"
     else:
         env.pop("RIFTSCRIPT_DISABLE_PLUGINS", None)
     if pure:

@@ -10,9 +10,11 @@ revision against the first one named.
 
 Each measurement is a fresh process on one core (``taskset`` when available) that loads the catalog
 (not timed), then plays games ``seed = 0 .. games-1`` between the two decks with the agent seeded from
-the game seed, and reports wall time, actions and turns.  Same seeds and the same behaviour give the
+the game seed, and reports wall time, CPU time, actions and turns.  Same seeds and the same behaviour give the
 same games on both sides; the script prints a warning when the action counts differ, because then the
-revisions did not play the same games and the ratio mixes speed with behaviour.
+revisions did not play the same games and the ratio mixes speed with behaviour.  It also gives the ratio
+of actions per CPU second of the measuring process: on a machine shared with other jobs the wall time of
+a round swings with their load, the CPU time much less (both are medians over the rounds).
 """
 from __future__ import annotations
 
@@ -38,7 +40,7 @@ decks, agent, games = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 catalog = load_catalog()
 specs = catalog.plugins.agents()
 actions = turns = 0
-started = time.perf_counter()
+started, cpu = time.perf_counter(), time.process_time()
 for seed in range(games):
     game = Game.new(catalog, decks, seed=seed)
     agents = [specs[agent].factory(seed), specs[agent].factory(seed + 1)]
@@ -49,8 +51,8 @@ for seed in range(games):
         game.apply(agents[decision.player].choose(game, game.legal_actions()))
         actions += 1
     turns += game.state.turn
-elapsed = time.perf_counter() - started
-print(json.dumps({"seconds": elapsed, "actions": actions, "turns": turns, "games": games}))
+elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
+print(json.dumps({"seconds": elapsed, "cpu": cpu, "actions": actions, "turns": turns, "games": games}))
 '''
 
 
@@ -139,9 +141,12 @@ def report(builds: list[Build], agents: list[str], runs: dict[tuple[str, str], l
             games_r = statistics.median(per_round)
             actions_r = statistics.median((m["actions"] / m["seconds"]) / (o["actions"] / o["seconds"])
                                           for m, o in zip(mine, base_runs))
+            cpu_rounds = [(m["actions"] / m["cpu"]) / (o["actions"] / o["cpu"]) for m, o in zip(mine, base_runs)]
             print(f"  {agent:>7} {b.rev}: games/s x{games_r:.2f}, actions/s x{actions_r:.2f}, "
                   f"actions per game-turn x{statistics.median(apt):.2f}  "
-                  f"(rounds: {', '.join(f'{x:.2f}' for x in per_round)})")
+                  f"(rounds: {', '.join(f'{x:.2f}' for x in per_round)}); "
+                  f"actions per CPU second x{statistics.median(cpu_rounds):.2f} "
+                  f"(rounds: {', '.join(f'{x:.2f}' for x in cpu_rounds)})")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ as it finishes, and a later run with the same FILE plays only the games still mi
 can be stopped and resumed).  Usage:
 
     python3 benchmarks/ladder.py [--agents random greedy mcts-easy mcts mcts-hard] [--games 200]
-                                 [--seed 0] [--workers 2] [--out ladder.jsonl] [--markdown] [--report]
+                                 [--seed 0] [--workers 2] [--nice 10] [--out ladder.jsonl] [--markdown]
+                                 [--report]
 """
 from __future__ import annotations
 
@@ -87,9 +88,9 @@ def _agent(catalog: Any, name: str, seed: int) -> Any:
     return make_agents(catalog, [name], seed)[0]
 
 
-def _init_worker() -> None:
+def _init_worker(niceness: int) -> None:
     try:
-        os.nice(10)
+        os.nice(niceness)
     except OSError:
         pass
     _catalog()
@@ -190,6 +191,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per pairing (rounded up to an even number)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--nice", type=int, default=10, help="how much lower the workers' priority is (default 10)")
     parser.add_argument("--out", help="append each game to this JSON-lines file; resume from it")
     parser.add_argument("--markdown", action="store_true", help="print the tables in Markdown")
     parser.add_argument("--report", action="store_true",
@@ -218,7 +220,8 @@ def main() -> None:
     todo.sort(key=lambda w: -sum(("mcts" in x) * (3 if "hard" in x else 1) for x in w[:2]))
     started = time.perf_counter()
     print(f"{len(wanted)} games, {len(done)} already played, {args.workers} workers", file=sys.stderr)
-    with ProcessPoolExecutor(max_workers=args.workers, initializer=_init_worker) as pool:
+    with ProcessPoolExecutor(max_workers=args.workers, initializer=_init_worker,
+                             initargs=(args.nice,)) as pool:
         futures = [pool.submit(play, a, b, i, args.seed) for a, b, i in todo]
         for k, future in enumerate(as_completed(futures), 1):
             r = future.result()

@@ -14,6 +14,7 @@ from . import effects, replacement
 
 if TYPE_CHECKING:
     from .cards import Ability
+    from .state import Lasting
     from .game import Game
 
 
@@ -105,6 +106,13 @@ def banish(g: "Game", ids: list[int]) -> None:
         _cleanup(g)
 
 
+def spend_xp(g: "Game", player: int, amount: int) -> None:
+    """Spend XP as a cost ("Spend 2 XP: ..."): XP is the player's own (732)."""
+    p = g.state.players[player]
+    p.xp -= amount
+    g.emit("spend_xp", player=player, amount=amount)
+
+
 def return_to_hand(g: "Game", ids: list[int]) -> None:
     for oid in ids:
         obj = g.obj(oid)
@@ -139,6 +147,7 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.designation = ""
     obj.attached_to = NOWHERE
     obj.prevent = 0
+    g.remember("left_from", obj.controller, oid, loc=obj.loc)  # where it was: "a unit here is returned"
     g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
 
 
@@ -161,6 +170,8 @@ def attach(g: "Game", eq: int, unit: int) -> None:
     obj.attached_to = unit
     g.place(eq, "board", g.obj(unit).loc)  # re-indexes its abilities as attached
     g.emit("attach", obj=eq, unit=unit, player=obj.controller)
+    g.remember("attach", obj.controller, eq, loc=unit)  # "if this was attached to me this turn"
+    g.emit("equipped", obj=unit, source=eq, player=obj.controller)  # "When you attach an Equipment to me"
     g.state.needs_cleanup = True
 
 
@@ -186,8 +197,10 @@ def _carry_attached(g: "Game", unit: int, cards: list[int]) -> None:
 
 
 # ---------------------------------------------------------------------- permanents
-def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = False) -> None:
-    """Units enter exhausted (143.4), gear ready (149.1), unless an effect says otherwise."""
+def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = False,
+                exhausted: bool = False) -> None:
+    """Units enter exhausted (143.4), gear ready (149.1), unless an effect says otherwise ("play a
+    Gold gear token exhausted"); an effect making it enter ready ("Your tokens enter ready") wins."""
     obj = g.obj(oid)
     obj.controller = controller
     card = g.card(oid)
@@ -195,12 +208,12 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     obj.timestamp = g.tick()
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
-    enters_ready = ready or card.type != "unit" or layers.chars(g, oid).enter_ready
+    enters_ready = ready or (card.type != "unit" and not exhausted) or layers.chars(g, oid).enter_ready
     if card.type != "unit" and any(m["type"] == "enter_exhausted" for a in card.abilities
                                    if a.kind == "static" and a.body.get("affects", "self") == "self"
                                    for m in a.body["modifiers"]):
         enters_ready = False
-    if card.type == "unit" and not enters_ready:
+    if not enters_ready:
         enters_ready = _enter_ready_effect(g, oid)
     obj.exhausted = not enters_ready
     g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)
@@ -218,6 +231,8 @@ def _enter_ready_effect(g: "Game", oid: int) -> bool:
         if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue  # "[Level 11] Your units enter ready": only while the condition holds
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
     for lasting in g.active_lasting():
@@ -242,10 +257,19 @@ def contest(g: "Game", loc: int, player: int) -> None:
         g.emit("contest", bf=loc, player=player)
 
 
+def _alone_at_death(g: "Game", oid: int) -> bool:
+    """A unit with no other friendly unit at its location."""
+    obj = g.state.objs.get(oid)
+    if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
+        return False
+    return not any(u != oid and g.friendly(g.obj(u).controller, obj.controller) for u in g.units_at(obj.loc))
+
+
 def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
          lethal: bool = False) -> list[int]:
     """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
     killed: list[int] = []
+    alone = {oid for oid in ids if _alone_at_death(g, oid)}  # units dying together were there too
     for oid in ids:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board":
@@ -253,9 +277,16 @@ def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer:
         if replacement.replace(g, "die", oid, {"source": source, "by": by, "killer": killer}):
             continue
         loc = obj.loc
+        if oid in alone:
+            g.remember("died_alone", obj.controller, oid)  # Deathknell "if I didn't die alone"
         g.emit("die", obj=oid, loc=loc, player=obj.controller, code=obj.code, source=source, by=by,
                killer=killer, buffed=obj.buffs > 0, stunned=obj.stunned, token=obj.token)
         g.remember("died", obj.controller, oid, code=obj.code, loc=loc)
+        if g.card(oid).type == "unit":
+            last = layers.might(g, oid)
+            g.remember("died_with_might", obj.controller, oid, loc=last)  # "if it had 3 Might or less"
+            if last >= 5:
+                g.remember("died_mighty", obj.controller, oid)  # last known Might ("if I was Mighty")
         if killer != NOWHERE and by in ("spell", "ability"):
             g.emit("kill", obj=oid, player=killer, by=by, code=obj.code, stunned=obj.stunned)
         _leave_board(g, oid)
@@ -277,14 +308,29 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
         total = amount
         if by in ("spell", "ability"):
             total += bonus_damage(g, controller, obj.loc, source)
+        if g.state.lasting:
+            total *= damage_taken_times(g, oid)
         total = prevent(g, oid, total, by)
         if total < 1:
             continue
         obj.damage += total
         dealt[oid] = total
+        g.remember("dealt_damage", controller, source, loc=total)  # "each time this spell has dealt damage"
         g.emit("damaged", obj=oid, amount=total, source=source, by=by, player=controller, loc=obj.loc)
         _cleanup(g)
     return dealt
+
+
+def damage_taken_times(g: "Game", oid: int) -> int:
+    """Created effects multiplying the damage a unit is dealt ("Double all damage that would be dealt
+    to it this turn": damage_taken times 2), each applying once."""
+    times = 1
+    for lasting in g.active_lasting():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "damage_taken":
+                    times *= int(mod["times"])
+    return times
 
 
 def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) -> int:
@@ -317,6 +363,8 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
                 continue
             if lasting.affects is not None and oid not in lasting.affects:
                 continue
+            if lasting.body.get("next"):
+                g.spend_use(lasting)  # "the next time it would be dealt damage": this instance only
             return 0
     if obj.prevent > 0:
         used = min(obj.prevent, amount)
@@ -330,10 +378,9 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
 
 
-def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
-    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
-    out: list[tuple[dict[str, Any], int, Ability]] = []
-    memo = g.statics_memo()  # the sources with such modifiers, found once while they are unchanged
+def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
+    """The static sources with modifiers of a kind, found once while the static sources are unchanged."""
+    memo = g.statics_memo()
     key = ("statics_with", kind)
     sources: list[tuple[int, Ability]] | None = memo.get(key)
     if sources is None:
@@ -341,7 +388,13 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
                                                        for (src, index) in list(g.static_sources))
                    if any(mod["type"] == kind for mod in ability.body["modifiers"])]
         memo[key] = sources
-    for src, ability in sources:
+    return sources
+
+
+def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
+    out: list[tuple[dict[str, Any], int, Ability]] = []
+    for src, ability in _sources_with(g, kind):
         for mod in ability.body["modifiers"]:
             if mod["type"] != kind:
                 continue
@@ -364,6 +417,14 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
             covered = [src] if affects == "self" else \
                 effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
             out.append((mod, src, covered))
+    if g.state.lasting:
+        # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
+        for lasting in g.active_lasting():
+            if lasting.kind != "static" or lasting.affects is None:
+                continue
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "restriction" and mod["restriction"] == restriction:
+                    out.append((mod, lasting.source, list(lasting.affects)))
     return out
 
 
@@ -371,8 +432,45 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a
     selection an object of its kind that meets its filter (where it is, only on the board)."""
+    return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
+
+
+def text_copies(g: "Game", unit: int) -> int:
+    """How many cards attached to the unit copy its text into their effect text ("copy that unit's
+    text to this Equipment's effect text"): each is one more instance of the unit's own abilities
+    and keywords (435.1.e: effect text is the unit's)."""
+    copied = copied_units(g)
+    return copied.count(unit) if copied else 0
+
+
+def copied_units(g: "Game") -> list[int]:
+    """The units whose text an attached card copies, once per such card (worked out once per state)."""
+    if not _sources_with(g, "copy_text"):
+        return []
+    memo = g.memo()
+    found: list[int] | None = memo.get("copied_units")
+    if found is None:
+        copiers = static_modifiers(g, "copy_text")
+        found = memo["copied_units"] = [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
+    return found
+
+
+def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(grant_ability modifier, source, its static ability) of the statics giving the object an
+    activated ability ("friendly legends have '{Exhaust}: ...'")."""
+    if not _sources_with(g, "grant_ability"):
+        return []
+    return _covering(g, "grant_ability", oid)
+
+
+def may_grant_abilities(g: "Game") -> bool:
+    """Whether a static on the board could give an object an activated ability (grant_ability)."""
+    return bool(_sources_with(g, "grant_ability"))
+
+
+def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     obj = g.obj(oid)
-    out: list[tuple[dict[str, Any], int]] = []
+    out: list[tuple[dict[str, Any], int, Ability]] = []
     for mod, src, ability in _active_modifiers(g, kind):
         affects = ability.body.get("affects", "self")
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
@@ -385,7 +483,24 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
         else:
             covered = oid in ctx.resolve(affects)
         if covered:
-            out.append((mod, src))
+            out.append((mod, src, ability))
+    return out
+
+
+def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
+                    loc: int | None = None) -> list[dict[str, Any]]:
+    """The active restrictions of that name that apply: to a player or a unit their 'affects' covers
+    (without either, all of them), or - with loc - those of the battlefield at that location ("Units
+    can't be played here")."""
+    out: list[dict[str, Any]] = []
+    who = player if player is not None else unit
+    for mod, src, covered in restricted(g, restriction):
+        source = g.obj(src)
+        if loc is not None and not (source.zone == "bfcard" and source.loc == loc):
+            continue
+        if who is not None and who not in covered:
+            continue
+        out.append(mod)
     return out
 
 
@@ -461,6 +576,8 @@ def ready(g: "Game", ids: list[int], player: int = NOWHERE) -> None:
         if blockers and g.card(oid).type in ("unit", "gear") and \
                 any(not g.friendly(b, obj.controller) for b in blockers):
             continue
+        if restrictions_on(g, "cant_be_readied", unit=oid):
+            continue  # "I can't be readied"
         if obj.exhausted and obj.zone in ("board", "runes", "legend"):
             obj.exhausted = False
             g.emit("ready", obj=oid, player=player, controller=obj.controller)
@@ -517,6 +634,7 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         obj.moves_this_turn += 1
         if not is_battlefield(dest):
             obj.designation = ""
+        g.remember("moved_by", player, oid, loc=dest)  # "when you move an enemy unit": read as it triggers
         g.emit("move", obj=oid, player=obj.controller, **{"from": origin}, to=dest, standard=standard,
                nth=obj.moves_this_turn)
         g.remember("move", obj.controller, oid, loc=dest)
@@ -580,32 +698,48 @@ def channel(g: "Game", player: int, count: int, exhausted: bool = False) -> int:
     return done
 
 
-def add_resources(g: "Game", player: int, energy: int, power: list[str], spells_only: bool = False) -> None:
+def add_resources(g: "Game", player: int, energy: int, power: list[str], only_for: str = "") -> None:
+    """Add to the rune pool (166); only_for "spells" or "gear": a part of the pool usable only to pay
+    for spells, or to play gear and pay gear abilities' costs."""
     p = g.state.players[player]
-    if spells_only:
+    if only_for == "spells":
         p.spell_energy += energy
         for domain in power:
             p.spell_power[domain] = p.spell_power.get(domain, 0) + 1
+    elif only_for == "gear":
+        p.gear_energy += energy
+        for domain in power:
+            p.gear_power[domain] = p.gear_power.get(domain, 0) + 1
+    elif only_for == "showdowns":
+        p.showdown_energy += energy  # "spend this Energy only during showdowns"
+        for domain in power:
+            p.power[domain] = p.power.get(domain, 0) + 1
     else:
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    g.emit("add", player=player, energy=energy, power=list(power), spells_only=spells_only)
+    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" else {}
+    g.emit("add", player=player, energy=energy, power=list(power), spells_only=only_for == "spells", **extra)
 
 
 def empty_pools(g: "Game") -> None:
     """167: every rune pool empties."""
     for p in g.state.players:
-        if p.energy or p.power or p.spell_energy or p.spell_power:
-            p.energy = 0
+        if p.energy or p.power or p.spell_energy or p.spell_power or p.gear_energy or p.gear_power \
+                or p.showdown_energy:
+            p.energy = p.showdown_energy = 0
             p.power = {}
-            p.spell_energy = 0
+            p.spell_energy = p.gear_energy = 0
             p.spell_power = {}
+            p.gear_power = {}
             g.emit("pool_empty", player=p.index)
 
 
 # ---------------------------------------------------------------------- tokens, control, chain
-def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, count: int) -> list[int]:
+def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, count: int,
+                 exhausted: bool = False) -> list[int]:
+    """Play tokens (180): each is played as it enters the board, so its "when you play me" abilities
+    trigger (Weaponmaster on a Sand Soldier); tokens aren't cards (185), so no "cards played" count sees them."""
     card = g.catalog.tokens.get(name.lower())
     if card is None:
         from .errors import EngineError
@@ -615,7 +749,8 @@ def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, c
     for _ in range(count):
         obj = g.new_obj(card.code, controller, "limbo", token=True)
         g.emit("create_token", obj=obj.id, player=controller, code=card.code)
-        enter_board(g, obj.id, controller, loc, ready=ready)
+        enter_board(g, obj.id, controller, loc, ready=ready, exhausted=exhausted)
+        g.emit("played", player=controller, obj=obj.id, code=card.code, type=card.type, loc=loc, token=True)
         made.append(obj.id)
     return made
 
@@ -630,16 +765,37 @@ def take_control(g: "Game", oid: int, player: int) -> None:
     _cleanup(g)
 
 
-def counter(g: "Game", card_obj: int) -> bool:
-    """The item does nothing and leaves the chain; a countered card was not played.  A card whose
-    text gives it the ``cant_be_countered`` hook ("this can't be countered") stays."""
-    if True in layers.hook_values(g, card_obj, "cant_be_countered"):
-        return False
+def end_control(g: "Game", lasting: "Lasting") -> None:
+    """A 'take control for a while' effect ended: its former controller controls it again (and it is
+    recalled when the effect says so: "lose control of that unit and recall it at end of turn")."""
+    for oid in lasting.affects or []:
+        obj = g.state.objs.get(oid)
+        if obj is None or obj.zone != "board":
+            continue
+        take_control(g, oid, int(lasting.body["back_to"]))
+        if lasting.body.get("then") == "recall":
+            recall(g, [oid])
+
+
+def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:
+    """The item does nothing and leaves the chain; a countered card was not played and goes to its
+    owner's trash (or, ``to="hand"``, back to their hand instead).  An object that is no card on the
+    chain names its newest ability there (its source stays where it is).  A card whose text gives it
+    the ``cant_be_countered`` hook ("this can't be countered") stays."""
     for item in list(g.state.chain):
         if item.kind == "card" and item.obj == card_obj:
+            if True in layers.hook_values(g, card_obj, "cant_be_countered"):
+                return False
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
-            g.place(card_obj, "trash")
+            g.obj(card_obj).controller = g.obj(card_obj).owner
+            g.place(card_obj, to)
+            _cleanup(g)
+            return True
+    for item in reversed(g.state.chain):
+        if item.kind != "card" and item.obj == card_obj:
+            g.state.chain.remove(item)
+            g.emit("counter", obj=card_obj, item=item.id)
             _cleanup(g)
             return True
     return False

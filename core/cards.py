@@ -11,7 +11,7 @@ from typing import Any
 
 Json = dict[str, Any]
 
-TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune")
+TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune", "marker")
 DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
 
 

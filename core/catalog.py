@@ -318,6 +318,11 @@ class Compiler:
                 extra = {"kind": "additional_cost", **kw.additional_cost}
                 if kw.parameter_kind == "cost" and isinstance(value, dict):
                     extra["cost"] = value
+                taken = {a.body.get("name") for a in abilities if a.kind == "additional_cost"}
+                if extra.get("name") in taken:
+                    # several instances of one cost keyword are separate costs (820: "[Repeat] {1} / {A}"):
+                    # the second is named repeat_2, the third repeat_3
+                    extra["name"] = next(f"{extra['name']}_{n}" for n in range(2, 99) if f"{extra['name']}_{n}" not in taken)
                 abilities.append(self._ability(extra, len(abilities), name, value))
         cost = data.get("cost", {})
         domains = tuple(data.get("domains", []))
@@ -615,19 +620,23 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
         info = SetInfo(code, data["name"], data["version"], plugin, data, spec)
         if not blocked:
             catalog.sets[code] = info
-        for file in script_files(spec.cards):
-            doc = run.read(file, "card")
-            run.set_of[id(doc)] = (code, spec, plugin)
-            card = doc.data
-            if card is None or blocked:
-                continue
-            if card["code"] in origin:
-                reason = f"card code {card['code']} is also defined in {origin[card['code']]}"
-                doc.problems.append(doc.problem(["code"], reason))
-                continue
-            origin[card["code"]] = str(file)
-            if card["code"] not in shadow_cards:
-                _add_card(run, compiler, doc, card, code, info)
+        folders = [(spec.cards, info)] + ([(spec.tokens, None)] if spec.tokens is not None else [])
+        for folder, counted in folders:
+            for file in script_files(folder):
+                doc = run.read(file, "card")
+                run.set_of[id(doc)] = (code, spec, plugin)
+                card = doc.data
+                if card is None or blocked:
+                    continue
+                if card["code"] in origin:
+                    reason = f"card code {card['code']} is also defined in {origin[card['code']]}"
+                    doc.problems.append(doc.problem(["code"], reason))
+                    continue
+                origin[card["code"]] = str(file)
+                if counted is None and not card.get("token"):
+                    doc.problems.append(doc.problem(["token"], "a set's tokens folder holds only tokens (token: true)"))
+                elif card["code"] not in shadow_cards:
+                    _add_card(run, compiler, doc, card, code, counted)
         if spec.decks is not None:
             for file in script_files(spec.decks):
                 doc = run.read(file, "deck")

@@ -15,11 +15,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, movement, payment
+from . import actions, layers, movement, payment, triggers
 from .cards import Ability, CardDef
 from .effects import EffectContext
 from .errors import IllegalActionError
-from .state import NOWHERE, ChainItem, Decision, is_battlefield
+from .state import NOWHERE, ChainItem, Decision, Lasting, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -91,20 +91,44 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     obj = g.obj(oid)
     if obj.owner != player and obj.controller != player:
         return False
-    return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player) \
-        or playable_from_zone(g, player, oid)
+    if obj.zone == "trash":
+        return obj.owner == player and play_from_cost(g, player, oid) is not None
+    return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
 
 
-def playable_from_zone(g: "Game", player: int, oid: int) -> bool:
-    """355: cards are played from the hand (and the champion zone, a hidden card from its
-    battlefield); a card whose text gives it the ``play_from`` hook with a zone's name may also be
-    played by its owner from that zone of theirs ("you may play this from your trash")."""
+_PLAY_FROM: dict[str, bool] = {}  # card code -> whether its own statics may allow playing it from a zone
+
+
+def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
+    """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
+    from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
+    effect on it - "you may play this from your trash for {A}"), else None."""
     obj = g.obj(oid)
-    return obj.owner == player and obj.zone in PLAY_FROM_ZONES and obj.zone in layers.hook_values(g, oid, "play_from")
-
-
-# the zones of a player's own cards that the play_from hook may open (public zones, not the decks)
-PLAY_FROM_ZONES = ("trash",)
+    if obj.zone != "trash":
+        return None
+    card = g.card(oid)
+    own = _PLAY_FROM.get(card.code)
+    if own is None:
+        own = _PLAY_FROM[card.code] = any(m["type"] == "play_from" for a in card.abilities if a.kind == "static"
+                                          for m in a.body["modifiers"])
+    if not own and not g.state.lasting:
+        return None
+    ctx = EffectContext(g, player, oid)
+    for ability in card.abilities if own else ():
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
+    for lasting in g.active_lasting() if g.state.lasting else ():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects \
+                and lasting.controller == player:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                    return dict(mod["cost"])
+    return None
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -148,10 +172,24 @@ def _walk_targets(node: Any) -> list[dict[str, Any]]:
     return out
 
 
+def choosable(g: "Game", player: int, oid: int) -> bool:
+    """Whether the player's spells and abilities may choose the object: one with the hook chosen_by:
+    friendly_only ("I can't be chosen by enemy spells and abilities") refuses its opponents."""
+    obj = g.state.objs.get(oid)
+    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
+        return True
+    return "friendly_only" not in layers.hook_values(g, oid, "chosen_by")
+
+
 def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
-    """Every legal combination of targets (capped), one list of ids per slot."""
-    ctx = EffectContext(g, player, source)
+                   restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None,
+                   paid: list[str] | None = None) -> list[list[list[int]]]:
+    """Every legal combination of targets (capped), one list of ids per slot; a triggered ability's
+    targets may name its event ("another unit you control here", not the one just played), a card's
+    the optional costs paid for it (filter ``paid``)."""
+    ctx = EffectContext(g, player, source, event=event)
+    if paid:
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     if any(_sel_facts(sel)[1] for sel in slots[1:]):
         return _dependent_target_options(g, ctx, slots, restrict_loc)
     per_slot: list[list[list[int]]] = []
@@ -177,7 +215,7 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
 
 def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
     """Every choice of objects for one target slot (capped), or None when it can't be filled."""
-    candidates = [c for c in ctx.candidates(sel) if not shielded(g, ctx.you, c)]
+    candidates = ctx.candidates(sel)
     if "zone" not in sel and _sel_facts(sel)[0]:
         # a selection that may pick facedown cards ("a friendly gear, unit or facedown card", Pack
         # of Wonders): they are at battlefields, not on the board, so add them
@@ -185,6 +223,8 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_l
                                    if oid not in candidates and ctx.matches_selection(sel, oid)]
     if restrict_loc != NOWHERE and sel.get("what") != "location":
         candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
+    if sel.get("what") not in ("location", "player"):
+        candidates = [c for c in candidates if choosable(g, ctx.you, c)]  # chosen_by: friendly_only
     count = int(sel.get("count", 1))
     choices: list[list[int]] = []
     low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
@@ -378,11 +418,21 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         elif card.type == "unit" and "battlefield_with_own_units" in extra and any(
                 g.obj(u).controller == player for u in g.units_at(bf.loc)):
             locations.add(bf.loc)
+        elif card.type == "unit" and "battlefield_with_lone_enemy" in extra and sum(
+                1 for u in g.units_at(bf.loc) if not g.friendly(g.obj(u).controller, player)) == 1:
+            locations.add(bf.loc)  # "if an enemy unit is alone there"
         elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller != NOWHERE \
                 and not g.friendly(bf.controller, player) and g.units_at(bf.loc):  # 740.1.a: not a teammate's
             locations.add(bf.loc)
     if card.type == "gear" and "any_battlefield" in extra:
         locations.discard(player)
+    sd = g.state.showdown
+    if card.type == "unit" and "battlefield_you_attack" in extra and sd is not None and sd.combat \
+            and sd.attacker == player:
+        locations.add(sd.bf)  # "I can be played to a battlefield you're attacking"
+    if "only_battlefield_conquered_this_turn" in extra:
+        # "Play me only to a battlefield you conquered this turn (you can't play me anywhere else)"
+        locations = {int(h[4]) for h in g.state.history if h[0] == "conquer" and h[1] == player}
     if card.type == "unit" and any(m["restriction"] == "opponents_units_only_to_base"
                                    and not g.friendly(g.obj(src).controller, player)
                                    for m, src in actions.static_modifiers(g, "restriction")):
@@ -391,6 +441,9 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     # 449.2.b: nor (for units) a battlefield the player's teammate occupies - playing a unit there would
     # put teammates' units together just as a move would, and it isn't a battlefield the player controls
     unit = card.type == "unit"
+    if unit:  # "Units can't be played here" (a battlefield's restriction)
+        locations = {loc for loc in locations if not is_battlefield(loc)
+                     or not actions.restrictions_on(g, "no_units_played_here", loc=loc)}
     return sorted(loc for loc in locations if not is_battlefield(loc) or actions.can_enter(g, loc, player, unit))
 
 
@@ -417,18 +470,40 @@ def _covers(g: "Game", controller: int, source: int, affects: Any, oid: int, pla
     return ctx.is_kind(oid, affects.get("what", "card")) and ctx.matches(oid, where)
 
 
-_OPTIONAL: dict[int, tuple[CardDef, list[str]]] = {}
+_OPTIONAL: dict[int, tuple[tuple[Ability, ...], list[str]]] = {}
 
 
-def optional_costs(card: CardDef) -> list[str]:
-    """The names of the card's optional additional costs, found once per card (scripts are
-    immutable once compiled); callers must not change the list."""
-    hit = _OPTIONAL.get(id(card))
-    if hit is not None and hit[0] is card:
+def optional_costs(g: "Game", oid: int) -> list[str]:
+    """The names of the card's optional additional costs (those of keywords given to it too), found
+    once per list of costs; callers must not change the list."""
+    costs = payment.additional_costs(g, oid)
+    hit = _OPTIONAL.get(id(costs))
+    if hit is not None and hit[0] is costs:
         return hit[1]
-    names = [a.body["name"] for a in card.abilities if a.kind == "additional_cost" and a.body.get("optional")]
-    _OPTIONAL[id(card)] = (card, names)
+    names = [a.body["name"] for a in costs if a.body.get("optional")]
+    if costs is payment.own_additional_costs(g.card(oid)):
+        _OPTIONAL[id(costs)] = (costs, names)  # a card's own costs live as long as its script
     return names
+
+
+def runs(g: "Game", oid: int, paid: list[str] | tuple[str, ...]) -> int:
+    """820: how many times a spell's instructions are carried out - once, and once more for each
+    paid additional cost that repeats them (Repeat)."""
+    if not paid:
+        return 1
+    return 1 + sum(1 for a in payment.additional_costs(g, oid) if a.body["name"] in paid
+                   and a.body.get("effect_on_cost", {}).get("repeat"))
+
+
+def play_target_options(g: "Game", player: int, oid: int, slots: list[dict[str, Any]], count: int,
+                        restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
+    """820: each run of a repeated spell has its own choices made as it is played, each as legal as
+    the first run's would be; the combinations of the runs' choices (capped)."""
+    once = target_options(g, player, oid, slots, restrict_loc)
+    combos = once
+    for _ in range(count - 1):
+        combos = [a + b for a in combos for b in once][:MAX_TARGET_COMBOS]
+    return combos
 
 
 def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
@@ -484,40 +559,64 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         if card.type in ("unit", "gear"):
             ambush = layers.hook_values(g, oid, "reaction_when_played_to")
             if "battlefield_with_own_units" in ambush and is_battlefield(location) \
-                    and g.bf_at(location).controller != player:
-                timing = "reaction"
+                    and any(g.obj(u).controller == player for u in g.units_at(location)):
+                timing = "reaction"  # 822: "as a [Reaction] to a battlefield where you have units" (held too)
         ok, reason, rule = timing_allows(g, player, timing)
         if not ok:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
+    if card.type == "spell" and actions.restrictions_on(g, "cant_play_spells", player=player):
+        raise IllegalActionError("an effect stops you from playing spells this turn")
     return oid, card, location, from_hidden
 
 
-def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: PlayBase) -> PlayCheck:
-    """The rest of check_play: optional costs, targets, cost and payment."""
+def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: PlayBase,
+                       targets_listed: bool = False) -> PlayCheck:
+    """The rest of check_play: optional costs, targets, cost and payment.  ``targets_listed``: the
+    targets are one of ``target_options``, which chose each among the legal ones (with the slots'
+    links, groups and move destinations), so only their number is checked again."""
     oid, card, location, from_hidden = base
     obj = g.state.objs[oid]
     paid = list(action.get("costs", []))
     for name in paid:
-        if name not in optional_costs(card):
+        if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
+    for ability in payment.additional_costs(g, oid):
+        # "If you've played a spell this turn, you may pay ...": an optional cost only while its condition holds
+        if ability.body["name"] in paid and "condition" in ability.body \
+                and not EffectContext(g, player, oid).check(ability.body["condition"]):
+            raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
     slots = target_slots(card)
-    targets = action.get("targets", [[] for _ in slots])
-    _check_targets(g, player, oid, slots, targets, obj.loc if from_hidden else NOWHERE)
-    bad = _bad_destination(g, _move_pairs(slots), targets)
-    if bad is not None:
-        raise IllegalActionError(*bad)
+    count = runs(g, oid, paid)
+    targets = action.get("targets", [[] for _ in range(len(slots) * count)])
+    if not isinstance(targets, list) or len(targets) != len(slots) * count:
+        raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
+    for run in range(count):  # 820: each run's choices are checked on their own
+        chosen = targets if count == 1 else targets[run * len(slots):(run + 1) * len(slots)]
+        if targets_listed:  # chosen by target_options: only the number of targets can be short
+            _check_target_counts(slots, chosen)
+            continue
+        _check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE, paid)
+        bad = _bad_destination(g, _move_pairs(slots), chosen)
+        if bad is not None:
+            raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets), oid)
+        objects = _object_targets(slots * count if count > 1 else slots, targets)
+        if payment.chooses_statics(g) or payment.own_chooses_discount(card):  # "... cost less if you choose ..."
+            payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
+        cost.power += payment.deflect_tax(g, player, objects, oid)
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
     for key in ("kill", "spend_buff"):
         if isinstance(pay_with.get(key), list):  # each unit beyond the first reduces again (Kraken Hunter)
             payment.per_unit_reduction(g, oid, paid, cost, len(pay_with[key]) - 1)
-    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell")
+    if pay_with.get("kill") is not None:
+        killed = pay_with["kill"] if isinstance(pay_with["kill"], list) else [pay_with["kill"]]
+        payment.killed_cost_reduction(g, oid, paid, cost, [int(k) for k in killed])
+    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
@@ -539,13 +638,36 @@ def _opponents_cant_play(g: "Game", player: int) -> bool:
     return False
 
 
+def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]]) -> bool:
+    """Whether targets from ``target_options`` have the number each slot needs and add no Deflect tax
+    (809).  check_play_choices and check_activation_targets read listed targets for nothing else, so
+    their answer is the same for every such choice of targets: listing checks one and reuses it."""
+    try:
+        _check_target_counts(slots, targets)
+    except IllegalActionError:
+        return False
+    return not payment.deflect_tax(g, player, _object_targets(slots, targets))
+
+
+def _check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
+    """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
+    fewer are legal; such a choice is refused, 355)."""
+    for sel, chosen in zip(slots, targets):
+        count = int(sel.get("count", 1))
+        optional = sel.get("up_to") or sel.get("any_number")
+        if len(chosen) > (99 if sel.get("any_number") else count) or (not optional and len(chosen) != count):
+            raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
+
+
 def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
-                   targets: Any, restrict_loc: int) -> None:
+                   targets: Any, restrict_loc: int, paid: list[str] | None = None) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
     if not slots:
         return
     ctx = EffectContext(g, player, source)
+    if paid:  # "If you paid the additional cost, choose any enemy unit ... instead" (filter paid)
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):
         if not isinstance(chosen, list) or len(set(chosen)) != len(chosen):
@@ -564,18 +686,10 @@ def _check_targets(g: "Game", player: int, source: int, slots: list[dict[str, An
                 continue
             if not isinstance(oid, int) or not ctx.offers(sel, oid):  # 355: where the selection looks, too
                 raise IllegalActionError(f"#{oid} is not a legal target ({describe_selection(sel)})", "355")
-            if shielded(g, player, oid):
+            if not choosable(g, player, oid):
                 raise IllegalActionError(f"{g.name(oid)} can't be chosen by your spells and abilities", "355")
             if restrict_loc != NOWHERE and g.obj(oid).zone == "board" and g.obj(oid).loc != restrict_loc:
                 raise IllegalActionError("a card played from Hidden may only choose targets at its battlefield", "811.1.d")
-
-
-def shielded(g: "Game", player: int, oid: int) -> bool:
-    """355: a target must be legal; an object whose text gives it the ``cant_be_chosen_by`` hook with
-    ``opponents`` can't be chosen by the spells and abilities of its controller's opponents."""
-    obj = g.state.objs.get(oid)
-    return obj is not None and obj.zone == "board" and not g.friendly(obj.controller, player) \
-        and "opponents" in layers.hook_values(g, oid, "cant_be_chosen_by")
 
 
 def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dict[str, list[Any]]:
@@ -585,9 +699,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     if not other:
         return out
     ctx = EffectContext(g, player, oid)
-    for key in ("kill", "exhaust"):
+    for key in ("kill", "exhaust", "recycle", "return_to_hand"):
         if key in other:
-            out[key] = [c for c in ctx.candidates(other[key]) if key == "kill" or not g.obj(c).exhausted]
+            out[key] = [c for c in ctx.candidates(other[key]) if key != "exhaust" or not g.obj(c).exhausted]
     if other.get("spend_buff") in (1, "any_number"):
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;
         # "any number of buffs" (Kraken Hunter): a list of them in pay_with
@@ -646,17 +760,19 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
         raise IllegalActionError(f"you need {other['recycle_from_trash']} card(s) in your trash", "cost")
     if other.get("exhaust_self") and g.obj(oid).exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
+    if "xp" in other and p.xp < int(other["xp"]):
+        raise IllegalActionError(f"you need {other['xp']} XP to spend, and have {p.xp}", "cost")
     if other.get("spend_buff_self") and g.obj(oid).buffs <= 0:
         raise IllegalActionError(f"{g.name(oid)} has no buff to spend", "cost")
     if other.get("spend_buff") in (1, "any_number") and not cost_choices(g, player, oid, other)["spend_buff"]:
         raise IllegalActionError("you have no buff to spend", "cost")
-    if "kill" in other or "exhaust" in other:
+    if "kill" in other or "exhaust" in other or "recycle" in other or "return_to_hand" in other:
         ctx = EffectContext(g, player, oid)
-        for key in ("kill", "exhaust"):
+        for key in ("kill", "exhaust", "recycle", "return_to_hand"):
             # an exhausted unit can't pay an exhaust cost
             if key in other and not [c for c in ctx.candidates(other[key])
-                                     if key == "kill" or not g.obj(c).exhausted]:
-                raise IllegalActionError(f"nothing to {key} to pay the cost", "cost")
+                                     if key != "exhaust" or not g.obj(c).exhausted]:
+                raise IllegalActionError(f"nothing to {key.replace('_', ' ')} to pay the cost", "cost")
 
 
 def describe_selection(sel: dict[str, Any]) -> str:
@@ -680,7 +796,10 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     obj = g.obj(oid)
     card = g.card(oid)
     origin = obj.zone
+    bound = _next_card_grants(g, player, oid)
     g.place(oid, "chain")
+    for lasting in bound:
+        lasting.affects = [oid]  # "give the next spell you play [Repeat]": this one keeps it, no other gets it
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
                      paid=check.paid, location=check.location, from_hidden=check.from_hidden)
     s.chain.append(item)
@@ -699,8 +818,9 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
                     _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
+    g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
-    _chosen(g, player, target_slots(card), check.targets, "spell")
+    _chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
@@ -717,15 +837,33 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
         _after_add(g, player, discretionary=True)
 
 
-def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str) -> None:
-    """A spell or ability chose these objects as targets (The Dreaming Tree listens to this)."""
+def _next_card_grants(g: "Game", player: int, oid: int) -> list[Lasting]:
+    """The player's one-use lasting effects giving keywords to a card as they play it (the next one
+    they play), which the played card now has for good."""
+    out: list[Lasting] = []
+    for lasting in g.active_lasting() if g.state.lasting else ():
+        if lasting.kind == "static" and lasting.uses > 0 and lasting.affects is None and lasting.controller == player \
+                and any(m["type"] == "keyword" for m in lasting.body["modifiers"]) \
+                and EffectContext(g, player, lasting.source).selector_matches(lasting.body.get("affects", "self"), oid):
+            out.append(lasting)
+    return out
+
+
+def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
+            source: int = NOWHERE) -> None:
+    """A spell or ability chose these objects as targets (The Dreaming Tree listens to this); the
+    history remembers whether a spell, a unit's ability or another ability chose ("if you've chosen
+    enemy units twice this turn with spells or unit abilities")."""
+    kind = by if by == "spell" or source not in g.state.objs else (
+        "unit_ability" if g.card(source).type == "unit" else "ability")
     for sel, chosen in zip(slots, targets):
-        if sel.get("what") == "location":
-            continue
+        if sel.get("what") in ("location", "chain_item"):
+            continue  # a chain item (a spell or an ability, named by its source) isn't an object chosen
         for oid in chosen:
             obj = g.state.objs.get(oid)
             if obj is not None:
                 g.emit("chosen", obj=oid, player=player, by=by, loc=obj.loc, controller=obj.controller)
+                g.remember("chosen", player, oid, code=kind)
 
 
 def _use_lasting(g: "Game", lid: int) -> None:
@@ -740,6 +878,8 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     p = g.state.players[player]
     if other.get("exhaust_self"):
         actions.exhaust(g, [oid])
+    if "xp" in other:
+        actions.spend_xp(g, player, int(other["xp"]))
     if "discard" in other:
         count = int(other["discard"])
         given = pay_with.get("discard")
@@ -754,16 +894,27 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         spent = pay_with["spend_buff"]
         for unit in (spent if isinstance(spent, list) else [spent]):
             actions.spend_buff(g, int(unit), player)
+    for key in ("kill", "exhaust", "recycle", "return_to_hand"):
+        if key in other and pay_with.get(key) is not None:  # remembered for the reference 'paid'
+            given = pay_with[key] if isinstance(pay_with[key], list) else [pay_with[key]]
+            for n, paid_obj in enumerate(given):
+                item.variables[f"_paid_{key}_{n}"] = int(paid_obj)
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
         actions.kill(g, victims, source=oid, by="cost", killer=player)
     if "exhaust" in other and pay_with.get("exhaust") is not None:
         actions.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
+    if "recycle" in other and pay_with.get("recycle") is not None:
+        actions.recycle(g, [int(pay_with["recycle"])])  # "recycle a unit from your trash"
+    if "return_to_hand" in other and pay_with.get("return_to_hand") is not None:
+        actions.return_to_hand(g, [int(pay_with["return_to_hand"])])  # "return a friendly gear to its owner's hand"
     if other.get("kill_self"):
         actions.kill(g, [oid], source=oid, by="cost", killer=player)
     if other.get("recycle_self"):
         actions.recycle(g, [oid])
+    if other.get("banish_self"):
+        actions.banish(g, [oid])
 
 
 def _after_add(g: "Game", player: int, discretionary: bool) -> None:
@@ -785,13 +936,15 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     board = g.board_objects()
     sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
     hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
+    granting = actions.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
         obj = objs[oid]
         card = g.defs[obj.code]
         own, borrows = _activation_facts(card)
-        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)):
+        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)) \
+                or (granting and actions.granted_abilities(g, oid)):
             for ability in activated_abilities(g, oid):
                 if ability.kind == "activated" and _active_text(g, oid, ability):
                     out.append((oid, ability))
@@ -828,15 +981,18 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     card = g.card(oid)
     own = list(card.abilities)
     obj = g.state.objs.get(oid)
-    if obj is None or obj.zone != "board":
+    if obj is None or obj.zone not in ("board", "legend"):
         return own
-    if not _activation_facts(card)[1] and (card.type != "unit" or not actions.attached_to(g, oid)):
-        return own  # nothing borrowed and no effect text attached
+    granted = actions.granted_abilities(g, oid)
+    if not granted and (obj.zone != "board" or not _activation_facts(card)[1]
+                        and (card.type != "unit" or not actions.attached_to(g, oid))):
+        return own  # nothing borrowed, granted or attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
     if key not in memo:
-        memo[key] = own + _borrowed(g, oid, own)
+        memo[key] = own + _borrowed(g, oid, own) if obj.zone == "board" else list(own)
         memo[key] += _effect_text_activated(g, oid, len(memo[key]))
+        memo[key] += _granted_activated(g, granted, len(memo[key]))
     remembered: list[Ability] = memo[key]
     return list(remembered)
 
@@ -860,6 +1016,17 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
                         borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed),
                                                             body={**lent.body, "_lent": [lender, lent.index]}))
     return borrowed
+
+
+def _granted_activated(g: "Game", granted: list[tuple[dict[str, Any], int, Ability]], start: int) -> list[Ability]:
+    """Activated abilities a static gives the object (its grant_ability modifiers), numbered after
+    the others; each remembers where it was granted, so it resolves even if the grant ends."""
+    out: list[Ability] = []
+    for mod, src, static in granted:
+        ability = g.granted_ability(mod)
+        where = [src, static.index, static.body["modifiers"].index(mod)]
+        out.append(dataclasses.replace(ability, index=start + len(out), body={**ability.body, "_granted": where}))
+    return out
 
 
 def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
@@ -936,6 +1103,9 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
     for key in ("only_while", "condition"):
         if key in ability.body and not ctx.check(ability.body[key]):
             raise IllegalActionError(f"{g.name(oid)}'s ability can't be used now (its condition doesn't hold)")
+    if ability.body.get("once_per_turn") and any(h[0] == "activated" and h[2] == oid and h[3] == str(index)
+                                                 for h in g.state.history):
+        raise IllegalActionError(f"{g.name(oid)}'s ability can be used only once each turn")
     cost_body = ability.body["cost"]
     cost = payment.ability_cost(g, player, oid, cost_body)
     if cost.other.get("exhaust_self") and obj.exhausted:
@@ -943,17 +1113,28 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
     return oid, index, ability, cost
 
 
-def check_activation_targets(g: "Game", player: int, action: dict[str, Any], base: ActivationBase) -> PlayCheck:
+def check_activation_targets(g: "Game", player: int, action: dict[str, Any], base: ActivationBase,
+                             targets_listed: bool = False) -> PlayCheck:
     """The rest of check_activate: targets, Deflect tax, other costs and payment.  The base's cost
-    gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost)."""
+    gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost).
+    ``targets_listed`` as for check_play_choices."""
     oid, index, ability, cost = base
     slots = _target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
-    _check_targets(g, player, oid, slots, targets, NOWHERE)
+    if targets_listed:
+        _check_target_counts(slots, targets)
+    else:
+        _check_targets(g, player, oid, slots, targets, NOWHERE)
+    energy = ability.body["cost"].get("energy")
+    if targets and isinstance(energy, dict):
+        # a computed cost may read the targets ("reduced by the Might of the unit you choose")
+        ctx = EffectContext(g, player, oid)
+        ctx.targets = targets
+        cost.energy = max(0, ctx.amount(energy))
     if targets:
         cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets), oid)
     _check_other_costs(g, player, oid, cost.other)
-    plan = payment.plan_payment(g, player, cost)
+    plan = payment.plan_payment(g, player, cost, for_gear=oid in g.state.objs and g.card(oid).type == "gear")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
@@ -969,11 +1150,22 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
     if index >= 0 and "_lent" in ability.body:
         # a borrowed ability stays on the chain even if the borrower or the lender leaves the board
         item.variables["_lent_by"], item.variables["_lent_index"] = ability.body["_lent"]
+    if index >= 0 and "_granted" in ability.body:
+        # likewise a granted one: its source, static ability and modifier
+        item.variables["_granted_by"], item.variables["_granted_static"], item.variables["_granted_mod"] = \
+            ability.body["_granted"]
     if index < 0:
         _rune(g, player, oid, index)
         return
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
-    _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability")
+    if ability.body.get("once_per_turn"):
+        g.remember("activated", player, oid, code=str(index))  # "use only once per turn"
+    _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability", oid)
+    if is_add_ability(ability):
+        # add_energy hooks of the source as it is before its costs are paid (a Gold killed to pay)
+        extra = sum(int(v) for v in layers.hook_values(g, oid, "add_energy"))
+        if extra:
+            item.variables["_add_energy"] = extra
     payment.pay(g, player, check.plan)
     _pay_other(g, player, oid, check.cost.other, item, check.pay_with)
     if is_add_ability(ability):
@@ -1126,21 +1318,29 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
         if card.type in ("unit", "gear"):
             if item in s.chain:
                 s.chain.remove(item)
-            ready = _paid_enter_ready(card, item.paid)
+            ready = _paid_enter_ready(g, item.obj, item.paid)
             actions.enter_board(g, item.obj, item.controller, item.location, ready=ready)
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
                    nth=_played_count(g, item.controller), paid=list(item.paid))
         else:
-            ctx = EffectContext(g, item.controller, item.obj, item)
-            for ability in card.abilities:
-                if ability.kind == "spell":
-                    if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-                        continue
-                    ctx.run(ability.body["effect"])
+            width = len(target_slots(card))
+            for run in range(runs(g, item.obj, item.paid)):
+                # 820: a repeated spell's instructions are carried out once more, with their own targets
+                ctx = EffectContext(g, item.controller, item.obj, item)
+                ctx.targets = item.targets[run * width:(run + 1) * width]
+                for ability in card.abilities:
+                    if ability.kind == "spell":
+                        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                            continue
+                        ctx.run(ability.body["effect"])
             if item in s.chain:
                 s.chain.remove(item)
-            if g.obj(item.obj).zone == "chain":
+            if any(other.obj == item.obj for other in s.chain):
+                pass  # played again while it resolved ("its controller may play this spell again"): still on the chain
+            elif g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
+                actions.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
+            elif g.obj(item.obj).zone == "chain":
                 g.place(item.obj, "trash")
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    from_hidden=item.from_hidden, cost=card.energy, nth=_played_count(g, item.controller))
@@ -1149,6 +1349,8 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             s.chain.remove(item)
         ability = g.item_ability(item) if item.ability >= 0 else rune_ability(item.ability)
         ctx = EffectContext(g, item.controller, item.obj, item, item.event)
+        if item.lasting <= triggers.EFFECT_TEXT:
+            ctx.text_of = triggers.EFFECT_TEXT - item.lasting  # the attached card whose effect text this is
         condition = ability.body.get("if")
         if item.kind == "trigger" and condition is not None and not ctx.check(condition):
             g.emit("fizzle", obj=item.obj, item=item.id, reason="its condition no longer holds")
@@ -1168,10 +1370,10 @@ def _accept_optional(ctx: EffectContext, ability: Ability) -> bool:
     return bool(answer)
 
 
-def _paid_enter_ready(card: CardDef, paid: list[str]) -> bool:
+def _paid_enter_ready(g: "Game", oid: int, paid: list[str]) -> bool:
     """805: an optional cost such as Accelerate that makes the unit enter ready."""
-    return any(a.kind == "additional_cost" and a.body["name"] in paid
-               and a.body.get("effect_on_cost", {}).get("enter_ready") for a in card.abilities)
+    return bool(paid) and any(a.body["name"] in paid and a.body.get("effect_on_cost", {}).get("enter_ready")
+                              for a in payment.additional_costs(g, oid))
 
 
 def _played_count(g: "Game", player: int) -> int:

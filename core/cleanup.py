@@ -50,7 +50,7 @@ def cleanup(g: "Game") -> None:
     objs, defs = s.objs, g.defs
     lethal = [oid for oid in g.board_objects()
               if defs[objs[oid].code].type == "unit" and objs[oid].damage > 0
-              and objs[oid].damage >= layers.might(g, oid)]
+              and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))]
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
         # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
@@ -101,6 +101,12 @@ def cleanup(g: "Game") -> None:
         if not others and bf.controller == bf.contested_by:
             bf.contested_by = NOWHERE
             bf.showdown_staged = bf.combat_staged = False
+    _becoming_mighty(g)
+    # control "until I leave the board" ends when its source leaves (Akshan)
+    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"]:
+        if s.objs[lasting.source].zone != "board":
+            s.lasting.remove(lasting)
+            actions.end_control(g, lasting)
     # 8-9. begin a staged showdown or combat
     if open_state and sd is None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]
@@ -117,6 +123,36 @@ def cleanup(g: "Game") -> None:
         if bf.combat_staged:
             sd.combat = True  # a non-combat showdown becomes a combat when another player's units arrive
             combat.start_combat(g)
+
+
+def _becoming_mighty(g: "Game") -> None:
+    """Engine notes, Mighty: a unit on the board becomes Mighty when its Might rises from below 5 to 5 or
+    more (143.2); one that enters already Mighty doesn't.  Watched only while an ability listens."""
+    s = g.state
+    if not g.listeners.get("become_mighty") and not any(
+            lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty" for lasting in s.lasting):
+        s.watched_units, s.mighty_units = None, []
+        return
+    units = [oid for oid in g.board_objects() if g.card(oid).type == "unit"]
+    mighty = [oid for oid in units if layers.might(g, oid) >= 5]
+    before, was = s.watched_units, set(s.mighty_units)
+    s.watched_units, s.mighty_units = units, mighty
+    if before is None:
+        return  # just started watching: nothing has risen yet
+    seen = set(before)
+    for oid in mighty:
+        if oid in seen and oid not in was:
+            g.emit("become_mighty", obj=oid, player=g.obj(oid).controller)
+
+
+def _any_damage_lethal(g: "Game", oid: int) -> bool:
+    """A unit with the hook any_damage_lethal dies to any amount of damage an enemy of its controller
+    dealt it last ("Any amount of your damage is enough to kill enemy units")."""
+    if True not in layers.hook_values(g, oid, "any_damage_lethal"):
+        return False
+    hit = _last_damage(g, oid)
+    dealer = int(hit.get("player", NOWHERE)) if hit is not None else NOWHERE
+    return dealer != NOWHERE and not g.friendly(dealer, g.obj(oid).controller)
 
 
 def _last_damage(g: "Game", oid: int) -> "Event | None":

@@ -315,6 +315,10 @@ def combat_cleanup(g: "Game", loc: int) -> None:
     s.showdown = None
     g.emit("combat_end", bf=loc, winner=winner, attacker=attacker, defender=defender,
            result="win" if winner != NOWHERE else "no result", loc=loc)
+    if winner != NOWHERE:
+        # 468.3.a, Spiritforged FAQ: a combat is won by the player whose units alone remain there, on
+        # offense or defense ("When I win a combat": a unit of theirs still there, like conquer)
+        g.emit("win_combat", player=winner, loc=loc, bf=loc)
     if len(present) == 1:
         (player,) = present
         if bf.controller != player:

@@ -49,8 +49,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     p = s.players[player]
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
-                                                 if g.obj(oid).controller == player] \
-        + [oid for oid in p.trash if chain.playable_from_zone(g, player, oid)]
+                                                 if g.obj(oid).controller == player]
+    sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
     objs, defs = s.objs, g.defs
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
@@ -64,13 +64,16 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell") is None \
-                and not _cheapening_option(card):
-            continue  # unaffordable, unless an optional cost makes it cheaper (Brazen Buccaneer, 357)
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
+                and not _cheapening_option(card) and not payment.own_chooses_discount(card):
+            continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
-        optional = chain.optional_costs(card)
+        optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
-        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE) if slots else [[]]
+        own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
+        # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
+        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
+                                           paid=optional) if slots else [[]]
         # A play's check depends on its location only through the location being allowed (these
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
         # first location decide for the others (the rest would only repeat the same reads).
@@ -82,7 +85,11 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    for targets in target_sets:
+                    count = chain.runs(g, oid, paid)
+                    untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax
+                    # 820: a repeated spell's runs each have their own targets
+                    for targets in target_sets if count == 1 or not slots else chain.play_target_options(
+                            g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
                         action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
@@ -97,10 +104,21 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                 except IllegalActionError:
                                     refused = True
                             if play is not None:
-                                try:
-                                    check = chain.check_play_choices(g, player, action, play)
-                                except IllegalActionError:
-                                    pass
+                                # the targets were listed for every optional cost paid: only then
+                                # are they exactly what target_options gives for this choice of costs
+                                listed = len(paid) == len(optional)
+                                plain = listed and count == 1 and len(target_sets) > 1 \
+                                    and not payment.chooses_statics(g) and not own_discount \
+                                    and chain.untaxed_targets(g, player, slots, targets)
+                                if plain and untaxed:
+                                    check = untaxed[0]
+                                else:
+                                    try:
+                                        check = chain.check_play_choices(g, player, action, play, targets_listed=listed)
+                                    except IllegalActionError:
+                                        pass
+                                    if plain:
+                                        untaxed.append(check)
                             if any_timing:
                                 decided.append(check)
                         n += 1
@@ -125,18 +143,33 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
         slots = chain._target_nodes(ability.body.get("effect", {}))
         target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
         activation: chain.ActivationBase | None = None
+        untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
         for targets in target_sets:
             action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
+            plain = False
             try:
                 # check_activate in its two parts, the one that doesn't read the targets done once
                 if activation is None:
                     activation = chain.activation_base(g, player, action)
                 source, index, activated, cost = activation
-                own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
-                check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost))
+                plain = len(target_sets) > 1 and not isinstance(ability.body["cost"].get("energy"), dict) \
+                    and chain.untaxed_targets(g, player, slots, targets)  # a computed cost may read the targets
+                if plain and untaxed:
+                    found = untaxed[0]
+                    if found is None:
+                        continue
+                    check = found
+                else:
+                    own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
+                    check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost),
+                                                            targets_listed=True)
+                    if plain:
+                        untaxed.append(check)
             except IllegalActionError:
                 if activation is None:
                     break  # the same refusal for every choice of targets
+                if plain and not untaxed:
+                    untaxed.append(None)
                 continue
             if check.other_costs or check.cost.other:
                 out.extend(_cost_variants(g, player, oid, check, action))
@@ -204,7 +237,7 @@ def _cheapening_option(card: CardDef) -> bool:
     if hit is not None and hit[0] is card:
         return hit[1]
     found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit"} for a in card.abilities)
+                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"} for a in card.abilities)
     _CHEAPENING[id(card)] = (card, found)
     return found
 
@@ -745,9 +778,10 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = 0
     p.power = {}
     p.spell_power = {}
+    p.gear_power = {}
     for bf in s.battlefields:
         if bf.controller == player:
             g.emit("lose_control", bf=bf.loc, player=player)

@@ -171,7 +171,8 @@ ZONES: Table[ZoneFn] = Table("zone", ("effect#/$defs/zone/enum",), "where a sele
 
 # The keys of a selection (``{pick: ..., what: ...}``), read together by ``EffectContext.resolve``,
 # ``candidates`` and ``choose_from``; the values of ``zone``, ``whose`` and ``chooser`` are tables.
-SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose", "chooser", "where", "as", "among")
+SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose", "chooser", "where", "as", "among",
+                  "same_location", "same_controller", "one_per_location")
 
 
 # Words plugins added (riftscript_language), by (kind, name): trigger events have no handler table,
@@ -222,7 +223,7 @@ class EffectContext:
     """Everything a resolving effect can refer to."""
 
     __slots__ = ("g", "controller", "source", "item", "event", "targets", "bindings", "variables",
-                 "last", "you", "subject", "source_loc")
+                 "last", "you", "subject", "source_loc", "text_of")
 
     def __init__(self, g: "Game", controller: int, source: int, item: ChainItem | None = None,
                  event: dict[str, Any] | None = None) -> None:
@@ -238,6 +239,9 @@ class EffectContext:
         self.you = controller
         self.subject: int | None = None
         self.source_loc = NOWHERE
+        # the card whose text this is: an attached card's effect text is the unit's ability (self is the
+        # unit, 435.1.e), and "this card" still names the equipment
+        self.text_of = source
 
     # ------------------------------------------------------------------ running effects
     def run(self, node: Node) -> None:
@@ -371,7 +375,14 @@ class EffectContext:
         return chosen
 
     def fits_group(self, selector: Node, group: list[int]) -> bool:
-        """Criteria on the objects chosen together ("units with total Might 4 or less")."""
+        """Criteria on the objects chosen together ("units with total Might 4 or less", "up to three
+        units at the same location")."""
+        if selector.get("same_location") and len({self.g.obj(oid).loc for oid in group}) > 1:
+            return False
+        if selector.get("same_controller") and len({self.g.obj(oid).controller for oid in group}) > 1:
+            return False  # "any number of enemy units with the same controller"
+        if selector.get("one_per_location") and len({self.g.obj(oid).loc for oid in group}) < len(group):
+            return False  # "up to one enemy unit at each location"
         total = (selector.get("where") or {}).get("total_might")
         if total is None:
             return True
@@ -391,6 +402,9 @@ class EffectContext:
             players = [p.index for p in g.state.players if not p.conceded]
             if "controller" in where:
                 players = [p for p in players if self.relation(where["controller"], p)]
+            if "same_controller_as" in where:  # "its controller": the player controlling that object
+                owners = {g.obj(o).controller for o in self.resolve(where["same_controller_as"]) if o in g.state.objs}
+                players = [p for p in players if p in owners]
             return players
         if what == "battlefield":
             out = [bf.card for bf in g.state.battlefields]
@@ -431,8 +445,25 @@ class EffectContext:
             return _chain_cards(self, selector)
         if what == "rune":
             return _rune_pools(self)
-        ids = self.g.board_objects()
+        ids = self._board_at((selector.get("where") or {}).get("location"))
         return ids + _zone_facedown(self, selector) if what == "card" else ids
+
+    def _board_at(self, location: Any) -> list[int]:
+        """The objects on the board a ``location`` filter can match, in board order (a new list): the
+        state's own lists of each location serve as an index instead of a scan of the whole board;
+        the filter itself is still checked on each."""
+        g = self.g
+        s = g.state
+        if location == "here":
+            here = self.here()
+            if here == NOWHERE:
+                return []
+            return list(g.bf_at(here).here if is_battlefield(here) else s.players[here].base)
+        if location == "battlefield":
+            return [oid for bf in s.battlefields for oid in bf.here]
+        if location == "base":
+            return [oid for p in s.players for oid in p.base]
+        return g.board_objects()
 
     def offers(self, selector: Node, oid: int) -> bool:
         """Whether a selection can choose this object (355: a target is one of the legal choices): it is
@@ -574,11 +605,28 @@ def _history_count(ctx: EffectContext, cond: Node) -> int:
             continue
         if exclude and entry[2] == ctx.source:
             continue
+        if "by" in cond and entry[3] not in cond["by"]:
+            continue  # chosen by a spell / a unit's ability / another ability
+        if "during" in cond and (len(entry) < 6 or entry[5] != cond["during"]):
+            continue  # "during your Beginning Phase this turn": the phase it happened in
+        if "min_value" in cond and not (isinstance(entry[4], int) and entry[4] >= int(cond["min_value"])):
+            continue  # the number the entry carries: energy spent to play a spell ("{4} or more")
         if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
-            if not ctx.matches(entry[2], subject) and not _matches_dead(ctx, entry, subject):
+            if not _history_subject(ctx, entry, subject):
                 continue
         count += 1
     return count
+
+
+def _history_subject(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
+    """Whether the object of a history entry meets a filter: on the board, as it is now; after it
+    left the board, its controller then was the player who did it, and the rest is judged by its card
+    (a spell played, a gear that died: "if you've played an Equipment this turn")."""
+    obj = ctx.g.state.objs[entry[2]]
+    if obj.zone == "board":
+        return ctx.matches(entry[2], subject)
+    rest = {key: want for key, want in subject.items() if key != "controller"}
+    return _matches_dead(ctx, entry, subject) and ctx.matches(entry[2], rest)
 
 
 def _matches_dead(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
@@ -603,9 +651,10 @@ for _name in ("it", "chosen", "destination"):  # what an earlier step chose, aff
 def _ref_self(ctx: EffectContext) -> list[int]:
     # 808: a Deathknell's "me" is the card that died, now in its owner's trash; once it has left the
     # trash (an earlier Deathknell recycled it) it is another object, and "recycle me" finds nothing
+    # (a replacement's "if I would die ... instead" has a unit that is still on the board: it is itself)
     event = ctx.event
     if event is not None and event.get("t") == "die" and event.get("obj") == ctx.source \
-            and ctx.g.state.objs[ctx.source].zone != "trash":
+            and ctx.g.state.objs[ctx.source].zone not in ("trash", "board"):
         return []
     return [ctx.source]
 
@@ -659,6 +708,29 @@ def _ref_owner(ctx: EffectContext) -> list[int]:
     return [ctx.g.obj(ctx.source).owner]
 
 
+@REFS.register("this_card")
+def _ref_this_card(ctx: EffectContext) -> list[int]:
+    """The card whose text this is: in an attached card's effect text, the equipment (Guardian Angel)."""
+    return [ctx.text_of]
+
+
+@REFS.register("affected")
+def _ref_affected(ctx: EffectContext) -> list[int]:
+    """In a created trigger: the objects the created effect affects ("When they hold, return it to their
+    hand" - the banished card, wherever it is)."""
+    found = ctx.event.get("affected", []) if ctx.event is not None else []
+    return [int(o) for o in found if o in ctx.g.state.objs]
+
+
+@REFS.register("paid")
+def _ref_paid(ctx: EffectContext) -> list[int]:
+    """What was killed, exhausted, recycled or returned to pay this card's or ability's cost ("the
+    killed unit", "the unit you exhausted to pay for this ability")."""
+    if ctx.item is None:
+        return []
+    return [v for k, v in sorted(ctx.item.variables.items()) if k.startswith("_paid")]
+
+
 @REFS.register("source_location")
 def _ref_source_location(ctx: EffectContext) -> list[int]:
     return [ctx.here()]
@@ -702,6 +774,12 @@ def _who_opponent(ctx: EffectContext) -> list[int]:
     opponents = ctx.g.opponents(ctx.you)
     chosen = [p for p in ctx.bindings.get("chosen", []) if p in opponents]
     return chosen[:1] or opponents
+
+
+@PLAYERS.register("chosen")
+def _who_chosen(ctx: EffectContext) -> list[int]:
+    """The player chosen earlier in this resolution, whoever it is ("choose a player. They discard 1")."""
+    return list(ctx.bindings.get("chosen", []))[:1] or [ctx.you]
 
 
 @PLAYERS.register("opponents")
@@ -772,12 +850,26 @@ for _zone, _attr in (("hand", "hand"), ("trash", "trash"), ("main_deck", "main_d
 
 @ZONES.register("board")
 def _zone_board(ctx: EffectContext, selector: Node) -> list[int]:
-    return ctx.g.board_objects()
+    """The board; with ``whose``, what those players control ("they move a unit they control")."""
+    if "whose" not in selector:
+        return ctx.g.board_objects()
+    players = ctx.players(selector["whose"])
+    return [oid for oid in ctx.g.board_objects() if ctx.g.obj(oid).controller in players]
 
 
 @ZONES.register("chain")
 def _chain_cards(ctx: EffectContext, selector: Node) -> list[int]:
+    """The spells on the chain; for what: chain_item, the sources of its abilities too ("counter a spell
+    or ability": an ability is chosen by its source, the newest of its items counts)."""
+    if selector.get("what") == "chain_item":
+        return list(dict.fromkeys(item.obj for item in ctx.g.state.chain))
     return [item.obj for item in ctx.g.state.chain if item.kind == "card"]
+
+
+@ZONES.register("anywhere")
+def _zone_anywhere(ctx: EffectContext, selector: Node) -> list[int]:
+    """Every object in the game, wherever it is ("Your Equipment everywhere have ...")."""
+    return [oid for oid, obj in ctx.g.state.objs.items() if obj.zone not in ("gone", "removed")]
 
 
 @ZONES.register("facedown")
@@ -799,7 +891,13 @@ def _zone_in_play(ctx: EffectContext, selector: Node) -> list[int]:
 # ---------------------------------------------------------------------- filters (FILTERS)
 @FILTERS.register("controller")
 def _f_controller(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
-    return RELATIONS[want](ctx.g, ctx.you, obj.controller, ctx.event)
+    controller = obj.controller
+    if obj.zone == "bfcard":
+        # a battlefield is controlled by whoever controls it now; an uncontrolled one by nobody
+        controller = ctx.g.bf_at(obj.loc).controller
+        if controller == NOWHERE:
+            return bool(want == "any")
+    return RELATIONS[want](ctx.g, ctx.you, controller, ctx.event)
 
 
 @FILTERS.register("owner")
@@ -860,7 +958,9 @@ def _f_chosen_champion(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", 
 
 @FILTERS.register("tag")
 def _f_tag(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
-    return want in card.tags or want == card.champion_tag
+    # a tag an effect gives it on the board ("I am a Mech"): the declarative hook 'tag'
+    return want in card.tags or want == card.champion_tag or (
+        obj.zone == "board" and want in layers.hook_values(ctx.g, oid, "tag"))
 
 
 @FILTERS.register("not_tag")
@@ -882,6 +982,55 @@ def _f_type(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) 
 def _f_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     kw = want.lower().replace("-", "_")
     return layers.has_keyword(ctx.g, oid, kw) if obj.zone == "board" else card.has_keyword(kw)
+
+
+@FILTERS.register("paid")
+def _f_paid(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """The card being played or resolving paid that optional additional cost ("If you paid the
+    additional cost, choose any enemy unit instead": ``any_of: [{might: ...}, {paid: NAME}]``)."""
+    return ctx.item is not None and want in ctx.item.paid
+
+
+@FILTERS.register("tag_named")
+def _f_tag_named(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Has the tag that object named as it was played (its ``named_tag`` hook: "a unit with the named tag")."""
+    named = [str(v) for src in ctx.resolve(want) if src in ctx.g.state.objs
+             for v in layers.hook_values(ctx.g, src, "named_tag")]
+    return any(_f_tag(ctx, oid, obj, card, tag) for tag in named)
+
+
+@FILTERS.register("not_keyword")
+def _f_not_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Without that keyword ("a friendly unit without [Temporary]")."""
+    return not _f_keyword(ctx, oid, obj, card, want)
+
+
+@FILTERS.register("occupied_by")
+def _f_occupied_by(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A battlefield (or a location) where units of players standing so to you are ("a battlefield
+    where you have units")."""
+    g = ctx.g
+    loc = obj.loc if obj.zone in ("board", "bfcard", "facedown") else NOWHERE
+    return loc != NOWHERE and any(ctx.relation(want, g.obj(u).controller) for u in g.units_at(loc))
+
+
+@FILTERS.register("not_at")
+def _f_not_at(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """On the board somewhere else than that location, or the location of that object ("at a
+    different location")."""
+    where = ctx.location_of(want)
+    return obj.zone in ("board", "bfcard") and obj.loc != where
+
+
+@FILTERS.register("units_total_might")
+def _f_units_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A location whose units (those of players the ``controller`` relation accepts) have a total
+    Might in range ("if my Might is greater than the total Might of enemy units there")."""
+    g = ctx.g
+    loc = obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
+    rel = want.get("controller", "any")
+    total = sum(layers.might(g, u) for u in g.units_at(loc) if ctx.relation(rel, g.obj(u).controller))
+    return _in_range(ctx, total, want)
 
 
 def _in_range(ctx: EffectContext, value: int, want: Node) -> bool:
@@ -909,6 +1058,47 @@ def _f_power_cost(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want:
 def _f_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     # one object alone must fit; what is chosen together is checked by EffectContext.fits_group
     return _in_range(ctx, layers.might(ctx.g, oid) if obj.zone == "board" else card.might, {"max": want["max"]})
+
+
+@FILTERS.register("same_controller_as")
+def _f_same_controller_as(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Controlled by the controller of the object a selector names ("an Equipment with the same controller")."""
+    others = [o for o in ctx.resolve(want) if o in ctx.g.state.objs]
+    return bool(others) and obj.controller == ctx.g.obj(others[0]).controller
+
+
+@FILTERS.register("attached_to")
+def _f_attached_to(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """Attached to an object a selector names ("one of its Equipment", 150.2)."""
+    return obj.zone == "board" and obj.attached_to != NOWHERE and obj.attached_to in ctx.resolve(want)
+
+
+@FILTERS.register("attached")
+def _f_attached(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A card attached to a unit (an attached Equipment) or not (a detached one)."""
+    return bool((obj.zone == "board" and obj.attached_to != NOWHERE) == want)
+
+
+@FILTERS.register("equipped")
+def _f_equipped(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A unit with at least one card attached to it ("an equipped unit")."""
+    return bool(bool(obj.zone == "board" and actions.attached_to(ctx.g, oid)) == want)
+
+
+@FILTERS.register("chooses")
+def _f_chooses(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A spell or ability on the chain that chose an object matching a filter (355: its targets)."""
+    g = ctx.g
+    return any(item.obj == oid and any(t in g.state.objs and ctx.matches(t, want)
+                                       for slot in item.targets for t in slot if isinstance(t, int))
+               for item in g.state.chain)
+
+
+@FILTERS.register("banished_with")
+def _f_banished_with(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A card banished "with" an object (The Zero Drive): remembered by the banishing effect."""
+    holders = ctx.resolve(want)
+    return obj.zone == "banished" and any(h in ctx.g.state.banished_with.get(str(oid), []) for h in holders)
 
 
 # ---------------------------------------------------------------------- states (STATES)
@@ -988,6 +1178,32 @@ def _s_in_combat(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return sd is not None and sd.combat and obj.zone == "board" and obj.loc == sd.bf
 
 
+@STATES.register("in_showdown")
+def _s_in_showdown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """At the battlefield of the showdown under way (a combat's showdown too)."""
+    sd = ctx.g.state.showdown
+    return sd is not None and obj.zone in ("board", "bfcard") and obj.loc == sd.bf
+
+
+@STATES.register("died_alone")
+def _s_died_alone(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """It died with no other friendly unit at its location (Deathknell "if I didn't die alone");
+    judged as it died (``actions.kill`` remembers it), units dying with it counting as there."""
+    return any(h[0] == "died_alone" and h[2] == oid for h in ctx.g.state.history)
+
+
+@STATES.register("conquered_this_turn")
+def _s_conquered_this_turn(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """It conquered this turn: it was one of its controller's units at a battlefield they conquered."""
+    return any(h[0] == "conquered_with" and h[2] == oid for h in ctx.g.state.history)
+
+
+@STATES.register("played_hidden")
+def _s_played_hidden(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """A card on the chain that was played from facedown (Hidden, 811) rather than from a hand."""
+    return any(item.kind == "card" and item.obj == oid and item.from_hidden for item in ctx.g.state.chain)
+
+
 @STATES.register("facedown")
 def _s_facedown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return obj.zone == "facedown"
@@ -998,8 +1214,44 @@ def _s_on_board(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     return obj.zone == "board"
 
 
+@STATES.register("in_hand")
+def _s_in_hand(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """In its owner's hand ("I cost 2 less to play from anywhere other than your hand")."""
+    return obj.zone == "hand"
+
+
+@STATES.register("one_on_one")
+def _s_one_on_one(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """Attacking or defending alone against a single enemy unit in that combat ("one on one")."""
+    if obj.zone != "board" or obj.designation not in ("attacker", "defender"):
+        return False
+    g = ctx.g
+    here = [g.obj(u) for u in g.units_at(obj.loc)]
+    mine = [u for u in here if u.designation == obj.designation and u.controller == obj.controller]
+    theirs = [u for u in here if u.designation not in ("", obj.designation) and u.controller != obj.controller]
+    return len(mine) == 1 and len(theirs) == 1
+
+
+@STATES.register("was_mighty")
+def _s_was_mighty(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """Mighty as it was last on the board: a unit that died is judged by its Might when it died
+    (Deathknell "if I was Mighty"); on the board, by its Might now."""
+    if obj.zone == "board":
+        return layers.might(ctx.g, oid) >= 5
+    return any(h[0] == "died_mighty" and h[2] == oid for h in ctx.g.state.history)
+
+
+@STATES.register("controlled")
+def _s_controlled(ctx: EffectContext, oid: int, obj: Obj) -> bool:
+    """Controlled by you: a battlefield you control ("while you control this battlefield"), or your object."""
+    if obj.zone == "bfcard":
+        return ctx.g.bf_at(obj.loc).controller == ctx.you
+    return obj.controller == ctx.you
+
+
 # the boolean filter keys that ask the same as a state ({stunned: true} = {type: is, state: stunned})
-for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat"):
+for _key in ("stunned", "buffed", "damaged", "exhausted", "ready", "mighty", "token", "facedown", "in_combat",
+             "in_hand"):
     FILTERS.register(_key)(_flag(STATES.entries[_key]))
 FILTERS.register("attacker")(_flag(lambda ctx, oid, obj: obj.designation == "attacker"))
 FILTERS.register("defender")(_flag(lambda ctx, oid, obj: obj.designation == "defender"))
@@ -1094,6 +1346,21 @@ def _p_there(ctx: EffectContext, unit: int | None) -> int:
     return there[0] if there else NOWHERE
 
 
+@PLACES.register("event_subject_location")
+def _p_event_subject_location(ctx: EffectContext, unit: int | None) -> int:
+    """Where the event's object is now ("move me to that battlefield": the stunned unit's)."""
+    subj = ctx.ref("event_subject")
+    return ctx.g.obj(subj[0]).loc if subj and ctx.g.obj(subj[0]).zone == "board" else NOWHERE
+
+
+@PLACES.register("origin")
+def _p_origin(ctx: EffectContext, unit: int | None) -> int:
+    """In a move trigger: where the moving unit came from ("When I move from a location, ... there")."""
+    if ctx.event is not None and ctx.event.get("t") == "move" and "from" in ctx.event:
+        return int(ctx.event["from"])
+    return NOWHERE
+
+
 @PLACES.register("event_location")
 def _p_event_location(ctx: EffectContext, unit: int | None) -> int:
     return int(ctx.event.get("loc", NOWHERE)) if ctx.event else NOWHERE
@@ -1165,6 +1432,18 @@ def _st_cards_played(ctx: EffectContext, player: int) -> int:
     return sum(1 for h in ctx.g.state.history if h[0] == "played" and h[1] == player)
 
 
+@STATS.register("hold_points_this_turn")
+def _st_hold_points(ctx: EffectContext, player: int) -> int:
+    """Points the player scored from holding this turn (472)."""
+    return sum(1 for h in ctx.g.state.history if h[0] == "points" and h[1] == player and h[3] == "hold")
+
+
+@STATS.register("power_spent_this_turn")
+def _st_power_spent(ctx: EffectContext, player: int) -> int:
+    """Power the player spent this turn, of any domain ("if you've spent at least [A][A] this turn")."""
+    return sum(int(h[4]) for h in ctx.g.state.history if h[0] == "spent_power" and h[1] == player)
+
+
 @STATS.register("opponent_points_max")
 def _st_opponent_points_max(ctx: EffectContext, player: int) -> int:
     g = ctx.g
@@ -1174,15 +1453,34 @@ def _st_opponent_points_max(ctx: EffectContext, player: int) -> int:
 # ---------------------------------------------------------------------- amounts (AMOUNTS)
 @AMOUNTS.register("count", fields=("of", "times", "plus"))
 def _a_count(ctx: EffectContext, value: Node, subject: int | None) -> int:
-    saved = dict(ctx.bindings)
+    saved, saved_subject = dict(ctx.bindings), ctx.subject
+    if subject is not None:
+        ctx.subject = subject  # a static's amount for the object it affects: event_subject is that object
     result = len(ctx.resolve(value["of"]))
-    ctx.bindings = saved
+    ctx.bindings, ctx.subject = saved, saved_subject
     return result
+
+
+@AMOUNTS.register("keyword_value", fields=("keyword", "of", "times", "plus"))
+def _a_keyword_value(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """The value of a numeric keyword an object has ("damage equal to my [Assault]"), 0 without it."""
+    ids = [subject] if value["of"] == "event_subject" and subject is not None else ctx.resolve(value["of"])
+    if not ids or ids[0] not in ctx.g.state.objs:
+        return 0
+    found = layers.chars(ctx.g, ids[0]).keywords.get(str(value["keyword"]).lower().replace("-", "_"))
+    return int(found) if isinstance(found, int) else 0
 
 
 @AMOUNTS.register("might", fields=("of", "times", "plus"))
 def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
     ids = [subject] if value["of"] == "event_subject" and subject is not None else ctx.resolve(value["of"])
+    if isinstance(value["of"], dict) and value["of"].get("pick") == "all":
+        return sum(layers.might(ctx.g, oid) for oid in ids)  # "your other units have total Might 5+"
+    if ids and ctx.g.obj(ids[0]).zone != "board":
+        # a unit that died: its last known Might ("then, if it had 3 Might or less")
+        last = [h[4] for h in ctx.g.state.history if h[0] == "died_with_might" and h[2] == ids[0]]
+        if last:
+            return int(last[-1])
     return layers.might(ctx.g, ids[0]) if ids else 0
 
 
@@ -1190,6 +1488,13 @@ def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
 def _a_energy_cost(ctx: EffectContext, value: Node, subject: int | None) -> int:
     ids = ctx.resolve(value["of"])
     return ctx.g.card(ids[0]).energy if ids else 0
+
+
+@AMOUNTS.register("power_cost", fields=("of", "times", "plus"))
+def _a_power_cost(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many power symbols the object's card costs."""
+    ids = ctx.resolve(value["of"])
+    return len(ctx.g.card(ids[0]).power) if ids else 0
 
 
 @AMOUNTS.register("stat", fields=("stat", "player", "times", "plus"))
@@ -1204,6 +1509,26 @@ def _a_variable(ctx: EffectContext, value: Node, subject: int | None) -> int:
         return ctx.variables[name]
     recorded = [h[4] for h in ctx.g.state.history if h[0] == "var:" + name and h[1] == ctx.you]
     return int(recorded[-1]) if recorded else 0
+
+
+@AMOUNTS.register("history", fields=("event", "player", "only_self", "times", "plus"))
+def _a_history(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many times something happened this turn ("for each time this spell has dealt damage this
+    turn": event dealt_damage, only_self)."""
+    entries = [h for h in ctx.g.state.history if h[0] == value["event"]
+               and ctx.relation(value.get("player", "any"), h[1])]
+    if value.get("only_self"):
+        entries = [h for h in entries if h[2] == ctx.source]
+    return len(entries)
+
+
+@AMOUNTS.register("tags_among", fields=("of", "tags", "times", "plus"))
+def _a_tags_among(ctx: EffectContext, value: Node, subject: int | None) -> int:
+    """How many of the listed tags the selected objects have among them ("for each of the following
+    tags among your units - Bird, Cat, Dog and Poro")."""
+    ids = [o for o in ctx.resolve(value["of"]) if o in ctx.g.state.objs]
+    return sum(1 for tag in value["tags"]
+               if any(_f_tag(ctx, o, ctx.g.obj(o), ctx.g.card(o), tag) for o in ids))
 
 
 # ---------------------------------------------------------------------- conditions (CONDITIONS)
@@ -1248,7 +1573,8 @@ def _c_compare(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _COMPARE[cond["op"]](ctx.amount(cond["left"], subject), ctx.amount(cond["right"], subject))
 
 
-@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject"))
+@CONDITIONS.register("history", fields=("event", "player", "at_least", "exclude_self", "subject", "by", "during",
+                                        "min_value"))
 def _c_history(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return _history_count(ctx, cond) >= int(cond.get("at_least", 1))
 
@@ -1277,10 +1603,31 @@ def _c_paid(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return bool(event and event.get("t") == "played" and cond["cost"] in event.get("paid", []))
 
 
-@CONDITIONS.register("turn", fields=("whose",))
+@CONDITIONS.register("turn", fields=("whose", "phase"))
 def _c_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     # 491.8.c: "your turn" is yours alone; a teammate's turn is no opponent's turn either
+    from .turn import PHASE_OF
+
+    if "phase" in cond and PHASE_OF.get(ctx.g.state.step) != cond["phase"]:
+        return False  # "if it's your Beginning Phase"
     return ctx.relation(cond["whose"], ctx.g.state.turn_player)
+
+
+@CONDITIONS.register("showdown")
+def _c_showdown(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    """A showdown (a combat's too) is under way ("when you play a unit during a showdown")."""
+    return ctx.g.state.showdown is not None
+
+
+@CONDITIONS.register("attached_this_turn")
+def _c_attached_this_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    """This card was attached to the unit it is attached to this turn (its effect text: "if this was
+    attached to me this turn")."""
+    g = ctx.g
+    card = g.state.objs.get(ctx.text_of)
+    if card is None or card.attached_to == NOWHERE:
+        return False
+    return any(h[0] == "attach" and h[2] == ctx.text_of and h[4] == card.attached_to for h in g.state.history)
 
 
 @CONDITIONS.register("first_time", fields=("event",))
@@ -1292,4 +1639,4 @@ _FILTER = FILTERS.entries
 
 
 # last: layers imports this module back (through actions and replacement), which needs EffectContext
-from . import layers  # noqa: E402
+from . import actions, layers  # noqa: E402

@@ -53,8 +53,9 @@ def find_root(path: Path) -> Path | None:
 
 def parts(root: Path) -> list[Path]:
     """What a set folder loads, as paths for ``load_catalog(extra_cards=...)``: its manifest,
-    keywords, cards and decks (not its scenarios, which are run, not loaded)."""
-    return [p for p in (root / MANIFEST, root / "keywords", root / "cards", root / "decks") if p.exists()]
+    keywords, cards, tokens with no printed card and decks (not its scenarios, which are run, not loaded)."""
+    return [p for p in (root / MANIFEST, root / "keywords", root / "cards", root / "tokens", root / "decks")
+            if p.exists()]
 
 
 def context(path: Path) -> list[Path]:
@@ -76,8 +77,10 @@ def spec_of(root: Path, plugin: str) -> SetSpec:
     """The SetSpec of a set folder; missing subfolders simply hold nothing."""
     decks = root / "decks"
     scenarios = root / "scenarios"
+    tokens = root / "tokens"
     return SetSpec(manifest=root / MANIFEST, cards=root / "cards", decks=decks if decks.is_dir() else None,
-                   scenarios=scenarios if scenarios.is_dir() else None, plugin=plugin)
+                   scenarios=scenarios if scenarios.is_dir() else None, plugin=plugin,
+                   tokens=tokens if tokens.is_dir() else None)
 
 
 def keyword_sources(root: Path, plugin: str) -> list[KeywordSource]:

@@ -97,6 +97,7 @@ class Game:
         self.version = 0
         self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
         self._lasting_abilities: dict[int, Ability] = {}
+        self._granted_abilities: dict[int, tuple[dict[str, Any], Ability]] = {}
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         self.replaying = False
         self.answer_pos = 0
@@ -273,7 +274,7 @@ class Game:
         event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
         self.version += 1
-        if self.listeners.get(etype) or s.lasting or self.grant_sources:
+        if self.listeners.get(etype) or s.lasting or self.grant_sources or etype in triggers.PLAYER_EVENTS:
             triggers.dispatch(self, event)
         return event
 
@@ -282,7 +283,8 @@ class Game:
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
-        entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE)]
+        entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+                            turn.PHASE_OF.get(self.state.step, "")]  # the phase: "during your Beginning Phase"
         self.state.history.append(entry)
 
     def record(self, name: str, player: int, value: int) -> None:
@@ -405,6 +407,17 @@ class Game:
                 if attached and ability.kind == "triggered" and "from_zone" not in ability.body["when"]:
                     self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
                     keys.append(ability.event or "")
+                elif attached and ability.kind == "replacement":
+                    # the unit's "if I would ..." (Guardian Angel): replace.replace reads it as the unit's
+                    self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
+                    keys.append("replace:" + (ability.event or ""))
+                elif attached and ability.kind == "static" and (ability.body.get("affects", "self") != "self" or any(
+                        m["type"] == "copy_text" for m in ability.body["modifiers"])):
+                    # effect text reaching beyond the unit ("your units here have ...", "your spells deal ...")
+                    self.static_sources[(oid, ability.index)] = None
+                    self._statics_generation += 1
+                    if triggers.granted_trigger_mods(self, ability):
+                        self.grant_sources[(oid, ability.index)] = None
                 elif attached and ability.kind == "static" and triggers.granted_trigger_mods(self, ability):
                     self.grant_sources[(oid, ability.index)] = None  # a keyword with a trigger, for the unit
                 continue
@@ -487,6 +500,14 @@ class Game:
             cached = compiled
         return cached
 
+    def granted_ability(self, mod: dict[str, Any]) -> Ability:
+        """The compiled activated ability of a grant_ability modifier (compiled once per modifier)."""
+        cached = self._granted_abilities.get(id(mod))
+        if cached is None or cached[0] is not mod:
+            cached = (mod, self._compiler._ability({**mod["ability"], "kind": "activated"}, 0, None, None))
+            self._granted_abilities[id(mod)] = cached
+        return cached[1]
+
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
         return [lasting for lasting in self.state.lasting if lasting.uses != 0]
@@ -501,6 +522,10 @@ class Game:
         lender = item.variables.get("_lent_by")
         if lender is not None:
             return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
+        src = item.variables.get("_granted_by")
+        if src is not None:
+            static = self.defs[self.state.objs[src].code].abilities[item.variables["_granted_static"]]
+            return self.granted_ability(static.body["modifiers"][item.variables["_granted_mod"]])
         return self.ability_of(item.obj, item.ability, item.lasting)
 
     def find_lasting(self, lid: int) -> Lasting | None:
@@ -582,6 +607,13 @@ class Game:
         other.log = list(self.log)
         other._chars, other._chars_reads, other._memo, other._statics_memo = {}, {}, {}, {}
         other.restore(self.snapshot(), self._index_copy())
+        return other
+
+    def fresh_copy(self) -> "Game":
+        """An independent game in the same state with every cache empty and its dispatch index
+        built anew from the objects: what the caches are checked against (core/invariants.py)."""
+        other = self.copy()
+        other._rebuild_index()
         return other
 
     # ------------------------------------------------------------------ players

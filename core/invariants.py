@@ -5,14 +5,18 @@
 - no non-token card ever vanishes (card counts are conserved; only tokens cease to exist);
 - no rune pool holds a negative amount;
 - no battlefield holds units of three players (451.2, 464);
-- no unit on the board has lethal damage while a player is asked to decide (cleanups ran).
+- no unit on the board has lethal damage while a player is asked to decide (cleanups ran);
+- every cache agrees with a fresh copy of the game (``cache_problems``): a game built anew from a copy
+  of the state, with no cache filled, offers the same legal actions, computes the same
+  characteristics for every object on the board and builds the same trigger dispatch index.  A
+  cache invalidated too late or too seldom fails here instead of passing silently.
 """
 from __future__ import annotations
 
 from collections import Counter
 from typing import Any
 
-from . import layers
+from . import layers, offer
 from .game import Game
 from .state import NOWHERE, is_battlefield
 
@@ -74,8 +78,9 @@ def zone_problems(g: Game) -> list[str]:
     return problems
 
 
-def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
-    """Every broken invariant, as readable messages (empty when all hold)."""
+def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -> list[str]:
+    """Every broken invariant, as readable messages (empty when all hold); with ``caches``, also every
+    cache that disagrees with a fresh copy of the game (a game just loaded has none to compare)."""
     s = g.state
     problems = zone_problems(g)
     now = {oid for oid, obj in s.objs.items() if not obj.token}
@@ -84,7 +89,8 @@ def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
     if Counter(s.objs[o].code for o in now) != counts:
         problems.append("the card codes of the game changed")
     for p in s.players:
-        amounts = [p.energy, p.spell_energy, *p.power.values(), *p.spell_power.values()]
+        amounts = [p.energy, p.spell_energy, p.gear_energy, p.showdown_energy, *p.power.values(), *p.spell_power.values(),
+                   *p.gear_power.values()]
         if any(a < 0 for a in amounts):
             problems.append(f"player {p.index} has a negative pool: {p.energy} {p.power} {p.spell_energy} {p.spell_power}")
     for bf in s.battlefields:
@@ -106,9 +112,30 @@ def check(g: Game, cards: set[int], counts: Counter[str]) -> list[str]:
                     # 719.5; Core Rules, attachment: an attached card is with a unit on the board, or detached
                     problems.append(f"#{oid} {g.name(oid)} is attached to #{obj.attached_to}, which is not a unit "
                                     f"with it on the board")
+    return problems + cache_problems(g) if caches else problems
+
+
+def cache_problems(g: Game) -> list[str]:
+    """Where the game's caches disagree with a fresh copy of it: the legal actions offered (the offered
+    list, per-version memos and plans, play locations), the characteristics of each object on the
+    board (``layers.chars`` and its shortcut for untouched objects) and the dispatch index."""
+    if g.over:
+        return []
+    fresh = g.fresh_copy()
+    problems = []
+    if g.state.decision is not None:
+        mine, theirs = offer.offered(g), offer.offered(fresh)
+        if mine != theirs:
+            problems.append(f"cached legal actions differ from a fresh copy's: {len(mine)} vs {len(theirs)}, "
+                            f"first difference {next((a, b) for a, b in zip(mine + [None], theirs + [None]) if a != b)}")
+    for oid in g.board_objects():
+        cached, computed = layers.chars(g, oid), layers.chars(fresh, oid)
+        if cached != computed:
+            problems.append(f"#{oid} {g.name(oid)}: cached characteristics {cached} differ from a fresh copy's {computed}")
+    if {e: set(t) for e, t in g.listeners.items() if t} != {e: set(t) for e, t in fresh.listeners.items() if t} \
+            or set(g.static_sources) != set(fresh.static_sources) or set(g.grant_sources) != set(fresh.grant_sources):
+        problems.append("the trigger dispatch index differs from one built anew")
     return problems
-
-
 
 
 def baseline(g: Game) -> tuple[set[int], Counter[str]]:
@@ -121,9 +148,11 @@ class InvariantError(AssertionError):
     """A soak found the kernel breaking one of its invariants (or a game that never ends)."""
 
 
-def play_checked(g: Game, agents: list[Any], label: str, max_actions: int) -> int:
-    """Let agents play the game to its end, checking every invariant after each action; returns the
-    number of actions.  Raises InvariantError naming the game (``label``), the action and the problem."""
+def play_checked(g: Game, agents: list[Any], label: str, max_actions: int, cache_every: int = 1) -> int:
+    """Let agents play the game to its end, checking every invariant after each action (the caches
+    against a fresh copy after every ``cache_every``-th: that check costs about as much as the
+    action); returns the number of actions.  Raises InvariantError naming the game (``label``), the
+    action and the problem."""
     cards, counts = baseline(g)
     problems = check(g, cards, counts)
     if problems:
@@ -141,7 +170,7 @@ def play_checked(g: Game, agents: list[Any], label: str, max_actions: int) -> in
         action = agents[decision.player].choose(g, legal)
         g.apply(action)
         applied += 1
-        problems = check(g, cards, counts)
+        problems = check(g, cards, counts, caches=applied % cache_every == 0)
         if problems:
             raise InvariantError(f"{label} action {applied} {action}: {problems[:5]}")
     return applied

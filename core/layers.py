@@ -45,6 +45,10 @@ def chars(g: "Game", oid: int) -> Chars:
         printed = _printed(g, obj.code)
         if printed is not None:
             return printed
+    if obj.zone == "board" and _untouched(g, oid, obj.code):
+        result = Chars(might=g.defs[obj.code].might + obj.buffs, keywords=dict(printed_keywords(g, g.defs[obj.code])))
+        g._chars[oid] = result
+        return result
     g._chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
     result = _compute(g, oid)
     g._chars[oid] = result
@@ -52,6 +56,61 @@ def chars(g: "Game", oid: int) -> Chars:
 
 
 _PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
+
+
+def printed_only(g: "Game", oid: int) -> bool:
+    """Whether the object's characteristics are its printed ones for sure: off the board, out of reach
+    of other objects' statics and lasting effects, and with no conditional text of its own."""
+    obj = g.state.objs[oid]
+    return obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid) \
+        and _printed(g, obj.code) is not None
+
+
+def _untouched(g: "Game", oid: int, code: str) -> bool:
+    """Whether nothing can change this board object's printed characteristics: its card has no static
+    ability, no card is attached to it, no other object's static ability affects objects and no
+    lasting effect names it or selects what it affects.  Then ``_compute`` would find no modifier,
+    and its result is the printed Might plus buffs and the printed keywords (checked once per state
+    version, which is when the characteristics cache is cleared)."""
+    if _has_statics(g.defs[code]):
+        return False
+    reach = _board_reach(g)
+    return not reach[0] and oid not in reach[1]
+
+
+def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+    """(some static ability of an object or some lasting effect may affect any board object, the
+    objects a lasting effect names or a card is attached to), once per state version."""
+    memo = g.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
+    if found is None:
+        wide = bool(_object_statics(g))
+        named: set[int] = set()
+        for lasting in g.active_lasting():
+            if lasting.affects is None:
+                wide = wide or lasting.kind == "static"
+            elif lasting.kind in ("static", "grant"):
+                named.update(lasting.affects)
+        objs = g.state.objs
+        for oid in g.board_objects():
+            host = objs[oid].attached_to
+            if host != NOWHERE:
+                named.add(host)
+        found = memo["board_reach"] = (wide, frozenset(named))
+    return found
+
+
+_HAS_STATICS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _has_statics(card: CardDef) -> bool:
+    """Whether the card has a static ability of its own (worked out once per card)."""
+    hit = _HAS_STATICS.get(id(card))
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    found = any(a.kind == "static" for a in card.abilities)
+    _HAS_STATICS[id(card)] = (card, found)
+    return found
 
 
 def _reaches_off_board(g: "Game", oid: int) -> bool:
@@ -181,15 +240,17 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
+    copied = actions.copied_units(g)  # units whose text an attached card copies (Svellsongur)
+    copies = 1 + copied.count(oid) if copied else 1
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
     for ability in () if attached else _own_statics(card):
         ctx = effects.EffectContext(g, obj.controller, oid)
         if not _own_text_applies(ctx, ability.body):
             continue
-        for mod in ability.body["modifiers"]:
+        for mod in ability.body["modifiers"] * copies:
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
-    if obj.zone != "board" and obj.zone not in ("hand", "champion", "chain", "facedown"):
-        return out
+    if obj.zone != "board" and obj.zone not in _AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
+        return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
         for eq in actions.attached_to(g, oid):
@@ -198,6 +259,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                         or ability.body.get("affects", "self") != "self":
                     continue
                 ctx = effects.EffectContext(g, obj.controller, oid)
+                ctx.text_of = eq  # "this card" in the unit's borrowed text is the equipment
                 if not _own_text_applies(ctx, ability.body):
                     continue
                 for mod in ability.body["modifiers"]:
@@ -216,7 +278,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
             continue
         if "while" in ability.body and not ctx.check(ability.body["while"], subject=oid):
             continue
-        for mod in ability.body["modifiers"]:
+        for mod in ability.body["modifiers"] * (1 + copied.count(src) if copied else 1):
             out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
     # lasting effects created by resolved spells and abilities
     for lasting in g.active_lasting():
@@ -306,11 +368,15 @@ def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> d
     """Fix computed amounts of a modifier now (e.g. 'equal to your points')."""
     amount = mod.get("amount")
     value = mod.get("value")
+    if value == "own_cost" and subject is not None:
+        # a cost keyword "equal to its cost" (Repeat): the affected card's own cost
+        card = ctx.g.card(subject)
+        return {**mod, "value": {"energy": card.energy, "power": list(card.power)}}
     if isinstance(amount, dict) or isinstance(value, dict):
         resolved = dict(mod)
         if isinstance(amount, dict):
             resolved["amount"] = ctx.amount(amount, subject=subject)
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "type" in value:  # a cost value (a cost keyword's) is kept as it is
             resolved["value"] = ctx.amount(value, subject=subject)
         return resolved
     return mod
@@ -320,7 +386,12 @@ def _compute(g: "Game", oid: int) -> Chars:
     obj = g.state.objs[oid]
     card = g.defs[obj.code]
     base = card.might
-    keywords = _printed_keywords(g, card)
+    keywords = printed_keywords(g, card)
+    if obj.zone == "board" and card.type == "unit" and card.keywords and actions.text_copies(g, oid):
+        keywords = dict(keywords)
+        for _ in range(actions.text_copies(g, oid)):  # its text copied: its keywords once more
+            for name, value in card.keywords:
+                _add_keyword(g, keywords, name, value)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
         g._chars[oid] = result
@@ -368,7 +439,8 @@ def _compute(g: "Game", oid: int) -> Chars:
                         hooks.setdefault(m["hook"], []).append(m["value"])
                     elif m["type"] == "might":
                         plus += int(m["amount"])
-        might = base + obj.buffs + plus + _equipment_bonus(g, oid)
+        times = max((int(v) for v in hooks.get("equipment_bonus_times", [])), default=1)  # Gearhead: double
+        might = base + obj.buffs + plus + _equipment_bonus(g, oid) * times
         for amount, minimum in decreases:
             floor = min(might, minimum) if minimum > -999 else -999
             might = max(might - amount, floor)
@@ -385,7 +457,7 @@ def _compute(g: "Game", oid: int) -> Chars:
 _KEYWORDS: dict[int, tuple[CardDef, Any, dict[str, Any]]] = {}
 
 
-def _printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
+def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
     """The card's own keywords with their values, worked out once per card and keyword table
     (callers copy it before changing it)."""
     hit = _KEYWORDS.get(id(card))
@@ -432,8 +504,9 @@ def is_stunned(g: "Game", oid: int) -> bool:
 
 
 def combat_might(g: "Game", oid: int) -> int:
-    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0."""
-    if g.obj(oid).stunned:
+    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0; a unit that "doesn't deal
+    combat damage" (the hook combat_damage: none) adds 0 too."""
+    if g.obj(oid).stunned or "none" in hook_values(g, oid, "combat_damage"):
         return 0
     return max(0, might(g, oid))
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers
+from . import actions, layers, payment
 from .errors import IllegalActionError
 from .state import is_battlefield
 
@@ -25,8 +25,9 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
         return False
     from_bf, to_bf = is_battlefield(obj.loc), is_battlefield(dest)
     if from_bf and to_bf:
-        if "battlefield_to_battlefield" not in layers.hook_values(g, oid, "standard_move"):
-            return False
+        if "battlefield_to_battlefield" not in layers.hook_values(g, oid, "standard_move") and \
+                "anywhere" not in layers.hook_values(g, g.bf_at(dest).card, "move_here_from"):
+            return False  # 144.4 / 810 (Ganking); a battlefield "units can move here from anywhere"
     elif not to_bf and dest != obj.controller:
         return False
     if not from_bf and not to_bf:
@@ -36,6 +37,8 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
             no_base = kept_from_base(g)
         if oid in no_base:
             return False
+    if actions.restrictions_on(g, "no_move", unit=oid):
+        return False  # "They can't move it this turn": no standard move
     return True
 
 
@@ -122,10 +125,28 @@ def check_move(g: "Game", player: int, action: dict[str, Any]) -> tuple[list[int
         raise IllegalActionError("your teammate's units are at that battlefield; you can't move there", "449.2.b")
     if is_battlefield(dest) and not actions.can_enter(g, dest, player):
         raise IllegalActionError("that battlefield already holds units of two other players", "451.2")
+    tax = move_tax(g, player, units, dest)
+    if tax and payment.plan_payment(g, player, payment.Cost(0, [payment.ANY] * tax)) is None:
+        raise IllegalActionError(f"moving {len(units)} units there together costs {tax} power of any domain")
     return units, dest
 
 
+def move_tax(g: "Game", player: int, units: list[int], dest: int) -> int:
+    """Power of any domain a player must pay to move several units to a battlefield at once: each enemy
+    unit there with the hook move_tax asks that much for each unit beyond the first ("Opponents must
+    pay [A] for each unit beyond the first to move multiple units to my battlefield")."""
+    if len(units) < 2 or not is_battlefield(dest):
+        return 0
+    return sum(int(v) * (len(units) - 1) for u in g.units_at(dest) if not g.friendly(g.obj(u).controller, player)
+               for v in layers.hook_values(g, u, "move_tax"))
+
+
 def standard_move(g: "Game", player: int, units: list[int], dest: int) -> None:
+    tax = move_tax(g, player, units, dest)
+    if tax:
+        plan = payment.plan_payment(g, player, payment.Cost(0, [payment.ANY] * tax))
+        if plan is not None:
+            payment.pay(g, player, plan)
     for oid in units:
         g.obj(oid).exhausted = True  # 144.2: the cost
     g.emit("standard_move", player=player, units=units, to=dest)

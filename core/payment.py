@@ -39,11 +39,13 @@ class Plan:
     """How a cost will be paid: pool amounts used and rune abilities activated, in order."""
 
     pool_energy: int = 0
-    pool_spell_energy: int = 0
+    pool_spell_energy: int = 0  # from the pool restricted to this kind of payment (spells, or gear)
+    pool_showdown_energy: int = 0  # from the energy usable only during showdowns
     pool_power: list[str] = field(default_factory=list)
     pool_spell_power: list[str] = field(default_factory=list)
     exhaust: list[int] = field(default_factory=list)
     recycle: list[tuple[int, str]] = field(default_factory=list)
+    gear: bool = False  # the restricted amounts are the gear-only pool's ("use only to play gear ...")
 
 
 ANY = frozenset(DOMAINS)
@@ -58,27 +60,29 @@ def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
     return frozenset([sym])
 
 
-def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False) -> Plan | None:
+def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False) -> Plan | None:
     """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid.
 
     Listing legal actions asks this many times in one unchanged state, so answers are
     remembered until the state's version changes.
     """
-    key = ("plan", player, cost.energy, tuple(cost.power), for_spell)
+    key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear)
     memo = g.memo()
     if key in memo:
         found: Plan | None = memo[key]
         return found
-    plan = _plan(g, player, cost, for_spell)
+    plan = _plan(g, player, cost, for_spell, for_gear)
     memo[key] = plan
     return plan
 
 
-def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
+def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False) -> Plan | None:
     p = g.state.players[player]
     objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
-    spell_e = p.spell_energy if for_spell else 0
+    take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
+    need_energy -= take_showdown
+    spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else 0
     take_spell = min(spell_e, need_energy)
     need_energy -= take_spell
     take_pool = min(p.energy, need_energy)
@@ -86,12 +90,13 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool) -> Plan | None:
     ready = _ready_runes(g, player)
     if need_energy and len(ready) < need_energy:
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
-    plan = Plan()
+    plan = Plan(gear=for_gear and not for_spell)
     plan.pool_spell_energy = take_spell
+    plan.pool_showdown_energy = take_showdown
     plan.pool_energy = take_pool
     remaining: list[frozenset[str]] = []
     if cost.power:
-        _plan_pool_power(p, cost, for_spell, plan, remaining)
+        _plan_pool_power(p, cost, for_spell, plan, remaining, for_gear)
     used: set[int] = set()
     if remaining:
         # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
@@ -124,10 +129,11 @@ def _ready_runes(g: "Game", player: int) -> list[int]:
     return ready
 
 
-def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]]) -> None:
-    """Pay what power the pools can (spell-only power first); the rest goes to ``remaining``."""
+def _plan_pool_power(p: Player, cost: Cost, for_spell: bool, plan: Plan, remaining: list[frozenset[str]],
+                     for_gear: bool = False) -> None:
+    """Pay what power the pools can (spell-only or gear-only power first); the rest goes to ``remaining``."""
     pool_power = dict(p.power)
-    spell_power = dict(p.spell_power) if for_spell else {}
+    spell_power = dict(p.spell_power) if for_spell else dict(p.gear_power) if for_gear else {}
     pools = [(source, record) for source, record in ((spell_power, plan.pool_spell_power),
                                                       (pool_power, plan.pool_power)) if source]
     for allowed in sorted(cost.power, key=len):
@@ -157,17 +163,27 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
         actions.recycle(g, [rune])
         actions.add_resources(g, player, 0, [domain])
     p.energy -= plan.pool_energy + len(plan.exhaust)
-    p.spell_energy -= plan.pool_spell_energy
+    p.showdown_energy -= plan.pool_showdown_energy
+    restricted = p.gear_power if plan.gear else p.spell_power
+    if plan.gear:
+        p.gear_energy -= plan.pool_spell_energy
+    else:
+        p.spell_energy -= plan.pool_spell_energy
     for domain in plan.pool_power:
         p.power[domain] -= 1
     for domain in plan.pool_spell_power:
-        p.spell_power[domain] -= 1
+        restricted[domain] -= 1
     for _, domain in plan.recycle:
         p.power[domain] -= 1
     p.power = {k: v for k, v in p.power.items() if v}
     p.spell_power = {k: v for k, v in p.spell_power.items() if v}
-    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + len(plan.exhaust),
+    p.gear_power = {k: v for k, v in p.gear_power.items() if v}
+    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + plan.pool_showdown_energy
+           + len(plan.exhaust),
            power=plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle])
+    spent = len(plan.pool_power) + len(plan.pool_spell_power) + len(plan.recycle)
+    if spent:
+        g.remember("spent_power", player, loc=spent)  # "if you've spent at least [A][A] this turn"
 
 
 def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
@@ -195,6 +211,13 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     facts = _cost_facts(card)
     energy = card.energy
     power = list(facts.power)
+    if g.obj(oid).zone == "trash":
+        from .chain import play_from_cost
+
+        instead = play_from_cost(g, player, oid)  # "play me from your trash for {3}{Fury}"
+        if instead is not None:
+            energy = int(instead.get("energy", 0))
+            power = [symbol(s, card.domains) for s in instead.get("power", [])]
     if hidden or ignore == "all":
         energy, power = 0, []
     elif ignore == "energy":
@@ -203,7 +226,7 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     extra_power: list[frozenset[str]] = []
     other: dict[str, Any] = {}
     reduce_energy = reduction
-    for ability in facts.additional:
+    for ability in additional_costs(g, oid):
         name = ability.body["name"]
         optional = ability.body.get("optional", False)
         if optional and name not in paid:
@@ -212,17 +235,16 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
         body_cost = ability.body["cost"]
-        effect = ability.body.get("effect_on_cost", {})
-        if effect.get("replace_cost"):
-            # an alternative cost stands for the printed one: discounts and increases apply to it
-            energy = ctx.amount(body_cost.get("energy", 0))
-            power = [symbol(s, card.domains) for s in body_cost.get("power", [])]
-        else:
-            extra_energy += ctx.amount(body_cost.get("energy", 0))
-            extra_power += [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        cost_energy = ctx.amount(body_cost.get("energy", 0))
+        cost_power = [symbol(s, card.domains) for s in body_cost.get("power", [])]
+        if optional:
+            cost_energy, cost_power = _optional_cost_discounts(g, player, name, cost_energy, cost_power)
+        extra_energy += cost_energy
+        extra_power += cost_power
         for key, value in body_cost.items():
             if key not in ("energy", "power"):
                 other[key] = value
+        effect = ability.body.get("effect_on_cost", {})
         if effect.get("ignore_cost"):
             energy, power = 0, []
         if "reduce_energy" in effect:
@@ -237,33 +259,175 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     # discounts and increases from static effects (own, board, lasting)
     if not (hidden or ignore == "all"):
         for mod, floor, src_lasting in cost_modifiers(g, player, oid):
-            amount = effects.EffectContext(g, player, oid).amount(mod.get("energy", 0))
-            symbols = [symbol(s, card.domains) for s in mod.get("power", [])]
+            if "if_chooses" in mod:
+                continue  # depends on the targets: applied by chooses_discounts once they are known
+            mctx = effects.EffectContext(g, player, oid)
+            amount = mctx.amount(mod.get("energy", 0))
+            # power symbols less or more ("{1}{Any} less", "{2}{Calm} less for each ..."), power_times times
+            symbols = [symbol(s, card.domains) for s in mod.get("power", [])] * mctx.amount(mod.get("power_times", 1))
+            if mod.get("ignore_energy"):
+                energy = 0  # "you may play a gear ... this turn, ignoring its Energy cost" (Jayce)
             if mod.get("increase"):
                 extra_energy += amount
-                extra_power += symbols  # "cost {1}{Any} more"
+                extra_power += symbols
             else:
-                power = _less_power(power, symbols)  # "cost {2}{Any} less": a power of any domain, or of that one
                 if floor:
                     # "to a minimum of N" holds against the cost as already reduced (three Heralds of
                     # Scales take a 5-cost Dragon to 1, not 0)
                     amount = max(0, min(amount, energy - reduce_energy - floor))
                 reduce_energy += amount
+                power = _less_power(power, symbols)
             if src_lasting is not None and src_lasting.uses > 0:
                 other.setdefault("_use_lasting", []).append(src_lasting.id)
     energy = max(0, energy - reduce_energy) + extra_energy
     return Cost(energy=energy, power=power + extra_power, other=other)
 
 
-def _less_power(power: list[frozenset[str]], less: list[frozenset[str]]) -> list[frozenset[str]]:
-    """The power symbols left once a discount's symbols are taken off: one of that domain (or, for a discount
-    of any domain, any one), while there is one to take."""
-    left = list(power)
-    for sym in less:
-        match = next((p for p in left if p == sym or sym == ANY), None)
+def _less_power(power: list[frozenset[str]], symbols: list[frozenset[str]]) -> list[frozenset[str]]:
+    """A cost's power symbols with some taken away: [A] takes any symbol, a domain only its own."""
+    out = list(power)
+    for wanted in symbols:
+        match = next((p for p in out if wanted == ANY or p == wanted), None)
         if match is not None:
-            left.remove(match)
-    return left
+            out.remove(match)
+    return out
+
+
+def _optional_cost_discounts(g: "Game", player: int, name: str, energy: int,
+                             power: list[frozenset[str]]) -> tuple[int, list[frozenset[str]]]:
+    """'Optional additional costs you pay cost {1} or {Any} less' (Ezreal, Prodigy), 'friendly [Repeat]
+    costs cost {1} less' (Marai Spire): static optional_cost_discount modifiers of the player's objects.
+    "{1} or {Any}": one energy if the cost has energy, else one power."""
+    for mod, src in actions.static_modifiers(g, "optional_cost_discount"):
+        if g.obj(src).controller != player or mod.get("cost", name) != name:
+            continue
+        less = int(mod.get("energy", 0))
+        if energy > 0 or not mod.get("or_power"):
+            energy = max(0, energy - less)
+        else:
+            power = _less_power(power, [symbol(s, ()) for s in mod["or_power"]])
+    return energy, power
+
+
+def chooses_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
+    """The board's cost statics with if_chooses modifiers (found once while the statics are unchanged)."""
+    memo = g.statics_memo()
+    statics: list[tuple[int, Ability, str, dict[str, Any]]] | None = memo.get("chooses_statics")
+    if statics is None:
+        statics = memo["chooses_statics"] = [s for s in _cost_statics(g)
+                                             if any("if_chooses" in m for m in s[1].body["modifiers"])]
+    return statics
+
+
+def own_chooses_discount(card: CardDef) -> bool:
+    """Whether the card's own static abilities make it cheaper when it chooses certain objects."""
+    return any(a.kind == "static" and any("if_chooses" in m for m in a.body["modifiers"]) for a in card.abilities)
+
+
+def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
+    """Cost changes for a card that chooses certain objects ("Your spells that choose me cost {1} or {Any}
+    less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
+    if not targets:
+        return
+    ctx = effects.EffectContext(g, player, oid)
+    for ability in g.card(oid).abilities:
+        # the card's own "This costs {2} less if you choose a Bird, Cat, Dog, or Poro"
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "cost" and "if_chooses" in mod and \
+                    any(ctx.selector_matches(mod["if_chooses"], t) for t in targets if t in g.state.objs):
+                cost.energy = max(0, cost.energy - ctx.amount(mod.get("energy", 0)))
+    for src, ability, what, where in chooses_statics(g):
+        source = g.obj(src)
+        ctx = effects.EffectContext(g, source.controller, src)
+        if not ctx.is_kind(oid, what) or ("while" in ability.body and not ctx.check(ability.body["while"])) \
+                or not ctx.matches(oid, where):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] != "cost" or "if_chooses" not in mod or not set(ctx.resolve(mod["if_chooses"])) & set(targets):
+                continue
+            less = ctx.amount(mod.get("energy", 0))
+            if cost.energy > 0 or not mod.get("or_power"):
+                cost.energy = max(0, cost.energy - less)
+            else:
+                cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
+
+
+def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
+    """The card's additional costs: its own (found once per card), then those of the keywords an
+    effect gave it that it doesn't print ("friendly units played from anywhere other than a hand
+    have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
+    card = g.card(oid)
+    facts = _cost_facts(card)
+    memo = g.memo()
+    given = memo.get("cost_keywords_given")
+    if given is None:
+        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
+    if not (given or _own_cost_keywords(g, card)) or layers.printed_only(g, oid):
+        return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
+    key = ("additional_costs", oid)
+    if key not in memo:
+        memo[key] = _with_granted(g, oid, card, facts.additional)
+    found: tuple[Ability, ...] = memo[key]
+    return found
+
+
+def _gives_cost_keyword(keywords: dict[str, Any], body: dict[str, Any]) -> bool:
+    return any(m["type"] == "keyword" and _keyword_cost(keywords, m["keyword"]) for m in body.get("modifiers", ()))
+
+
+def _cost_keywords_in_play(g: "Game") -> bool:
+    """Whether a static or a lasting effect in play gives keywords that bring an additional cost
+    ([Accelerate], [Repeat]); the statics' part is found once while they are unchanged."""
+    keywords = g.catalog.keywords
+    statics = g.statics_memo()
+    found: bool | None = statics.get("cost_keyword_statics")
+    if found is None:
+        found = statics["cost_keyword_statics"] = any(_gives_cost_keyword(keywords, g.ability_of(src, index).body)
+                                                      for (src, index) in list(g.static_sources))
+    return found or any(_gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
+                        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"])
+                        for lasting in g.state.lasting)
+
+
+def _own_cost_keywords(g: "Game", card: CardDef) -> bool:
+    """Whether the card's own statics give it such a keyword (found once per card)."""
+    keywords = g.catalog.keywords
+    own = _OWN_COST_KEYWORDS.get(id(card))
+    if own is None or own[0] is not card or own[1] is not keywords:
+        own = _OWN_COST_KEYWORDS[id(card)] = (card, keywords, any(_gives_cost_keyword(keywords, a.body)
+                                                                  for a in card.abilities if a.kind == "static"))
+    return own[2]
+
+
+_OWN_COST_KEYWORDS: dict[int, tuple[CardDef, Any, bool]] = {}
+
+
+def _keyword_cost(keywords: dict[str, Any], name: str) -> bool:
+    kw = keywords.get(str(name).lower().replace("-", "_"))
+    return kw is not None and kw.additional_cost is not None
+
+
+def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) -> tuple[Ability, ...]:
+    keywords = layers.chars(g, oid).keywords
+    printed = layers.printed_keywords(g, card)
+    if keywords is printed or keywords.keys() <= printed.keys():
+        return own
+    names = {a.body["name"] for a in own}
+    extra: list[Ability] = []
+    for name, value in keywords.items():
+        if name in printed:
+            continue
+        for ability in g.keyword_abilities(name, value):
+            if ability.kind == "additional_cost" and ability.body["name"] not in names:
+                names.add(ability.body["name"])
+                extra.append(ability)
+    return own + tuple(extra)
+
+
+def own_additional_costs(card: CardDef) -> tuple[Ability, ...]:
+    return _cost_facts(card).additional
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
@@ -279,6 +443,24 @@ def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: 
                 wanted = symbol(sym, card.domains)
                 if wanted in cost.power:
                     cost.power.remove(wanted)
+
+
+def killed_cost_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, killed: list[int]) -> None:
+    """"If you do, I cost {1} less for each Energy it costs and [Order] less for each Power it costs"
+    (Atakhan): an additional cost's reduce_by_killed_cost, once the player's pay_with names the unit."""
+    card = g.card(oid)
+    for ability in card.abilities:
+        effect = ability.body.get("effect_on_cost", {}) if ability.kind == "additional_cost" else {}
+        if "reduce_by_killed_cost" not in effect or (ability.body.get("optional") and ability.body["name"] not in paid):
+            continue
+        for victim in killed:
+            dead = g.card(victim)
+            cost.energy = max(0, cost.energy - dead.energy)
+            for _ in dead.power:
+                for sym in effect["reduce_by_killed_cost"]:
+                    wanted = symbol(sym, card.domains)
+                    if wanted in cost.power:
+                        cost.power.remove(wanted)
 
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
@@ -373,7 +555,7 @@ def _card_filter(selection: dict[str, Any]) -> dict[str, Any]:
 def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost:
     card = g.card(oid)
     ctx = effects.EffectContext(g, player, oid)
-    energy = ctx.amount(cost.get("energy", 0))
+    energy = max(0, ctx.amount(cost.get("energy", 0)))  # "costs {1} less for each ...": never below 0
     power = [symbol(s, card.domains) for s in cost.get("power", [])]
     other = {k: v for k, v in cost.items() if k not in ("energy", "power")}
     return Cost(energy=energy, power=power, other=other)
@@ -384,16 +566,18 @@ def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = 
     The ``ignore_targeting_tax`` hook waives it: on the spell or the ability's object, for everything it
     chooses ("ignore Deflect while paying this spell's cost"); on a battlefield, for what it chooses there."""
     extra: list[frozenset[str]] = []
-    if source in g.state.objs and True in layers.hook_values(g, source, "ignore_targeting_tax"):
-        return extra
     for slot in targets:
         for oid in slot:
             obj = g.state.objs.get(oid)
             if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
                 continue
-            if is_battlefield(obj.loc) and True in layers.hook_values(g, g.bf_at(obj.loc).card, "ignore_targeting_tax"):
+            values = layers.hook_values(g, oid, "targeting_tax")
+            if values and is_battlefield(obj.loc) \
+                    and True in layers.hook_values(g, g.bf_at(obj.loc).card, "ignore_targeting_tax"):
                 continue
-            for value in layers.hook_values(g, oid, "targeting_tax"):
+            for value in values:
                 extra += [ANY] * int(value)
+    if extra and source in g.state.objs and True in layers.hook_values(g, source, "ignore_targeting_tax"):
+        return []
     return extra
 

@@ -40,6 +40,9 @@ class SetSpec:
     decks: Path | None = None
     scenarios: Path | None = None
     plugin: str = ""
+    # tokens with no printed card of the set (181: token cards are optional): loaded like cards,
+    # so effects can create them by name, but not counted among the set's cards
+    tokens: Path | None = None
 
 
 @dataclass(frozen=True)

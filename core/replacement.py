@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .effects import EffectContext
+from .state import NOWHERE
 
 if TYPE_CHECKING:
     from .game import Game
@@ -24,16 +25,24 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
     replacement effects): one already applying is skipped (Zhonya's Hourglass kills itself
     instead of the unit; that kill is not replaced by the Hourglass again)."""
     s = g.state
-    candidates: list[tuple[int, dict[str, Any], int, Any]] = []
+    candidates: list[tuple[int, dict[str, Any], int, Any, int]] = []
     # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
     for (src, index) in sorted(g.listeners.get("replace:" + event, {})):
         body = g.defs[s.objs[src].code].abilities[index].body
-        candidates.append((src, body, s.objs[src].controller, None))
+        holder = src
+        if body.get("effect_text"):
+            holder = s.objs[src].attached_to  # 435.1.e: an attached card's effect text is the unit's
+            if holder == NOWHERE:
+                continue
+        candidates.append((holder, body, s.objs[holder].controller, None, src))
     for lasting in g.active_lasting():
         if lasting.kind == "replacement" and lasting.body["replaces"]["event"] == event:
-            candidates.append((lasting.source, lasting.body, lasting.controller, lasting))
-    for src, body, controller, lasting in candidates:
+            candidates.append((lasting.source, lasting.body, lasting.controller, lasting, lasting.source))
+    for src, body, controller, lasting, text_of in candidates:
+        if body.get("controlled_by") == "its_controller" and s.objs[oid].controller >= 0:
+            controller = s.objs[oid].controller  # "its controller may pay ... instead" (a battlefield's)
         ctx = EffectContext(g, controller, src, event={"t": event, "obj": oid, **info})
+        ctx.text_of = text_of
         ctx.bindings["it"] = [oid]
         if lasting is not None and lasting.affects is not None and oid not in lasting.affects:
             continue
@@ -90,6 +99,8 @@ def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bo
             return False
         if other.get("spend_buff") and g.obj(oid).buffs <= 0:
             return False
+        if "xp" in other and g.state.players[ctx.controller].xp < int(other["xp"]):
+            return False
         answer = ctx.ask(ctx.controller, f"pay {cost.describe()} to use {g.name(ctx.source)} for {g.name(oid)}?",
                          [("yes", True), ("no", False)])
         if not answer:
@@ -103,6 +114,8 @@ def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bo
             actions.spend_buff(g, oid, ctx.controller)
         if other.get("kill_self"):
             actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.controller)
+        if "xp" in other:
+            actions.spend_xp(g, ctx.controller, int(other["xp"]))
         return True
     return bool(ctx.ask(ctx.controller, f"use {g.name(ctx.source)} for {g.name(oid)}?",
                         [("yes", True), ("no", False)]))

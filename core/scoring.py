@@ -33,12 +33,15 @@ def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
     """Points from any source (470); points from cards are not scoring (473.1.a.1)."""
     if amount <= 0:
         return
+    if actions.restrictions_on(g, "cant_gain_points", player=player):
+        g.emit("points_denied", player=player, amount=amount, via=via)  # "opponents can't gain points"
+        return
     p = g.state.players[player]
     p.points += amount
     for mate in g.state.players:
         if mate.team == p.team and mate is not p:
             mate.points = p.points  # 491.8.d, 491.8.d.1-2: one total for the team, shown by each teammate
-    g.remember("points", player)  # 491.8.d.3: "if you gained points" reads the team's history
+    g.remember("points", player, code=via)  # 491.8.d.3: "if you gained points" reads the team's history
     g.emit("points", player=player, amount=amount, via=via, total=p.points)
     g.state.needs_cleanup = True
 
@@ -78,6 +81,8 @@ def establish_control(g: "Game", player: int, loc: int, by: str = "") -> None:
 
     ``by="attack"``: the player won a combat there as the attacker ("when I conquer after an attack")."""
     bf = g.bf_at(loc)
+    if bf.controller == NOWHERE:
+        g.remember("took_uncontrolled", player, bf.card, loc=loc)  # "a battlefield that was uncontrolled"
     set_controller(g, loc, player)
     g.emit("control", bf=loc, player=player)
     if can_score(g, player, bf):
@@ -92,6 +97,9 @@ def establish_control(g: "Game", player: int, loc: int, by: str = "") -> None:
 def conquer(g: "Game", player: int, loc: int, by: str = "") -> None:
     bf = g.bf_at(loc)
     bf.scored_by.append(player)
+    for unit in g.units_at(loc):
+        if g.obj(unit).controller == player:
+            g.remember("conquered_with", player, unit, loc=loc)  # "if I didn't conquer this turn"
     g.emit("conquer", player=player, loc=loc, bf=bf.card, **({"by": by} if by else {}))
     g.remember("conquer", player, bf.card, loc=loc)
     _score(g, player, loc, "conquer")
@@ -112,6 +120,10 @@ def hold_all(g: "Game", player: int) -> None:
 
 def _score(g: "Game", player: int, loc: int, via: str) -> None:
     p = g.state.players[player]
+    for mod in actions.restrictions_on(g, "cant_score_here", player=player, loc=loc):
+        if p.turns_taken < int(mod.get("before_turn", 999)):
+            g.emit("score_denied", player=player, loc=loc, rule="restriction")  # "until their third turn"
+            return
     target = victory_score(g)
     if via == "conquer" and p.points >= target - 1:
         # 473.1.b.1; in 2v2 a battlefield counts when the team scored it (491.8.b: the team can't score

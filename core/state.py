@@ -64,6 +64,9 @@ class Player:
     power: dict[str, int] = field(default_factory=dict)
     spell_energy: int = 0
     spell_power: dict[str, int] = field(default_factory=dict)
+    gear_energy: int = 0  # "use only to play gear or use gear abilities" (Fire Below the Mountain)
+    gear_power: dict[str, int] = field(default_factory=dict)
+    showdown_energy: int = 0  # "spend this Energy only during showdowns" (Scorn of the Moon)
     main_deck: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=list)
     trash: list[int] = field(default_factory=list)
@@ -215,6 +218,12 @@ class GameState:
     log_count: int = 0
     loop_guard: int = 0
     answers: list[Any] = field(default_factory=list)
+    # units on the board at the last cleanup and those of them that were Mighty, kept only while
+    # something listens to become_mighty (None: not being watched)
+    watched_units: list[int] | None = None
+    mighty_units: list[int] = field(default_factory=list)
+    # banished card id (as text) -> the objects it was banished "with" (The Zero Drive)
+    banished_with: dict[str, list[int]] = field(default_factory=dict)
 
 
 def to_jsonable(state: GameState) -> dict[str, Any]:

@@ -12,14 +12,14 @@ import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
 from . import actions
-from .cards import Ability
+from .cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
 
-PLAYER_EVENTS = ("conquer", "hold")
+PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": a unit of theirs there
 
 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
@@ -34,12 +34,15 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             if ability.body.get("effect_text"):
                 _effect_text_trigger(g, oid, index, ability, event)
                 continue
-            if _matches(g, oid, obj.controller, ability, event):
-                _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
-                for _ in range(_extra_triggers(g, obj.controller, ability)):
-                    _queue(g, PendingTrigger(oid, index, obj.controller, event), ability)
+            controller = _controller(obj.controller, ability, event)
+            if _matches(g, oid, controller, ability, event):
+                _queue(g, PendingTrigger(oid, index, controller, event), ability)
+                for _ in range(_extra_triggers(g, controller, ability, oid, event) + actions.text_copies(g, oid)):
+                    _queue(g, PendingTrigger(oid, index, controller, event), ability)
     if g.grant_sources:
         _dispatch_static_grants(g, event)
+    if etype in PLAYER_EVENTS:
+        _dispatch_aliases(g, event)
     if not s.lasting:
         return
     for lasting in g.active_lasting():
@@ -48,12 +51,25 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             # a created trigger's 'self' is the object it affects ("kill it the next time it takes
             # damage", 720.2 delayed triggers): match the event's object among those it affects
             holder = lasting.source
+            seen = event
             if lasting.affects is not None and ability.body["when"].get("subject") == "self":
-                holder = event.get("obj", NOWHERE)
-                if holder not in lasting.affects:
-                    continue
-            if _matches(g, holder, lasting.controller, ability, event):
-                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, event, lasting=lasting.id), ability)
+                if etype in PLAYER_EVENTS:
+                    # "this turn, that unit has 'When I conquer ...'": the affected unit is the conqueror's
+                    # there; the trigger's event names it (event_subject)
+                    found = [o for o in lasting.affects if o in s.objs
+                             and _matches(g, o, lasting.controller, ability, event)]
+                    if not found:
+                        continue
+                    holder, seen = found[0], {**event, "obj": found[0]}
+                else:
+                    holder = event.get("obj", NOWHERE)
+                    if holder not in lasting.affects:
+                        continue
+            if _matches(g, holder, lasting.controller, ability, seen):
+                if lasting.affects is not None:
+                    # the objects it affects, for the reference 'affected' ("when they hold, return it")
+                    seen = {**seen, "affected": list(lasting.affects)}
+                _queue(g, PendingTrigger(lasting.source, 0, lasting.controller, seen, lasting=lasting.id), ability)
                 g.spend_use(lasting)
         elif lasting.kind == "grant" and lasting.affects:
             for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
@@ -81,6 +97,52 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
     controller = g.state.objs[unit].controller
     if _matches(g, unit, controller, ability, event):
         _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
+
+
+_ALIAS: dict[int, tuple[CardDef, bool]] = {}
+
+
+def _declares_alias(card: CardDef) -> bool:
+    """Whether the card's text declares an event_alias hook (worked out once per card)."""
+    hit = _ALIAS.get(id(card))
+    if hit is None or hit[0] is not card:
+        found = any(m.get("type") == "hook" and m.get("hook") == "event_alias"
+                    for a in card.abilities if a.kind == "static" for m in a.body.get("modifiers", []))
+        hit = _ALIAS[id(card)] = (card, found)
+    return hit[1]
+
+
+def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
+    """A unit whose event_alias hook pairs two events ("my hold effects are also conquer effects, and
+    vice versa") also triggers its abilities - its own and its attached cards' effect text - that
+    listen to the other event of the pair, as if that had happened."""
+    from . import layers
+
+    s = g.state
+    etype = event["t"]
+    loc = event.get("loc")
+    if not isinstance(loc, int):
+        return
+    here = g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
+    if not any(_declares_alias(g.defs[s.objs[o].code]) for o in here):
+        return  # nothing there can carry the hook (its text or its attachments')
+    for unit in g.units_at(loc):
+        if s.objs[unit].controller != event.get("player"):
+            continue
+        for value in layers.hook_values(g, unit, "event_alias"):
+            pair = str(value).split()
+            if etype not in pair:
+                continue
+            for other in pair:
+                seen = {**event, "t": other}
+                for (oid, index) in sorted(g.listeners.get(other, ())) if other != etype else ():
+                    obj = s.objs[oid]
+                    ability = g.defs[obj.code].abilities[index]
+                    if ability.body.get("effect_text"):
+                        if obj.attached_to == unit:
+                            _effect_text_trigger(g, oid, index, ability, seen)
+                    elif oid == unit and _matches(g, oid, obj.controller, ability, seen):
+                        _queue(g, PendingTrigger(oid, index, obj.controller, seen), ability)
 
 
 # A trigger of a keyword granted by a static ability is remembered by its grant: the source, the
@@ -125,7 +187,11 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
             for ability in g.keyword_abilities(name, value):
                 if ability.kind != "triggered" or ability.event != etype:
                     continue
-                if ability.body["when"].get("subject") == "self":
+                if ability.body["when"].get("subject") == "self" and etype in PLAYER_EVENTS:
+                    # "When I conquer / hold": the units of the event's player there (a granted Hunt)
+                    candidates = [u for u in g.units_at(event["loc"]) if s.objs[u].controller == event.get("player")] \
+                        if "loc" in event else []
+                elif ability.body["when"].get("subject") == "self":
                     candidates = [event["obj"]] if event.get("obj", NOWHERE) in s.objs else []
                 else:
                     candidates = list(g.board_objects())
@@ -148,14 +214,35 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                         _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=code), ability)
 
 
-def _extra_triggers(g: "Game", controller: int, ability: Ability) -> int:
+def _controller(owner: int, ability: Ability, event: dict[str, Any]) -> int:
+    """Who controls a trigger: its object's controller, or with ``controlled_by: event_player`` the
+    player who caused the event ("When a player plays a spell, they may ..." on a battlefield)."""
+    if ability.body["when"].get("controlled_by") == "event_player" and isinstance(event.get("player"), int) \
+            and event["player"] >= 0:
+        return int(event["player"])
+    return owner
+
+
+def _extra_triggers(g: "Game", controller: int, ability: Ability, oid: int = NOWHERE,
+                    event: dict[str, Any] | None = None) -> int:
     """'Your [Deathknell] effects trigger an additional time' (Karthus, Eternal): one more trigger
-    of that keyword's ability per such static ability its controller has on the board."""
-    if not ability.keyword:
+    of that keyword's ability per such static ability its controller has on the board.  With
+    ``event`` instead of ``keyword`` ("Your conquer effects for conquering here trigger an additional
+    time"): one more trigger of its controller's abilities listening to that event, when the event
+    happens at the modifier's source's location."""
+    mods = actions.static_modifiers(g, "extra_trigger")
+    if not mods:
         return 0
-    return sum(1 for mod, src in actions.static_modifiers(g, "extra_trigger")
-               if str(mod.get("keyword", "")).lower().replace("-", "_") == ability.keyword
-               and g.obj(src).controller == controller)
+    extra = 0
+    for mod, src in mods:
+        if g.obj(src).controller != controller:
+            continue
+        if "keyword" in mod:
+            extra += str(mod["keyword"]).lower().replace("-", "_") == ability.keyword
+        elif event is not None and mod.get("event") == event["t"] and event.get("player") == controller \
+                and (not mod.get("here") or event.get("loc", NOWHERE) == _here(g, src)):
+            extra += 1
+    return extra
 
 
 def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str, Any]) -> bool:
@@ -173,6 +260,11 @@ def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str,
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
     if 0 <= trigger.controller and g.state.players[trigger.controller].conceded:
         return  # a player who left the game controls nothing more (decisions.concede: their battlefield)
+    if ability.keyword and trigger.obj in g.state.objs and g.state.objs[trigger.obj].zone == "board":
+        from . import layers
+
+        if ability.keyword in (str(v).lower() for v in layers.hook_values(g, trigger.obj, "keyword_doesnt_trigger")):
+            return  # "Your [Temporary] effects at my battlefield don't trigger"
     if ability.body["when"].get("one_or_more") and any(
             t.obj == trigger.obj and t.ability == trigger.ability and t.lasting == trigger.lasting
             and t.event.get("t") == trigger.event.get("t") for t in g.state.pending_triggers):
@@ -221,6 +313,8 @@ def _w_what(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
     ev_obj = event.get("obj", NOWHERE)
     if ev_obj == NOWHERE or ev_obj not in g.state.objs:
         return False
+    if want == "card" and g.state.objs[ev_obj].token:
+        return False  # 185: tokens are not cards ("When you play a card" doesn't see a token played)
     return EffectContext(g, controller, oid).is_kind(ev_obj, want)
 
 
@@ -246,12 +340,32 @@ def _w_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
     if not want:
         return True
     here = _here(g, oid)
-    return here != NOWHERE and event.get("loc", event.get("to", NOWHERE)) == here
+    where = event.get("loc", event.get("to", NOWHERE))
+    if where == NOWHERE and event.get("obj", NOWHERE) != NOWHERE:
+        # an event about an object that left the board (returned to a hand): where it last was
+        left = [h[4] for h in g.state.history if h[0] == "left_from" and h[2] == event["obj"]]
+        where = left[-1] if left else NOWHERE
+    return here != NOWHERE and where == here
 
 
 @WHEN.register("from_here")
 def _w_from_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     return not want or event.get("from") == _here(g, oid)
+
+
+@WHEN.register("from_battlefield")
+def _w_from_battlefield(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                        want: Any) -> bool:
+    """A move that started at a battlefield ("When I move from a battlefield")."""
+    return not want or is_battlefield(int(event.get("from", NOWHERE)))
+
+
+@WHEN.register("from_uncontrolled")
+def _w_from_uncontrolled(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                         want: Any) -> bool:
+    """A conquer of a battlefield nobody controlled before ("a battlefield that was uncontrolled")."""
+    return not want or any(h[0] == "took_uncontrolled" and h[1] == event.get("player") and h[2] == event.get("bf")
+                           for h in g.state.history)
 
 
 @WHEN.register("to_battlefield")
@@ -275,7 +389,12 @@ def _w_from_hidden(g: "Game", oid: int, controller: int, ability: Ability, event
 
 @WHEN.register("nth_this_turn")
 def _w_nth(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
-    return bool(event.get("nth") == want)
+    nth = event.get("nth")
+    if nth is None:
+        # events without a count (draw): this one and the turn's history of that kind by its player
+        # ("when you draw your second card each turn"); the history is written after the event
+        nth = 1 + sum(1 for h in g.state.history if h[0] == event["t"] and h[1] == event.get("player"))
+    return bool(nth == want)
 
 
 @WHEN.register("first_this_turn")
@@ -298,6 +417,29 @@ def _w_first_turn(g: "Game", oid: int, controller: int, ability: Ability, event:
 @WHEN.register("min_cost")
 def _w_min_cost(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     return int(event.get("cost", 0)) >= int(want)
+
+
+@WHEN.register("min_spent")
+def _w_min_spent(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """A card played with that much energy or more spent on it ("if you spent {4} or more"): the
+    energy its player paid, as ``chain`` remembers it (``spent_energy``) when the cost is paid."""
+    spent = [h[4] for h in g.state.history if h[0] == "spent_energy" and h[2] == event.get("obj", NOWHERE)]
+    return bool(spent) and int(spent[-1]) >= int(want)
+
+
+@WHEN.register("controlled_by")
+def _w_controlled_by(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+                     want: Any) -> bool:
+    """Read by ``dispatch``: the trigger is controlled by the event's player."""
+    return isinstance(event.get("player"), int) and event["player"] >= 0
+
+
+@WHEN.register("mover")
+def _w_mover(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """Who moved the unit ("When you move an enemy unit"): the player whose action or ability moved
+    it, as ``actions.move_units`` remembers it (``moved_by``)."""
+    movers = [h[1] for h in g.state.history if h[0] == "moved_by" and h[2] == event.get("obj", NOWHERE)]
+    return bool(movers) and RELATIONS[want](g, controller, movers[-1], event)
 
 
 @WHEN.register("alone")
@@ -378,7 +520,7 @@ def put_on_chain(g: "Game") -> None:
     targets: list[list[int]] = []
     if slots:
         if trigger.targets is None:
-            combos = target_options(g, trigger.controller, trigger.obj, slots)
+            combos = target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
             combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
@@ -398,6 +540,10 @@ def put_on_chain(g: "Game") -> None:
     pending.remove(trigger)
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
+    if targets:
+        from .chain import _chosen
+
+        _chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats

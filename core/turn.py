@@ -160,6 +160,9 @@ def _expiration(g: "Game") -> None:
     if expired:
         s.lasting = [l for l in s.lasting if l not in expired]
         g.emit("expire", count=len(expired))
+        for lasting in expired:
+            if lasting.kind == "control":
+                actions.end_control(g, lasting)
     for oid in list(g.board_objects()):
         obj = g.obj(oid)
         if obj.prevent:

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core import decisions, rng
+from riftscript.core import chain, decisions, layers, rng
 from riftscript.core.hookspecs import hookimpl
 from riftscript.core.registry import AgentSpec
+from riftscript.core.state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
     from riftscript.core.game import Game
@@ -67,10 +69,15 @@ class FirstAgent:
 
 
 class GreedyAgent:
-    """A simple eager player for demos: plays its most expensive card, then attacks, then ends.
+    """A one-ply player: takes the legal action it likes best, by a cheap reading of the board.
 
-    Spells that choose units prefer enemy units when the card allows any; everything else takes
-    the first option.  Like the random agent, it moves units one at a time or all together.  Ties are broken by its own seeded chance, so games stay reproducible.
+    On its turn it plays its most expensive card, then attacks battlefields it can win (its Might
+    against the defenders'), conquers empty ones and reinforces the battlefields it holds when the
+    other side could take them, and never retreats to its base.  Like the random agent, it moves
+    units one at a time or all together.  Spells and abilities go where they help: harm at enemy
+    units (at those they kill first), help to its own units (in a showdown, to those fighting),
+    and a play that would only hurt its own side is left alone.  Combat damage goes where it kills
+    the most Might.  Ties are broken by its own seeded chance, so games stay reproducible.
     """
 
     name = "greedy"
@@ -80,56 +87,244 @@ class GreedyAgent:
 
     def score(self, game: "Game", player: int, action: dict[str, Any]) -> float:
         """How eager it is to take the action (higher first); search agents use it as a prior."""
-        kind = action.get("type")
-        if kind == "play":
-            card = game.card(int(action["card"]))
-            targets = [t for slot in action.get("targets", []) for t in slot]
-            enemy = sum(1 for t in targets if t in game.state.objs and game.obj(t).controller != player)
-            friendly = len(targets) - enemy
-            hostile = _harms(card.abilities)
-            aim = (enemy - friendly) if hostile else (friendly - enemy)
-            return 100 + card.energy * 5 + aim * 3 + len(action.get("costs", []))
-        if kind == "move":
-            to = int(action["to"])
-            units = len(action["units"])
-            return (60 + units) if to >= 10 else 5
-        if kind == "hide":
-            return 20
-        if kind == "activate":
-            return 30
-        return 0
+        return self.scores(game, player, [action])[0]
+
+    def scores(self, game: "Game", player: int, actions: list[dict[str, Any]]) -> list[float]:
+        """``score`` of every action, reading the board once."""
+        board = _Board(game, player)
+        return [board.score(action) for action in actions]
 
     def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
         decision = game.pending_decision()
         player = decision.player if decision is not None else 0
         meaningful = [a for a in _single_or_all(actions, game) if not decisions.is_resource_action(game, a)] or actions
-        if decision is not None and decision.kind == "mulligan":
+        if len(meaningful) == 1 or (decision is not None and decision.kind == "mulligan"):
             return meaningful[0]
         if decision is not None and decision.kind == "choose":
             answers = [a for a in meaningful if a.get("value") not in (-1, False)]
             return (answers or meaningful)[0]
-        scored = [(self.score(game, player, a), i) for i, a in enumerate(meaningful)]
-        best = max(score for score, _ in scored)
-        top = [i for score, i in scored if score == best]
+        scored = self.scores(game, player, meaningful)
+        best = max(scored)
+        top = [i for i, score in enumerate(scored) if score == best]
         self.state, pick = rng.below(self.state, len(top))
         return meaningful[top[pick]]
 
 
-HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter", "mutual_damage"}
+HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter", "mutual_damage", "recycle",
+           "discard"}
+# what a selection names: objects (the rest, locations and players, are not scored as targets)
+OBJECT_PICKS = {"unit", "permanent", "card", "gear", "object"}
 
 
-def _harms(abilities: Any) -> bool:
-    """Whether a card's script mostly hurts what it targets (damage, kill, stun, bounce)."""
-    stack: list[Any] = [a.body for a in abilities]
+@dataclass(frozen=True)
+class _Intent:
+    """What a target slot of a script does to what it names: harm (-1) or help (+1), the damage it
+    deals when it says, and whether only for this turn (a combat trick)."""
+
+    sign: int
+    damage: int
+    this_turn: bool
+    objects: bool
+
+
+_INTENTS: dict[int, tuple[Any, dict[int, _Intent]]] = {}
+
+
+def _intents(node: Any) -> dict[int, _Intent]:
+    """The intent of every target slot of a script, by slot; worked out once per script node
+    (scripts are immutable once compiled)."""
+    hit = _INTENTS.get(id(node))
+    if hit is not None and hit[0] is node:
+        return hit[1]
+    out: dict[int, _Intent] = {}
+    stack: list[tuple[Any, Any]] = [(node, None)]
     while stack:
-        node = stack.pop()
-        if isinstance(node, dict):
-            if node.get("type") in HARMFUL or node.get("negative"):
-                return True
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
+        cur, effect = stack.pop()
+        if isinstance(cur, dict):
+            if "_slot" in cur and effect is not None and int(cur["_slot"]) not in out:
+                kind = effect.get("type")
+                harm = kind in HARMFUL or bool(effect.get("negative")) or (
+                    kind == "grant_keyword" and effect.get("keyword") == "Temporary") or (
+                    kind == "move" and effect.get("to") == "its_base")
+                amount = effect.get("amount")
+                out[int(cur["_slot"])] = _Intent(-1 if harm else 1,
+                                                 amount if kind == "deal_damage" and isinstance(amount, int) else 0,
+                                                 effect.get("duration") == "this_turn",
+                                                 cur.get("what", "unit") in OBJECT_PICKS)
+            inner = cur if "type" in cur and cur.get("pick") is None else effect
+            stack.extend((value, inner) for value in cur.values())
+        elif isinstance(cur, list):
+            stack.extend((value, effect) for value in cur)
+    _INTENTS[id(node)] = (node, out)
+    return out
+
+
+def _keyword(game: "Game", oid: int, keyword: str) -> int:
+    """The value of a number keyword the object has (0 without it)."""
+    value = layers.chars(game, oid).keywords.get(keyword)
+    return int(value) if isinstance(value, int) else 0
+
+
+class _Board:
+    """One reading of the board for one player's decision: Might at every location, who controls
+    the battlefields, how much the other side could bring against each."""
+
+    def __init__(self, game: "Game", player: int) -> None:
+        self.game = game
+        self.player = player
+        s = game.state
+        self.fight = s.showdown.bf if s.showdown is not None else NOWHERE
+        self.read = False  # Might is read on the first question that needs it (most decisions don't)
+        self.mine: dict[int, int] = {}
+        self.theirs: dict[int, int] = {}
+        self.count: dict[int, int] = {}  # enemy units at each location
+        self.threat = 0
+
+    def might(self) -> None:
+        """Reads the Might at every location and what the other side could bring to a battlefield
+        on its turn (the units at its bases)."""
+        self.read = True
+        game, player = self.game, self.player
+        objs, defs = game.state.objs, game.defs
+        for oid in game.board_objects():
+            obj = objs[oid]
+            if defs[obj.code].type != "unit" or obj.attached_to != NOWHERE:
+                continue
+            loc = obj.loc
+            # what it would fight with: a defender at a battlefield with its Shield, an attacker
+            # from a base with its Assault (814, 807)
+            bonus = _keyword(game, oid, "shield" if is_battlefield(loc) else "assault")
+            if game.friendly(obj.controller, player):
+                self.mine[loc] = self.mine.get(loc, 0) + layers.combat_might(game, oid) + bonus
+            else:
+                self.theirs[loc] = self.theirs.get(loc, 0) + layers.combat_might(game, oid) + bonus
+                self.count[loc] = self.count.get(loc, 0) + 1
+        self.threat = sum(m for loc, m in self.theirs.items() if not is_battlefield(loc))
+
+    def score(self, action: dict[str, Any]) -> float:
+        kind = action.get("type")
+        if kind == "play":
+            return self.play(action)
+        if kind == "move":
+            return self.move(action)
+        if kind == "hide":
+            return 20
+        if kind == "activate":
+            ability = chain.activated_abilities(self.game, int(action["source"]))[int(action.get("ability", 0))]
+            return 30 + self.aim(ability.body.get("effect"), action.get("targets", []))
+        if kind == "assign":
+            return self.assign(action["damage"])
+        if kind == "targets":
+            return self.trigger_targets(action["targets"])
+        return 0
+
+    def play(self, action: dict[str, Any]) -> float:
+        game = self.game
+        oid = int(action["card"])
+        card = game.card(oid)
+        value: float = 100 + card.energy * 5 + len(card.power) * 3 + len(action.get("costs", []))
+        for paid in action.get("pay_with", {}).values():  # a unit killed or exhausted to pay
+            for unit in paid if isinstance(paid, list) else [paid]:
+                if isinstance(unit, int) and unit in game.state.objs:
+                    value -= 2 + layers.might(game, unit)
+        location = action.get("location", NOWHERE)
+        if card.type == "unit" and is_battlefield(location):
+            if not self.read:
+                self.might()
+            # a unit played to a battlefield held defends it at once
+            value += 2 if self.mine.get(location, 0) <= self.threat else -1
+        if card.type == "spell":
+            aim = 0.0
+            for ability in card.abilities:
+                if ability.kind == "spell":
+                    aim += self.aim(ability.body, action.get("targets", []))
+            if aim < 0:
+                return -50 + aim  # it would only hurt its own side
+            value += aim
+        return value
+
+    def aim(self, script: Any, targets: list[list[int]]) -> float:
+        """How much the chosen targets suit what the script does to them."""
+        if not targets or script is None:
+            return 0.0
+        intents = _intents(script)
+        total = 0.0
+        for slot, chosen in enumerate(targets):
+            intent = intents.get(slot)
+            if intent is None or not intent.objects:
+                continue
+            for oid in chosen:
+                total += self.target(oid, intent)
+        return total
+
+    def target(self, oid: int, intent: _Intent) -> float:
+        game = self.game
+        obj = game.state.objs.get(oid)
+        if obj is None or game.defs[obj.code].type != "unit" or obj.zone != "board":
+            return 0.0
+        friendly = game.friendly(obj.controller, self.player)
+        might = max(0, layers.might(game, oid))
+        if intent.sign < 0:
+            kills = intent.damage == 0 or intent.damage >= might - obj.damage
+            value = 2.0 * (might + 1) if kills else (1.0 if obj.loc == self.fight else 0.2)
+            return -1.5 * value if friendly else value
+        value = 3.0 if obj.loc == self.fight else (0.2 if intent.this_turn else 1.0)
+        return value if friendly else -value
+
+    def move(self, action: dict[str, Any]) -> float:
+        game = self.game
+        dest = int(action["to"])
+        units = [int(u) for u in action["units"]]
+        if not is_battlefield(dest):
+            return -5  # back to base: gives up a battlefield and wastes the move
+        if not self.read:
+            self.might()
+        moving = sum(layers.combat_might(game, u) + _keyword(game, u, "assault") for u in units)
+        leaving: dict[int, int] = {}
+        for u in units:
+            loc = game.obj(u).loc
+            if is_battlefield(loc):
+                leaving[loc] = leaving.get(loc, 0) + 1
+        penalty = 0.0
+        for loc, n in leaving.items():
+            if n >= len([u for u in game.units_at(loc) if game.friendly(game.obj(u).controller, self.player)]) \
+                    and self.controls(loc):
+                penalty += 50  # abandons a battlefield it holds
+        here = self.mine.get(dest, 0)
+        enemy = self.theirs.get(dest, 0)
+        if self.count.get(dest, 0):
+            if moving + here > enemy:
+                return 90 + enemy - 0.1 * moving - penalty  # a fight it should win
+            return -20 - penalty
+        if not self.controls(dest):
+            held = 10 if moving + here > self.threat else 0
+            return 80 + held - 0.1 * moving - penalty  # conquer
+        if here <= self.threat:
+            return 40 - 0.1 * moving - penalty  # reinforce a battlefield the other side could take
+        return -5
+
+    def controls(self, loc: int) -> bool:
+        controller = self.game.bf_at(loc).controller
+        return controller != NOWHERE and self.game.friendly(controller, self.player)
+
+    def assign(self, damage: dict[str, int]) -> float:
+        """Combat damage: the Might it kills."""
+        game = self.game
+        killed = 0.0
+        for key, amount in damage.items():
+            oid = int(key)
+            obj = game.state.objs.get(oid)
+            if obj is not None and amount >= max(1, layers.might(game, oid) - obj.damage):
+                killed += 1 + layers.might(game, oid)
+        return killed
+
+    def trigger_targets(self, targets: list[list[int]]) -> float:
+        s = self.game.state
+        for trigger in s.pending_triggers:
+            if trigger.controller == self.player and trigger.targets is None:
+                ability = self.game.ability_of(trigger.obj, trigger.ability, trigger.lasting)
+                return self.aim(ability.body.get("effect"), targets)
+        return 0.0
 
 
 # the search agent's difficulty levels: iterations per decision (deterministic for a seed)
@@ -142,7 +337,8 @@ def riftscript_agents() -> list[AgentSpec]:
 
     return [AgentSpec("random", RandomAgent, "uniform random over the legal actions"),
             AgentSpec("first", FirstAgent, "always the first legal action"),
-            AgentSpec("greedy", GreedyAgent, "plays its most expensive card, then attacks"),
+            AgentSpec("greedy", GreedyAgent,
+                      "plays its most expensive card, attacks what it can win, aims spells where they help"),
             *(AgentSpec(name, functools.partial(MCTSAgent, iterations=budget),
                         f"information-set Monte Carlo tree search, {budget} iterations a decision")
               for name, budget in MCTS_LEVELS.items())]

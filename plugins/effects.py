@@ -57,7 +57,7 @@ def may(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     chooser = ctx.player(node.get("chooser", "you"))
     name = g.name(ctx.source)
-    if node.get("cost", {}).get("power_x"):
+    if node.get("cost", {}).get("power_x") or node.get("cost", {}).get("energy_x"):
         _pay_x(ctx, chooser, node)
         return
     if "cost" in node:
@@ -75,27 +75,34 @@ def may(ctx: EffectContext, node: Node) -> None:
         ctx.last["pay"] = ctx.last["succeed"] = False
         return
     ctx.last["pay"] = True
-    ctx.run(node["effect"])
+    if "effect" in node:  # without one, only the payment ("unless its controller pays {2}")
+        ctx.run(node["effect"])
     ctx.last["succeed"] = True
 
 
 def _pay_x(ctx: EffectContext, chooser: int, node: Node) -> None:
-    """'Pay any amount of power of any domain': the amount paid is the variable x."""
+    """'Pay any amount of power of any domain' (or 'any amount of energy'): the amount paid is the variable x."""
     g = ctx.g
+    energy = bool(node["cost"].get("energy_x"))
+
+    def cost(n: int) -> payment.Cost:
+        return payment.Cost(n, []) if energy else payment.Cost(0, [payment.ANY] * n)
+
     affordable = 0
-    while affordable < 12 and payment.plan_payment(g, chooser, payment.Cost(0, [payment.ANY] * (affordable + 1))):
+    while affordable < 12 and payment.plan_payment(g, chooser, cost(affordable + 1)):
         affordable += 1
-    x = int(ctx.ask(chooser, f"how much power to pay for {g.name(ctx.source)}?",
+    x = int(ctx.ask(chooser, f"how much {'energy' if energy else 'power'} to pay for {g.name(ctx.source)}?",
                     [(str(n), n) for n in range(affordable + 1)]))
     ctx.variables["x"] = x
     if x == 0:
         ctx.last["pay"] = ctx.last["succeed"] = False
         return
-    plan = payment.plan_payment(g, chooser, payment.Cost(0, [payment.ANY] * x))
+    plan = payment.plan_payment(g, chooser, cost(x))
     assert plan is not None
     payment.pay(g, chooser, plan)
     ctx.last["pay"] = ctx.last["succeed"] = True
-    ctx.run(node["effect"])
+    if "effect" in node:
+        ctx.run(node["effect"])
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
@@ -106,6 +113,10 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
         return False
     if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
         return False
+    if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
+        return False
+    if "kill" in cost and not ctx.candidates(cost["kill"]):
+        return False
     return True
 
 
@@ -115,6 +126,11 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         actions.exhaust(g, [ctx.source])
     if cost.get("kill_self"):
         actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.you)
+    if "xp" in cost:
+        actions.spend_xp(g, ctx.you, int(cost["xp"]))
+    if "kill" in cost:
+        victims = ctx.choose_from(cost["kill"], ctx.candidates(cost["kill"]), "kill")
+        actions.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
                                  list(g.player(ctx.you).hand), "discard")
@@ -229,8 +245,10 @@ def deal_damage(ctx: EffectContext, node: Node) -> None:
     elif amount > 0:
         actions.deal_damage(g, targets, amount, source, ctx.controller, _by(ctx))
     ctx.bindings["it"] = targets
-    ctx.last["kill"] = any(g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0
-                           for t in targets)
+    lethal = [t for t in targets
+              if g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0]
+    ctx.last["kill"] = bool(lethal)
+    ctx.variables["killed"] = len(lethal)  # "for each unit this kills" (they die in the next cleanup)
 
 
 def mutual_damage(ctx: EffectContext, node: Node) -> None:
@@ -264,6 +282,11 @@ def prevent_damage(ctx: EffectContext, node: Node) -> None:
         for oid in affects:
             g.obj(oid).prevent += amount
         return
+    if node.get("next"):
+        # "the next time it would be dealt damage this turn, prevent it": all of one instance, once
+        _lasting(ctx, "prevent", {"from": node.get("from", "any"), "next": True}, node.get("duration", "this_turn"),
+                 affects, uses=1)
+        return
     _lasting(ctx, "prevent", {"from": node.get("from", "any")}, node.get("duration", "this_turn"), affects)
 
 
@@ -288,11 +311,16 @@ def _simple(name: str) -> Any:
             actions.return_to_hand(g, targets)
         elif name == "banish":
             actions.banish(g, targets)
+            if "with" in node:
+                # "banish me with this" (The Zero Drive): remembered for 'where: {banished_with: ...}'
+                holders = ctx.resolve(node["with"])
+                for oid in targets:
+                    g.state.banished_with[str(oid)] = list(holders)
         elif name == "put_in_hand":
             actions.put_in_hand(g, targets)
         elif name == "counter":
             for oid in targets:
-                actions.counter(g, oid)
+                actions.counter(g, oid, node.get("to", "trash"))  # "return it to its owner's hand instead"
         elif name == "take_control":
             for oid in targets:
                 if g.obj(oid).zone == "chain":
@@ -304,7 +332,13 @@ def _simple(name: str) -> Any:
                     g.obj(oid).controller = ctx.you
                     g.emit("control", obj=oid, player=ctx.you)
                 else:
+                    before = g.obj(oid).controller
                     actions.take_control(g, oid, ctx.you)
+                    if node.get("duration", "permanent") != "permanent" and before != ctx.you:
+                        # "until end of turn" / "until I leave the board": then control goes back (and,
+                        # with then: recall, it is recalled - "lose control of it and recall it")
+                        _lasting(ctx, "control", {"back_to": before, "then": node.get("then", "")},
+                                 node["duration"], [oid])
         elif name == "detach":
             for oid in targets:
                 actions.detach(g, oid)  # 436.4.b
@@ -357,12 +391,19 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
 def grant_keyword(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     targets = [t for t in ctx.resolve(node["target"], "give a keyword to") if g.obj(t).zone == "board"]
-    keyword = node["keyword"].lower().replace("-", "_")
-    value = node.get("value")
-    if value is None:
-        kw = g.catalog.keywords.get(keyword)
-        value = kw.default if kw is not None and kw.parameter_kind == "number" else None
-    _lasting(ctx, "grant", {"keyword": keyword, "value": value}, node.get("duration", "this_turn"), targets)
+    if "keywords_of" in node:
+        # "give it my keywords": every keyword that object has now, with its value
+        holders = [o for o in ctx.resolve(node["keywords_of"]) if g.obj(o).zone == "board"]
+        grants = list(layers.chars(g, holders[0]).keywords.items()) if holders else []
+    else:
+        keyword = node["keyword"].lower().replace("-", "_")
+        value = node.get("value")
+        if value is None:
+            kw = g.catalog.keywords.get(keyword)
+            value = kw.default if kw is not None and kw.parameter_kind == "number" else None
+        grants = [(keyword, value)]
+    for keyword, value in grants:
+        _lasting(ctx, "grant", {"keyword": keyword, "value": value}, node.get("duration", "this_turn"), targets)
     ctx.bindings["it"] = targets
 
 
@@ -428,8 +469,27 @@ def swap_locations(ctx: EffectContext, node: Node) -> None:
 
 # ---------------------------------------------------------------------- cards and resources
 def draw(ctx: EffectContext, node: Node) -> None:
+    g = ctx.g
+    if "cards" in node:
+        # "draw one (of the cards looked at)": those cards, from wherever they are in the main deck
+        for oid in ctx.resolve(node["cards"], "draw"):
+            obj = g.obj(oid)
+            if obj.zone == "main_deck":
+                g.place(oid, "hand")
+                g.emit("draw", player=obj.owner, obj=oid)
+                g.remember("draw", obj.owner, oid)
+        return
     player = ctx.player(node.get("player"))
-    actions.draw(ctx.g, player, ctx.amount(node.get("amount", 1)))
+    actions.draw(g, player, ctx.amount(node.get("amount", 1)))
+
+
+def mill(ctx: EffectContext, node: Node) -> None:
+    """Put the top cards of a main deck into its owner's trash (not a discard, not a draw)."""
+    g = ctx.g
+    player = ctx.player(node.get("player"))
+    for oid in list(g.player(player).main_deck[:ctx.amount(node.get("amount", 1))]):
+        g.place(oid, "trash")
+        g.emit("mill", player=player, obj=oid, code=g.obj(oid).code)
 
 
 def discard(ctx: EffectContext, node: Node) -> None:
@@ -468,8 +528,11 @@ def add(ctx: EffectContext, node: Node) -> None:
             power.append("|".join(sorted(domains)) if domains else "any")
         else:
             power.append(sym)
-    actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)), power,
-                          spells_only=node.get("only_for") == "spells")
+    power *= ctx.amount(node["times"]) if "times" in node else 1  # "add that much [A]"
+    # add_energy hooks on the source ("your Gold add an additional {1}"), as it was when activated
+    extra = ctx.variables.get("_add_energy", 0)
+    actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)) + extra, power,
+                          only_for=str(node.get("only_for", "")))
 
 
 def ready_runes(ctx: EffectContext, node: Node) -> None:
@@ -481,17 +544,26 @@ def ready_runes(ctx: EffectContext, node: Node) -> None:
 def create_token(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     at = node.get("at")
-    if at is None:
-        # played where a unit could normally be played: base or a battlefield you control (355.2.a)
-        options = [(f"{g.player(ctx.you).name}'s base", ctx.you)] + [
-            (g.name(bf.card), bf.loc) for bf in g.state.battlefields if bf.controller == ctx.you]
-        loc = int(ctx.ask(ctx.you, f"where to play the {node['token']} token", options))
-    else:
-        loc = ctx.place(at)
-    if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, ctx.you)):
-        loc = ctx.you
-    made = actions.create_token(g, node["token"], ctx.you, loc, bool(node.get("ready", False)),
-                                ctx.amount(node.get("count", 1)))
+    player = ctx.player(node.get("player"))  # "you play a Gold" inside for_each_player: player: controller
+    count = ctx.amount(node.get("count", 1))
+    # each_location: "you may play them to different locations" - one choice per token
+    batches = [1] * count if node.get("each_location") and at is None else [count]
+    made: list[int] = []
+    token = g.catalog.tokens.get(str(node["token"]).lower())
+    for batch in batches:
+        if at is None and token is not None and token.type != "unit":
+            loc = player  # 149.2: gear is played to its controller's base
+        elif at is None:
+            # played where a unit could normally be played: base or a battlefield you control (355.2.a)
+            options = [(f"{g.player(player).name}'s base", player)] + [
+                (g.name(bf.card), bf.loc) for bf in g.state.battlefields if bf.controller == player]
+            loc = int(ctx.ask(player, f"where to play the {node['token']} token", options))
+        else:
+            loc = ctx.place(at)
+        if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, player)):
+            loc = player
+        made += actions.create_token(g, node["token"], player, loc, bool(node.get("ready", False)), batch,
+                                     exhausted=bool(node.get("exhausted", False)))
     ctx.bindings["it"] = made
 
 
@@ -504,6 +576,8 @@ def gain_xp(ctx: EffectContext, node: Node) -> None:
     amount = ctx.amount(node.get("amount", 1))
     g.player(ctx.you).xp += amount
     g.emit("xp", player=ctx.you, amount=amount)
+    if amount > 0:
+        g.remember("xp", ctx.you, ctx.source, loc=amount)  # "if you've gained XP this turn"
 
 
 def look_at_top(ctx: EffectContext, node: Node) -> None:
@@ -513,10 +587,15 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
     owners = g.opponents(ctx.you) if who == "opponents" else (
         g.in_turn_order(ctx.you) if who == "each" else [ctx.you])
     count = ctx.amount(node["count"])
+    if node.get("reveal") and attr == "main_deck":
+        for p in owners:
+            _before_reveal(ctx, p)
     seen = [oid for p in owners for oid in getattr(g.player(p), attr)[:count]]
     g.emit("look", player=ctx.you, count=len(seen), reveal=bool(node.get("reveal")),
            cards=[g.obj(c).code for c in seen] if node.get("reveal") else None)
     for oid in seen:
+        if node.get("reveal"):
+            _revealed_from_deck(ctx, oid)
         g.emit("looked_at", obj=oid, player=ctx.you, owner=g.obj(oid).owner)
     ctx.bindings["them"] = list(seen)
     ctx.bindings["it"] = list(seen)
@@ -529,6 +608,14 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
     _dispose(ctx, rest, node.get("rest", "keep_order"))
 
 
+def predict(ctx: EffectContext, node: Node) -> None:
+    """Predict N: look at the top N cards of your Main Deck, recycle any of them and put the rest back
+    in any order (a keyword action of later sets; engine-notes: it never burns out)."""
+    look_at_top(ctx, {"count": node.get("count", 1), "rest": "back_any_order",
+                      "then": {"type": "recycle",
+                               "target": {"pick": "choose", "what": "card", "among": "them", "any_number": True}}})
+
+
 def play(ctx: EffectContext, node: Node) -> None:
     """Play a card from wherever the selector finds it, with its cost ignored or reduced."""
     from riftscript.core import chain
@@ -537,26 +624,35 @@ def play(ctx: EffectContext, node: Node) -> None:
     # 185.3.b: a token that left the board (banished by Portal Rescue) no longer exists to be played
     cards = [oid for oid in ctx.resolve(node["card"], "play") if g.obj(oid).zone != "gone"]
     saved = ctx.you
+    played: list[int] = []
     for oid in cards:
-        ctx.you = g.obj(oid).owner if node.get("player") == "owner" else saved
+        who = node.get("player", "you")
+        ctx.you = g.obj(oid).owner if who == "owner" else saved if who == "you" else ctx.player(who)
         card = g.card(oid)
         ignore = node.get("ignore_cost", "")
-        cost = payment.play_cost(g, ctx.you, oid, [], ignore=ignore,
-                                 reduction=ctx.amount(node.get("cost_reduction", 0)))
-        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell")
+        reduction = ctx.amount(node.get("cost_reduction", 0))
+        paid = _optional_costs_paid(ctx, oid, ignore, reduction) if card.type in ("unit", "gear") else []
+        cost = payment.play_cost(g, ctx.you, oid, paid, ignore=ignore, reduction=reduction)
+        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
         if plan is None:
             g.emit("cant_play", obj=oid, reason="cost")
             continue
         payment.pay(g, ctx.you, plan)
         g.remember("played", ctx.you, oid, code=card.code)
+        played.append(oid)
         if card.type in ("unit", "gear"):
             if "at" in node:
                 loc = ctx.place(node["at"])
             else:
                 options = chain.play_locations(g, ctx.you, oid)
+                if card.type == "unit" and "also_at" in node:
+                    # "if it is a unit, you may play it here" - besides where units may be played
+                    extra = ctx.place(node["also_at"])
+                    if extra != NOWHERE and extra not in options and actions.can_enter(g, extra, ctx.you):
+                        options = options + [extra]
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
                                   [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you
-            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc)
+            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc, paid=paid)
             g.place(oid, "chain")
             g.emit("play", player=ctx.you, obj=oid, code=card.code, location=loc, by="effect")
             chain.resolve_item(g, item)
@@ -572,10 +668,37 @@ def play(ctx: EffectContext, node: Node) -> None:
                                    [(str(c), i) for i, c in enumerate(combos)]))
                 targets = combos[pick]
             g.place(oid, "chain")
+            g.obj(oid).controller = ctx.you  # played by another player ("its controller may play this again")
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
+            if node.get("afterwards") == "recycle":
+                item.variables["_afterwards_recycle"] = 1  # "then recycle it": recycled, not trashed, once played
             g.state.chain.insert(max(0, len(g.state.chain) - 1), item)
             g.emit("play", player=ctx.you, obj=oid, code=card.code, by="effect", targets=targets)
     ctx.you = saved
+    ctx.bindings["it"] = played  # "... If you do, attach it to me"
+    ctx.last["succeed"] = bool(played)
+
+
+def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: int) -> list[str]:
+    """Step 3 of playing (engine notes): a permanent an effect plays may still have its optional
+    additional costs paid ([Accelerate], 805) - those paid with energy and power alone, offered
+    one by one while the player can afford them."""
+    from riftscript.core import chain
+
+    g = ctx.g
+    paid: list[str] = []
+    names = chain.optional_costs(g, oid)
+    if not names:
+        return paid
+    card = g.card(oid)
+    base = payment.play_cost(g, ctx.you, oid, [], ignore=ignore, reduction=reduction)
+    for name in names:
+        trial = payment.play_cost(g, ctx.you, oid, paid + [name], ignore=ignore, reduction=reduction)
+        if trial.other != base.other or payment.plan_payment(g, ctx.you, trial, for_gear=card.type == "gear") is None:
+            continue
+        if ctx.ask(ctx.you, f"pay {name} as you play {card.name}?", [("yes", True), ("no", False)]):
+            paid.append(name)
+    return paid
 
 
 def extra_turn(ctx: EffectContext, node: Node) -> None:
@@ -616,7 +739,7 @@ def _pay_equip_cost(ctx: EffectContext, eq: int, less_power: int) -> bool:
         if ability.kind == "activated" and ability.keyword == "equip":
             cost = payment.ability_cost(g, ctx.you, eq, ability.body["cost"])
             cost.power = cost.power[less_power:]
-            plan = payment.plan_payment(g, ctx.you, cost)
+            plan = payment.plan_payment(g, ctx.you, cost, for_gear=True)  # Equip is a gear ability
             if plan is not None and not cost.other:
                 options.append((cost.energy + len(cost.power), cost, plan))
     if not options:
@@ -655,12 +778,13 @@ def select(ctx: EffectContext, node: Node) -> None:
 def reveal_until(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     player = ctx.player(node.get("player", "you"))
+    _before_reveal(ctx, player)
     deck = g.player(player).main_deck
     revealed: list[int] = []
     found: list[int] = []
     for oid in list(deck):
         revealed.append(oid)
-        g.emit("reveal", obj=oid, code=g.obj(oid).code, player=player)
+        _revealed_from_deck(ctx, oid)
         g.emit("looked_at", obj=oid, player=ctx.you, owner=player)
         if ctx.is_kind(oid, node.get("what", "card")) and ctx.matches(oid, node.get("where")):
             found = [oid]
@@ -670,6 +794,33 @@ def reveal_until(ctx: EffectContext, node: Node) -> None:
     if found and "then" in node:
         ctx.run(node["then"])
     _dispose(ctx, [c for c in revealed if g.obj(c).zone == "main_deck"], node.get("rest", "recycle"))
+
+
+def _before_reveal(ctx: EffectContext, owner: int) -> None:
+    """'If you would reveal cards from a deck, look at the top card first; you may recycle it'
+    (Void Hatchling): the hook look_before_reveal on an object the revealing player controls."""
+    g = ctx.g
+    deck = g.player(owner).main_deck
+    if not deck or not any(True in layers.hook_values(g, oid, "look_before_reveal") for oid in g.board_objects()
+                           if g.obj(oid).controller == ctx.you):
+        return
+    top = deck[0]
+    g.emit("look", player=ctx.you, count=1, reveal=False, cards=None)
+    g.emit("looked_at", obj=top, player=ctx.you, owner=owner)
+    if ctx.ask(ctx.you, f"recycle the top card of {g.player(owner).name}'s deck before the reveal?",
+               [("yes", True), ("no", False)]):
+        actions.recycle(g, [top])
+
+
+def _revealed_from_deck(ctx: EffectContext, oid: int) -> None:
+    """A card revealed from a main deck; 'as I'm revealed from your deck, add ...' (the hook
+    add_when_revealed on the card, read as it is revealed, before anything else happens)."""
+    g = ctx.g
+    obj = g.obj(oid)
+    g.emit("reveal", obj=oid, code=obj.code, player=obj.owner)
+    energy = sum(int(v) for v in layers.hook_values(g, oid, "add_when_revealed"))
+    if energy:
+        actions.add_resources(g, obj.owner, energy, [])
 
 
 def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
@@ -695,10 +846,15 @@ def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
 def put_in_zone(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     zone = str({"champion_zone": "champion", "banishment": "banished"}.get(node["zone"], node["zone"]))
+    position = node.get("position", "bottom")
     for oid in ctx.resolve(node["target"], "move"):
         obj = g.obj(oid)
-        g.place(oid, zone, obj.owner if zone == "board" else NOWHERE)
-        g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner)
+        top = position == "top"
+        if position == "top_or_bottom":  # "put a card on the top or bottom of your Main Deck": its owner chooses
+            top = bool(ctx.ask(obj.owner, f"put {g.name(oid)} on top of the deck or at the bottom?",
+                               [("top", True), ("bottom", False)]))
+        g.place(oid, zone, obj.owner if zone == "board" else NOWHERE, top=top)
+        g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner, **({"top": True} if top else {}))
 
 
 def trigger_abilities(ctx: EffectContext, node: Node) -> None:
@@ -756,16 +912,18 @@ PRIMITIVES: list[EffectType] = [
     _primitive("draw", draw, ("draw", "burn_out")), _primitive("discard", discard, ("discard",), decides=True),
     _primitive("channel", channel, ("channel",)), _primitive("add", add, ("add",)),
     _primitive("ready_runes", ready_runes, ("ready",)),
-    _primitive("create_token", create_token, ("create_token", "enter_board", "contest")),
+    _primitive("create_token", create_token, ("create_token", "enter_board", "contest", "played")),
     _primitive("gain_points", gain_points, ("points",)), _primitive("gain_xp", gain_xp, ("xp",)),
-    _primitive("look_at_top", look_at_top, ("look", "looked_at", "recycle")),
+    _primitive("look_at_top", look_at_top, ("look", "looked_at", "reveal", "add", "recycle"), decides=True),
+    _primitive("predict", predict, ("look", "looked_at", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
-    _primitive("attach", attach, ("attach",)), _primitive("hide", hide, ("hide",), decides=True),
+    _primitive("attach", attach, ("attach", "equipped")), _primitive("hide", hide, ("hide",), decides=True),
     _primitive("reveal_hand", reveal_hand, ("reveal_hand",)),
     _primitive("select", select, decides=True),
-    _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "recycle"), decides=True),
+    _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "add", "recycle"), decides=True),
     _primitive("put_in_zone", put_in_zone, ("put_in_zone",), decides=True),
+    _primitive("mill", mill, ("mill",)),
     _primitive("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die")),
 ]
 

@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 from riftscript.core import decisions, layers, rng
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.state import NOWHERE, GameState, Obj
-from riftscript.plugins.agents import GreedyAgent
+from riftscript.plugins.agents import GreedyAgent, _single_or_all
 
 if TYPE_CHECKING:
     from riftscript.core.game import Game, Snapshot
@@ -264,8 +264,9 @@ class MCTSAgent:
     def _search(self, game: "Game", me: int, candidates: list[Action], policy: GreedyAgent, seed: int) -> _Node:
         determinizer = Determinizer(game, me)
         allowed = {action_key(a) for a in candidates}
-        prior = {action_key(a): i for i, a in enumerate(sorted(
-            candidates, key=lambda a: -policy.score(game, me, a)))}
+        scores = policy.scores(game, me, candidates)
+        prior = {action_key(a): i for i, (_, a) in enumerate(sorted(
+            zip(scores, candidates), key=lambda pair: -pair[0]))}
         root = _Node()
         turn = game.state.turn
         deadline = None if self.millis is None else time.perf_counter() + self.millis / 1000
@@ -321,11 +322,14 @@ class MCTSAgent:
             keys = [action_key(a) for a in options]
             untried: list[tuple[float, int, str, Action]] = []
             known: list[_Node] = []
+            ranks: list[float] | None = None
             for i, (key, action) in enumerate(zip(keys, options)):
                 child = node.children.get(key)
                 if child is None:
                     # the greedy agent's favourites first
-                    rank = prior.get(key, i) if node is root else -policy.score(sim, me, action)
+                    if node is not root and ranks is None:
+                        ranks = [-score for score in policy.scores(sim, me, options)]
+                    rank = prior.get(key, i) if ranks is None else ranks[i]
                     untried.append((rank, i, key, action))
                 else:
                     child.available += 1
@@ -352,5 +356,6 @@ def _ucb(node: _Node) -> float:
 
 def _meaningful(game: "Game", actions: list[Action]) -> list[Action]:
     """The actions worth searching: rune and other Add abilities only fill the pool, which paying
-    for a card does by itself."""
-    return [a for a in actions if not decisions.is_resource_action(game, a)] or actions
+    for a card does by itself; units move one at a time or all together, as the greedy agent
+    moves them (the other groups would multiply the branches of a move)."""
+    return [a for a in _single_or_all(actions, game) if not decisions.is_resource_action(game, a)] or actions

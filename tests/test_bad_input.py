@@ -47,7 +47,8 @@ CASES: dict[str, list[str]] = {
         "20:42: unknown keyword 'ganknig'; did you mean 'ganking'? (abilities[1].modifiers[0].keyword)",
     ],
     "schema_and_reference_errors.yaml": [
-        "3:7: 'bad-11' does not match the pattern '^[A-Z0-9]{2,5}-[0-9]{3}[a-z]?$' (code)",
+        "3:7: 'bad-11' does not match the pattern "
+        "'^[A-Z0-9]{2,5}-(?:[0-9]{3}[a-z]?|T[0-9]{2}|T-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)$' (code)",
         "6:8: -1 is less than the minimum of 0 (might)",
         "7:12: unknown keyword 'Shieldd'; did you mean 'Shield'? (keywords[0])",
         "10:19: 'playd' is not a known event; did you mean 'played'? (abilities[0].when.event)",

@@ -3,13 +3,14 @@ bad cache file is ignored."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from riftscript.core.cache import CACHE_DIR_ENV, NO_CACHE_ENV, PREFIX, ValidationCache, default_dir
 from riftscript.core.catalog import load_catalog
 from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType, SetSpec, load_plugins
+from riftscript.core.registry import EffectType, Plugins, SetSpec, load_plugins
 from riftscript.core.schema import Schemas
 
 CARD = "schema_version: 1\ncode: CCH-{n:03d}\nname: Cached {n}\ntype: unit\nmight: {n}\nkeywords: [Tank]\n"
@@ -111,10 +112,14 @@ def test_plugin_effect_schemas_are_part_of_the_fingerprint(cache_dir: Path) -> N
         def riftscript_effect_types(self) -> list[EffectType]:
             return [EffectType("bloom", run=lambda ctx, eff: None, schema={"properties": {"amount": {"type": "integer"}}})]
 
-    plain = ValidationCache.open(Schemas())
-    extended = ValidationCache.open(Schemas([("bloom", {"properties": {"amount": {"type": "integer"}}})]))
+    def fragments(plugins: Plugins) -> list[tuple[str, Any]]:  # installed sets may bring effect schemas too
+        return [(e.name, e.schema) for e in plugins.effect_types() if e.schema is not None]
+
+    with_bloom = load_plugins(extra=[Bloom()])
+    plain = ValidationCache.open(Schemas(fragments(load_plugins())))
+    extended = ValidationCache.open(Schemas(fragments(with_bloom)))
     assert plain is not None and extended is not None and plain.path != extended.path
-    load_catalog(load_plugins(extra=[Bloom()]))
+    load_catalog(with_bloom)
     assert extended.path.exists()
 
 

@@ -70,7 +70,7 @@ def test_card_search_filters() -> None:
     rows = lines[1:-1]
     assert rows and all(" spell " in row and " fury" in row for row in rows)
     assert lines[-1] == f"{len(rows)} cards"
-    found = json.loads(run("cards", "--name", "chemtech", "--json").out)
+    found = json.loads(run("cards", "--name", "chemtech", "--set", "ogn", "--json").out)
     assert [c["code"] for c in found] == ["OGN-003"]
     assert found[0]["keywords"] == "Assault 2"
     assert all("Tank" in c["keywords"] for c in json.loads(run("cards", "--keyword", "tank", "--json").out))

@@ -44,7 +44,7 @@ def test_audit_depth_is_not_negative() -> None:
 def test_cards_type_is_one_of_the_card_types() -> None:
     text = usage_error("cards", "--type", "nonsense")
     assert "argument --type: invalid choice: 'nonsense' (choose from 'unit', 'spell', 'gear', 'legend', " \
-           "'battlefield', 'rune')" in text
+           "'battlefield', 'rune', 'marker')" in text  # marker: Unleashed's reminder cards
     assert run("cards", "--type", "Legend", "--set", "OGS").code == 0  # any case
 
 

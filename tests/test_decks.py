@@ -195,7 +195,7 @@ def test_a_missing_deck_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_every_installed_deck_is_legal(catalog: Catalog, capsys: pytest.CaptureFixture[str]) -> None:
-    assert len(catalog.decks) == 7
+    assert len(catalog.decks) == 11  # seven official decks, two Spiritforged and two Unleashed demo decks
     for name, (data, _) in catalog.decks.items():
         assert violations(catalog, Deck.from_data(data)) == [], name
     assert main(["deck", "check", *sorted(catalog.decks)]) == 0
@@ -208,7 +208,7 @@ def test_deck_list(catalog: Catalog, capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     for name in catalog.decks:
         assert name in out
-    assert out.rstrip().endswith("7 decks installed, 7 legal")
+    assert out.rstrip().endswith("11 decks installed, 11 legal")
     assert main(["deck", "list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {r["name"] for r in rows} == set(catalog.decks)

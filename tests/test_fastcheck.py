@@ -35,7 +35,10 @@ def _bench_module() -> Any:
 
 @pytest.fixture(scope="module")
 def schemas() -> Schemas:
-    return Schemas()
+    """The schemas with the installed plugins' effect fragments (a set's own primitives)."""
+    loaded = load_catalog(strict=False).schemas
+    assert loaded is not None
+    return loaded
 
 
 @pytest.fixture(scope="module")

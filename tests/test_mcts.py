@@ -123,14 +123,16 @@ def test_a_deal_keeps_every_pool_and_varies_what_is_hidden() -> None:
     game = _position()
     determinizer = Determinizer(game, 0)
     opponent = game.state.players[1]
-    hidden = sorted(game.state.objs[o].code for o in opponent.hand + opponent.main_deck
-                    + game.state.battlefields[0].facedown)
+    def facedown(g: Game) -> list[int]:
+        return [o for bf in g.state.battlefields for o in bf.facedown if g.state.objs[o].controller == 1]
+
+    hidden = sorted(game.state.objs[o].code for o in opponent.hand + opponent.main_deck + facedown(game))
     hands = set()
     state = 5
     for _ in range(4):
         sim, state = determinizer.deal(state)
         p = sim.state.players[1]
-        assert sorted(sim.state.objs[o].code for o in p.hand + p.main_deck + sim.state.battlefields[0].facedown) == hidden
+        assert sorted(sim.state.objs[o].code for o in p.hand + p.main_deck + facedown(sim)) == hidden
         assert [sim.state.objs[o].code for o in sim.state.players[0].hand] == \
                [game.state.objs[o].code for o in game.state.players[0].hand]  # its own hand as it is
         hands.add(tuple(sim.state.objs[o].code for o in p.hand))

@@ -118,8 +118,10 @@ def test_a_scenario_failing_on_the_card_as_it_is_proves_nothing(zappers: tuple[C
 
 
 def test_the_sample_keeps_its_score() -> None:
-    """A fixed sample of installed cards: its mutation score must not fall under what it is today."""
-    result = run("mutate", "--sample", "24", "--seed", "11", "--workers", "1", "--format", "json", "--min-score", "90")
+    """A fixed sample of Origins and Proving Grounds cards: its mutation score must not fall under what it
+    is today (other installed sets are sampled on their own)."""
+    result = run("mutate", "--set", "OGN", "--set", "OGS", "--sample", "24", "--seed", "11", "--workers", "1",
+                 "--format", "json", "--min-score", "90")
     assert result.code == 0, result.err
     report = json.loads(result.out)
     assert report["sets"]["all"]["cards"] == 24 and report["sets"]["all"]["score"] >= 90

@@ -136,7 +136,8 @@ def test_a_set_for_another_engine_or_schema_is_skipped(tmp_path: Path, engine: s
 
 
 def test_disabling_plugins_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv(DISABLE_ENV, "origins, proving-grounds")
+    # Spiritforged plays Origins' Recruit token, Unleashed Origins' Sprite and Spiritforged's Gold: they go too
+    monkeypatch.setenv(DISABLE_ENV, "origins, proving-grounds, spiritforged, unleashed")
     plugins = load_plugins()
     errors = {p.name: p.error for p in plugins.loaded}
     assert errors["origins"] == errors["proving-grounds"] == f"disabled by {DISABLE_ENV}"

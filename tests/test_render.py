@@ -35,8 +35,9 @@ def card(**fields: Any) -> dict[str, Any]:
 def test_keywords_with_parameters() -> None:
     text = render_card(card(keywords=["Tank", {"Assault": 2}, {"Deathknell": {"type": "draw", "amount": 2}},
                                       {"Equip": {"energy": 1, "power": ["fury"]}}, "quick_draw"]))
-    assert text.splitlines() == ["[Tank]", "[Assault 2]", "[Deathknell] — Draw 2.", "[Equip] {1}{Fury}",
-                                 "[Quick-Draw]"]
+    # a keyword whose parameter is an effect reads like an ability, after the plain ones
+    assert text.splitlines() == ["[Tank]", "[Assault 2]", "[Equip] {1}{Fury}", "[Quick-Draw]",
+                                 "[Deathknell] — Draw 2."]
 
 
 def test_spell() -> None:
@@ -74,7 +75,43 @@ def test_static_while() -> None:
     unit = card(abilities=[{"kind": "static", "affects": "self", "while": {"type": "is", "subject": "self",
                                                                            "state": "buffed"},
                             "modifiers": [{"type": "might", "amount": 3}, {"type": "keyword", "keyword": "Tank"}]}])
-    assert render_card(unit) == "While I'm buffed, I have +3 Might. While I'm buffed, I have [Tank]."
+    assert render_card(unit) == "While I'm buffed, I have +3 Might and [Tank]."
+
+
+def test_set_text_style() -> None:
+    """A set's manifest may word templates its own way (Unleashed: 'text_style')."""
+    ability = {"kind": "additional_cost", "optional": True, "cost": {"xp": 4}, "effect_on_cost": {"reduce_energy": 2}}
+    activated = {"kind": "activated", "cost": {"exhaust_self": True}, "timing": "reaction",
+                 "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[ability, activated])).splitlines() == [
+        "As you play me, you may spend 4 XP as an additional cost. If you do, reduce my cost by {2}.",
+        "{Exhaust}: [Reaction] — Draw 1."]
+    assert render_card(card(code="UNL-999", abilities=[ability, activated])).splitlines() == [
+        "You may spend 4 XP as an additional cost to play me. If you do, I cost {2} less.",
+        "[Reaction] — {Exhaust}: Draw 1."]
+
+
+def test_level_ladder_and_instead() -> None:
+    def level(n: int) -> dict[str, Any]:
+        return {"type": "keyword", "keyword": "level", "value": n}
+    unit = card(abilities=[
+        {"kind": "static", "keyword": "Level 3", "condition": {"type": "all", "of": [level(3), {"type": "not", "of": level(6)}]},
+         "modifiers": [{"type": "cost", "energy": 2}]},
+        {"kind": "static", "keyword": "Level 6", "condition": level(6), "modifiers": [{"type": "cost", "energy": 4}]}])
+    assert render_card(unit).splitlines() == ["[Level 3] — I cost {2} less.", "[Level 6] — I cost {4} less instead."]
+    spell = card(type="spell", abilities=[{"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "unit"}},
+        {"type": "if", "condition": level(6),
+         "then": {"type": "modify_might", "target": "target", "amount": 3, "duration": "this_turn"},
+         "else": {"type": "modify_might", "target": "target", "amount": 1, "duration": "this_turn"}}]}}])
+    assert render_card(spell) == "Give a unit +1 Might this turn. [Level 6] — Give it +3 Might this turn instead."
+
+
+def test_ability_cost_that_shrinks_and_predict() -> None:
+    gear = card(type="gear", abilities=[{"kind": "activated", "cost": {"energy": {
+        "type": "count", "of": {"pick": "all", "what": "unit", "where": {"controller": "friendly", "stunned": True}},
+        "times": -1, "plus": 4}}, "effect": {"type": "predict", "count": 2}}])
+    assert render_card(gear) == "{4}: [Predict 2]. This ability costs {1} less for each stunned friendly unit."
 
 
 def test_replacement() -> None:
@@ -241,7 +278,7 @@ _SAMPLES: dict[str, Any] = {
     "amount": 2, "amount_expr": {"type": "stat", "stat": "points"}, "effect_node": {"type": "draw", "amount": 1},
     "effect": {"type": "draw", "amount": 1}, "condition": {"type": "turn", "whose": "yours"},
     "trigger": {"event": "conquer", "subject": "self"}, "cost": {"energy": 1}, "duration": "this_turn",
-    "power": "fury", "domain": "fury", "zone": "trash", "object_kind": "unit", "ref": "it",
+    "power": "fury", "domain": "fury", "zone": "trash", "object_kind": "unit", "ref": "it", "location": "here",
     "filter": {"controller": "friendly"}, "named": {"named": "x"}, "event_name": "conquer",
     "static_body": {"modifiers": [{"type": "enter_ready"}]},
     "triggered_body": {"when": {"event": "conquer", "subject": "self"}, "effect": {"type": "draw", "amount": 1}},
@@ -253,12 +290,15 @@ _SAMPLES: dict[str, Any] = {
 _BASES: dict[str, dict[str, Any]] = {
     "create_effect": {"static": {"modifiers": [{"type": "enter_ready"}]}},
     "hook": {"hook": "timing", "value": "action"}, "cost": {"energy": 1},
+    "grant_ability": {"ability": {"kind": "activated", "cost": {"exhaust_self": True},
+                                  "effect": {"type": "draw", "amount": 1}}},
 }
 
 
 # The kernel hooks schemas/README.md lists.
 _HOOKS = ("timing", "damage_assignment", "standard_move", "targeting_tax", "hide", "reaction_when_played_to",
-          "stays_at_battlefield", "extra_hidden_cards")
+          "stays_at_battlefield", "extra_hidden_cards", "look_before_reveal", "add_when_revealed",
+          "equipment_bonus_times", "tag", "chosen_by", "event_alias", "add_energy", "combat_damage")
 
 
 def _sample(prop: dict[str, Any]) -> Any:
@@ -268,6 +308,9 @@ def _sample(prop: dict[str, Any]) -> Any:
         return prop["enum"][0]
     if "anyOf" in prop:
         return _sample(prop["anyOf"][0])
+    if "allOf" in prop:
+        return _BASES["grant_ability"]["ability"] if prop["allOf"] == [{"$ref": "#/$defs/ability"}] \
+            else _sample(prop["allOf"][0])
     kind = prop.get("type")
     if kind == "array":
         return [_sample(prop.get("items", {}))]
@@ -344,3 +387,16 @@ def test_every_node_of_the_language_renders() -> None:
     assert len(rendered) > 1000
     unrendered = [(name, text) for name, text in rendered if MARK_OPEN in text or not text.strip()]
     assert unrendered == []
+
+
+def test_audit_leaves_reminder_cards_out(tmp_path: Path, catalog: Catalog, capsys: pytest.CaptureFixture[str]) -> None:
+    """A marker card (Buff, XP Tracker) has no script to render: it is listed, not scored as 0."""
+    reference = tmp_path / "ref.json"
+    reference.write_text(json.dumps([
+        {"public_code": "UNL-T04/219", "name": "Buff", "rules_text": "A reminder."},
+        {"public_code": "UNL-T02/219", "name": "Bird", "rules_text": "[Deflect]"}]), encoding="utf-8")
+    report = textaudit.audit(catalog, textaudit.load_reference(reference), 0.8, ["UNL"])
+    assert report.not_compared == ["UNL-T04"]
+    assert [c.code for c in report.cards] == ["UNL-T02"] and report.totals()["not_compared"] == 1
+    textaudit.main(["--reference", str(reference), "--set", "UNL"])
+    assert "not compared (reminder cards, nothing to script): UNL-T04" in capsys.readouterr().out

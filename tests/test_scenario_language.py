@@ -147,3 +147,13 @@ def test_every_key_of_the_scenario_language_is_documented() -> None:
     words = set(re.findall(r"[a-z_]+", section))
     missing = {kind: sorted(k for k in names if k not in words) for kind, names in keys.items()}
     assert {kind: names for kind, names in missing.items() if names} == {}
+
+
+def test_keyword_expectations_check_absence_and_values(tmp_path: Path) -> None:
+    """[] means no keywords at all and {keyword: value} compares the value (null: absent), so neither
+    passes whatever the object has."""
+    _run(tmp_path, POSITION + "  - {expect: {keywords: {sergeant: [], poro: {ganking: null}}}}\n")
+    with pytest.raises(ScenarioFailure, match=r"expected poro to have no keywords; it has \['shield'\]"):
+        _run(tmp_path, POSITION + "  - {expect: {keywords: {poro: []}}}\n")
+    with pytest.raises(ScenarioFailure, match=r"expected poro's keywords \{'shield': None\}"):
+        _run(tmp_path, POSITION + "  - {expect: {keywords: {poro: {shield: null}}}}\n")

@@ -97,7 +97,8 @@ def test_set_option_loads_the_folder_for_every_command(folder: Path, capsys: pyt
     assert run("--set", str(folder), "deck", "list").code == 0  # 'deck' prints to sys.stdout
     assert any(line.startswith("Squire Deck ") for line in capsys.readouterr().out.splitlines())
     checked = run("--set", str(folder), "validate")
-    assert checked.code == 0 and checked.lines[-1].endswith("in 3 sets checked: no problems")
+    installed = len(run("sets").lines) - 1  # the installed sets' rows under the header
+    assert checked.code == 0 and checked.lines[-1].endswith(f"in {installed + 1} sets checked: no problems")
     assert run("--set", str(folder), "demo", "--decks", "Squire Deck", "Viktor Champion Deck").code == 0
     assert capsys.readouterr().out.startswith("Setup: duel (seed 2026): Squire (Squire Deck) vs Viktor")
     assert "MYS" not in [line.split()[0] for line in run("sets").lines[1:]]  # only while --set names it
@@ -230,3 +231,17 @@ def test_rules_coverage_runs_a_set_folder_with_its_keywords(folder: Path) -> Non
     outcomes = measure([folder / "scenarios"]).outcomes
     assert sorted((o.name, o.status) for o in outcomes) == [
         ("Kindle 2 deals 2 when the squire attacks", "passed"), ("My Set Pathfinder draws a card when played", "passed")]
+
+
+def test_a_set_folder_loads_its_tokens_folder(folder: Path) -> None:
+    """Tokens with no printed card live in tokens/: a card of the folder creates one by name."""
+    (folder / "tokens").mkdir()
+    (folder / "tokens" / "MYS-T-WISP.yaml").write_text(
+        "schema_version: 1\ncode: MYS-T-WISP\nname: Wisp\ntype: unit\nsupertype: token\ntoken: true\nmight: 1\n",
+        encoding="utf-8")
+    (folder / "cards" / "MYS-003.yaml").write_text(
+        "schema_version: 1\ncode: MYS-003\nname: Wisp Caller\ntype: spell\ndomains: [calm]\ncost: {energy: 1}\n"
+        "abilities:\n  - kind: spell\n    effect: {type: create_token, token: Wisp}\n", encoding="utf-8")
+    checked = run("validate", str(folder / "cards" / "MYS-003.yaml"))
+    assert checked.code == 0 and checked.lines[-1] == "1 file checked: no problems", checked.out
+    assert "MYS-T-WISP" in run("--set", str(folder), "cards", "--set", "MYS").out

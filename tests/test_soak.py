@@ -5,7 +5,8 @@ Invariants (after each applied action, i.e. whenever the game hands back a decis
 - no non-token card ever vanishes (card counts are conserved; only tokens cease to exist);
 - no rune pool holds a negative amount;
 - no unit on the board has lethal damage (the cleanups ran before the game asked anyone);
-- the game ends, with a winner or a loop draw.
+- the game ends, with a winner or a loop draw;
+- after every fifth action, every cache agrees with a fresh copy of the game (invariants.cache_problems).
 
 200 games, cycling through the 28 pairings (the 21 pairs of different decks and the 7 mirrors).
 """
@@ -22,6 +23,7 @@ from riftscript.core.game import Game
 from riftscript.plugins.agents import RandomAgent
 
 MAX_ACTIONS = 20_000
+CACHE_EVERY = 5  # the caches against a fresh copy after every fifth action (the full check doubles a soak)
 
 
 @lru_cache(maxsize=1)
@@ -31,14 +33,14 @@ def cat() -> Any:
 
 def pairings() -> list[tuple[str, str]]:
     decks = sorted(cat().decks)
-    assert len(decks) == 7, decks
+    assert len(decks) == 11, decks  # the seven official decks, two Spiritforged and two Unleashed demo decks
     return list(itertools.combinations_with_replacement(decks, 2))
 
 
 def soak_one(decks: tuple[str, str], seed: int) -> tuple[Game, int]:
     g = Game.new(cat(), list(decks), seed=seed)
     agents = [RandomAgent(seed * 2 + 1), RandomAgent(seed * 2 + 2)]
-    applied = play_checked(g, agents, f"{decks} seed {seed}", MAX_ACTIONS)
+    applied = play_checked(g, agents, f"{decks} seed {seed}", MAX_ACTIONS, CACHE_EVERY)
     assert g.state.winners is not None
     if g.state.winners:
         assert g.state.result in ("victory", "card")  # Victory Score, or a card that wins (The Grand Plaza)
@@ -86,17 +88,36 @@ def test_soak_checks_can_fail() -> None:
     assert any("negative pool" in m for m in check(g, cards, counts))
     p.energy = 0
     b_unit = next(c for c in p.hand + p.main_deck if g.card(c).type == "unit")
-    for lst in (p.hand, p.main_deck):
-        if b_unit in lst:
-            lst.remove(b_unit)
-    p.base.append(b_unit)
-    g.state.objs[b_unit].zone, g.state.objs[b_unit].loc = "board", 0
+    g.place(b_unit, "board", 0)
     assert check(g, cards, counts) == []
     g.state.objs[b_unit].damage = 99
     assert any("lethal damage" in m for m in check(g, cards, counts))
     lost = p.main_deck.pop()
     del g.state.objs[lost]
     assert any("non-token cards changed" in m for m in check(g, cards, counts))
+
+
+def test_soak_checks_see_a_stale_cache() -> None:
+    """A change the caches didn't hear of (here: a buff set without a new state version) makes the
+    cached characteristics and legal actions disagree with a fresh copy of the game, and the soak fails."""
+    from riftscript.core import layers
+    from riftscript.core.builder import Builder
+
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    g, ids = b.build()
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+    might = layers.might(g, ids[unit])
+    g.state.objs[ids[unit]].buffs += 2  # no version bump: the cached characteristics are stale
+    problems = check(g, cards, counts)
+    assert any("cached characteristics" in m and f"might={might}," in m for m in problems)
+    g.touch()
+    assert check(g, cards, counts) == []
+    # a listener the objects don't have (an index entry not removed when it should have been)
+    g.listeners.setdefault("play", {})[(ids[unit], 0)] = None
+    assert any("dispatch index" in m for m in check(g, cards, counts))
 
 
 def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order() -> None:
@@ -119,3 +140,18 @@ def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order()
     assert d.kind == "assign"
     assert 1 < len(d.options) <= 100
     g.apply(g.legal_actions()[0])
+
+
+def test_144_3_a_move_of_more_than_64_units_is_listed_and_accepted() -> None:
+    """144.3: any number of units move together; the action schema once refused a listed move of 80
+    units (found by benchmarks/bench_board.py)."""
+    from riftscript.core.builder import Builder
+
+    b = Builder(cat())
+    bf = b.battlefield("OGN-276", controller=1, owner=1)
+    units = [b.add(0, "OGN-003") for _ in range(80)]
+    g, ids = b.build()
+    everyone = {"type": "move", "units": [ids[u] for u in units], "to": bf}
+    assert everyone in g.legal_actions()
+    g.apply(everyone)
+    assert all(g.obj(ids[u]).loc == bf for u in units)

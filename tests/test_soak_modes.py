@@ -25,6 +25,7 @@ from riftscript.plugins.agents import RandomAgent
 GAMES_PER_MODE = 80  # the default run; the slow run plays SLOW_GAMES_PER_MODE
 SLOW_GAMES_PER_MODE = 400
 MAX_ACTIONS = 30_000
+CACHE_EVERY = 5  # the caches against a fresh copy after every fifth action (the full check doubles a soak)
 SIZES = [pytest.param(GAMES_PER_MODE, id="default"),
          pytest.param(SLOW_GAMES_PER_MODE, id="long", marks=pytest.mark.slow)]
 
@@ -55,7 +56,7 @@ def soak_one(mode: str, n: int) -> Game:
     seed = 5000 + n
     g = Game.new(cat(), decks, mode=mode, seed=seed)
     agents = [RandomAgent(seed * 8 + i) for i in range(spec.players)]
-    play_checked(g, agents, f"{mode} {decks} seed {seed}", MAX_ACTIONS)
+    play_checked(g, agents, f"{mode} {decks} seed {seed}", MAX_ACTIONS, CACHE_EVERY)
     assert g.state.winners is not None
     if g.state.winners:
         teams = {g.state.players[w].team for w in g.state.winners}
@@ -86,7 +87,7 @@ def soak_match(mode: str, n: int) -> Match:
         m.apply(agents[d.player].choose(m.game, m.legal_actions()))
         applied += 1
         if m.game is game:
-            problems = check(game, cards, counts)
+            problems = check(game, cards, counts, caches=applied % CACHE_EVERY == 0)
             assert not problems, f"{mode} {decks} seed {seed} game {m.number} action {applied}: {problems[:5]}"
     result = m.result
     needed = m.spec.best_of // 2 + 1

@@ -57,7 +57,7 @@ def test_found_through_its_entry_points(catalog: Catalog) -> None:
     found = {p.name: (p.group, p.error) for p in catalog.plugins.loaded if p.name.startswith("vendetta")}
     assert found == {"vendetta": ("riftscript.sets", None), "vendetta-effects": ("riftscript.effects", None)}
     assert catalog.sets["VEN"].name == "Vendetta"
-    assert {"empower", "disempower", "burn", "predict"} <= set(catalog.effect_types)
+    assert {"empower", "disempower", "burn"} <= set(catalog.effect_types)
     assert {(w.kind, w.name) for w in catalog.words} >= {("state", "empowered"), ("event", "empowered")}
     assert {"empower", "empowered"} <= set(catalog.keywords)
 

@@ -17,6 +17,7 @@ import argparse
 import ast
 import itertools
 import json
+import re
 import sys
 from collections import Counter, deque
 from dataclasses import asdict, dataclass, field
@@ -116,14 +117,18 @@ KERNEL_KEYS: dict[str, str] = {
     "replaces": "core/replacement", "instead": "core/replacement", "while": "core/layers",
     "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
     "restriction": "core/actions", "to_units_here": "core/actions", "enter_ready": "core/actions",
-    "additional_cost": "core/chain", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
-    "reduce_power": "core/payment", "per_unit": "core/payment", "replace_cost": "core/payment",
+    "additional_cost": "core/payment", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
+    "reduce_power": "core/payment", "per_unit": "core/payment", "reduce_by_killed_cost": "core/payment",
     "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
     "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
     "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
     "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/chain",
     "parameter": "core/catalog", "default": "core/catalog", "stacking": "core/catalog", "status": "core/catalog",
     "deck_limit": "core/catalog", "rule": "core/catalog", "summary": "core/catalog",
+    "banish_self": "core/chain", "recycle": "core/chain", "return_to_hand": "core/chain", "repeat": "core/chain",
+    "before_turn": "core/scoring", "energy_x": "plugins/effects", "if_chooses": "core/payment",
+    "ignore_energy": "core/payment", "or_power": "core/payment", "power_times": "core/payment",
+    "xp": "core/chain", "controlled_by": "core/replacement",
 }
 
 
@@ -273,6 +278,7 @@ class Cause:
     optional: bool = False
     conditional: bool = False
     self_only: bool = False
+    token_only: bool = False  # the event's object is a new token: never the listener itself, never a card (185)
 
 
 @dataclass
@@ -340,7 +346,8 @@ class ScriptWalker:
             assert isinstance(etype, str)
             self_only = node.get("target") == "self" or node.get("card") == "self"
             for event, how in self.events_of(etype, node):
-                found.causes.append(Cause(event, how, optional, conditional, self_only))
+                token_only = etype == "create_token" and event in ("played", "enter_board")
+                found.causes.append(Cause(event, how, optional, conditional, self_only, token_only))
             if etype == "grant_keyword" and isinstance(node.get("keyword"), str):
                 found.grants.append((node["keyword"], optional))
             if etype == "create_token" and isinstance(node.get("keywords"), list):
@@ -475,6 +482,8 @@ class GraphBuilder:
             for ability in card.abilities:
                 label = ability.keyword or (keyword_id(ability.body["keyword"])
                                             if isinstance(ability.body.get("keyword"), str) else None)
+                if label and label not in self.catalog.keywords:
+                    label = re.sub(r"_\d+$", "", label)  # "[Level 6]": the Level keyword with its value
                 known = self.catalog.keywords.get(label) if label else None
                 self.add_ability(ability_node_id(code, ability.index), ability.body, card=code, name=card.name,
                                  set_code=card.set_code, keyword=known.name if known else (label or ""))
@@ -532,7 +541,9 @@ class GraphBuilder:
         if listens:
             self.G.add_edge(self._event(listens), node, key=listens, relation="listens" if kind == "triggered"
                             else "replaces", filters=_filters(pattern), optional=optional, mandatory=not optional,
-                            self_subject=pattern.get("subject") == "self")
+                            self_subject=pattern.get("subject") == "self",
+                            not_token=pattern.get("what") not in (None, "unit", "gear", "permanent")
+                            or bool(pattern.get("from_hidden")))
         found = self.walker.ability(body)
         merged: dict[str, list[Cause]] = {}
         for cause in found.causes:
@@ -541,6 +552,7 @@ class GraphBuilder:
             self.G.add_edge(node, self._event(event), key=event, relation="causes",
                             optional=all(c.optional for c in causes), conditional=all(c.conditional for c in causes),
                             self_only=all(c.self_only for c in causes),
+                            token_only=all(c.token_only for c in causes),
                             via="; ".join(sorted({c.via for c in causes})))
         for i, (what, child, child_optional, uses) in enumerate(found.created, start=1):
             child_id = f"{node}/{i}"
@@ -584,6 +596,8 @@ def ability_graph(G: nx.MultiDiGraph[str]) -> nx.DiGraph[str]:
                 continue  # a replacement never applies to what replaced it
             if data["self_only"] and listen.get("self_subject") and not _same_card(nodes[a], nodes[listener]):
                 continue
+            if data.get("token_only") and (listen.get("self_subject") or listen.get("not_token")):
+                continue  # a token played is not the listener, not a card or spell, never from [Hidden] (185)
             forced = not data["optional"] and nodes[listener]["mandatory"]
             _connect(H, a, listener, key, forced and not nodes[listener]["limited"], forced)
     return H

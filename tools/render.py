@@ -49,6 +49,9 @@ _STATES = {
     "buffed": "buffed", "stunned": "stunned", "mighty": "[Mighty]", "damaged": "damaged",
     "exhausted": "exhausted", "ready": "ready", "token": "a token", "in_combat": "in combat",
     "facedown": "facedown", "on_board": "on the board", "alive": "still on the board",
+    "in_hand": "in a hand", "one_on_one": "in a one-on-one combat", "was_mighty": "[Mighty]",
+    "in_showdown": "in a showdown", "died_alone": "alone when it died", "played_hidden": "played from face down",
+    "conquered_this_turn": "a conqueror this turn",
 }
 _PAST = {
     "played": "played", "discard": "discarded", "die": "died", "conquer": "conquered", "hold": "held",
@@ -79,13 +82,18 @@ def _mark(text: str) -> str:
     return f"{MARK_OPEN}{text}{MARK_CLOSE}"
 
 
+def _is_marked(text: str) -> bool:
+    """Whether a rendering is an explicit 'could not render' marker (see _mark)."""
+    return text.startswith(MARK_OPEN) and text.endswith(MARK_CLOSE)
+
+
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
 def _end(text: str) -> str:
     """A sentence with its final period (not doubled)."""
-    return text if text.endswith((".", ".)", "!", "?")) else text + "."
+    return text if text.endswith((".", ".)", "!", "?", ".\"")) else text + "."
 
 
 def _word(n: int) -> str:
@@ -175,6 +183,7 @@ class Ctx:
     single: bool = False
     zone: str = ""
     spell: bool = False
+    destination: str = "its destination"  # "that battlefield" after "When I move to a battlefield"
 
     @property
     def third(self) -> bool:
@@ -255,6 +264,16 @@ class Renderer:
         else:
             self.base = Ctx(Phrase("this"), "this", "its", spell=self.type == "spell")
 
+    def styled(self, template: str) -> bool:
+        """Whether the card's set words ``template`` its own way (the set manifest's ``text_style``)."""
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        info = catalog.sets.get(str(self.card.get("code", "")).split("-")[0]) if catalog is not None else None
+        return info is not None and template in (info.manifest.get("text_style") or ())
+
+    def from_hidden(self) -> str:
+        """Played from a hidden card: ' from [Hidden]', or the later sets' ' from face down'."""
+        return " from face down" if self.styled("from_face_down") else " from [Hidden]"
+
     # --- symbols ---------------------------------------------------------------------------
 
     def power(self, symbols: Node) -> str:
@@ -301,11 +320,25 @@ class Renderer:
             "controller": ("you", "you", "your"), "owner": ("its owner", "its owner", "its owner's"),
             "chosen": ("they", "them", "their"), "destination": ("its destination",) * 2 + ("its destination's",),
             "source_location": ("its original location",) * 2 + ("its original location's",),
+            "this_card": (str(self.card.get("name", "this card")),) * 2 + (f"{self.card.get('name', 'this card')}'s",),
+            "paid": (self.paid_unit(),) * 2 + (self.paid_unit() + "'s",),
+            "affected": ("it", "it", "its"),
         }
         forms = table.get(str(name))
         if forms is None:
             return _mark(f"reference {name!r}")
         return forms[{"subj": 0, "obj": 1, "poss": 2}[role]]
+
+    def paid_unit(self) -> str:
+        """What a cost of the card paid with: 'the killed unit', 'the unit you exhausted to pay for this ability'."""
+        for ability in self.card.get("abilities") or []:
+            cost = ability.get("cost") if isinstance(ability, Mapping) else None
+            if isinstance(cost, Mapping) and "kill" in cost:
+                return "the killed unit"
+            if isinstance(cost, Mapping) and "exhaust" in cost:
+                kind = "ability" if ability.get("kind") == "activated" else self.type
+                return f"the unit you exhausted to pay for this {kind}"
+        return "what was paid"
 
     def subject(self, ctx: Ctx, node: Node) -> Phrase:
         """A selector as the subject of a sentence."""
@@ -359,7 +392,7 @@ class Renderer:
                 return "in their bases" if plural else "in its base"
             return "in bases" if plural else "in a base"
         table = {
-            "here": "here", "not_here": "at other locations" if plural else "at another location", "there": "there",
+            "here": "here", "not_here": "at other locations" if plural else "at a different location", "there": "there",
             "any": "",
             "same_as_event_subject": "at its location",
             "open_battlefield": "at open battlefields" if plural else "at an open battlefield",
@@ -377,7 +410,7 @@ class Renderer:
         if node == "self":
             return "here" if self.type == "battlefield" else f"at {ctx.self_poss} location"
         if isinstance(node, str):
-            return "at the same location"
+            return "there"
         if isinstance(node, Mapping) and "named" in node:
             return "there"
         if isinstance(node, Mapping):
@@ -437,8 +470,10 @@ class Renderer:
             if controller == "friendly":
                 if ctx.third:
                     posts.append("they control")
+                elif what == "battlefield":
+                    posts.append("you or allies control")  # a battlefield is controlled, not "friendly"
                 else:
-                    adjs.append("friendly")
+                    adjs.insert(adjs.index("[Mighty]") if "[Mighty]" in adjs else len(adjs), "friendly")
             elif controller == "enemy":
                 adjs.append("enemy")
             elif controller == "event_player":
@@ -448,27 +483,77 @@ class Renderer:
             elif controller == "not_you":
                 posts.append(f"{ctx.you().text} don't control")
             elif controller == "you" and where.get("location") != "base":  # "a unit in your base" is yours
-                posts.append(f"{ctx.you().text} control")
+                if posts and posts[0] == "here":
+                    posts.insert(0, f"{ctx.you().text} control")  # "a unit you control here"
+                else:
+                    posts.append(f"{ctx.you().text} control")
         if where.get("owner") == "you":
             posts.append(f"{ctx.you().text} own")
+        elif where.get("owner") == "friendly" and controller is None:
+            adjs.append("friendly")  # cards in a hand: yours and a teammate's (491)
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
             adjs.append(f"non-{where['not_tag']}")
-        if "tag" in where:
+        if "tag" in where and where["tag"] == "Equipment" and noun in ("gear", "gear"):
+            noun = "Equipment"  # "an Equipment": the tag is the noun
+        elif "tag" in where:
             adjs.append(str(where["tag"]))
+        for key, (yes, no) in (("attached", ("attached", "detached")), ("equipped", ("equipped", "unequipped"))):
+            if key in where:
+                adjs.insert(0, yes if where[key] else no)
+        if "same_controller_as" in where:
+            posts.append("with the same controller" + ("" if where["same_controller_as"] == "target"
+                                                       else f" as {self.obj(ctx, where['same_controller_as'])}"))
+        if "attached_to" in where:
+            posts.append(f"attached to {self.obj(ctx, where['attached_to'])}")
+        if "banished_with" in where:
+            posts.append(f"banished with {self.obj(ctx, where['banished_with'])}")
+        if "in_hand" in where:
+            posts.append("in a hand" if where["in_hand"] else "played from anywhere other than a player's hand")
+        chooses = where.get("chooses")
+        if isinstance(chooses, Mapping):
+            posts.append("that chooses " + self.selection(ctx, {"pick": "target", "what": "permanent",
+                                                                 "where": chooses}).text)
         if where.get("chosen_champion"):
             noun = "Chosen Champion"
         if "name" in where:
             posts.append(f"named {where['name']}")
         if "keyword" in where:
             posts.append(f"with [{_keyword_display(str(where['keyword']))}]")
+        if "not_keyword" in where:
+            posts.append(f"without [{_keyword_display(str(where['not_keyword']))}]")
+        if where.get("occupied_by") == "enemy" and where.get("controller") == "enemy" and what == "battlefield":
+            adjs.insert(0, "occupied")  # "an occupied enemy battlefield"
+        elif "occupied_by" in where:
+            posts.append("where you have units" if where["occupied_by"] in ("you", "friendly")
+                         else "where there are enemy units" if where["occupied_by"] == "enemy" else "with units")
+        if "not_at" in where and what == "battlefield":
+            adjs.append("different")
+        elif "not_at" in where:
+            posts.append("at a different location")
+        if isinstance(where.get("units_total_might"), Mapping):
+            rng = where["units_total_might"]
+            rel = {"enemy": "enemy units", "friendly": "friendly units"}.get(str(rng.get("controller")), "units")
+            bounds = [self.bound(ctx, rng[s], s) for s in ("min", "max") if s in rng]
+            posts.append(f"where the total Might of {rel} there is " + " and ".join(bounds))
+        if "paid" in where:
+            posts.append("(if you paid the additional cost)")
+        if "tag_named" in where:
+            posts.append("with the named tag")
         might = where.get("might")
         if isinstance(might, Mapping):
             if _is_int(might.get("max")) and "min" not in might:
                 posts.append(f"with {might['max']} Might or less")
             elif _is_int(might.get("min")) and "max" not in might:
                 posts.append(f"with {might['min']}+ Might")
+            elif len(might) == 1 and isinstance(next(iter(might.values())), Mapping) \
+                    and next(iter(might.values())).get("type") == "might" \
+                    and next(iter(might.values())).get("plus") == (-1 if "max" in might else 1) \
+                    and set(next(iter(might.values()))) == {"type", "of", "plus"}:
+                # "with less Might than me", "with more Might than it"
+                than = self.obj(ctx, next(iter(might.values()))["of"])
+                posts.append(f"with {'less' if 'max' in might else 'more'} Might than {than}")
             else:
                 parts = [self.bound(ctx, might[s], s) for s in ("min", "max") if s in might]
                 posts.append("with Might " + " and ".join(parts))
@@ -479,7 +564,14 @@ class Renderer:
             if isinstance(rng, Mapping):
                 computed = computed or any(isinstance(v, Mapping) for v in rng.values())
                 cost_parts += [self.bound(ctx, rng[s], s, symbol) for s in ("min", "max") if s in rng]
-        if cost_parts and computed:
+        ranges = [where.get(k) for k in ("energy_cost", "power_cost")]
+        ofs = [r.get("max") if isinstance(r, Mapping) and set(r) == {"max"} else None for r in ranges]
+        if all(isinstance(m, Mapping) and m.get("type") == key and set(m) == {"type", "of"}
+               for m, key in zip(ofs, ("energy_cost", "power_cost"))) and ofs[0]["of"] == ofs[1]["of"]:  # type: ignore[index]
+            # "that costs no more Energy and no more Power than the killed unit"
+            other = self.obj(ctx, ofs[0]["of"])  # type: ignore[index]
+            late.append(f"that {'cost' if plural else 'costs'} no more Energy and no more Power than {other}")
+        elif cost_parts and computed:
             late.append("with Energy cost " + " and ".join(cost_parts).replace("no more than", "at most"))
         elif cost_parts:
             posts.append(("that cost " if plural else "that costs ") + " and ".join(cost_parts))
@@ -493,7 +585,9 @@ class Renderer:
         known = {"stunned", "buffed", "damaged", "exhausted", "ready", "facedown", "token", "mighty", "champion",
                  "attacker", "defender", "alone", "controller", "owner", "not_tag", "tag", "chosen_champion", "name",
                  "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
-                 "not_chosen_this_turn", "other", "distinct_from", "any_of", "type"}
+                 "not_chosen_this_turn", "other", "distinct_from", "any_of", "type", "attached", "equipped",
+                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "not_keyword",
+                 "occupied_by", "not_at", "units_total_might", "paid", "tag_named"}
         for key in where:
             word = _plugin_word("filter", key)
             if key in known:
@@ -540,27 +634,47 @@ class Renderer:
             text = ("up to " if sel.get("up_to") else "") + (_word(count) if count > 1 else "one") + " of them"
             return Phrase(text, plural=count > 1)
         # "one of their units" (inside "each player ...") and "one of your runes"
-        mine = (filters.get("controller") == "friendly" and pick == "choose" and not any_number and mode == "default"
+        mine = (filters.get("controller") in ("friendly", "you") and pick == "choose" and not any_number
+                and mode == "default"
                 and not other and (ctx.third or what == "rune") and set(filters) == {"controller"})
         if mine:
             noun = _NOUNS.get(what, (what, what + "s"))[1]
             quant = ("up to " if sel.get("up_to") else "") + (_word(count) if count > 1 else "one")
             return Phrase(f"{quant} of {ctx.your()} {noun}", plural=count > 1)
+        if filters.get("controller") == "you" and other and pick in ("target", "choose") and count == 1 \
+                and not any_number and mode == "default" and not ctx.third and what in _NOUNS \
+                and set(filters) == {"controller", "location"} and filters["location"] == "here":
+            # "one of your other units here"
+            return Phrase(f"{'up to ' if sel.get('up_to') else ''}one of your other {_NOUNS[what][1]} here")
         alternatives = where.get("any_of")
         late: list[str] = []
+        paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
+            if isinstance(alternatives, list) and len(alternatives) == 2 else []
+        if paid and isinstance(alternatives, list):
+            # "an enemy unit with 3 Might or less (if you paid the additional cost, any enemy unit instead)"
+            rest = next(a for a in alternatives if a is not paid[0])
+            plain = {k: v for k, v in where.items() if k != "any_of"}
+            narrow = self.selection(ctx, {**sel, "where": {**plain, **rest}}, mode)
+            wide = self.selection(ctx, {**sel, "where": plain}, mode="bare")
+            bare = wide.text.split(" ", 1)[1] if wide.text.startswith(("a ", "an ")) else wide.text
+            return Phrase(f"{narrow.text} (if you paid the additional cost, any {bare} instead)",
+                          plural=narrow.plural)
         if isinstance(alternatives, list) and alternatives:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
             alt_texts = []
             full = any(self.filter_words(ctx, a, what, plural)[2] for a in alternatives if isinstance(a, Mapping))
+            tags_only = what == "unit" and all(isinstance(a, Mapping) and set(a) == {"tag"} for a in alternatives)
             for alt in alternatives:
                 if not isinstance(alt, Mapping):
                     continue
                 a_adjs, a_noun, a_posts, a_late = self.filter_words(ctx, alt, what, plural)
-                words = " ".join(a_adjs + [a_noun])
+                if tags_only:  # "a Bird, Cat, Dog, or Poro", "Bird, Cat, and Dog units"
+                    a_noun = ""
+                words = " ".join(a_adjs + ([a_noun] if a_noun else []))
                 if full and not plural:
                     words = f"{_article(words)} {words}"
                 alt_texts.append(" ".join([words] + a_posts + a_late))
-            noun = _series(alt_texts, "or" if not plural else "and")
+            noun = _series(alt_texts, "or" if not plural else "and") + (" units" if tags_only and plural else "")
             if full and not plural:
                 head = " ".join(adjs)
                 quant = "another " if other else ""
@@ -568,14 +682,29 @@ class Renderer:
                 return Phrase(text.strip(), plural=plural)
         else:
             adjs, noun, posts, late = self.filter_words(ctx, filters, what, plural)
+            tag = filters.get("tag")
+            if what == "unit" and not plural and isinstance(tag, str) and tag in adjs and noun == "unit" \
+                    and mode != "bare":
+                adjs.remove(tag)  # "another Dragon", "a Mech": a tag names a unit
+                noun = tag
         zone = sel.get("zone")
         whose = sel.get("whose", "you")
+        if zone == "hand" and "owner" in filters:
+            zone = None  # "spells you own", "spells an opponent owns": the cards they play
         if isinstance(zone, str) and zone not in ("board", "chain", "in_play"):
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
                 adjs.insert(0, "facedown")
+            elif zone == "anywhere" and pick == "all" and filters.get("owner") == "you" and what in ("spell", "unit") \
+                    and f"{ctx.you().text} own" in posts:
+                # "your spells", "your non-token units": cards you own, wherever they are
+                posts.remove(f"{ctx.you().text} own")
+                adjs.insert(0, ctx.your())
+            elif zone == "anywhere":
+                posts.append("everywhere")
             elif zone == "banishment":
-                posts.append(f"{prep} banishment")
+                if "banished_with" not in where:  # "banished with me" says where they are
+                    posts.append(f"{prep} banishment")
             else:
                 opponent = "their" if ctx.chosen else "an opponent's"
                 owner = {"you": ctx.your(), "opponent": opponent, "each": "each player's",
@@ -588,6 +717,15 @@ class Renderer:
         posts += late
         if among is not None:
             posts.append("from among them")
+        if sel.get("same_location"):
+            posts.append("at the same location")
+        if sel.get("same_controller"):
+            posts = ["with the same controller"] + [p.replace("with total Might", "and a total Might of", 1)
+                                                     for p in posts]
+        if sel.get("one_per_location") and any_number and mode == "default":
+            # "up to one enemy unit at each location"
+            single = " ".join(adjs + [_NOUNS.get(what, (what, what))[0]])
+            return Phrase(" ".join(["up to one", single] + posts + ["at each location"]))
         chooser = sel.get("chooser")
         chooser_text = {"opponent": "an opponent", "each_player": "each player",
                         "each_other_player": "each other player", "its_controller": "its controller",
@@ -597,6 +735,27 @@ class Renderer:
         if noun == "Chosen Champion":
             head = " ".join([f"{ctx.your()}"] + adjs + [noun])
             return Phrase(" ".join([head] + posts))
+        yours = where.get("controller") == "you" and f"{ctx.you().text} control" in posts
+        if pick == "all" and mode != "each" and not ctx.third and (yours or where.get("controller") == "friendly"
+                                                                   and "friendly" in adjs
+                                                                   and isinstance(filters.get("tag"), str)
+                                                                   and what == "unit") \
+                and not sel.get("zone") and "at" not in filters and filters.get("location", "here") == "here":
+            # "your Mechs", "your other units (here)": everything of yours, said the short way
+            adjs = [a for a in adjs if a != "friendly"]
+            posts = [p for p in posts if p != f"{ctx.you().text} control"]
+            tag = filters.get("tag")
+            if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
+                adjs.remove(tag)
+                noun = tag + "s"
+            words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [noun])
+            return Phrase(" ".join([words] + posts), plural=plural)
+        if mode == "each" and yours and not ctx.third and not sel.get("zone") and what in _NOUNS \
+                and noun in _NOUNS[what]:
+            # "for each of your units with [Temporary] here"
+            rest = [p for p in posts if p != f"{ctx.you().text} control"]
+            words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [_NOUNS[what][1]])
+            return Phrase(" ".join(["of", words] + rest))
         words = " ".join(adjs + [noun])
         if mode == "each":
             quant = "other" if other else ""
@@ -619,6 +778,9 @@ class Renderer:
         where = sel.get("where") or {}
         controller = where.get("controller") if isinstance(where, Mapping) else None
         noun = "opponent" if controller == "enemy" else "player"
+        same = where.get("same_controller_as") if isinstance(where, Mapping) else None
+        if same is not None and set(where) == {"same_controller_as"}:
+            return Phrase(f"{self.poss(ctx, same)} controller")  # the player who controls it
         if sel.get("pick") == "all":
             return Phrase(f"each {noun}")
         return Phrase(f"{_article(noun)} {noun}")
@@ -644,6 +806,9 @@ class Renderer:
             "cards_played_this_turn": (f"the number of cards {you} {have} played this turn",
                                        f"card {you} {have} played this turn"),
             "opponent_points_max": ("the highest score among your opponents", ""),
+            "hold_points_this_turn": (f"the points {you} scored from holding this turn",
+                                      f"point {you} scored from holding this turn"),
+            "power_spent_this_turn": (f"the power {you} {have} spent this turn", f"power {you} spent this turn"),
         }
         return table.get(stat, (_mark(f"stat {stat}"), ""))
 
@@ -668,11 +833,34 @@ class Renderer:
             per = f" for each {each}"
         elif kind == "might":
             equal = f"{self.poss(ctx, node.get('of'))} Might"
+        elif kind == "keyword_value":
+            equal = f"{self.poss(ctx, node.get('of', 'self'))} [{_keyword_display(str(node.get('keyword')))}]"
         elif kind == "energy_cost":
             equal = f"{self.poss(ctx, node.get('of'))} Energy cost"
         elif kind == "stat":
             equal, each = self.stat_phrases(ctx, str(node.get("stat")), node.get("player"))
             per = f" for each {each}" if each else ""
+        elif kind == "tags_among":
+            tags = [str(t) for t in node.get("tags") or []]
+            among = self.selection(ctx, {**node["of"], "pick": "all"}, mode="bare").text \
+                if isinstance(node.get("of"), Mapping) else self.obj(ctx, node.get("of"))
+            listed = ", ".join(tags[:-1]) + (", and " + tags[-1] if len(tags) > 1 else tags[0] if tags else "")
+            equal = f"the number of the following tags among {among} — {listed}"
+            per = f" for each of the following tags among {among} — {listed}"
+        elif kind == "history":
+            event = str(node.get("event"))
+            what = {"dealt_damage": "this has dealt damage", "xp": "you've gained XP",
+                    "died": "a unit has died"}.get(event, f"{event.replace('_', ' ')} happened")
+            if node.get("only_self") and event == "dealt_damage":
+                what = f"this {self.type if self.type in ('spell', 'gear') else 'card'} has dealt damage"
+            equal = f"the number of times {what} this turn"
+            per = f" for each time {what} this turn"
+            if plus and times == 1:
+                # "Deal 2 to a unit. It deals 1 additional damage for each time this spell has dealt damage"
+                return Amt(str(plus), per=f". This deals 1 additional damage{per}",
+                           equal=f"{plus}, plus 1 more{per}")
+        elif kind == "power_cost":
+            equal = f"the number of Power symbols in {self.poss(ctx, node.get('of'))} cost"
         elif kind == "variable":
             name = str(node.get("name"))
             named = {"x": ("X", ""), "keyword_value": ("X", ""),
@@ -703,6 +891,10 @@ class Renderer:
             return _mark(f"condition {cond!r}")
         kind = cond.get("type")
         parts = cond.get("of")
+        if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
+                "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
+                "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}:
+            return f"{self.subject(ctx, parts[0]['subject']).be()} attacking with another unit"
         if kind in ("all", "any") and isinstance(parts, list):
             word = "and" if kind == "all" else "or"
             subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
@@ -720,9 +912,16 @@ class Renderer:
         if kind == "is":
             subject = self.subject(ctx, cond.get("subject", "self"))
             state = str(cond.get("state"))
+            if state == "controlled":
+                what = "this battlefield" if self.type == "battlefield" and subject.text == "this" else subject.text
+                return f"{ctx.you().text} control {what}"
             if state == "at_base":
                 owner = "my" if subject.text == "I" else "their" if subject.plural else "its"
                 return f"{subject.be()} in {owner} base"
+            if state == "conquered_this_turn":
+                return f"{subject.text} conquered this turn"
+            if state == "died_alone":
+                return f"{subject.text} died alone"
             return f"{subject.be()} {_state(state)}"
         if kind == "exists":
             return self.exists(ctx, cond)
@@ -734,11 +933,20 @@ class Renderer:
             return f"{self.keyword_label(cond)} is active"
         if kind == "did":
             return {"kill": "this kills it", "pay": "you paid", "succeed": "you do", "fail": "you can't",
+                    "they_succeed": "they do", "they_fail": "they don't",
                     "choose": "you chose to"}.get(str(cond.get("what")), _mark(f"did {cond.get('what')}"))
         if kind == "paid":
             return "you paid the additional cost"
         if kind == "turn":
+            if "phase" in cond:
+                phase = _PHASES.get(str(cond["phase"]), str(cond["phase"]))
+                return f"it's your {phase} Phase" if cond.get("whose") == "yours" else \
+                    f"it's an opponent's {phase} Phase"
             return "it's your turn" if cond.get("whose") == "yours" else "it's an opponent's turn"
+        if kind == "showdown":
+            return "a showdown is under way"
+        if kind == "attached_this_turn":
+            return f"this was attached to {ctx.self_obj} this turn"
         if kind == "first_time":
             return f"this is the first time this turn ({self.event_name(cond.get('event'))})"
         return _mark(f"condition type {kind!r}")
@@ -754,6 +962,13 @@ class Renderer:
             if kind == "is":
                 subject = self.subject(ctx, cond.get("subject", "self"))
                 state = str(cond.get("state"))
+                if state == "died_alone":
+                    return f"{subject.text} didn't die alone"
+                if state == "played_hidden":
+                    return f"{ctx.you().text} played {'this' if subject.text in ('I', 'this') else subject.text} " \
+                           f"from {ctx.your()} hand"
+                if state == "conquered_this_turn":
+                    return f"{subject.text} didn't conquer this turn"
                 return f"{subject.be()} not {_state(state)}"
             if kind == "did":
                 return {"succeed": "you don't", "fail": "you can", "kill": "this doesn't kill it",
@@ -762,7 +977,7 @@ class Renderer:
             if kind == "paid":
                 return "you didn't pay the additional cost"
             if kind == "history":
-                return "not " + self.history(ctx, cond)
+                return self.history(ctx, cond, negate=True)
             if kind == "turn":
                 return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
             if kind == "keyword":
@@ -779,7 +994,9 @@ class Renderer:
         if negate or at_most == 0:
             return self.there_are(ctx, cond.get("what"), None)
         if at_most is not None:
-            return self.there_are(ctx, cond.get("what"), f"at most {_word(at_most) if at_most == 1 else at_most}")
+            # 'exists' counts one or more: at_most 1 is exactly one
+            word = "exactly" if at_most == at_least else "at most"
+            return self.there_are(ctx, cond.get("what"), f"{word} {_word(at_most) if at_most == 1 else at_most}")
         return self.there_are(ctx, cond.get("what"), f"{at_least}+" if at_least > 1 else "")
 
     def there_are(self, ctx: Ctx, sel: Node, quantity: str | None) -> str:
@@ -789,14 +1006,24 @@ class Renderer:
         """
         if not isinstance(sel, Mapping):
             return _mark("exists without a selection")
+        if quantity == "" and sel.get("among") in ("it", "them") and set(sel) <= {"pick", "what", "among", "zone"} \
+                and sel.get("what") in _NOUNS and (sel["among"] == "it" or ctx.single):
+            return f"it's {_article(str(sel['what']))} {sel['what']}"  # "if it's a spell"
         where = sel.get("where") or {}
         where = where if isinstance(where, Mapping) else {}
+        if quantity == "" and sel.get("among") == "targets" and set(where) == {"keyword"}:
+            return f"at least one of them has [{_keyword_display(str(where['keyword']))}]"  # of the chosen ones
+        if quantity == "" and where.get("alone") and not (where.get("attacker") or where.get("defender")) \
+                and where.get("location", "here") == "here":
+            rest = {k: v for k, v in where.items() if k not in ("alone", "location")}
+            one = self.selection(ctx, {**sel, "pick": "target", "where": rest}).text
+            return f"{one} is alone" + (" here" if "location" in where else "")  # "an enemy unit is alone here"
         controller = where.get("controller")
         zone = sel.get("zone")
         if quantity is None and zone and not where and sel.get("what") == "card":
             return f"{ctx.your()} {_ZONES.get(str(zone), str(zone))} is empty"
         located = any(k in where for k in ("location", "at"))
-        owned = controller == "friendly" or (controller == "enemy" and not located)
+        owned = controller in ("friendly", "you") or (controller == "enemy" and not located)
         base = {**sel, "pick": "all"}
         if owned and not zone:
             base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
@@ -809,7 +1036,8 @@ class Renderer:
             phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
         if owned and not zone:
             verb = "have" if quantity else "control"
-            who = f"{ctx.you().text} {verb}" if controller == "friendly" else f"an opponent {_third_singular(verb)}"
+            who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
+                else f"an opponent {_third_singular(verb)}"
             return f"{who} {phrase}"
         return f"there {'are' if plural else 'is'} {phrase}"
 
@@ -821,6 +1049,22 @@ class Renderer:
             kind = left.get("type")
             number = _word(right) if op in ("le", "lt") and right <= 3 else str(right)
             quantity = _OPS[op].format(number)
+            if kind == "variable" and left.get("name") == "excess_damage" and op == "ge" and not left.get("plus"):
+                return f"{ctx.you().text} assigned {right} or more excess damage"
+            if kind == "tags_among" and op == "ge" and right == len(left.get("tags") or []):
+                tags = [str(t) for t in left["tags"]]
+                among = self.selection(ctx, {**left["of"], "pick": "all"}, mode="bare").text \
+                    if isinstance(left.get("of"), Mapping) else "they"
+                listed = ", ".join(tags[:-1]) + ", and " + tags[-1] if len(tags) > 1 else tags[0]
+                return f"{among} have all of the following tags among them — {listed}"
+            if kind == "might" and isinstance(left.get("of"), Mapping) and left["of"].get("pick") == "all" \
+                    and op == "ge":
+                among = self.selection(ctx, {**left["of"]}, mode="bare").text
+                return f"{among} have total Might {right} or more"
+            if kind == "might" and isinstance(left.get("of"), str) and op in ("le", "ge") \
+                    and set(left) == {"type", "of"}:
+                subject = self.subject(ctx, left["of"])  # "it has 3 Might or less"
+                return f"{subject.text} {subject.verb('have')} {right} Might or {'less' if op == 'le' else 'more'}"
             if kind == "stat" and left.get("stat") in have_stats and not left.get("plus") and not left.get("times"):
                 player = left.get("player")
                 who = {"opponent": "an opponent has", "its_controller": "its controller has"}.get(
@@ -844,8 +1088,22 @@ class Renderer:
             return f"{who} is within {-right['plus']} points of {target}"
         return f"{self.amount(ctx, left).value} is {_OPS_VALUE.get(op, op)} {self.amount(ctx, right).value}"
 
-    def history(self, ctx: Ctx, cond: Mapping[str, Any]) -> str:
+    def history(self, ctx: Ctx, cond: Mapping[str, Any], negate: bool = False) -> str:
         event = str(cond.get("event"))
+        during = f" during {ctx.your()} {_PHASES.get(str(cond['during']), str(cond['during']))} Phase" \
+            if "during" in cond else ""
+        if event == "spent_energy":
+            spent = "{" + str(cond.get("min_value", 1)) + "} or more" if "min_value" in cond else "energy"
+            return f"{ctx.you().text}'ve spent {spent} to play a spell{during} this turn"
+        if event == "xp":
+            return f"{ctx.you().text}'ve gained XP{during} this turn"
+        if event == "died" and during:
+            died: Mapping[str, Any] = cond["subject"] if isinstance(cond.get("subject"), Mapping) else {}
+            noun = self.selection(ctx, {"pick": "target", "what": str(died.get("type", "unit")),
+                                        "where": {k: v for k, v in died.items() if k != "type"}}).text
+            return f"{noun} died{during} this turn"
+        if event == "died":
+            event = "die"
         player = cond.get("player", "you")
         at_least = cond.get("at_least", 1)
         at_least = at_least if _is_int(at_least) else 1
@@ -866,10 +1124,19 @@ class Renderer:
             obj = self.selection(ctx, sel).text
         past = _PAST.get(event, event.replace("_", " "))
         if event in _INTRANSITIVE:
-            return f"{obj} {'have' if at_least > 1 else 'has'} {past} this turn"
-        who = {"you": f"{ctx.you().text}'ve", "opponent": "an opponent has", "any": "a player has"}.get(
-            str(player), f"{ctx.you().text}'ve")
-        return f"{who} {past} {obj} this turn"
+            return f"{obj} {'have' if at_least > 1 else 'has'}{' not' if negate else ''} {past} this turn"
+        if negate:
+            who = {"you": f"{ctx.you().text} haven't", "friendly": f"neither {ctx.you().text} nor an ally has",
+                   "opponent": "no opponent has", "any": "no player has"}.get(str(player), f"{ctx.you().text} haven't")
+        else:
+            who = {"you": f"{ctx.you().text}'ve", "friendly": f"{ctx.you().text} or an ally have",
+                   "opponent": "an opponent has", "any": "a player has"}.get(str(player), f"{ctx.you().text}'ve")
+        by = cond.get("by")
+        with_what = ""
+        if isinstance(by, list) and by:
+            names = {"spell": "spells", "unit_ability": "unit abilities", "ability": "other abilities"}
+            with_what = " with " + _series([names.get(str(b), str(b)) for b in by], "or")
+        return f"{who} {past} {obj} this turn{with_what}"
 
     def keyword_label(self, cond: Mapping[str, Any]) -> str:
         name = _keyword_display(str(cond.get("keyword", "")))
@@ -902,15 +1169,28 @@ class Renderer:
                          else f"spend {_word(n) if _is_int(n) else n} buffs")
         if "exhaust" in cost:
             parts.append("exhaust " + self.obj(ctx, cost["exhaust"]))
+        if "recycle" in cost:
+            parts.append("recycle " + self.obj(ctx, cost["recycle"]))
+        if "return_to_hand" in cost:
+            parts.append(f"return {self.obj(ctx, cost['return_to_hand'])} to its owner's hand")
+        if cost.get("banish_self"):
+            parts.append(f"banish {ctx.self_obj}")
+        if _is_int(cost.get("xp")):
+            parts.append(f"spend {cost['xp']} XP")
         resources = self.resources(cost.get("energy"), cost.get("power"), ctx)
         if cost.get("power_x"):
             parts.append("pay any amount of {Any}" if not symbols else "{X}")
+        if cost.get("energy_x"):
+            parts.append("pay any amount of Energy" if not symbols else "{X}")
         if resources:
             parts.append(resources if symbols else f"pay {resources}")
         if cost.get("exhaust_self"):
             parts.append("{Exhaust}" if symbols else f"exhaust {ctx.self_obj}")
+        if symbols and cost.get("kill_self") and resources and parts and parts[0] == f"kill {ctx.self_obj}":
+            parts = parts[1:] + parts[:1]  # "{1}{Calm}, {Exhaust}, Kill this"
         known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
-                 "exhaust", "energy", "power", "power_x", "exhaust_self"}
+                 "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
+                 "energy_x", "xp"}
         parts += [_mark(f"cost {k}") for k in cost if k not in known]
         if symbols:
             parts = [_cap(p) for p in parts]
@@ -931,8 +1211,8 @@ class Renderer:
         what = t.get("what")
         player = t.get("player")
         you = ctx.you()
-        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player")}.get(
-            str(player), you)
+        player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player"),
+                         "friendly": Phrase(f"{you.text} or an ally", plural=True)}.get(str(player), you)
         is_self = subject == "self"
         is_host = subject == "host"
         me = ctx.self_subj
@@ -958,7 +1238,7 @@ class Renderer:
             if is_self or is_host:
                 parts = TriggerParts(you, "play", ctx.self_obj)
                 if t.get("from_hidden"):
-                    parts = replace(parts, rest=parts.rest + " from [Hidden]")
+                    parts = replace(parts, rest=parts.rest + self.from_hidden())
             else:
                 noun = other_np("card").text
                 if _is_int(nth) and nth > 1:
@@ -968,7 +1248,7 @@ class Renderer:
                 if _is_int(t.get("min_cost")):
                     noun += " that costs {" + str(t["min_cost"]) + "} or more"
                 if t.get("from_hidden"):
-                    noun += " from [Hidden]"
+                    noun += self.from_hidden()
                 parts = TriggerParts(player_phrase, "play", noun)
         elif event in ("attack", "defend"):
             verb = event
@@ -988,6 +1268,9 @@ class Renderer:
                 parts = TriggerParts(np, verb, target)
             if t.get("alone"):
                 parts = replace(parts, rest=(parts.rest + " alone").strip())
+        elif event == "move" and "mover" in t and not is_self:
+            mover = {"you": you, "enemy": Phrase("an opponent")}.get(str(t["mover"]), Phrase("a player"))
+            parts = TriggerParts(mover, "move", other_np().text)
         elif event == "move":
             if is_self or is_host:
                 parts = TriggerParts(me, "move")
@@ -1008,6 +1291,8 @@ class Renderer:
             if t.get("from_here"):
                 rest.append("from here" if self.type == "battlefield" else f"from {ctx.self_poss} location")
             parts = replace(parts, rest=" ".join([parts.rest] + rest).strip())
+        elif event in ("buff", "ready", "stun") and is_self and player in ("you", "opponent"):
+            parts = TriggerParts(player_phrase, event, ctx.self_obj)  # "When you buff me"
         elif event in ("die", "leave_board", "enter_board", "take_damage", "damaged", "ready", "stun", "buff",
                        "combat_end", "showdown_start", "burn_out") and is_self:
             verbs = {"die": ("die", ""), "leave_board": ("leave", "the board"), "enter_board": ("enter", "the board"),
@@ -1058,6 +1343,9 @@ class Renderer:
                 obj = "a buff"
             elif subject is None and event in ("discard", "recycle", "draw"):
                 obj = "one or more cards" if event != "draw" else "a card"
+                if event == "draw" and _is_int(nth) and nth > 1:  # "When you draw your second card each turn"
+                    obj = f"{ctx.your() if player != 'opponent' else 'their'} {_ordinal(nth)} card"
+                    prefix, suffix = "When", " each turn"
                 if event == "recycle" and what not in (None, "card"):
                     obj = f"one or more {_NOUNS.get(str(what), (str(what), str(what) + 's'))[1]}"
             elif subject is None and event == "channel":
@@ -1071,7 +1359,28 @@ class Renderer:
                 parts = replace(parts, rest="one or more units")
         elif event in ("combat_end", "showdown_start"):
             noun = "a combat" if event == "combat_end" else "a showdown"
-            parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "start")
+            parts = TriggerParts(Phrase(noun), "end" if event == "combat_end" else "begin")
+        elif event == "win_combat":
+            parts = TriggerParts(me if is_self or is_host else player_phrase, "win", "a combat")
+        elif event == "equipped":
+            target = ctx.self_obj if is_self else other_np().text
+            parts = TriggerParts(player_phrase if player else Phrase("an Equipment"),
+                                 "attach" if player else "become", f"an Equipment to {target}" if player
+                                 else f"attached to {target}")
+        elif event == "become_mighty":
+            parts = TriggerParts(me if is_self else other_np(), "become", "[Mighty]")
+        elif event == "activate":
+            kind = _NOUNS.get(str(what), (str(what), ""))[0] if what else "card"
+            whose = ctx.self_obj if is_self else _article(kind) + " " + kind
+            parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        elif event == "reveal":
+            parts = TriggerParts(player_phrase, "reveal", ctx.self_obj if is_self else "a card")
+        elif event == "return_to_hand":
+            np = Phrase(ctx.self_subj.text) if is_self else Phrase(
+                f"{_article(str(what or 'unit'))} {what or 'unit'}" + (" here" if t.get("here") else "")) \
+                if not isinstance(subject, Mapping) else other_np()
+            parts = TriggerParts(np, "be", "returned to a player's hand" if player in (None, "any")
+                                 else f"returned to {ctx.your()} hand")
         elif _plugin_word("event", event) is not None:
             word = _plugin_word("event", event)
             assert word is not None
@@ -1087,15 +1396,23 @@ class Renderer:
         if by:
             extra.append({"spell": "with a spell", "ability": "with an ability", "combat": "in combat",
                           "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), _mark(f"by {by}")))
-        if t.get("here") and event not in ("chosen",):
+        if t.get("here") and event not in ("chosen", "return_to_hand"):
             extra.append("here")
+        spent = ""
+        if _is_int(t.get("min_spent")):
+            spent = ", if " + ("you" if player in (None, "you") else "they") + " spent {" + str(t["min_spent"]) \
+                + "} or more"
+        if t.get("from_battlefield"):
+            extra.append("from a battlefield")
+        if t.get("from_uncontrolled"):
+            extra.append("a battlefield that was uncontrolled")
         whose_turn = t.get("whose_turn")
         if event not in ("phase_start", "turn_end") and whose_turn in ("yours", "opponents"):
             extra.append("on your turn" if whose_turn == "yours" else "on an opponent's turn")
         if event == "chosen" and t.get("first_this_turn"):
             prefix, suffix = "When", " for the first time each turn"
         rest_text = " ".join(x for x in [parts.rest] + extra if x)
-        return replace(parts, rest=rest_text, prefix=prefix, suffix=suffix)
+        return replace(parts, rest=rest_text, prefix=prefix, suffix=suffix + spent)
 
     def trigger(self, ctx: Ctx, t: Node, delayed: bool = False) -> str:
         """'When you play me', 'At the start of your Beginning Phase', 'The first time I move each turn'."""
@@ -1137,7 +1454,9 @@ class Renderer:
         for key, value in eff.items():
             if key in ("type", "note", "duration"):
                 continue
-            if isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
+            if isinstance(value, str) and _is_marked(self.obj(ctx, value)):
+                fields[key] = value  # not a reference: a name (a token's)
+            elif isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
                 fields[key] = self.obj(ctx, value)
             else:
                 fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
@@ -1234,12 +1553,17 @@ class Renderer:
         return self.simple(ctx, eff, "banish")
 
     def e_counter(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        return self.simple(ctx, eff, "counter")
+        out = self.simple(ctx, eff, "counter")
+        if eff.get("to") == "hand":
+            out.append(Clause("return it to its owner's hand instead of putting it in their trash", subject=True))
+        return out
 
     def e_reveal(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         return self.simple(ctx, eff, "reveal")
 
     def e_detach(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        if eff.get("target") == "this_card":  # said by the equipped unit: "unattach this"
+            return [Clause(f"{ctx.v('unattach')} this", group="ref")]
         return self.simple(ctx, eff, "detach")
 
     def e_recycle(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1249,6 +1573,10 @@ class Renderer:
             count = target.get("count", 1)
             up_to = "up to " if target.get("up_to") else ""
             whose = target.get("whose", "you")
+            if whose == "opponent":  # others' cards go to their owners' decks
+                cards = "card" if count == 1 else "cards"
+                return [Clause(f"{ctx.v('choose')} {up_to}{count} {cards} from opponents' trashes. "
+                               f"Their owners recycle them")]
             source = "trashes" if whose == "any" else f"{ctx.your()} trash"
             return [Clause(f"{ctx.v('recycle')} {up_to}{count} from {source}", group="player")]
         obj = self.obj(ctx, target)
@@ -1273,6 +1601,10 @@ class Renderer:
         if target == "self" and ctx.zone and ctx.zone != "board":
             return [Clause(f"{ctx.v('return')} {ctx.self_obj} from {ctx.your()} {_ZONES.get(ctx.zone, ctx.zone)} "
                            f"to {ctx.your()} hand", group="ref")]
+        more = eff.get(_MORE_TARGETS)
+        if more:  # several targets returned together: "return A and B to their owners' hands"
+            objs = _series([self.obj(ctx, t) for t in [target] + list(more)])
+            return [Clause(f"{ctx.v('return')} {objs} to their owners' hands")]
         plural = self.is_plural(target)
         owner = "their owners' hands" if plural else (
             f"{ctx.self_poss} owner's hand" if target == "self" else "its owner's hand")
@@ -1281,6 +1613,12 @@ class Renderer:
 
     def e_take_control(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         out = [Clause(f"{ctx.v('take')} control of {self.obj(ctx, eff.get('target'))}")]
+        if eff.get("duration") == "while_source_on_board":
+            out.append(Clause(f"{ctx.you().text} control it until {ctx.self_subj.text} leave the board"
+                              .replace("I leave", "I leave").replace(" it leave", " it leaves"), subject=True))
+        elif eff.get("duration") == "this_turn":
+            then = " and recall it" if eff.get("then") == "recall" else ""
+            out.append(Clause(f"lose control of that unit{then} at end of turn", subject=True))
         if eff.get("new_choices"):
             out.append(Clause(f"{ctx.you().text} may make new choices for it", subject=True))
         return out
@@ -1295,7 +1633,9 @@ class Renderer:
             sub = self.subject(ctx, source)
             subject, verb = sub.text + " ", sub.verb("deal")
         if eff.get("split"):
-            dmg = f"{amount.value} damage split among {self.obj(ctx, target)}"
+            value = f"{amount.num} damage" if amount.num is not None and not amount.per \
+                else f"damage equal to {amount.equal}"
+            dmg = f"{value} split among {self.obj(ctx, target)}"
         elif isinstance(eff.get("amount"), Mapping) and eff["amount"].get("type") == "variable" \
                 and eff["amount"].get("name") == "x" and len(eff["amount"]) == 2:
             dmg = f"that much damage to {self.obj(ctx, target)}"
@@ -1303,7 +1643,7 @@ class Renderer:
             dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
         elif amount.num is not None:
             each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
-                self.is_plural(target)) else ""
+                self.is_plural(target)) and not target.get("one_per_location") else ""
             dmg = f"{amount.num} to {each}{self.obj(ctx, target)}"
         else:
             dmg = f"damage equal to {amount.equal} to {self.obj(ctx, target)}"
@@ -1314,7 +1654,9 @@ class Renderer:
         out: list[Clause] = []
         chosen = [x for x in (a, b) if isinstance(x, Mapping) and "named" not in x]
         if chosen:
-            out.append(Clause(f"{ctx.v('choose')} " + " and ".join(self.obj(ctx, x) for x in chosen)))
+            objs = [self.obj(ctx, x) for x in chosen]
+            shown = "two units" if objs == ["a unit", "another unit"] else " and ".join(objs)
+            out.append(Clause(f"{ctx.v('choose')} {shown}"))
         if a == "self" or b == "self":
             first = "we" if ctx.self_subj.text == "I" else "they"
             poss = "our" if first == "we" else "their"
@@ -1344,7 +1686,10 @@ class Renderer:
                                  f"{self.poss(ctx, target)} Might to {value}", subject=bool(duration))]
         amount = self.amount(ctx, eff.get("amount", 0))
         sign = "-" if eff.get("negative") else "+"
-        if amount.num is not None:
+        if amount.num is not None and eff.get(_MORE_KEYWORDS):
+            grants = _series([f"{sign}{amount.num} Might"] + [self.keyword_use(k, v) for k, v in eff[_MORE_KEYWORDS]])
+            change = f"{grants}{duration}"
+        elif amount.num is not None:
             change = f"{sign}{amount.num} Might{duration}{amount.per}"
         else:
             change = f"{'-' if sign == '-' else '+'}X Might{duration}, where X is {amount.equal}"
@@ -1364,14 +1709,22 @@ class Renderer:
         return {"this_turn": " this turn", "this_combat": " this combat", "permanent": "", None: ""}.get(
             value, f" {_mark(f'duration {value!r}')}") if value is None or isinstance(value, str) else ""
 
-    def keyword_use(self, name: Node, value: Node) -> str:
+    def keyword_use(self, name: Node, value: Node, ctx: Ctx | None = None) -> str:
         shown = _keyword_display(str(name))
+        if value == "own_cost":
+            return f"[{shown}] equal to its cost"
+        if isinstance(value, Mapping) and "type" not in value:  # a cost: "[Repeat] {2}{Chaos}"
+            return f"[{shown}] " + (", ".join(self.cost_parts(ctx or self.base, value, symbols=True)) or "{0}")
+        if isinstance(value, Mapping):
+            return f"[{shown}] equal to {self.amount(ctx or self.base, value).equal}"
         return f"[{shown} {value}]" if _is_int(value) else f"[{shown}]"
 
     def e_grant_keyword(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
         grants = [(eff.get("keyword"), eff.get("value"))] + list(eff.get(_MORE_KEYWORDS) or [])
         kw = _series([self.keyword_use(k, v) for k, v in grants])
+        if "keywords_of" in eff:
+            kw = f"{self.poss(ctx, eff['keywords_of'])} keywords"
         return [Clause(f"{ctx.v('give')} {self.given(ctx, target)} {kw}{self.duration(eff.get('duration'))}",
                        group="ref" if isinstance(target, str) else "")]
 
@@ -1384,14 +1737,17 @@ class Renderer:
             if to.get("what") in ("battlefield", "location") and isinstance(where, Mapping) and set(where) == {"at"} \
                     and isinstance(where["at"], str):
                 return f"to {self.poss(ctx, where['at'])} {to['what']}"
+            if to.get("what") == "unit" and isinstance(to.get("among"), str) and set(to) <= {"pick", "what", "among"}:
+                return f"to the location of {self.obj(ctx, to['among'])}"  # where that unit is
             return "to " + self.selection(ctx, to).text
         table = {
             "base": f"to {ctx.your()} base", "here": "here", "there": "there",
             "its_base": ("to base" if plural else (f"to {ctx.self_poss} base" if subject == "self"
                                                     else "to its base")),
-            "your_base": f"to {ctx.your()} base", "destination": "to its destination",
+            "your_base": f"to {ctx.your()} base", "destination": f"to {ctx.destination}",
             "choose_battlefield": "to a battlefield", "choose_location": "",
             "source_location": "to its original location", "event_location": "to that battlefield",
+            "origin": "to where it was", "event_subject_location": "to that battlefield",
         }
         if to is None:
             return ""
@@ -1400,6 +1756,8 @@ class Renderer:
     def e_move(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
         dest = self.destination(ctx, eff.get("to"), self.is_plural(target), target)
+        if eff.get("to") == "choose_location" and self.is_plural(target):
+            dest = "to a single location"  # one destination chosen for them all
         text = " ".join(x for x in [ctx.v("move"), self.obj(ctx, target), dest] if x)
         out = [Clause(text, group="ref" if isinstance(target, str) else "")]
         if eff.get("ready"):
@@ -1415,6 +1773,7 @@ class Renderer:
         if player == "opponent":
             return Phrase("they", plural=True) if ctx.chosen else Phrase("an opponent")
         return {"its_controller": Phrase("its controller"), "event_player": Phrase("that player"),
+                "chosen": Phrase("they", plural=True),
                 "owner": Phrase("its owner"), "each": Phrase("each player"),
                 "opponents": Phrase("each opponent")}.get(str(player), Phrase(_mark(f"player {player!r}")))
 
@@ -1425,6 +1784,13 @@ class Renderer:
         return Clause(f"{actor.text} {actor.verb(verb)} {rest}".strip(), subject=True)
 
     def e_draw(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        if "cards" in eff:  # "draw any you didn't banish": those cards, from wherever they are in the deck
+            cards = eff["cards"]
+            rest = "any of them still in your deck" if isinstance(cards, Mapping) and cards.get("among") == "them" \
+                and cards.get("pick") == "all" else self.obj(ctx, cards)
+            clause = self.player_clause(ctx, eff.get("player"), "draw", rest)
+            # "reveal a unit from among them and draw it"
+            return [replace(clause, group="ref") if isinstance(cards, str) and clause.group else clause]
         amount = self.amount(ctx, eff.get("amount", 1))
         rest = f"{amount.num}{amount.per}" if amount.num is not None else f"cards equal to {amount.equal}"
         return [self.player_clause(ctx, eff.get("player"), "draw", rest)]
@@ -1459,11 +1825,16 @@ class Renderer:
         out = [Clause(text.strip())]
         if eff.get("only_for") == "spells":
             out.append(Clause("use only to play spells", subject=True))
+        elif eff.get("only_for") == "gear":
+            out.append(Clause("use only to play gear or use gear abilities", subject=True))
+        elif eff.get("only_for") == "showdowns":
+            out.append(Clause("spend this Energy only during showdowns", subject=True))
         return out
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         count = eff.get("count", 1)
-        return [Clause(f"{ctx.v('ready')} {count} rune{'s' if count != 1 else ''}", group="player")]
+        up_to = "up to " if self.styled("ready_up_to") and count != 1 else ""  # the same: exhausted ones only
+        return [Clause(f"{ctx.v('ready')} {up_to}{count} rune{'s' if count != 1 else ''}", group="player")]
 
     def e_create_token(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         name = str(eff.get("token", "token"))
@@ -1471,27 +1842,34 @@ class Renderer:
         keywords = list(eff.get("keywords") or [])
         token = self.token(name)
         if token is not None:
-            might = might if might is not None else token.might
+            might = might if might is not None or token.type != "unit" else token.might
             keywords = keywords or [self.keyword_use(self.keyword_name(k), v) for k, v in token.keywords]
         count = self.amount(ctx, eff.get("count", 1))
         plural = count.num != "1"
         ready = "ready " if eff.get("ready") else ""
         might_text = f"{might} Might " if might is not None else ""
-        noun = f"{name} unit token{'s' if plural else ''}"
+        kind = token.type if token is not None else "unit"
+        noun = f"{name} {kind} token{'s' if plural else ''}"
         quant = _word(int(count.num)) if count.num and count.num.isdigit() and not count.per else count.value
         if not plural:
             head = f"{ready}{might_text}{noun}"
             quant = _article(head)
-        text = f"{ctx.v('play')} {quant} {ready}{might_text}{noun}"
+        by_controller = eff.get("player") == "controller" and ctx.third  # "you play ..." inside "each player ..."
+        text = f"{'you play' if by_controller else ctx.v('play')} {quant} {ready}{might_text}{noun}"
         if keywords:
             shown = [k if k.startswith("[") else self.keyword_use(k, None) for k in keywords]
             text += " with " + _series(shown)
+        if not plural and count.per:
+            text += count.per
+        if eff.get("exhausted"):
+            text += " exhausted"
         at = eff.get("at")
         if at is not None:
-            where = {"base": f"in {ctx.your()} base", "your_base": f"in {ctx.your()} base", "here": "here",
+            where = {"base": f"to {ctx.your()} base", "your_base": f"to {ctx.your()} base", "here": "here",
                      "there": "there", "its_base": "in its base", "destination": "at its destination",
                      "choose_battlefield": "at a battlefield", "choose_location": "",
-                     "source_location": "at its original location", "event_location": "at that battlefield"}
+                     "source_location": "at its original location", "event_location": "at that battlefield",
+                     "origin": "there", "event_subject_location": "at that battlefield"}
             if isinstance(at, Mapping):
                 text += " " + ("there" if "named" in at else "at " + self.selection(ctx, at).text)
             else:
@@ -1518,7 +1896,10 @@ class Renderer:
         return [Clause(f"{who.text} {who.verb('score')} {amount.value} {points}", subject=True)]
 
     def e_gain_xp(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        return [Clause(f"{ctx.v('gain')} {self.amount(ctx, eff.get('amount', 1)).value} XP", group="player")]
+        amount = self.amount(ctx, eff.get("amount", 1))
+        if amount.per and amount.num is not None:  # "gain 1 XP for each friendly unit"
+            return [Clause(f"{ctx.v('gain')} {amount.num} XP{amount.per}", group="player")]
+        return [Clause(f"{ctx.v('gain')} {amount.value} XP", group="player")]
 
     def rest_clause(self, ctx: Ctx, rest: Node) -> list[Clause]:
         if rest is None:
@@ -1546,7 +1927,13 @@ class Renderer:
                            f"{ctx.your()} {deck}")
         inner = replace(ctx, single=count.value == "1" and player not in ("each", "opponents"))
         body = [first] + (self.clauses(inner, eff["then"]) if "then" in eff else [])
+        if inner.single and eff.get("rest", "keep_order") == "keep_order":
+            return body  # one card looked at stays where it was: nothing to say
         return body + self.rest_clause(ctx, eff.get("rest"))
+
+    def e_predict(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        count = self.amount(ctx, eff.get("count", 1))
+        return [Clause("[Predict]" if count.value == "1" else f"[Predict {count.value}]", subject=True)]
 
     def e_reveal_until(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         sel = {"pick": "target", "what": eff.get("what", "card"), "where": eff.get("where") or {}}
@@ -1559,12 +1946,20 @@ class Renderer:
 
     def e_put_in_hand(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         target = eff.get("target")
+        if target == "affected":  # a card the effect was created for: not necessarily yours
+            return [Clause(f"{ctx.v('return')} it to its owner's hand", group="ref")]
         return [Clause(f"{ctx.v('put')} {self.obj(ctx, target)} into {ctx.your()} hand",
                        group="ref" if isinstance(target, str) else "")]
 
     def e_put_in_zone(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         zone = str(eff.get("zone"))
-        return [Clause(f"{ctx.v('put')} {self.obj(ctx, eff.get('target'))} into {ctx.your()} "
+        position = {"top": "on the top of", "bottom": "on the bottom of",
+                    "top_or_bottom": "on the top or bottom of"}.get(str(eff.get("position")))
+        target = eff.get("target")
+        whose = ctx.your()
+        if isinstance(target, Mapping) and (target.get("where") or {}).get("controller") == "enemy":
+            whose = "their owners'" if self.is_plural(target) else "its owner's"  # a card goes to its owner's zone
+        return [Clause(f"{ctx.v('put')} {self.obj(ctx, target)} {position or 'into'} {whose} "
                        f"{_ZONES.get(zone, zone)}")]
 
     def e_play(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1592,7 +1987,21 @@ class Renderer:
             text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
-        return [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
+        if "also_at" in eff:
+            out.append(Clause(f"if it is a unit, {ctx.you().text} may play it {self.destination(ctx, eff['also_at'])}"
+                              .replace(" to here", " here"), subject=True))
+        if eff.get("afterwards") == "recycle":
+            out.append(Clause(f"then {ctx.v('recycle')} {'them' if plural else 'it'}"))
+        return out
+
+    def e_mill(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        amount = self.amount(ctx, eff.get("amount", 1))
+        n = amount.num if amount.num is not None else amount.equal
+        cards = "the top card" if n == "1" else f"the top {n} cards"
+        actor = self.player_actor(ctx, eff.get("player"))
+        whose = f"{actor.text}'s" if actor is not None else ctx.your()
+        return [Clause(f"{ctx.v('put')} {cards} of {whose} Main Deck into {'their' if actor else ctx.your()} trash")]
 
     def e_prevent_damage(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         source = {"spell_or_ability": "spell and ability damage", "any": "damage"}.get(
@@ -1602,6 +2011,9 @@ class Renderer:
         else:
             what = f"all {source}"
         target = eff.get("target")
+        if eff.get("next") and target is not None:
+            return [Clause(f"the next time {self.obj(ctx, target)} would be dealt damage"
+                           f"{self.duration(eff.get('duration'))}, prevent it", subject=True)]
         to = f" to {self.obj(ctx, target)}" if target is not None else ""
         return [Clause(f"{ctx.v('prevent')} {what}{to}{self.duration(eff.get('duration'))}")]
 
@@ -1631,6 +2043,9 @@ class Renderer:
         if isinstance(b, Mapping) and "named" not in b:
             out.append(Clause(f"{ctx.v('choose')} {self.obj(ctx, b)}"))
             b = "it"
+        if a == "target" and isinstance(b, Mapping) and "named" in b:
+            out.append(Clause(f"{ctx.v('move')} each to the other's location"))  # the two chosen units
+            return out
         a_obj = self.obj(ctx, a)
         a_poss = self.poss(ctx, a)
         out.append(Clause(f"{ctx.v('move')} {a_obj} to {self.poss(ctx, b)} location and {self.obj(ctx, b)} to "
@@ -1638,7 +2053,10 @@ class Renderer:
         return out
 
     def e_select(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        obj = self.obj(ctx, eff.get("target"))
+        target = eff.get("target")
+        if isinstance(target, Mapping) and target.get("pick") == "all" and "as" in target:
+            return []  # names what is there now for a later step ("that battlefield"): nothing is chosen
+        obj = self.obj(ctx, target)
         return [Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj)]
 
     def e_trigger_abilities(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
@@ -1666,23 +2084,39 @@ class Renderer:
             same = 1
             while i + same < len(steps) and steps[i + same] == steps[i]:
                 same += 1
+            typed = _type_cases(steps[i:])
+            if len(typed) >= 2:
+                # "Then, do the following based on its type: • Spell — Draw 1. • Gear — ..."
+                cases = "".join(f"\n• {what.capitalize()} — {_end(_cap(self.text(ctx, then)))}" for what, then in typed)
+                out.append(Clause(f"do the following based on {self.poss(ctx, steps[i]['condition']['what']['among'])}"
+                                  f" type:{cases}", subject=True))
+                i += len(typed)
+                continue
             if same >= 3:
                 once = self.clauses(ctx, steps[i])
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
             else:
-                for step in steps[i:i + same]:
+                for k, step in enumerate(steps[i:i + same], i):
+                    step = _did_kill_after_kill(steps[k - 1] if k else None, step)
                     chosen, step = _hoist_named_locations(step)
                     for sel in chosen:
                         obj = self.obj(ctx, sel)
                         out.append(Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj))
                     out += self.clauses(ctx, step)
             i += same
-        return out
+        return _chosen_inline(out, steps)
 
     def e_if(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         cond = eff.get("condition")
         then = self.text(ctx, eff.get("then"))
+        first, other = eff.get("then"), eff.get("else")
+        if isinstance(first, Mapping) and isinstance(other, Mapping) and first.get("type") == other.get("type") \
+                and first.get("type") != "sequence":
+            # alternatives of one effect type: "X. If C, Y instead." (the second names only what changes)
+            rest = f"{self.keyword_label(cond)} — {_cap(then)}" if isinstance(cond, Mapping) and \
+                cond.get("type") == "keyword" else f"if {self.condition(ctx, cond)}, {then}"
+            return [Clause(self.text(ctx, other), subject=True), Clause(rest + " instead", subject=True)]
         if isinstance(cond, Mapping) and cond.get("type") == "keyword":
             head = f"{self.keyword_label(cond)} — {_cap(then)}"
         else:
@@ -1693,10 +2127,37 @@ class Renderer:
         return out
 
     def e_may(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        inner = self.text(ctx.base_verbs(), eff.get("effect"))
         cost = eff.get("cost")
-        body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
+        if "effect" not in eff:
+            who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(eff.get("chooser")))
+            what = self.pay(ctx.base_verbs(), cost) if cost else "choose to"
+            return [Clause(f"{who or ctx.you().text} may {what}", subject=True)]
         chooser = eff.get("chooser")
+        effect = eff.get("effect")
+        if isinstance(cost, Mapping) and set(cost) <= {"energy", "power"} and self.type == "spell" \
+                and isinstance(effect, Mapping) and effect.get("type") == "play" and effect.get("card") == "self" \
+                and effect.get("ignore_cost") == "all":
+            # a spell played again as it resolves: "Its controller may play this spell again for {Any}"
+            who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(chooser), ctx.you().text)
+            price = self.resources(cost.get("energy"), cost.get("power"), ctx)
+            return [Clause(f"{who} may play this spell again for {price}", subject=True)]
+        steps = effect.get("steps") if isinstance(effect, Mapping) and effect.get("type") == "sequence" else None
+        if chooser in (None, "you") and ctx.actor is None and isinstance(steps, list) and len(steps) > 1 \
+                and isinstance(steps[0], Mapping) and steps[0].get("type") == "select" \
+                and isinstance(steps[0].get("target"), Mapping) and steps[0]["target"].get("zone") == "hand":
+            # "You may choose a unit from it. If you do, they play it there ..."
+            rest = self.text(ctx, {"type": "sequence", "steps": steps[1:]})
+            head = self.pay(ctx.base_verbs(), cost) + " and choose" if cost else "choose"
+            return [Clause(f"{ctx.you().text} may {head} {self.obj(ctx, steps[0].get('target'))}. "
+                           f"If {ctx.you().text} do, {rest}", subject=True)]
+        parts = self.clauses(ctx.base_verbs(), effect)
+        inner = self.join(ctx.base_verbs(), parts)
+        if cost and chooser in (None, "you") and ctx.actor is None and parts and parts[0].subject \
+                and not parts[0].text.startswith(("you ", "[")):
+            # "You may spend 2 XP. If you do, they discard a card of your choice and draw 1."
+            return [Clause(f"{ctx.you().text} may {self.pay(ctx.base_verbs(), cost)}. "
+                           f"If {ctx.you().text} do, {inner}", subject=True)]
+        body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
         if chooser in ("its_controller", "opponent"):
             who = "its controller" if chooser == "its_controller" else "an opponent"
             return [Clause(f"{who} may have you {inner}" if not cost else f"{who} may {body}", subject=True)]
@@ -1709,6 +2170,11 @@ class Renderer:
         if not isinstance(options, list):
             return [Clause(_mark("choose_one without options"))]
         count = eff.get("count", 1)
+        tags = [_granted_tag(o.get("effect")) for o in options if isinstance(o, Mapping)]
+        if len(tags) > 1 and all(tags) and count == 1 and eff.get("chooser") in (None, "you"):
+            # each option gives this object a tag: "choose Bird, Cat, Dog, or Poro. I gain that tag"
+            gains = f"{ctx.self_subj.text} {ctx.self_subj.verb('gain')}"
+            return [Clause(f"{ctx.v('choose')} {_series([str(t) for t in tags], 'or')}. {_cap(gains)} that tag")]
         lines = []
         by_domain = eff.get("by_domain_of")
         chooser = eff.get("chooser")
@@ -1765,8 +2231,10 @@ class Renderer:
         affects = eff.get("affects")
         out: list[Clause] = []
         inner = ctx
-        if affects is not None:
-            if isinstance(affects, Mapping) and "named" not in affects:
+        if affects is not None and affects != "self":
+            if isinstance(affects, Mapping) and affects.get("what") == "player":
+                it = self.subject(ctx, affects)  # "its controller can't play spells this turn"
+            elif isinstance(affects, Mapping) and "named" not in affects:
                 chosen = self.obj(ctx, affects)
                 out.append(Clause(f"{ctx.v('choose')} {chosen}", verb=ctx.v("choose"), obj=chosen))
                 it = Phrase("it")
@@ -1791,9 +2259,15 @@ class Renderer:
             else:
                 parts = self.trigger_parts(inner, t)
                 head = " ".join(x for x in [parts.subject.text, parts.subject.verb(parts.verb), parts.rest] if x)
-                head = ("the next time " if uses == 1 else "when ") + head + when
+                if not parts.verb:  # "at the start of your next Main Phase"
+                    rest = re.sub(r"^(your|each|their) ", r"\1 next ", parts.rest) if uses == 1 else parts.rest
+                    head = f"{parts.prefix.lower()} {rest}{parts.suffix}"
+                else:
+                    head = ("the next time " if uses == 1 else "when ") + head + when
             cond = f"if {self.condition(inner, body['if'])}, " if "if" in body else ""
             effect = self.text(inner, body.get("effect"))
+            if body.get("optional"):
+                effect = f"you may {effect}"
             out.append(Clause(f"{head}, {cond}{effect}", subject=True))
         elif isinstance(eff.get("replacement"), Mapping):
             body = eff["replacement"]
@@ -1810,18 +2284,25 @@ class Renderer:
         modifiers = body.get("modifiers")
         on_play = isinstance(modifiers, list) and all(
             isinstance(m, Mapping) and m.get("type") in ("enter_ready", "enter_exhausted", "cost", "bonus_damage")
-            for m in modifiers)
+            or isinstance(m, Mapping) and m.get("type") == "keyword" and uses == 1 for m in modifiers)
         if on_play and isinstance(affects, Mapping) and affects.get("what") in ("unit", "spell", "card", "gear") \
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and where.get("controller") in ("friendly", "you"):
-                rest = {k: v for k, v in where.items() if k != "controller"}
+            if isinstance(where, Mapping) and (where.get("controller") in ("friendly", "you")
+                                               or where.get("owner") == "you"):
+                rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
-                words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
-                subject = Phrase(" ".join((["the next"] if single else []) + words) + when, plural=not single)
-                when = ""
+                if not single and where.get("owner") == "you" and isinstance(modifiers, list) and all(
+                        isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                    # "your non-token units cost {1} more to play this turn"
+                    subject = Phrase(" ".join([ctx.your()] + adjs + [noun] + posts + late), plural=True)
+                    when = " to play" + when
+                else:
+                    words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
+                    subject = Phrase(" ".join((["the next"] if single else []) + words) + when, plural=not single)
+                    when = ""
         sentences = self.static_clauses(ctx, body, subject)
         return [Clause(s + when, subject=True) for s in sentences]
 
@@ -1839,7 +2320,10 @@ class Renderer:
             return {**sel, "where": {**where, "location": "my_battlefield"}}
 
         rest = {k: v for k, v in body.items() if k != "while"}
-        affects = moved(body.get("affects"))
+        aff = body.get("affects")
+        if isinstance(aff, Mapping) and (aff.get("where") or {}).get("controller") == "you":
+            return body  # "While I'm at a battlefield, your other units here have [Deflect]"
+        affects = moved(aff)
         if affects is not None:
             return {**rest, "affects": affects}
         modifiers = body.get("modifiers")
@@ -1887,7 +2371,7 @@ class Renderer:
                 if done_keywords:
                     continue
                 done_keywords = True
-                names = _series([self.keyword_use(m.get("keyword"), m.get("value")) for m in keywords])
+                names = _series([self.keyword_use(m.get("keyword"), m.get("value"), ctx) for m in keywords])
                 text = f"{subj.text} {subj.verb('have')} {names}"
                 if any(m.get("if_absent") for m in keywords):
                     pron = "I" if subj.person == 1 else ("they" if subj.plural else "it")
@@ -1908,9 +2392,22 @@ class Renderer:
             moment = all(isinstance(m, Mapping) and (m.get("type") in ("enter_ready", "enter_exhausted") or
                                                      m.get("type") == "cost" and affects == "self")
                          for m in modifiers)
-            prefix = f"{'if' if moment else 'while'} {self.condition(ctx, cond)}, "
-            sentences = [prefix + s for s in sentences]
-        return sentences
+            not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
+            if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                # "I cost {2} less to play from anywhere other than your hand"
+                return [s + " to play from anywhere other than your hand" for s in sentences]
+            what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
+            own_units = isinstance(what, Mapping) and what.get("what", "unit") == "unit" and \
+                (what.get("where") or {}).get("controller") in ("friendly", "you")
+            if moment and own_units and all(isinstance(m, Mapping) and m.get("type") in ("enter_ready",
+                                                                                          "enter_exhausted")
+                                            for m in modifiers):
+                return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
+            # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
+            past = isinstance(cond, Mapping) and cond.get("type") == "history"
+            prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
+            sentences = [prefix + s for s in _same_subject(sentences, subj.text)]
+        return _same_subject(sentences, subj.text)
 
     def modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, affects: Node) -> str:
         """One static modifier as a sentence about its subject."""
@@ -1934,8 +2431,37 @@ class Renderer:
             return f"{subj.text} {subj.verb('enter')} ready"
         if kind == "enter_exhausted":
             return f"{subj.text} {subj.verb('enter')} exhausted"
+        if kind == "restriction" and mod.get("restriction") == "cant_score_here":
+            until = f" until their {_ordinal(mod['before_turn'])} turn" if _is_int(mod.get("before_turn")) else ""
+            return f"{subj.text} can't score here{until}"
         if kind == "restriction":
             return self.restriction(ctx, str(mod.get("restriction")), subj)
+        if kind == "play_location" and mod.get("location") == "only_battlefield_conquered_this_turn":
+            return f"play {ctx.self_obj} only to a battlefield you conquered this turn"
+        if kind == "play_location" and mod.get("location") == "battlefield_you_attack":
+            return f"{ctx.self_subj.text} can be played to a battlefield you're attacking"
+        if kind == "optional_cost_discount":
+            which = f"[{_keyword_display(str(mod['cost']))}] costs" if isinstance(mod.get("cost"), str) \
+                else "optional additional costs you pay"
+            less = self.resources(mod.get("energy"), None, ctx)
+            if isinstance(mod.get("or_power"), list):
+                less += " or " + self.power(mod["or_power"])
+            return f"{which} cost {less} less"
+        if kind == "copy_text":
+            return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
+                   f"for as long as {ctx.self_obj} is attached to it"
+        if kind == "play_location" and mod.get("location") == "battlefield_with_lone_enemy":
+            who = f"{ctx.self_subj.text} can" if subj.text in ("I", "this") else f"{subj.text} can"
+            return f"{who} be played to an occupied battlefield if an enemy unit is alone there"
+        if kind == "play_from":
+            cost = ", ".join(self.cost_parts(ctx, mod.get("cost") or {}, symbols=True)) or "{0}"
+            zone = _ZONES.get(str(mod.get("zone")), str(mod.get("zone")))
+            return f"you may play {ctx.self_obj if subj.text in ('I', 'this') else subj.text} from your {zone} " \
+                   f"for {cost.replace(', ', '')}"
+        if kind == "damage_taken":
+            times = mod.get("times", 2)
+            how = "double" if times == 2 else f"multiply by {times}"
+            return f"{how} all damage that would be dealt to {subj.text}"
         if kind == "play_location":
             where = {"open_battlefield": "an open battlefield", "occupied_enemy_battlefield":
                      "an occupied enemy battlefield", "battlefield_with_own_units":
@@ -1956,6 +2482,11 @@ class Renderer:
             if mod.get("from") == "spell_or_ability":
                 return f"prevent all spell and ability damage to {self.obj(ctx, affects)}"
             return f"{subj.text} {subj.verb('do')}n't take damage"
+        if kind == "extra_trigger" and "event" in mod:
+            event = str(mod["event"])
+            doing = {"conquer": "conquering", "hold": "holding"}.get(event, event)
+            here = " here" if mod.get("here") else ""
+            return f"{ctx.your()} {event} effects for {doing}{here} trigger an additional time"
         if kind == "extra_trigger":
             kw = self.keyword_use(mod.get("keyword"), None)
             return f"{ctx.your()} {kw} effects trigger an additional time"
@@ -1978,6 +2509,8 @@ class Renderer:
             return f"to hide cards, {ctx.you().text} {cost} instead of {{Any}}"
         if kind == "hook":
             return self.hook(ctx, mod, subj)
+        if kind == "grant_ability" and isinstance(mod.get("ability"), Mapping):
+            return f'{subj.text} {subj.verb("have")} "{self.activated(ctx, mod["ability"], [])}"'
         return _mark(f"modifier type {kind!r}")
 
     def cost_modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
@@ -1998,10 +2531,31 @@ class Renderer:
                     text += ", to a minimum of {" + str(mod["minimum"]) + "}"
                 return text
         if power:
-            parts.append(f"{self.power(power)} {more}")
+            times = self.amount(ctx, mod["power_times"]) if "power_times" in mod else None
+            per = times.per if times is not None else ""
+            if parts and per and parts[0].endswith(f" {more}{per}"):  # "{2}{Calm} less for each point ..."
+                parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}{per}"
+            elif parts and not per and parts[0].endswith(f" {more}") and "power_times" not in mod:
+                parts[0] = parts[0].split(" ", 1)[0] + f"{self.power(power)} {more}"  # "I cost {2}{Calm} less"
+            else:
+                parts.append(f"{self.power(power)} {more}{per}")
+        if isinstance(mod.get("or_power"), list) and parts:
+            parts[0] = parts[0].replace(f" {more}", f" or {self.power(mod['or_power'])} {more}", 1)
+        if mod.get("ignore_energy"):
+            return f"{subj.text} {subj.verb('cost')} nothing in Energy (ignoring {'their' if subj.plural else 'its'} " \
+                   "Energy cost; the Power cost is still paid)"
         if not parts:
             return _mark("cost modifier without energy or power")
-        if subj.plural and energy is not None and not power and parts:
+        chooses = mod.get("if_chooses")
+        if isinstance(chooses, Mapping) and subj.text in ("this", "I") and chooses.get("pick") == "all":
+            # a cost cut when the card chooses certain objects: "this costs {N} less if you choose <selection>"
+            sel = {k: v for k, v in chooses.items() if k != "zone"}
+            return f"{subj.text} {subj.verb('cost')} " + " and ".join(parts) + \
+                f" if you choose {self.obj(ctx, {**sel, 'pick': 'target'})}"
+        if "if_chooses" in mod:
+            subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
+        if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
+                and "or_power" not in mod and _is_int(mod.get("minimum")):
             amount = self.amount(ctx, energy)
             owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
             verb = "increased" if more == "more" else "reduced"
@@ -2021,6 +2575,10 @@ class Renderer:
             "opponents_cant_play": "opponents can't play cards",
             "hidden_cant_be_revealed": f"{subj.text} can't be revealed",
             "no_move": f"{subj.text} can't move",
+            "cant_gain_points": f"{subj.text} can't gain points",
+            "no_units_played_here": "units can't be played here",
+            "cant_be_readied": f"{subj.text} can't be readied",
+            "cant_play_spells": f"{subj.text} can't play spells",
         }
         return table.get(name, _mark(f"restriction {name!r}"))
 
@@ -2040,15 +2598,47 @@ class Renderer:
             return f"{subj.text} can be played with Reaction timing to a battlefield where you control units"
         if hook == "stays_at_battlefield":
             return f"{subj.text} {subj.verb('stay')} at its battlefield"
+        if hook == "look_before_reveal":
+            return "before you reveal cards from your deck, you may look at its top card and recycle it"
+        if hook == "add_when_revealed":
+            return f"as {ctx.self_obj} is revealed from your deck, [Add] {{{value}}}"
+        if hook == "equipment_bonus_times":
+            times = "double" if value == 2 else f"{value} times"
+            return f"each Equipment attached to {ctx.self_obj} gives {times} its base Might bonus"
+        if hook == "tag":
+            return f"{subj.text} {subj.verb('be')} {_article(str(value))} {value}"
+        if hook == "chosen_by":
+            return f"{subj.text} can't be chosen by enemy spells and abilities"
+        if hook == "event_alias":
+            events = str(value).split()
+            if len(events) == 2:
+                return f"{ctx.self_poss} {events[1]} effects are also {events[0]} effects, and vice versa"
+            return f"{ctx.self_poss} {' and '.join(events)} effects are also each other's"
+        if hook == "add_energy":
+            return f"{subj.text} [Add] an additional {{{value}}}"
+        if hook == "combat_damage":
+            return f"{subj.text} {subj.verb('do')}n't deal combat damage" if value == "none" else \
+                f"{subj.text} {subj.verb('deal')} {value} combat damage"
+        if hook == "move_tax":
+            each = "{Any}" if value == 1 else "{Any}" * int(value) if _is_int(value) else "{Any}"
+            return f"opponents must pay {each} for each unit beyond the first to move multiple units to " \
+                   f"{ctx.self_poss} battlefield at the same time"
+        if hook == "any_damage_lethal":
+            return f"any amount of your damage is enough to kill {subj.text}"
+        if hook == "keyword_doesnt_trigger":
+            where = " at my battlefield" if subj.text.endswith(" here") or "here" in subj.text else ""
+            return f"your [{_keyword_display(str(value))}] effects{where} don't trigger"
+        if hook == "move_here_from":
+            return "units can move here from anywhere"
+        if hook == "named_tag":
+            return f"{subj.text} named the {value} tag"
+        if hook == "replaced_battlefield":
+            return f"{subj.text} replaced another battlefield"
         if hook == "extra_hidden_cards":
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
-        if hook == "play_from":
-            return f"you may play {subj.text} from your {value}"
         if hook == "cant_be_countered":
             return f"{subj.text} can't be countered"
-        if hook == "cant_be_chosen_by":
-            return f"{subj.text} can't be chosen by enemy spells and abilities"
         if hook == "cant_be_played":
             return f"{subj.text} can't be played"
         if hook == "ignore_targeting_tax":
@@ -2065,16 +2655,17 @@ class Renderer:
             head += f" and {self.condition(ctx, body['if'])}"
         instead = self.text(ctx, body.get("instead"))
         cost = body.get("cost")
+        who = "its controller" if body.get("controlled_by") == "its_controller" else "you"
         if cost:
-            action = f"{self.pay(ctx, cost)} to {instead}"
-            action = f"you may {action}" if body.get("optional") else action
+            action = f"{self.pay(ctx.base_verbs(), cost)} to {instead}"
+            action = f"{who} may {action}" if body.get("optional") else action
         else:
             action = f"you may {instead}" if body.get("optional") else instead
         return f"{head}, {action} instead"
 
     def labels(self, ability: Mapping[str, Any]) -> list[str]:
         out = []
-        cond = ability.get("condition")
+        cond = _step_condition(ability.get("condition"))
         label = ability.get("keyword")
         if isinstance(cond, Mapping) and cond.get("type") == "keyword":
             out.append(self.keyword_label(cond))
@@ -2089,53 +2680,115 @@ class Renderer:
         kind = ability.get("kind")
         ctx = self.base
         labels = self.labels(ability)
-        cond = ability.get("condition")
+        cond = _step_condition(ability.get("condition"))
         prefix = ""
         if isinstance(cond, Mapping) and cond.get("type") != "keyword":
             prefix = f"While {self.condition(ctx, cond)}: "
         if kind == "spell":
             text = _end(_cap(self.text(ctx, ability.get("effect"))))
+        elif kind == "triggered" and not head and self.implied_trigger(ability):
+            # "[Deathknell] — Draw 1.": the keyword's label says when (808)
+            cond = f"if {self.condition(ctx, ability['if'])}, " if "if" in ability else ""
+            effect = self.text(ctx, ability.get("effect"))
+            text = _end(_cap(cond + (f"you may {effect}" if ability.get("optional") else effect)))
         elif kind == "triggered":
             text = self.triggered(ctx, ability, head)
         elif kind == "activated":
             return prefix + self.activated(ctx, ability, labels)
         elif kind == "static":
             text = _end(". ".join(_cap(s) for s in self.static_clauses(ctx, ability)))
+            mods = ability.get("modifiers")
+            if prefix and ability.get("affects", "self") == "self" and self.type == "unit" \
+                    and cond == {"type": "is", "subject": "self", "state": "at_battlefield"} \
+                    and isinstance(mods, list) and all(isinstance(m, Mapping) and m.get("type") == "enter_ready"
+                                                       for m in mods):
+                rest = text if text.startswith("I ") else text[0].lower() + text[1:]
+                text, prefix = f"If you play {ctx.self_obj} to a battlefield, {rest}", ""
         elif kind == "replacement":
             head = "If " + self.would(ctx, ability.get("replaces"))
             text = _end(_cap(self.replacement_text(ctx, ability, head)))
         elif kind == "additional_cost":
             text = self.additional_cost(ctx, ability)
+            if prefix:  # "If you've played a spell this turn, you may pay {Chaos} as an additional cost ..."
+                text, prefix = f"If {self.condition(ctx, cond)}, {text[0].lower()}{text[1:]}", ""
         else:
             text = _mark(f"unknown ability kind {kind!r}")
+        if isinstance(cond, Mapping) and cond.get("type") == "keyword" and self.superseded(cond) \
+                and text.endswith("."):
+            text = text[:-1] + " instead."  # "[Level 6] — I cost {4} less instead." (a lower level's step ends)
         if labels:
             text = ", ".join(labels) + " — " + text
         return prefix + text
+
+    def superseded(self, cond: Mapping[str, Any]) -> bool:
+        """Whether another ability of the card holds only until this keyword condition holds (a step of
+        a [Level] ladder: "[Level 3] ... [Level 6] ... instead")."""
+        for other in self.card.get("abilities") or []:
+            step = other.get("condition") if isinstance(other, Mapping) else None
+            if isinstance(step, Mapping) and step.get("type") == "all" and _step_condition(step) is not step \
+                    and {"type": "not", "of": dict(cond)} in step.get("of", []):
+                return True
+        return False
+
+    def implied_trigger(self, ability: Mapping[str, Any]) -> bool:
+        """Whether a labelled triggered ability's trigger is its keyword's own (Deathknell: 'when I die')."""
+        label = ability.get("keyword")
+        catalog = self.catalog if self.catalog is not None else _installed_catalog()
+        kw = catalog.keywords.get(_norm_kw(label)) if isinstance(label, str) and catalog is not None else None
+        return kw is not None and any(isinstance(a, Mapping) and a.get("kind") == "triggered"
+                                      and a.get("when") == ability.get("when") for a in kw.abilities)
 
     def triggered(self, ctx: Ctx, ability: Mapping[str, Any], head: str = "") -> str:
         t = ability.get("when")
         zone = t.get("from_zone") if isinstance(t, Mapping) and t.get("event") != "discard" else None
         inner = replace(ctx, zone=str(zone)) if isinstance(zone, str) else ctx
+        if isinstance(t, Mapping) and t.get("to_battlefield"):
+            inner = replace(inner, destination="that battlefield")
         head = head or self.trigger(inner, t)
+        if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
+            inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
         cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+        if ability.get("if") == {"type": "showdown"}:
+            head, cond = f"{head} during a showdown", ""  # "When you play a unit during a showdown, ..."
+        if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
+            # "While you control this battlefield, when you play a spell, ..."
+            head, cond = f"While {self.condition(inner, ability['if'])}, {head[0].lower()}{head[1:]}", ""
         effect = self.text(inner, ability.get("effect"))
         if ability.get("optional"):
-            effect = f"you may {effect}"
+            effect = f"{inner.you().text} may {effect}"
         text = _end(f"{head}, {cond}{effect}")
         if ability.get("once_per_turn"):
-            text += " (Once each turn.)"
+            text = "Once each turn, " + (text if text.startswith(("I ", "I'")) else text[0].lower() + text[1:])
         return text
 
+    def reduction(self, ctx: Ctx, cost: Node) -> tuple[Node, str]:
+        """An ability cost whose Energy shrinks ({4} minus 1 for each ...): the cost as printed and
+        the sentence that says how it shrinks ("This ability costs {1} less for each ...")."""
+        energy = cost.get("energy") if isinstance(cost, Mapping) else None
+        if not isinstance(energy, Mapping) or not _is_int(energy.get("times")) or energy["times"] >= 0 \
+                or not _is_int(energy.get("plus")) or energy["plus"] <= 0:
+            return cost, ""
+        assert isinstance(cost, Mapping)
+        less = self.amount(ctx, {k: v for k, v in energy.items() if k not in ("times", "plus")})
+        step = -int(energy["times"])
+        if less.per and less.num is not None:
+            note = f"This ability costs {{{step}}} less{less.per}."
+        else:
+            note = f"This ability's Energy cost is reduced by {('twice ' if step == 2 else '') + less.equal}."
+        return {**cost, "energy": energy["plus"]}, note
+
     def activated(self, ctx: Ctx, ability: Mapping[str, Any], labels: list[str]) -> str:
-        cost = ability.get("cost") or {}
+        cost, note = self.reduction(ctx, ability.get("cost") or {})
         parts = self.cost_parts(ctx, cost, symbols=True)
         head = ", ".join(parts) if parts else "{0}"
         timing = ability.get("timing")
         tags = ([f"[{str(timing).capitalize()}]"] if timing in ("action", "reaction") else []) + labels
         effect = _end(_cap(self.text(ctx, ability.get("effect"))))
-        if tags:
+        if tags and self.styled("labels_before_cost"):  # "[Level 6] — [Reaction] — {Exhaust}: ..."
+            head = " — ".join(labels + tags[:len(tags) - len(labels)]) + " — " + head
+        elif tags:
             effect = ", ".join(tags) + " — " + effect
-        extra = []
+        extra = [note] if note else []
         if "only_while" in ability:
             extra.append(f"Use this ability only while {self.condition(ctx, ability['only_while'])}.")
         if ability.get("once_per_turn"):
@@ -2148,7 +2801,13 @@ class Renderer:
         what = "this" if self.type == "spell" else ctx.self_obj
         if not ability.get("optional"):
             return f"As an additional cost to play {what}, {pay}."
-        text = f"As you play {what}, you may {pay} as an additional cost."
+        eoc = ability.get("effect_on_cost")
+        if eoc == {"ignore_cost": True} and isinstance(cost, Mapping) and set(cost) <= {"energy", "power"}:
+            return f"You may play {what} for {''.join(self.cost_parts(ctx, cost, symbols=True))}."
+        if self.styled("additional_cost_to_play"):
+            text = f"You may {pay} as an additional cost to play {what}."
+        else:
+            text = f"As you play {what}, you may {pay} as an additional cost."
         eoc = ability.get("effect_on_cost")
         if isinstance(eoc, Mapping) and eoc:
             text += f" If you do, {self.cost_effect(ctx, eoc, cost)}."
@@ -2160,10 +2819,20 @@ class Renderer:
         per = ""
         if eoc.get("per_unit") and isinstance(cost, Mapping):
             per = " for each buff you spend" if "spend_buff" in cost else " for each unit killed this way"
-        if "reduce_energy" in eoc:
-            parts.append(f"reduce {mine} cost by {self.resources(eoc['reduce_energy'], None, ctx)}{per}")
-        if eoc.get("reduce_power"):
-            parts.append(f"reduce {mine} cost by {self.power(eoc['reduce_power'])}{per}")
+        less = self.styled("additional_cost_to_play")
+        for key, amount in (("reduce_energy", "energy"), ("reduce_power", "power")):
+            if not eoc.get(key):
+                continue
+            shown = self.resources(eoc[key], None, ctx) if amount == "energy" else self.power(eoc[key])
+            if less:
+                subj = "this" if self.type == "spell" else ctx.self_subj.text
+                parts.append(f"{subj} {'costs' if subj == 'this' else 'cost'} {shown} less{per}")
+            else:
+                parts.append(f"reduce {mine} cost by {shown}{per}")
+        if eoc.get("reduce_by_killed_cost"):
+            subj = "this" if self.type == "spell" else ctx.self_subj.text
+            parts.append(f"{subj} {'costs' if subj == 'this' else 'cost'} {{1}} less for each Energy it costs and "
+                         f"{self.power(eoc['reduce_by_killed_cost'])} less for each Power it costs")
         if eoc.get("ignore_cost"):
             parts.append(f"ignore {mine} cost")
         if eoc.get("enter_ready"):
@@ -2190,10 +2859,17 @@ class Renderer:
             if _is_int(value):
                 return f"[{shown} {value}]" + self.reminder(str(name), value)
             if isinstance(value, Mapping) and "type" in value:
+                if self.type != "unit" and any(
+                        isinstance(a, Mapping) and a.get("kind") == "triggered" and a.get("effect") == value
+                        and a.get("when") == {"event": "played", "subject": "self"} and "if" not in a
+                        for a in self.card.get("abilities") or []):
+                    # the same instructions as its own "When you play this": "Repeat this gear's play effect."
+                    return f"[{shown}] — Repeat this {self.type}'s play effect." + self.reminder(str(name), None)
                 return f"[{shown}] — {_end(_cap(self.text(self.base, value)))}" + self.reminder(str(name), None)
             if isinstance(value, Mapping):
+                value, note = self.reduction(self.base, value)
                 cost = ", ".join(self.cost_parts(self.base, value, symbols=True)) or "{0}"
-                return f"[{shown}] {cost}" + self.reminder(str(name), None)
+                return f"[{shown}] {cost}" + (f". {note}" if note else "") + self.reminder(str(name), None)
         return _mark(f"keyword {entry!r}")
 
     def label_keywords(self) -> set[str]:
@@ -2220,11 +2896,14 @@ class Renderer:
         out: list[str] = []
         labels = self.label_keywords()
         keywords = self.card.get("keywords")
+        last: list[str] = []  # keywords whose parameter is an effect (Deathknell) are printed after the abilities
         for entry in keywords if isinstance(keywords, list) else []:
             name = entry if isinstance(entry, str) else next(iter(entry), "") if isinstance(entry, Mapping) else ""
             if isinstance(entry, str) and _norm_kw(name) in labels:
                 continue
-            out.append(_safe(self.keyword_line, entry))
+            effect_param = isinstance(entry, Mapping) and isinstance(next(iter(entry.values()), None), Mapping) \
+                and "type" in next(iter(entry.values()))
+            (last if effect_param else out).append(_safe(self.keyword_line, entry))
         abilities = self.card.get("abilities")
         abilities = abilities if isinstance(abilities, list) else []
         i = 0
@@ -2232,20 +2911,27 @@ class Renderer:
             ability = abilities[i]
             group = [ability]
             while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]) \
-                    and not _is_effect_text(abilities[i + len(group)]):
+                    and _is_effect_text(abilities[i + len(group)]) == _is_effect_text(ability):
                 group.append(abilities[i + len(group)])
             if _is_effect_text(ability):
                 # 150.2: effect text, written for the unit the card is attached to ("I" is that unit)
                 unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
-                out.append("Effect text: " + _safe(unit.ability, ability))
-                i += 1
+                label = "[Equipped unit gets:] " if self.card.get("equipment") else "Effect text: "
+                keywords = _keywords_only(ability)
+                if keywords is not None:
+                    out.append(label + " ".join(self.keyword_use(k, v) for k, v in keywords))
+                elif len(group) > 1:
+                    out.append(label + _safe(unit.merged_triggers, group))
+                else:
+                    out.append(label + _safe(unit.ability, ability))
+                i += len(group)
                 continue
             if len(group) > 1:
                 out.append(_safe(self.merged_triggers, group))
             else:
                 out.append(_safe(self.ability, ability))
             i += len(group)
-        return out
+        return out + last
 
     def merged_triggers(self, group: list[Mapping[str, Any]]) -> str:
         """Triggered abilities differing only in their trigger: 'When I attack or defend, ...'."""
@@ -2280,13 +2966,16 @@ class Renderer:
                 return ""
             event = str(t["event"])
             if event in passive:
-                phrases.append((True, passive[event] + (" from [Hidden]" if t.get("from_hidden") else "")))
+                phrases.append((True, passive[event] + (self.from_hidden() if t.get("from_hidden") else "")))
             else:
                 parts = self.trigger_parts(ctx, t)
                 if parts.subject != ctx.self_subj:
                     return ""
                 phrases.append((False, " ".join(x for x in [parts.subject.verb(parts.verb), parts.rest] if x)))
         subject = ctx.self_subj
+        if phrases and phrases[0] == (True, "played") and len(phrases) == 2 and not phrases[1][0] \
+                and subject.person == 1 and self.styled("when_you_play_me"):
+            return f"When {ctx.you().text} play {ctx.self_obj} or when {subject.text} {phrases[1][1]}"  # "... I hold"
         shown = []
         for i, (is_passive, phrase) in enumerate(phrases):
             same = i > 0 and phrases[i - 1][0] == is_passive
@@ -2299,6 +2988,87 @@ class Renderer:
         return "When " + _series(shown, "or")
 
 _MORE_KEYWORDS = "\x00more_keywords"
+_MORE_TARGETS = "\x00more_targets"
+
+
+def _type_cases(steps: Sequence[Node]) -> list[tuple[str, Node]]:
+    """Leading steps "if it is a spell, X", "if it is a gear, Y", ... about one object: (type, effect)."""
+    cases: list[tuple[str, Node]] = []
+    among = None
+    for step in steps:
+        cond = step.get("condition") if isinstance(step, Mapping) and step.get("type") == "if" \
+            and "else" not in step else None
+        what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" \
+            and set(cond) == {"type", "what"} else None
+        if not isinstance(what, Mapping) or set(what) - {"pick", "what", "zone", "among"} \
+                or not isinstance(what.get("among"), str) or (among is not None and what["among"] != among):
+            break
+        among = what["among"]
+        cases.append((str(what.get("what")), step["then"]))
+    return cases
+
+
+def _granted_tag(eff: Node) -> str | None:
+    """The tag an effect gives its own source for good ("I'm a Bird"), else None."""
+    if not isinstance(eff, Mapping) or eff.get("type") != "create_effect" or eff.get("affects") != "self" \
+            or eff.get("duration") != "permanent":
+        return None
+    mods = (eff.get("static") or {}).get("modifiers")
+    if isinstance(mods, list) and len(mods) == 1 and isinstance(mods[0], Mapping) \
+            and mods[0].get("type") == "hook" and mods[0].get("hook") == "tag":
+        return str(mods[0].get("value"))
+    return None
+
+
+def _step_condition(cond: Node) -> Node:
+    """A keyword condition that holds until another does ([Level 3] but not [Level 6]: a step of a
+    ladder) is labelled by its first keyword; any other condition is itself."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else None
+    if isinstance(parts, list) and len(parts) >= 2 and isinstance(parts[0], Mapping) \
+            and parts[0].get("type") == "keyword" \
+            and all(isinstance(p, Mapping) and p.get("type") == "not" and isinstance(p.get("of"), Mapping)
+                    and p["of"].get("type") == "keyword" for p in parts[1:]):
+        return parts[0]
+    return cond
+
+
+def _chosen_inline(out: list[Clause], steps: list[Node]) -> list[Clause]:
+    """'Choose a unit. Deal 2 to it.' said as 'Deal 2 to a unit.' (the chosen object named where it's used)."""
+    first = steps[0] if steps else None
+    if len(out) < 2 or not isinstance(first, Mapping) or first.get("type") != "select" or not out[0].obj \
+            or out[0].verb not in ("choose", "chooses") or out[1].text.startswith(("if ", "it ", "choose")):
+        return out
+    match = re.search(r"\bit\b", out[1].text)
+    if match is None or match.start() == 0:
+        return out
+    text = out[1].text[:match.start()] + out[0].obj + out[1].text[match.end():]
+    return [replace(out[1], text=text)] + out[2:]
+
+
+def _same_subject(sentences: list[str], subject: str) -> list[str]:
+    """'I cost {2} less. I enter ready.' said as 'I cost {2} less and enter ready'."""
+    head = subject + " "
+    if len(sentences) < 2 or not all(s.startswith(head) and ", " not in s for s in sentences):
+        return sentences
+    rests = [s[len(head):] for s in sentences]
+    verb = rests[0].split(" ")[0] + " "
+    return [head + _series(rests[:1] + [r[len(verb):] if r.startswith(verb) else r for r in rests[1:]])]
+
+
+def _did_kill_after_kill(prev: Any, step: Any) -> Any:
+    """"Kill a unit. If you do, ...": right after a kill, 'did kill' reads as the printed "If you do"
+    (after damage it stays "if this kills it"); after another player's "may", "if they do / don't"."""
+    if isinstance(prev, Mapping) and prev.get("type") == "kill" and isinstance(step, Mapping) \
+            and step.get("type") == "if" and step.get("condition") == {"type": "did", "what": "kill"}:
+        return {**step, "condition": {"type": "did", "what": "succeed"}}
+    if isinstance(prev, Mapping) and prev.get("type") == "may" and prev.get("chooser") in ("its_controller", "opponent") \
+            and isinstance(step, Mapping) and step.get("type") == "if":
+        cond = step.get("condition")
+        if cond == {"type": "did", "what": "succeed"}:
+            return {**step, "condition": {"type": "did", "what": "they_succeed"}}
+        if cond == {"type": "not", "of": {"type": "did", "what": "succeed"}}:
+            return {**step, "condition": {"type": "did", "what": "they_fail"}}
+    return step
 
 
 def _merge_grants(steps: list[Node]) -> list[Node]:
@@ -2310,6 +3080,19 @@ def _merge_grants(steps: list[Node]) -> list[Node]:
                 "grant_keyword" and step.get("target") in ("target", "it") and \
                 step.get("duration") == prev.get("duration") and set(step) <= {"type", "target", "keyword", "value",
                                                                                  "duration", "note"}:
+            more = list(prev.get(_MORE_KEYWORDS) or []) + [(step.get("keyword"), step.get("value"))]
+            out[-1] = {**prev, _MORE_KEYWORDS: more}
+        elif isinstance(step, Mapping) and isinstance(prev, Mapping) and step.get("type") == prev.get("type") == \
+                "return_to_hand" and set(step) == set(prev) == {"type", "target"} and \
+                isinstance(step["target"], Mapping) and isinstance(prev["target"], Mapping) and \
+                not {step["target"].get("zone"), prev["target"].get("zone")} - {None, "board"}:
+            out[-1] = {**prev, _MORE_TARGETS: list(prev.get(_MORE_TARGETS) or []) + [step["target"]]}
+        elif isinstance(step, Mapping) and isinstance(prev, Mapping) and step.get("type") == "grant_keyword" and \
+                prev.get("type") == "modify_might" and _is_int(prev.get("amount")) and \
+                step.get("target") in ("target", "it") and step.get("duration") == prev.get("duration") and \
+                set(step) <= {"type", "target", "keyword", "value", "duration", "note"} and \
+                set(prev) <= {"type", "target", "amount", "negative", "duration", "note"}:
+            # "give one of your other units here +3 Might and [Tank] this turn"
             more = list(prev.get(_MORE_KEYWORDS) or []) + [(step.get("keyword"), step.get("value"))]
             out[-1] = {**prev, _MORE_KEYWORDS: more}
         else:
@@ -2372,6 +3155,19 @@ def _raw(card: CardDef | Mapping[str, Any]) -> Mapping[str, Any]:
     if isinstance(card, CardDef):
         return card.raw
     return card
+
+
+def _keywords_only(ability: Mapping[str, Any]) -> list[tuple[Node, Node]] | None:
+    """The keywords of a static ability that only gives its own object keywords ("[Equipped unit
+    gets:] [Tank]"), else None."""
+    mods = ability.get("modifiers")
+    if ability.get("kind") != "static" or ability.get("affects", "self") != "self" or "while" in ability \
+            or "condition" in ability or not isinstance(mods, list) or not mods:
+        return None
+    if not all(isinstance(m, Mapping) and m.get("type") == "keyword" and set(m) <= {"type", "keyword", "value"}
+               for m in mods):
+        return None
+    return [(m.get("keyword"), m.get("value")) for m in mods]
 
 
 def _is_effect_text(ability: Any) -> bool:

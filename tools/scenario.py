@@ -166,14 +166,17 @@ class Refs:
             raise
 
     ZONES = {"hand": "hand", "deck": "main_deck", "trash": "trash", "runes": "runes",
-             "rune_deck": "rune_deck", "champion": "champion"}
+             "rune_deck": "rune_deck", "champion": "champion", "base": "base"}
 
     def positional(self, player: Any, zone: str) -> int | None:
         """``hand.0``, ``deck.-1``, ``champion`` ...: the card at that position now."""
         name, _, index = zone.partition(".")
         if name not in self.ZONES or (not index and name != "champion"):
             return None
-        cards = getattr(player, self.ZONES[name])
+        if name == "base":  # the units and gear in the player's base, in the order they arrived
+            cards = list(player.base)
+        else:
+            cards = getattr(player, self.ZONES[name])
         try:
             return int(cards[int(index or 0)])
         except (ValueError, IndexError):
@@ -837,10 +840,18 @@ class Runner:
                 elif key == "might":
                     actual = layers.might(game, oid)
                 elif key == "keywords":
-                    actual = sorted(layers.chars(game, oid).keywords)
+                    # a list: it has these keywords ([]: none at all); a mapping: these values (null: not at all)
+                    have = layers.chars(game, oid).keywords
+                    actual = sorted(have)
+                    if isinstance(value, dict):
+                        wrong = {k: have.get(k.lower().replace("-", "_")) for k, v in value.items()
+                                 if have.get(k.lower().replace("-", "_")) != v}
+                        if wrong:
+                            raise ScenarioFailure(f"expected {name}'s keywords {value}; it has {dict(have)}")
+                        continue
                     missing = [k for k in value if k.lower().replace("-", "_") not in actual]
-                    if missing:
-                        raise ScenarioFailure(f"expected {name} to have {missing}; it has {actual}")
+                    if missing or (not value and actual):
+                        raise ScenarioFailure(f"expected {name} to have {missing or 'no keywords'}; it has {actual}")
                     continue
                 else:
                     actual = getattr(obj, key)

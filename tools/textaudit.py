@@ -112,6 +112,7 @@ class Report:
     cards: list[CardScore] = field(default_factory=list)
     missing_from_project: list[str] = field(default_factory=list)
     missing_from_reference: list[str] = field(default_factory=list)
+    not_compared: list[str] = field(default_factory=list)  # reminder cards (type marker): no rules to script
 
     @property
     def below(self) -> list[CardScore]:
@@ -126,6 +127,7 @@ class Report:
             "below_threshold": len(self.below),
             "missing_from_project": len(self.missing_from_project),
             "missing_from_reference": len(self.missing_from_reference),
+            "not_compared": len(self.not_compared),
             "mean_similarity": round(sum(scores) / len(scores), 4) if scores else 0.0,
             "threshold": self.threshold,
             "sets": self.sets,
@@ -144,6 +146,11 @@ def audit(catalog: Catalog, reference: Mapping[str, Reference], threshold: float
         ref = reference.get(code.upper())
         if ref is None:
             report.missing_from_reference.append(code)
+            continue
+        if card.type == "marker":
+            # a reminder card (Buff, XP Tracker) is never in play: its text restates rules the kernel
+            # implements, there is no script to render, so comparing it would only measure nothing
+            report.not_compared.append(code)
             continue
         rendered = render_card(card, catalog)
         score = similarity(normalise(rendered), normalise(ref.text))
@@ -176,6 +183,8 @@ def _write_text(report: Report, out: TextIO, show_all: bool) -> None:
         if codes:
             shown = ", ".join(codes[:12]) + (f" and {len(codes) - 12} more" if len(codes) > 12 else "")
             print(f"missing from the {label}: {shown}", file=out)
+    if report.not_compared:
+        print(f"not compared (reminder cards, nothing to script): {', '.join(report.not_compared)}", file=out)
     t = report.totals()
     print(f"{t['compared']} cards compared ({', '.join(t['sets'])}): {t['exact']} exact after normalisation, "
           f"{t['at_or_above_threshold']} at or above {t['threshold']}, {t['below_threshold']} below; "
@@ -200,7 +209,8 @@ def run(args: argparse.Namespace, out: TextIO | None = None) -> int:
         payload = {"totals": report.totals(),
                    "cards": [{**asdict(c), "exact": c.exact} for c in cards],
                    "missing_from_project": report.missing_from_project,
-                   "missing_from_reference": report.missing_from_reference}
+                   "missing_from_reference": report.missing_from_reference,
+                   "not_compared": report.not_compared}
         print(json.dumps(payload, indent=2, ensure_ascii=False), file=stream)
     else:
         _write_text(report, stream, args.all)

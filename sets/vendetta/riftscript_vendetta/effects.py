@@ -13,8 +13,7 @@ times_empowered, of: SELECTOR}``, and the trigger events ``empowered`` ("when I 
 
 ``{type: burn, amount: N, player: P}`` puts the top N cards of P's main deck into their trash, one at a
 time, burning out first when the deck is empty (engine notes: burn out replaces taking more cards than
-the deck holds); the cards burned are ``them``.  ``{type: predict, amount: N}`` looks at the top N,
-recycles any of them and puts the rest back in any order, built from the language's own primitives.
+the deck holds); the cards burned are ``them``.  Predict is the language's own ``predict``.
 """
 from __future__ import annotations
 
@@ -116,12 +115,6 @@ def burn(ctx: Any, node: Node) -> None:
     ctx.bindings["them"] = list(burned)
 
 
-def predict(ctx: Any, node: Node) -> None:
-    ctx.run({"type": "look_at_top", "count": node["amount"], "rest": "back_any_order",
-             "then": {"type": "recycle",
-                      "target": {"pick": "choose", "what": "card", "any_number": True, "among": "them"}}})
-
-
 TARGET = {"properties": {"target": {"$ref": "#/$defs/selector"}}, "required": ["target"]}
 
 
@@ -141,8 +134,6 @@ def riftscript_effect_types() -> list[EffectType]:
         EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
                                                      "required": ["effect"]},
                    plugin=PLUGIN, text="the attacker and the defender each do this"),
-        EffectType("predict", predict, {"properties": {"amount": {"$ref": "#/$defs/amount"}}, "required": ["amount"]},
-                   emits=("look", "looked_at", "recycle"), decides=True, plugin=PLUGIN, text="[Predict {amount}]"),
     ]
 
 
@@ -184,11 +175,6 @@ def _dealt_damage_this_turn(ctx: Any, oid: int, obj: Any) -> bool:
 def _domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     """``domain: calm``: a card of that domain ("an enemy Calm unit")."""
     return str(want) in card.domains
-
-
-def _attached_to(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
-    """``attached_to: self``: a card attached to that unit ("each Equipment attached to me")."""
-    return obj.zone == "board" and obj.attached_to in ctx.resolve(want)
 
 
 def _affected(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
@@ -399,8 +385,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
-        LanguageWord("filter", "attached_to", _attached_to, {"$ref": "#/$defs/selector"}, text="attached to me",
-                     plugin=PLUGIN),
         LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
                      text="with exactly {value} units there", plugin=PLUGIN),
