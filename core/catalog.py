@@ -311,8 +311,8 @@ class Compiler:
                 value = kw.default if kw.default is not None else 1
             for body in kw.abilities:
                 body = _substitute(body, value)
-                if kw.parameter_kind == "cost" and isinstance(value, dict) and body.get("kind") == "activated":
-                    body = {**body, "cost": value}
+                if kw.parameter_kind == "cost" and isinstance(value, dict):
+                    body = _with_cost(body, value)
                 abilities.append(self._ability(body, len(abilities), name, value))
             if kw.additional_cost is not None:
                 extra = {"kind": "additional_cost", **kw.additional_cost}
@@ -371,6 +371,16 @@ def _chosen_location(spec: Any) -> bool:
     from .effects import PLACES
 
     return isinstance(spec, str) and spec in PLACES.asks
+
+
+def _with_cost(body: Json, cost: Json) -> Json:
+    """A cost keyword's parameter is the cost its script's costs stand for: an activated ability's
+    ("[Equip] {1}"), and that of a static's modifiers that carry one (a ``play_from`` cost)."""
+    if body.get("kind") == "activated":
+        return {**body, "cost": cost}
+    if body.get("kind") == "static":
+        return {**body, "modifiers": [{**m, "cost": cost} if "cost" in m else m for m in body["modifiers"]]}
+    return body
 
 
 def _substitute(node: Any, value: Any) -> Any:
