@@ -2586,6 +2586,8 @@ class Renderer:
         hook, value = str(mod.get("hook")), mod.get("value")
         if hook == "damage_assignment":
             return f"{subj.text} must be assigned combat damage {'first' if value == 'first' else 'last'}"
+        if hook == "ignore_damage_assignment":
+            return f"you ignore [{'Tank' if value == 'first' else 'Backline'}] while assigning combat damage here"
         if hook == "timing":
             return f"{subj.text} {subj.verb('have')} [{str(value).capitalize()}]"
         if hook == "standard_move":
