@@ -627,6 +627,9 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
             if refusal[1] in ("449.2.a", "449.2.b", "451.2"):
                 recall(g, [oid])
             continue
+        if not standard and not g.friendly(obj.controller, player) \
+                and "friendly_only" in layers.hook_values(g, oid, "moved_by"):
+            continue  # "I can't be moved by enemy spells and abilities"
         origin = obj.loc
         carried = attached_to(g, oid)
         g.place(oid, "board", dest)

@@ -2611,6 +2611,8 @@ class Renderer:
             return f"{subj.text} {subj.verb('be')} {_article(str(value))} {value}"
         if hook == "chosen_by":
             return f"{subj.text} can't be chosen by enemy spells and abilities"
+        if hook == "moved_by":
+            return f"{subj.text} can't be moved by enemy spells and abilities"
         if hook == "event_alias":
             events = str(value).split()
             if len(events) == 2:
