@@ -310,7 +310,7 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
             total += bonus_damage(g, controller, obj.loc, source)
         if g.state.lasting:
             total *= damage_taken_times(g, oid)
-        total = prevent(g, oid, total, by)
+        total = prevent(g, oid, total, by, controller)
         if total < 1:
             continue
         obj.damage += total
@@ -353,10 +353,18 @@ def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) ->
     return total
 
 
-def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
+def prevent(g: "Game", oid: int, amount: int, by: str, controller: int = NOWHERE) -> int:
+    """The damage left once prevention took its share: a static prevent_damage of the unit (all of it, or
+    only a spell's or ability's - an enemy's, for ``enemy_spell_or_ability``), created prevention effects,
+    then its prevention shield."""
     obj = g.obj(oid)
     if layers.chars(g, oid).prevent_all:
         return 0
+    if by in ("spell", "ability"):
+        froms = layers.hook_values(g, oid, "prevent_damage")
+        if "spell_or_ability" in froms or ("enemy_spell_or_ability" in froms and controller != NOWHERE
+                                           and not g.friendly(controller, obj.controller)):
+            return 0
     for lasting in g.active_lasting():
         if lasting.kind == "prevent":
             if lasting.body.get("from") == "spell_or_ability" and by not in ("spell", "ability"):

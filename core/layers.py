@@ -423,7 +423,10 @@ def _compute(g: "Game", oid: int) -> Chars:
             elif kind == "hook":
                 hooks.setdefault(mod["hook"], []).append(mod["value"])
             elif kind == "prevent_damage":
-                prevent_all = True
+                if mod.get("from", "any") == "any":
+                    prevent_all = True
+                else:  # only some damage ("that enemy spells and abilities would deal"): read as it is dealt
+                    hooks.setdefault("prevent_damage", []).append(mod["from"])
             elif kind == "enter_ready":
                 enter_ready = True
         for name, value in granted:

@@ -2481,6 +2481,8 @@ class Renderer:
         if kind == "prevent_damage":
             if mod.get("from") == "spell_or_ability":
                 return f"prevent all spell and ability damage to {self.obj(ctx, affects)}"
+            if mod.get("from") == "enemy_spell_or_ability":
+                return f"prevent all damage that enemy spells and abilities would deal to {self.obj(ctx, affects)}"
             return f"{subj.text} {subj.verb('do')}n't take damage"
         if kind == "extra_trigger" and "event" in mod:
             event = str(mod["event"])
