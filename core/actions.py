@@ -113,10 +113,20 @@ def spend_xp(g: "Game", player: int, amount: int) -> None:
     g.emit("spend_xp", player=player, amount=amount)
 
 
-def return_to_hand(g: "Game", ids: list[int]) -> None:
+def replaced(g: "Game", event: str, oid: int, player: int, cause: dict[str, Any] | None, **info: Any) -> bool:
+    """Whether a replacement took the place of a spell's or ability's stun, return to hand or Might loss
+    ("if a spell or ability that chooses me would stun me, ... instead"): the replaced event names its
+    source and whether that spell or ability chose the object (``cause``: source, chosen)."""
+    if cause is None:
+        return False
+    return replacement.replace(g, event, oid, {"source": cause["source"], "player": player,
+                                               "chosen": oid in cause["chosen"], **info})
+
+
+def return_to_hand(g: "Game", ids: list[int], cause: dict[str, Any] | None = None, player: int = NOWHERE) -> None:
     for oid in ids:
         obj = g.obj(oid)
-        if obj.zone == "gone":
+        if obj.zone == "gone" or replaced(g, "return_to_hand", oid, player, cause):
             continue
         if obj.zone == "board":
             _leave_board(g, oid)
@@ -529,11 +539,11 @@ def heal_all(g: "Game") -> None:
         g.emit("heal_all", count=len(healed))
 
 
-def stun(g: "Game", ids: list[int], player: int) -> None:
+def stun(g: "Game", ids: list[int], player: int, cause: dict[str, Any] | None = None) -> None:
     """A stunned unit can't be stunned again (424)."""
     for oid in ids:
         obj = g.obj(oid)
-        if obj.zone != "board" or obj.stunned or g.card(oid).type != "unit":
+        if obj.zone != "board" or obj.stunned or g.card(oid).type != "unit" or replaced(g, "stun", oid, player, cause):
             continue
         obj.stunned = True
         g.emit("stun", obj=oid, player=player, controller=obj.controller)

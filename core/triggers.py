@@ -434,6 +434,13 @@ def _w_controlled_by(g: "Game", oid: int, controller: int, ability: Ability, eve
     return isinstance(event.get("player"), int) and event["player"] >= 0
 
 
+@WHEN.register("by_chooser")
+def _w_by_chooser(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """The spell or ability doing it chose the object (the events a replacement of stun, return to hand or
+    Might loss sees carry it; core/replacement reads it there)."""
+    return bool(event.get("chosen")) == bool(want)
+
+
 @WHEN.register("mover")
 def _w_mover(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """Who moved the unit ("When you move an enemy unit"): the player whose action or ability moved

@@ -291,12 +291,18 @@ def prevent_damage(ctx: EffectContext, node: Node) -> None:
 
 
 # ---------------------------------------------------------------------- statuses
+def _cause(ctx: EffectContext) -> dict[str, Any]:
+    """The spell or ability doing this, for replacements of what it does: its source and what it chose."""
+    return {"source": ctx.source, "chosen": {t for slot in ctx.targets for t in slot}}
+
+
 def _simple(name: str) -> Any:
     def run(ctx: EffectContext, node: Node) -> None:
         g = ctx.g
         targets = ctx.resolve(node["target"], name.replace("_", " "))
+        cause = _cause(ctx)
         if name == "stun":
-            actions.stun(g, targets, ctx.controller)
+            actions.stun(g, targets, ctx.controller, cause)
         elif name == "buff":
             actions.buff(g, targets, ctx.controller)
         elif name == "ready":
@@ -308,7 +314,7 @@ def _simple(name: str) -> Any:
         elif name == "recall":
             actions.recall(g, targets)
         elif name == "return_to_hand":
-            actions.return_to_hand(g, targets)
+            actions.return_to_hand(g, targets, cause, ctx.controller)
         elif name == "banish":
             actions.banish(g, targets)
             if "with" in node:
@@ -377,6 +383,9 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
         else:
             amount = ctx.amount(node.get("amount", 1))
         mod: Node = {"type": "might", "amount": max(0, amount)}
+        if node.get("negative") and actions.replaced(g, "lose_might", oid, ctx.controller, _cause(ctx), amount=amount,
+                                                     duration=node.get("duration", "this_turn")):
+            continue  # "if a spell that chooses me would give me -Might, give me +3 Might instead"
         if node.get("negative"):
             mod["negative"] = True
             if "minimum" in node:

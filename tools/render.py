@@ -78,6 +78,10 @@ def _state(state: str) -> str:
     return _STATES.get(state) or (word.text if word is not None and word.text else _mark(f"state {state}"))
 
 
+# replaced events a spell or ability does to an object (core/actions.replaced)
+_DONE_TO = {"stun": "stun {}", "lose_might": "give {} -Might", "return_to_hand": "return {} to hand"}
+
+
 def _mark(text: str) -> str:
     return f"{MARK_OPEN}{text}{MARK_CLOSE}"
 
@@ -1425,6 +1429,13 @@ class Renderer:
 
     def would(self, ctx: Ctx, t: Node) -> str:
         """A replaced event: 'a friendly unit would die'."""
+        event = t.get("event") if isinstance(t, Mapping) else None
+        if event in _DONE_TO and t.get("subject") == "self":
+            # what a spell or ability does to the object: "a spell or ability that chooses me would stun me"
+            doer = f"a spell or ability that chooses {ctx.self_obj}" if t.get("by_chooser") else "a spell or ability"
+            return f"{doer} would {_DONE_TO[str(event)].format(ctx.self_obj)}"
+        if event == "score" and t.get("player") in (None, "any"):
+            return "a player would score 1 point from conquering or holding"
         parts = self.trigger_parts(ctx, t)
         if not parts.verb:
             return f"{parts.rest} would begin"
