@@ -51,6 +51,8 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
             continue
         if not _applies(g, ctx, body["replaces"], oid, src, lasting):
             continue
+        if "condition" in body and not ctx.check(body["condition"]):
+            continue  # every ability works only while its condition holds ("[Empowered] If ... would ...")
         if "if" in body and not ctx.check(body["if"]):
             continue
         if body.get("optional") or body.get("cost"):
