@@ -368,6 +368,14 @@ def _turns_taken(ctx: Any, node: Node, subject: int | None) -> int:
     return int(ctx.g.state.players[ctx.you].turns_taken)
 
 
+def _turn_number(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: turn_number, player: P}``: which of that player's turns this is (their first is 1), 0 while it
+    is another player's turn (Otterpus: "during their first or second turn")."""
+    player = ctx.player(node.get("player", "you"))
+    state = ctx.g.state
+    return int(state.players[player].turns_taken) if state.turn_player == player else 0
+
+
 AMOUNT = {"$ref": "#/$defs/amount"}
 
 
@@ -422,6 +430,9 @@ def riftscript_language() -> list[LanguageWord]:
                      text="the damage marked on {of}", plugin=PLUGIN),
         LanguageWord("amount", "turns_taken", _turns_taken, {"properties": {}}, text="the number of turns you have taken",
                      plugin=PLUGIN),
+        LanguageWord("amount", "turn_number", _turn_number,
+                     {"properties": {"player": {"enum": ["you", "event_player"]}}},
+                     text="which of their turns this is", plugin=PLUGIN),
         LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
