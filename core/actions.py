@@ -798,14 +798,22 @@ def end_control(g: "Game", lasting: "Lasting") -> None:
             recall(g, [oid])
 
 
+def _uncounterable_by(g: "Game", player: int) -> bool:
+    """Whether an active static gives the player's spells and abilities the cant_be_countered hook."""
+    return any(mod["hook"] == "cant_be_countered" and mod["value"] == "controller" and g.obj(src).controller == player
+               for mod, src in static_modifiers(g, "hook"))
+
+
 def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:
     """The item does nothing and leaves the chain; a countered card was not played and goes to its
     owner's trash (or, ``to="hand"``, back to their hand instead).  An object that is no card on the
-    chain names its newest ability there (its source stays where it is).  A card whose text gives it
-    the ``cant_be_countered`` hook ("this can't be countered") stays."""
+    chain names its newest ability there (its source stays where it is).  What the ``cant_be_countered``
+    hook covers stays: a card whose text gives it the hook (``true``: "this can't be countered"), and
+    every card and ability of the controller of a static that has it (``controller``: "your spells and
+    abilities can't be countered")."""
     for item in list(g.state.chain):
         if item.kind == "card" and item.obj == card_obj:
-            if True in layers.hook_values(g, card_obj, "cant_be_countered"):
+            if True in layers.hook_values(g, card_obj, "cant_be_countered") or _uncounterable_by(g, item.controller):
                 return False
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
@@ -815,6 +823,8 @@ def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:
             return True
     for item in reversed(g.state.chain):
         if item.kind != "card" and item.obj == card_obj:
+            if _uncounterable_by(g, item.controller):
+                return False
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
             _cleanup(g)

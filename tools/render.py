@@ -2658,6 +2658,8 @@ class Renderer:
             n = value if _is_int(value) else 1
             return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
         if hook == "cant_be_countered":
+            if value == "controller":
+                return f"{ctx.your()} spells and abilities can't be countered"
             return f"{subj.text} can't be countered"
         if hook == "cant_be_played":
             return f"{subj.text} can't be played"
