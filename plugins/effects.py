@@ -382,6 +382,10 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
             amount = max(0, ctx.amount(node["raise_to"]) - layers.might(g, oid))
         else:
             amount = ctx.amount(node.get("amount", 1))
+        if node.get("negative") and any(oid in slot for slot in ctx.targets):
+            # "if a spell or ability you control would give -Might to a unit it chooses, it gives an additional -1"
+            amount += sum(int(mod["value"]) for mod, src in actions.static_modifiers(g, "hook")
+                          if mod["hook"] == "extra_might_loss" and g.obj(src).controller == ctx.controller)
         mod: Node = {"type": "might", "amount": max(0, amount)}
         if node.get("negative") and actions.replaced(g, "lose_might", oid, ctx.controller, _cause(ctx), amount=amount,
                                                      duration=node.get("duration", "this_turn")):

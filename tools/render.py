@@ -2624,6 +2624,9 @@ class Renderer:
             return f"{subj.text} {subj.verb('be')} {_article(str(value))} {value}"
         if hook == "chosen_by":
             return f"{subj.text} can't be chosen by enemy spells and abilities"
+        if hook == "extra_might_loss":
+            return f"if a spell or ability you control would give -Might to a unit it chooses, it gives an additional " \
+                   f"-{value} Might"
         if hook == "channel_limit":
             n = int(value) if _is_int(value) else 1
             return f"players only channel {n} rune{'' if n == 1 else 's'} at the start of their Channel Phase"
