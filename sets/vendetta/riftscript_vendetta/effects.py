@@ -129,6 +129,8 @@ def riftscript_effect_types() -> list[EffectType]:
                                                                     "its_controller"]}},
                                  "required": ["amount"]},
                    emits=("burn", "burn_out"), decides=True, plugin=PLUGIN, text="[Burn {amount}]"),
+        EffectType("name_card", name_card, {"properties": {"what": {"enum": ["spell", "unit", "gear", "card"]}}},
+                   decides=True, plugin=PLUGIN, text="name a {what}"),
         EffectType("give_control", give_control, TARGET, emits=("control",), plugin=PLUGIN,
                    text="they gain control of {target}"),
         EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
@@ -368,6 +370,25 @@ def _turns_taken(ctx: Any, node: Node, subject: int | None) -> int:
     return int(ctx.g.state.players[ctx.you].turns_taken)
 
 
+def name_card(ctx: Any, node: Node) -> None:
+    """``{type: name_card, what: spell}``: the controller names a card of that type (any installed card's
+    name); the name is remembered on the source as its ``named_card`` hook, for the filter ``name_named``."""
+    g = ctx.g
+    names = sorted({card.name for card in g.defs.values() if card.type == node.get("what", "spell") and not card.token})
+    if not names:
+        return
+    name = str(ctx.ask(ctx.you, f"name a {node.get('what', 'spell')} for {g.name(ctx.source)}", [(n, n) for n in names]))
+    ctx.bindings["@named_card"] = [ctx.source]
+    ctx.run({"type": "create_effect", "duration": "permanent", "affects": {"named": "named_card"},
+             "static": {"modifiers": [{"type": "hook", "hook": "named_card", "value": name}]}})
+
+
+def _name_named(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``name_named: self``: a card with the name that object named last ("spells with that name")."""
+    named = [v for src in ctx.resolve(want) for v in layers.hook_values(ctx.g, src, "named_card")[-1:]]
+    return card.name in named
+
+
 def _turn_number(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: turn_number, player: P}``: which of that player's turns this is (their first is 1), 0 while it
     is another player's turn (Otterpus: "during their first or second turn")."""
@@ -409,6 +430,9 @@ def riftscript_language() -> list[LanguageWord]:
                      text="in combat with an enemy {value} unit", plugin=PLUGIN),
         LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
                      text="being chosen by an enemy {value} spell", plugin=PLUGIN),
+        LanguageWord("filter", "name_named", _name_named, {"$ref": "#/$defs/selector"}, text="with that name",
+                     plugin=PLUGIN),
+        LanguageWord("hook", "named_card", text="{subject} named {value}", plugin=PLUGIN),
         LanguageWord("filter", "in_trash", _in_trash_filter, {"type": "boolean"}, text="in your trash", plugin=PLUGIN),
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
