@@ -1108,6 +1108,8 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
         raise IllegalActionError(f"{g.name(oid)}'s ability can be used only once each turn")
     cost_body = ability.body["cost"]
     cost = payment.ability_cost(g, player, oid, cost_body)
+    if index >= 0:
+        payment.ability_cost_changes(g, oid, ability, cost)  # "[Empower] costs of your units here cost {1} less"
     if cost.other.get("exhaust_self") and obj.exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
     return oid, index, ability, cost

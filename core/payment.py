@@ -561,6 +561,27 @@ def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost
     return Cost(energy=energy, power=power, other=other)
 
 
+def ability_cost_changes(g: "Game", oid: int, ability: Ability, cost: Cost) -> None:
+    """Static ability_cost modifiers of the objects whose 'affects' covers the ability's object: its
+    activated abilities (only those of a keyword, with ``keyword``) cost less or more ("[Empower] costs of your
+    units here cost {1} or {Any} less"; "{1} or {Any}": the energy first, the power when it has none)."""
+    card = g.card(oid)
+    for mod, src in actions.static_modifiers_affecting(g, "ability_cost", oid):
+        if "keyword" in mod and ability.keyword != str(mod["keyword"]).lower().replace("-", "_"):
+            continue
+        amount = effects.EffectContext(g, g.obj(src).controller, src).amount(mod.get("energy", 0))
+        symbols = [symbol(s, card.domains) for s in mod.get("power", [])]
+        if mod.get("increase"):
+            cost.energy += amount
+            cost.power = cost.power + symbols
+            continue
+        if amount and (cost.energy > 0 or not mod.get("or_power")):
+            cost.energy = max(0, cost.energy - amount)
+        elif mod.get("or_power"):
+            cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
+        cost.power = _less_power(cost.power, symbols)
+
+
 def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = NOWHERE) -> list[frozenset[str]]:
     """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power.
     The ``ignore_targeting_tax`` hook waives it: on the spell or the ability's object, for everything it

@@ -2458,6 +2458,13 @@ class Renderer:
             if isinstance(mod.get("or_power"), list):
                 less += " or " + self.power(mod["or_power"])
             return f"{which} cost {less} less"
+        if kind == "ability_cost":
+            which = f"[{_keyword_display(str(mod['keyword']))}] costs of {subj.text}" if isinstance(mod.get("keyword"), str) \
+                else f"activated abilities of {subj.text}"
+            change = self.resources(mod.get("energy"), mod.get("power") if isinstance(mod.get("power"), list) else None, ctx)
+            if isinstance(mod.get("or_power"), list):
+                change += " or " + self.power(mod["or_power"])
+            return f"{which} cost {change} {'more' if mod.get('increase') else 'less'}"
         if kind == "copy_text":
             return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
                    f"for as long as {ctx.self_obj} is attached to it"
