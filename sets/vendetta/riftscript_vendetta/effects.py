@@ -226,6 +226,20 @@ def _chosen_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
     return count
 
 
+def _activations_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
+    """``{type: activations_this_turn, player: RELATION, where: FILTER}``: how many activated abilities players of
+    that relation to you (default friendly) played this turn on objects that meet the filter (Piltovan Forge:
+    "the first friendly gear activated ability played each turn")."""
+    count = 0
+    for event in reversed(ctx.g.log):
+        if event["t"] == "turn_start":
+            break
+        if event["t"] == "activate" and ctx.relation(node.get("player", "friendly"), event.get("player", -1)) \
+                and event.get("obj") in ctx.g.state.objs and ctx.matches(event["obj"], node.get("where")):
+            count += 1
+    return count
+
+
 def _unit_count(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     """``units: N``: a battlefield with exactly N units there (Keeper of Law)."""
     g = ctx.g
@@ -446,6 +460,10 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "chosen_this_turn", _chosen_this_turn,
                      {"properties": {"where": {"$ref": "#/$defs/filter"}}},
                      text="the number of times you chose such a unit this turn", plugin=PLUGIN),
+        LanguageWord("amount", "activations_this_turn", _activations_this_turn,
+                     {"properties": {"player": {"enum": ["you", "friendly", "opponent", "any"]},
+                                     "where": {"$ref": "#/$defs/filter"}}},
+                     text="the number of such activated abilities played this turn", plugin=PLUGIN),
         LanguageWord("amount", "base_might", _base_might, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
                      text="the base Might of {of}", plugin=PLUGIN),
