@@ -8,12 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import layers
+from .cards import Ability
 from .state import BF0, NOWHERE, is_battlefield
 
 from . import effects, replacement
 
 if TYPE_CHECKING:
-    from .cards import Ability
     from .state import Lasting
     from .game import Game
 
@@ -475,15 +475,25 @@ def copied_units(g: "Game") -> list[int]:
 
 def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     """(grant_ability modifier, source, its static ability) of the statics giving the object an
-    activated ability ("friendly legends have '{Exhaust}: ...'")."""
-    if not _sources_with(g, "grant_ability"):
-        return []
-    return _covering(g, "grant_ability", oid)
+    activated ability ("friendly legends have '{Exhaust}: ...'"), then of the created effects on it
+    ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
+    the effect's id)."""
+    out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
+    for lasting in _granting_lasting(g):
+        if lasting.affects is not None and oid in lasting.affects:
+            static = Ability(kind="static", index=-lasting.id, body=lasting.body)
+            out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
+    return out
+
+
+def _granting_lasting(g: "Game") -> list["Lasting"]:
+    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
 
 
 def may_grant_abilities(g: "Game") -> bool:
-    """Whether a static on the board could give an object an activated ability (grant_ability)."""
-    return bool(_sources_with(g, "grant_ability"))
+    """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
+    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
 
 
 def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:

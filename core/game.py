@@ -524,7 +524,13 @@ class Game:
             return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
         src = item.variables.get("_granted_by")
         if src is not None:
-            static = self.defs[self.state.objs[src].code].abilities[item.variables["_granted_static"]]
+            index = item.variables["_granted_static"]
+            if index < 0:  # given by a created effect (actions.granted_abilities), whose id is minus the index
+                lasting = self.find_lasting(-index)
+                if lasting is None:
+                    raise EngineError(f"the created effect that gave {self.name(item.obj)} an ability is gone")
+                return self.granted_ability(lasting.body["modifiers"][item.variables["_granted_mod"]])
+            static = self.defs[self.state.objs[src].code].abilities[index]
             return self.granted_ability(static.body["modifiers"][item.variables["_granted_mod"]])
         return self.ability_of(item.obj, item.ability, item.lasting)
 
