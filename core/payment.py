@@ -344,14 +344,18 @@ def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost
         if not ctx.is_kind(oid, what) or ("while" in ability.body and not ctx.check(ability.body["while"])) \
                 or not ctx.matches(oid, where):
             continue
+        # what it chooses is judged from the side of the card's player ("units here that are friendly to it")
+        chooser = effects.EffectContext(g, player, src)
         for mod in ability.body["modifiers"]:
-            if mod["type"] != "cost" or "if_chooses" not in mod or not set(ctx.resolve(mod["if_chooses"])) & set(targets):
+            if mod["type"] != "cost" or "if_chooses" not in mod \
+                    or not set(chooser.resolve(mod["if_chooses"])) & set(targets):
                 continue
             less = ctx.amount(mod.get("energy", 0))
             if cost.energy > 0 or not mod.get("or_power"):
                 cost.energy = max(0, cost.energy - less)
             else:
                 cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
+            cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod.get("power", [])])  # "{Any} less"
 
 
 def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:

@@ -1385,6 +1385,9 @@ class Renderer:
                 if not isinstance(subject, Mapping) else other_np()
             parts = TriggerParts(np, "be", "returned to a player's hand" if player in (None, "any")
                                  else f"returned to {ctx.your()} hand")
+        elif event == "lose_might":
+            whom = ctx.self_obj if is_self else other_np().text
+            parts = TriggerParts(Phrase("a spell or ability"), "give", f"{whom} -Might")
         elif _plugin_word("event", event) is not None:
             word = _plugin_word("event", event)
             assert word is not None
@@ -2572,7 +2575,10 @@ class Renderer:
             sel = {k: v for k, v in chooses.items() if k != "zone"}
             return f"{subj.text} {subj.verb('cost')} " + " and ".join(parts) + \
                 f" if you choose {self.obj(ctx, {**sel, 'pick': 'target'})}"
-        if "if_chooses" in mod:
+        if isinstance(chooses, Mapping) and chooses.get("pick") == "all":
+            chosen = self.obj(ctx, chooses)
+            subj = Phrase(f"{subj.text} that choose one or more {chosen.removeprefix('all ')}", plural=True)
+        elif "if_chooses" in mod:
             subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
         if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
                 and "or_power" not in mod and _is_int(mod.get("minimum")):
