@@ -222,6 +222,9 @@ class GameState:
     # something listens to become_mighty (None: not being watched)
     watched_units: list[int] | None = None
     mighty_units: list[int] = field(default_factory=list)
+    # unit id (as text) -> its Might at the last cleanup, kept only while something listens to might_reaches
+    # (None: not being watched)
+    might_seen: dict[str, int] | None = None
     # banished card id (as text) -> the objects it was banished "with" (The Zero Drive)
     banished_with: dict[str, list[int]] = field(default_factory=dict)
 

@@ -434,6 +434,12 @@ def _w_controlled_by(g: "Game", oid: int, controller: int, ability: Ability, eve
     return isinstance(event.get("player"), int) and event["player"] >= 0
 
 
+@WHEN.register("at_least")
+def _w_at_least(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """might_reaches: the number the unit's Might reached ("when my Might becomes 10 or more")."""
+    return bool(event.get("at_least") == int(want))
+
+
 @WHEN.register("by_chooser")
 def _w_by_chooser(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """The spell or ability doing it chose the object (the events a replacement of stun, return to hand or

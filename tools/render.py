@@ -1385,6 +1385,10 @@ class Renderer:
                 if not isinstance(subject, Mapping) else other_np()
             parts = TriggerParts(np, "be", "returned to a player's hand" if player in (None, "any")
                                  else f"returned to {ctx.your()} hand")
+        elif event == "might_reaches":
+            whom = ctx.self_poss if is_self else other_np().text + "'s"
+            number = t.get("at_least", 5)
+            parts = TriggerParts(Phrase(f"{whom} Might"), "become", f"{number} or more")
         elif event == "lose_might":
             whom = ctx.self_obj if is_self else other_np().text
             parts = TriggerParts(Phrase("a spell or ability"), "give", f"{whom} -Might")
