@@ -111,7 +111,7 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     if own is None:
         own = _PLAY_FROM[card.code] = any(m["type"] == "play_from" for a in card.abilities if a.kind == "static"
                                           for m in a.body["modifiers"])
-    if not own and not g.state.lasting:
+    if not own and not g.state.lasting and layers.printed_only(g, oid):
         return None
     ctx = EffectContext(g, player, oid)
     for ability in card.abilities if own else ():
@@ -128,6 +128,12 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                     return dict(mod["cost"])
+    for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
+        if "while" in ability.body and not ctx.check(ability.body["while"]):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
     return None
 
 
@@ -1331,7 +1337,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                 # 820: a repeated spell's instructions are carried out once more, with their own targets
                 ctx = EffectContext(g, item.controller, item.obj, item)
                 ctx.targets = item.targets[run * width:(run + 1) * width]
-                for ability in card.abilities:
+                for ability in card.abilities + tuple(layers.given_keyword_abilities(g, item.obj, "spell")):
                     if ability.kind == "spell":
                         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
                             continue

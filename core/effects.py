@@ -981,7 +981,9 @@ def _f_type(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) 
 @FILTERS.register("keyword")
 def _f_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     kw = want.lower().replace("-", "_")
-    return layers.has_keyword(ctx.g, oid, kw) if obj.zone == "board" else card.has_keyword(kw)
+    if obj.zone == "board" or (obj.zone in ("trash", "chain", "hand") and not layers.printed_only(ctx.g, oid)):
+        return layers.has_keyword(ctx.g, oid, kw)  # off the board too, a keyword an effect gave it
+    return card.has_keyword(kw)
 
 
 @FILTERS.register("paid")

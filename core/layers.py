@@ -473,6 +473,17 @@ def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
     return keywords
 
 
+def given_keyword_abilities(g: "Game", oid: int, kind: str) -> list[Ability]:
+    """The abilities of one kind of the keywords an effect gave an object off the board beyond its printed
+    ones: such a keyword works as a printed one does (a spell in a trash given [Flow] may be played from
+    there and is banished once it has resolved)."""
+    if printed_only(g, oid):
+        return []
+    printed = printed_keywords(g, g.card(oid))
+    return [ability for name, value in chars(g, oid).keywords.items() if name not in printed
+            for ability in g.keyword_abilities(name, value) if ability.kind == kind]
+
+
 def _equipment_bonus(g: "Game", oid: int) -> int:
     """150.2, 137.3: each card attached to this unit adds its Might bonus (layer 3, arithmetic)."""
     obj = g.obj(oid)
