@@ -81,8 +81,13 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
     to_ready += [r for r in p.runes if g.obj(r).exhausted]
     if p.legend != NOWHERE and g.obj(p.legend).exhausted:
         to_ready.append(p.legend)
+    listening = bool(g.listeners.get("ready"))
     for oid in to_ready:
         g.obj(oid).exhausted = False
+        if listening:
+            # each object becomes ready ("when I become ready"); the game readies it, no player's spell or
+            # ability ("when you ready a friendly unit" is not about the Awaken Phase)
+            g.emit("ready", obj=oid, player=NOWHERE, controller=player)
     g.emit("awaken", player=player, readied=len(to_ready))
     g.touch()
 
