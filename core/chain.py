@@ -721,9 +721,19 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     count = other.get("discard")
     if isinstance(count, int) and count >= 1:
         # "discard N" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the cards
-        hand = [c for c in g.state.players[player].hand if c != oid]
+        hand = discardable(g, player, oid, other)
         out["discard"] = hand if count == 1 else [list(c) for c in itertools.combinations(hand, count)]
     return out
+
+
+def discardable(g: "Game", player: int, oid: int, other: dict[str, Any]) -> list[int]:
+    """The cards of the player's hand (the card being played aside) a discard cost may take: with
+    ``discard_what``, only those that meet that filter ("discard a spell")."""
+    hand = [c for c in g.state.players[player].hand if c != oid]
+    if "discard_what" not in other:
+        return hand
+    ctx = EffectContext(g, player, oid)
+    return [c for c in hand if ctx.matches(c, other["discard_what"])]
 
 
 def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
@@ -760,7 +770,7 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
     if not other:
         return
     p = g.state.players[player]
-    if "discard" in other and len([c for c in p.hand if c != oid]) < int(other["discard"]):
+    if "discard" in other and len(discardable(g, player, oid, other)) < int(other["discard"]):
         raise IllegalActionError(f"you can't discard {other['discard']} card(s) to pay the cost", "cost")
     if "recycle_from_trash" in other and len(p.trash) < int(other["recycle_from_trash"]):
         raise IllegalActionError(f"you need {other['recycle_from_trash']} card(s) in your trash", "cost")
@@ -890,7 +900,7 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         count = int(other["discard"])
         given = pay_with.get("discard")
         picked = [int(c) for c in given] if isinstance(given, list) else [int(given)] if given is not None else None
-        actions.discard(g, player, picked or [c for c in p.hand if c != oid][:count])
+        actions.discard(g, player, picked or discardable(g, player, oid, other)[:count])
     if "recycle_from_trash" in other:
         picked = pay_with.get("recycle_from_trash") or p.trash[:int(other["recycle_from_trash"])]
         actions.recycle(g, [int(c) for c in picked], random_order=True)

@@ -106,12 +106,14 @@ def _pay_x(ctx: EffectContext, chooser: int, node: Node) -> None:
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
+    from riftscript.core import chain
+
     g = ctx.g
     if cost.get("exhaust_self") and g.obj(ctx.source).exhausted:
         return False
     if cost.get("spend_buff") and sum(g.obj(u).buffs for u in _buffed(ctx)) < _buffs_to_spend(cost):
         return False
-    if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
+    if "discard" in cost and len(chain.discardable(g, ctx.you, NOWHERE, cost)) < int(cost["discard"]):
         return False
     if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
         return False
@@ -121,6 +123,8 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
 
 
 def _pay_other(ctx: EffectContext, cost: Node) -> None:
+    from riftscript.core import chain
+
     g = ctx.g
     if cost.get("exhaust_self"):
         actions.exhaust(g, [ctx.source])
@@ -133,7 +137,7 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         actions.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
-                                 list(g.player(ctx.you).hand), "discard")
+                                 chain.discardable(g, ctx.you, NOWHERE, cost), "discard")
         actions.discard(g, ctx.you, chosen)
     for _ in range(_buffs_to_spend(cost) if cost.get("spend_buff") else 0):
         chosen = ctx.choose_from({"what": "unit", "count": 1}, _buffed(ctx), "spend a buff from")

@@ -121,6 +121,7 @@ KERNEL_KEYS: dict[str, str] = {
     "reduce_power": "core/payment", "per_unit": "core/payment", "reduce_by_killed_cost": "core/payment",
     "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
     "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
+    "discard_what": "core/chain",
     "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
     "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/chain",
     "parameter": "core/catalog", "default": "core/catalog", "stacking": "core/catalog", "status": "core/catalog",
