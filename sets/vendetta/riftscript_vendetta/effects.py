@@ -262,17 +262,6 @@ def give_control(ctx: Any, node: Node) -> None:
     ctx.bindings["it"] = targets
 
 
-def _activated_this_turn(ctx: Any, oid: int, obj: Any) -> bool:
-    """An ability of this object was activated this turn ("only once each turn": the schema's
-    ``once_per_turn`` of an activated ability is not read by the kernel, engine gap G14)."""
-    for event in reversed(ctx.g.log):
-        if event["t"] == "turn_start":
-            return False
-        if event["t"] == "activate" and event.get("obj") == oid:
-            return True
-    return False
-
-
 def _in_showdown(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     """``in_showdown: true``: at the battlefield of the showdown or combat going on."""
     sd = ctx.g.state.showdown
@@ -423,8 +412,6 @@ def riftscript_language() -> list[LanguageWord]:
                      plugin=PLUGIN),
         LanguageWord("state", "after_another_opponent_spell", _another_spell_by_opponents,
                      text="not the only spell an opponent has played this turn", plugin=PLUGIN),
-        LanguageWord("state", "activated_this_turn", _activated_this_turn, text="activated this turn",
-                     plugin=PLUGIN),
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
