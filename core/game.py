@@ -18,7 +18,7 @@ import operator
 import pickle
 from typing import Any, Callable
 
-from . import chain, cleanup, decisions, loops, offer, rng, triggers, turn
+from . import actions, chain, cleanup, decisions, loops, offer, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError
@@ -364,6 +364,9 @@ class Game:
     def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:
         """Move an object to a zone (and location); keeps lists and the trigger index in step."""
         obj = self.state.objs[oid]
+        if zone == "trash" and obj.zone != "main_deck" \
+                and actions.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
+            zone = "banishment"  # "if a card would go to your trash from anywhere other than your Main Deck, banish it"
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
             old_list.remove(oid)

@@ -145,7 +145,8 @@ def advance(g: "Game") -> None:
         g.emit("phase_start", phase="draw", player=tp)
         # the player going first: a player who conceded before taking a turn (in setup) didn't go first
         first = next((p for p in s.turn_order if not s.players[p].conceded or s.players[p].turns_taken), tp)
-        if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
+        skipped = actions.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
+        if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1) and not skipped:
             actions.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
         actions.empty_pools(g)  # 167: pools empty at the start of each Main Phase

@@ -2612,6 +2612,9 @@ class Renderer:
             "no_units_played_here": "units can't be played here",
             "cant_be_readied": f"{subj.text} can't be readied",
             "cant_play_spells": f"{subj.text} can't play spells",
+            "skip_draw_phase": f"{'skip your' if subj.text == 'you' else subj.text + ' skip their'} Draw Phase",
+            "banish_instead_of_trash": f"if a card would go to {'your' if subj.text == 'you' else subj.text + chr(39) + 's'} "
+                                       "trash from anywhere other than a Main Deck, banish it instead",
         }
         return table.get(name, _mark(f"restriction {name!r}"))
 
