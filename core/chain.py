@@ -128,6 +128,9 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                     return dict(mod["cost"])
+    for mod, _ in actions.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
+        if mod["zone"] == obj.zone:
+            return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
     for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
         if "while" in ability.body and not ctx.check(ability.body["while"]):
             continue

@@ -2484,8 +2484,10 @@ class Renderer:
         if kind == "play_from":
             cost = ", ".join(self.cost_parts(ctx, mod.get("cost") or {}, symbols=True)) or "{0}"
             zone = _ZONES.get(str(mod.get("zone")), str(mod.get("zone")))
-            return f"you may play {ctx.self_obj if subj.text in ('I', 'this') else subj.text} from your {zone} " \
-                   f"for {cost.replace(', ', '')}"
+            what = ctx.self_obj if subj.text in ('I', 'this') else subj.text
+            if "cost" not in mod:
+                return f"you may play {what.removesuffix(' in your ' + zone)} from your {zone}"
+            return f"you may play {what} from your {zone} for {cost.replace(', ', '')}"
         if kind == "damage_taken":
             times = mod.get("times", 2)
             how = "double" if times == 2 else f"multiply by {times}"
