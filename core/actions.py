@@ -741,6 +741,10 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.gear_energy += energy
         for domain in power:
             p.gear_power[domain] = p.gear_power.get(domain, 0) + 1
+    elif only_for == "units":
+        p.unit_energy += energy  # "spend this Energy only to play units or activated abilities of units"
+        for domain in power:
+            p.power[domain] = p.power.get(domain, 0) + 1
     elif only_for == "showdowns":
         p.showdown_energy += energy  # "spend this Energy only during showdowns"
         for domain in power:
@@ -749,7 +753,8 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" else {}
+    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" \
+        else {"units_only": True} if only_for == "units" else {}
     g.emit("add", player=player, energy=energy, power=list(power), spells_only=only_for == "spells", **extra)
 
 
@@ -757,8 +762,8 @@ def empty_pools(g: "Game") -> None:
     """167: every rune pool empties."""
     for p in g.state.players:
         if p.energy or p.power or p.spell_energy or p.spell_power or p.gear_energy or p.gear_power \
-                or p.showdown_energy:
-            p.energy = p.showdown_energy = 0
+                or p.showdown_energy or p.unit_energy:
+            p.energy = p.showdown_energy = p.unit_energy = 0
             p.power = {}
             p.spell_energy = p.gear_energy = 0
             p.spell_power = {}

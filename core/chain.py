@@ -625,7 +625,8 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     if pay_with.get("kill") is not None:
         killed = pay_with["kill"] if isinstance(pay_with["kill"], list) else [pay_with["kill"]]
         payment.killed_cost_reduction(g, oid, paid, cost, [int(k) for k in killed])
-    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
+    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                for_unit=card.type == "unit")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
@@ -1155,7 +1156,8 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     if targets:
         cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets), oid)
     _check_other_costs(g, player, oid, cost.other)
-    plan = payment.plan_payment(g, player, cost, for_gear=oid in g.state.objs and g.card(oid).type == "gear")
+    kind = g.card(oid).type if oid in g.state.objs else ""
+    plan = payment.plan_payment(g, player, cost, for_gear=kind == "gear", for_unit=kind == "unit")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:

@@ -64,7 +64,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
+        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                for_unit=card.type == "unit") is None \
                 and not _cheapening_option(card) and not payment.own_chooses_discount(card):
             continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
@@ -778,7 +779,7 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = p.unit_energy = 0
     p.power = {}
     p.spell_power = {}
     p.gear_power = {}

@@ -46,6 +46,7 @@ class Plan:
     exhaust: list[int] = field(default_factory=list)
     recycle: list[tuple[int, str]] = field(default_factory=list)
     gear: bool = False  # the restricted amounts are the gear-only pool's ("use only to play gear ...")
+    unit: bool = False  # ... or the unit-only pool's ("spend this Energy only to play units ...")
 
 
 ANY = frozenset(DOMAINS)
@@ -60,29 +61,31 @@ def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
     return frozenset([sym])
 
 
-def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False) -> Plan | None:
+def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False,
+                 for_unit: bool = False) -> Plan | None:
     """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid.
 
     Listing legal actions asks this many times in one unchanged state, so answers are
     remembered until the state's version changes.
     """
-    key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear)
+    key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear, for_unit)
     memo = g.memo()
     if key in memo:
         found: Plan | None = memo[key]
         return found
-    plan = _plan(g, player, cost, for_spell, for_gear)
+    plan = _plan(g, player, cost, for_spell, for_gear, for_unit)
     memo[key] = plan
     return plan
 
 
-def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False) -> Plan | None:
+def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False,
+          for_unit: bool = False) -> Plan | None:
     p = g.state.players[player]
     objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
     take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
     need_energy -= take_showdown
-    spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else 0
+    spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else p.unit_energy if for_unit else 0
     take_spell = min(spell_e, need_energy)
     need_energy -= take_spell
     take_pool = min(p.energy, need_energy)
@@ -90,7 +93,7 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
     ready = _ready_runes(g, player)
     if need_energy and len(ready) < need_energy:
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
-    plan = Plan(gear=for_gear and not for_spell)
+    plan = Plan(gear=for_gear and not for_spell, unit=for_unit and not (for_spell or for_gear))
     plan.pool_spell_energy = take_spell
     plan.pool_showdown_energy = take_showdown
     plan.pool_energy = take_pool
@@ -167,6 +170,8 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     restricted = p.gear_power if plan.gear else p.spell_power
     if plan.gear:
         p.gear_energy -= plan.pool_spell_energy
+    elif plan.unit:
+        p.unit_energy -= plan.pool_spell_energy
     else:
         p.spell_energy -= plan.pool_spell_energy
     for domain in plan.pool_power:

@@ -67,6 +67,7 @@ class Player:
     gear_energy: int = 0  # "use only to play gear or use gear abilities" (Fire Below the Mountain)
     gear_power: dict[str, int] = field(default_factory=dict)
     showdown_energy: int = 0  # "spend this Energy only during showdowns" (Scorn of the Moon)
+    unit_energy: int = 0  # "spend this Energy only to play units or activated abilities of units"
     main_deck: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=list)
     trash: list[int] = field(default_factory=list)

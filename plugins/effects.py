@@ -650,7 +650,8 @@ def play(ctx: EffectContext, node: Node) -> None:
         reduction = ctx.amount(node.get("cost_reduction", 0))
         paid = _optional_costs_paid(ctx, oid, ignore, reduction) if card.type in ("unit", "gear") else []
         cost = payment.play_cost(g, ctx.you, oid, paid, ignore=ignore, reduction=reduction)
-        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
+        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                    for_unit=card.type == "unit")
         if plan is None:
             g.emit("cant_play", obj=oid, reason="cost")
             continue
@@ -711,7 +712,8 @@ def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: i
     base = payment.play_cost(g, ctx.you, oid, [], ignore=ignore, reduction=reduction)
     for name in names:
         trial = payment.play_cost(g, ctx.you, oid, paid + [name], ignore=ignore, reduction=reduction)
-        if trial.other != base.other or payment.plan_payment(g, ctx.you, trial, for_gear=card.type == "gear") is None:
+        if trial.other != base.other or payment.plan_payment(g, ctx.you, trial, for_gear=card.type == "gear",
+                                                             for_unit=card.type == "unit") is None:
             continue
         if ctx.ask(ctx.you, f"pay {name} as you play {card.name}?", [("yes", True), ("no", False)]):
             paid.append(name)

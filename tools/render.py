@@ -1850,6 +1850,8 @@ class Renderer:
             out.append(Clause("use only to play gear or use gear abilities", subject=True))
         elif eff.get("only_for") == "showdowns":
             out.append(Clause("spend this Energy only during showdowns", subject=True))
+        elif eff.get("only_for") == "units":
+            out.append(Clause("spend this Energy only to play units or activated abilities of units", subject=True))
         return out
 
     def e_ready_runes(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
