@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 from . import layers
 from .cards import Ability
-from .state import BF0, NOWHERE, is_battlefield
+from .state import BF0, NOWHERE, Lasting, is_battlefield
 
 from . import effects, replacement
 
 if TYPE_CHECKING:
-    from .state import Lasting
     from .game import Game
 
 
@@ -146,8 +145,10 @@ def put_in_hand(g: "Game", ids: list[int]) -> None:
 
 
 def _leave_board(g: "Game", oid: int) -> None:
-    """Statuses end when an object leaves the board; attached gear detaches (436.4)."""
+    """Statuses end when an object leaves the board; attached gear detaches (436.4); a copy effect on it ends."""
     obj = g.obj(oid)
+    for lasting in [l for l in g.state.lasting if l.kind == "copy" and l.affects == [oid]]:
+        end_copy(g, lasting)
     for other in attached_to(g, oid):
         detach(g, other)  # 719.5, 436.4.b: it stays where the unit was
     obj.exhausted = False
@@ -159,6 +160,36 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.prevent = 0
     g.remember("left_from", obj.controller, oid, loc=obj.loc)  # where it was: "a unit here is returned"
     g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
+
+
+def become_copy(g: "Game", oid: int, code: str, source: int, controller: int) -> None:
+    """The object becomes a copy of a card (its card is that one) for as long as the source stays attached to
+    it ("the equipped unit becomes a copy of that unit for as long as this is attached to it"): a lasting
+    effect of kind copy remembers its own card, which ``end_copy`` gives back."""
+    obj = g.obj(oid)
+    g.state.lasting.append(Lasting(id=g.tick(), kind="copy", source=source, source_code=g.obj(source).code,
+                                   controller=controller, body={"code": code, "original": obj.code},
+                                   duration="while_source_attached", affects=[oid], timestamp=g.state.clock))
+    g._unindex(oid)
+    obj.code = code
+    g._index(oid)
+    g.emit("become_copy", obj=oid, code=code, player=obj.controller)
+    _cleanup(g)
+
+
+def end_copy(g: "Game", lasting: "Lasting") -> None:
+    """A copy effect ended (its source is no longer attached, or the object leaves the board): the object is
+    its own card again."""
+    g.state.lasting.remove(lasting)
+    oid = (lasting.affects or [NOWHERE])[0]
+    obj = g.state.objs.get(oid)
+    if obj is None:
+        return
+    g._unindex(oid)
+    obj.code = str(lasting.body["original"])
+    g._index(oid)
+    g.emit("copy_ends", obj=oid, code=obj.code)
+    _cleanup(g)
 
 
 def attached_to(g: "Game", unit: int) -> list[int]:

@@ -108,6 +108,10 @@ def cleanup(g: "Game") -> None:
         if s.objs[lasting.source].zone != "board":
             s.lasting.remove(lasting)
             actions.end_control(g, lasting)
+    # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
+    for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"]:
+        if s.objs[lasting.source].attached_to not in (lasting.affects or []):
+            actions.end_copy(g, lasting)
     # 8-9. begin a staged showdown or combat
     if open_state and sd is None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]

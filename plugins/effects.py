@@ -750,6 +750,20 @@ def attach(ctx: EffectContext, node: Node) -> None:
     actions.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
 
 
+def turn_into_copy(ctx: EffectContext, node: Node) -> None:
+    """The target becomes a copy of the other unit for as long as the card whose text this is (an
+    Equipment's effect text) stays attached to it ("the equipped unit becomes a copy of that unit for as long
+    as this is attached to it"); once only while it stays attached."""
+    g = ctx.g
+    holder = ctx.text_of
+    models = [o for o in ctx.resolve(node["of"], "copy") if o in g.state.objs and g.obj(o).zone == "board"]
+    targets = [o for o in ctx.resolve(node["target"], "turn into a copy") if g.obj(o).zone == "board"]
+    if not models or not targets or g.obj(holder).attached_to != targets[0] or models[0] == targets[0] \
+            or any(l.kind == "copy" and l.source == holder for l in g.state.lasting):
+        return
+    actions.become_copy(g, targets[0], g.obj(models[0]).code, holder, ctx.controller)
+
+
 def _pay_equip_cost(ctx: EffectContext, eq: int, less_power: int) -> bool:
     """Pay the cheapest payable Equip cost of the equipment (818.1.b: each instance is its own)."""
     g = ctx.g
@@ -937,7 +951,8 @@ PRIMITIVES: list[EffectType] = [
     _primitive("predict", predict, ("look", "looked_at", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
-    _primitive("attach", attach, ("attach", "equipped")), _primitive("hide", hide, ("hide",), decides=True),
+    _primitive("attach", attach, ("attach", "equipped")),
+    _primitive("turn_into_copy", turn_into_copy, ("become_copy",)), _primitive("hide", hide, ("hide",), decides=True),
     _primitive("reveal_hand", reveal_hand, ("reveal_hand",)),
     _primitive("select", select, decides=True),
     _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "add", "recycle"), decides=True),

@@ -2047,6 +2047,12 @@ class Renderer:
         who = ctx.you()
         return [Clause(f"{who.text} {who.verb('win')} the game", subject=True)]
 
+    def e_turn_into_copy(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+        subj = self.subject(ctx, eff.get("target", "self"))
+        whom = ctx.self_obj if eff.get("target", "self") == "self" else "it"
+        return [Clause(f"{subj.text} {subj.verb('become')} a copy of {self.obj(ctx, eff.get('of'))} for as long as this "
+                       f"is attached to {whom}")]
+
     def e_attach(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         return [Clause(f"{ctx.v('attach')} {self.obj(ctx, eff.get('equipment'))} to {self.obj(ctx, eff.get('to'))}")]
 
