@@ -45,6 +45,7 @@ class KeywordDef:
     additional_cost: Json | None = None
     status: bool = False
     source: str = ""
+    printed_last: bool = False  # its line comes after the card's other text (the renderer reads it)
 
 
 @dataclass
@@ -432,7 +433,7 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
         parameter_kind=param.get("kind"), default=param.get("default"), stacking=param.get("stacking", "add"),
         condition=data.get("condition"), deck_limit=data.get("deck_limit"),
         abilities=tuple(data.get("abilities", [])), additional_cost=data.get("additional_cost"),
-        status=bool(data.get("status", False)), source=source,
+        status=bool(data.get("status", False)), source=source, printed_last=bool(data.get("printed_last", False)),
     )
 
 

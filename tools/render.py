@@ -2961,7 +2961,8 @@ class Renderer:
                 continue
             effect_param = isinstance(entry, Mapping) and isinstance(next(iter(entry.values()), None), Mapping) \
                 and "type" in next(iter(entry.values()))
-            (last if effect_param else out).append(_safe(self.keyword_line, entry))
+            kw = self.catalog.keywords.get(_norm_kw(name)) if self.catalog is not None else None
+            (last if effect_param or (kw is not None and kw.printed_last) else out).append(_safe(self.keyword_line, entry))
         abilities = self.card.get("abilities")
         abilities = abilities if isinstance(abilities, list) else []
         i = 0
