@@ -503,6 +503,15 @@ class Renderer:
         if isinstance(chooses, Mapping):
             posts.append("that chooses " + self.selection(ctx, {"pick": "target", "what": "permanent",
                                                                  "where": chooses}).text)
+        only = where.get("chooses_only")
+        if isinstance(only, Mapping):
+            text = "that chooses " + self.obj(ctx, only.get("of"))
+            if isinstance(only.get("no_other"), Mapping):
+                other = self.selection(ctx, {"pick": "target", "what": "permanent", "where": only["no_other"]}).text
+                text += " and no other " + other.removeprefix("a ").removeprefix("an ")
+            else:
+                text += " and nothing else"
+            posts.append(text)
         if where.get("chosen_champion"):
             noun = "Chosen Champion"
         if "name" in where:
@@ -574,7 +583,7 @@ class Renderer:
                  "attacker", "defender", "alone", "controller", "owner", "not_tag", "tag", "chosen_champion", "name",
                  "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
                  "not_chosen_this_turn", "other", "distinct_from", "any_of", "type", "attached", "equipped",
-                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "not_keyword",
+                 "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "chooses_only", "not_keyword",
                  "occupied_by", "not_at", "units_total_might", "paid", "tag_named"}
         for key in where:
             if key not in known:
@@ -2427,6 +2436,8 @@ class Renderer:
             zone = _ZONES.get(str(mod.get("zone")), str(mod.get("zone")))
             return f"you may play {ctx.self_obj if subj.text in ('I', 'this') else subj.text} from your {zone} " \
                    f"for {cost.replace(', ', '')}"
+        if kind == "show_facedown":
+            return f"you can look at {self.poss(ctx, affects)} facedown cards"
         if kind == "damage_taken":
             times = mod.get("times", 2)
             how = "double" if times == 2 else f"multiply by {times}"
@@ -2997,8 +3008,8 @@ def _chosen_inline(out: list[Clause], steps: list[Node]) -> list[Clause]:
             or out[0].verb not in ("choose", "chooses") or out[1].text.startswith(("if ", "it ", "choose")):
         return out
     match = re.search(r"\bit\b", out[1].text)
-    if match is None or match.start() == 0:
-        return out
+    if match is None or match.start() == 0 or out[1].text[match.end():].startswith(" and no other"):
+        return out  # "chooses it and no other friendly unit": the chosen one is named first
     text = out[1].text[:match.start()] + out[0].obj + out[1].text[match.end():]
     return [replace(out[1], text=text)] + out[2:]
 

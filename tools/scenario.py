@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from riftscript.core import layers
+from riftscript.core import layers, observe
 from riftscript.core.builder import Builder
 from riftscript.core.catalog import Catalog, Loader
 from riftscript.core.errors import IllegalActionError, Problem, RiftScriptError, ScriptError
@@ -857,6 +857,13 @@ class Runner:
                     actual = getattr(obj, key)
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value!r}, got {actual!r}")
+        elif key == "seen_by":
+            # {card: [A, B]}: exactly these players may see which card it is (core/observe.py)
+            for name, value in wanted.items():
+                oid = refs.obj(name)
+                seers = [refs.players[p.index] for p in s.players if observe.visible(game, p.index, oid)]
+                if sorted(seers) != sorted(value):
+                    raise ScenarioFailure(f"expected {name} to be seen by {sorted(value)}, it is seen by {seers}")
         elif key == "controller":
             for name, value in wanted.items():
                 try:
