@@ -883,6 +883,14 @@ class Runner:
                           "rune_deck_size": len(p.rune_deck)}[key]
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value}, got {actual}")
+        elif key == "objects_at":
+            # {A.base: 3, plaza: 2}: units and gear at that location, tokens included
+            for name, value in wanted.items():
+                loc = refs.location(name)
+                here = [oid for oid, o in s.objs.items() if o.zone == "board" and o.loc == loc]
+                if len(here) != value:
+                    raise ScenarioFailure(f"expected {value} units and gear at {name}, found {len(here)}: "
+                                          f"{[refs.name_of_obj(o) for o in here]}")
         elif key == "bottom":
             # {A.deck: [x, y]}: the bottom cards of that deck are these, in any order
             for name, value in wanted.items():
