@@ -844,8 +844,10 @@ class Runner:
                     have = layers.chars(game, oid).keywords
                     actual = sorted(have)
                     if isinstance(value, dict):
-                        wrong = {k: have.get(k.lower().replace("-", "_")) for k, v in value.items()
-                                 if have.get(k.lower().replace("-", "_")) != v}
+                        # null: it doesn't have the keyword at all (a keyword without a number has the value None)
+                        keys = {k: k.lower().replace("-", "_") for k in value}
+                        wrong = {k: have.get(keys[k]) for k, v in value.items()
+                                 if (keys[k] in have if v is None else have.get(keys[k]) != v)}
                         if wrong:
                             raise ScenarioFailure(f"expected {name}'s keywords {value}; it has {dict(have)}")
                         continue
