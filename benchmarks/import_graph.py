@@ -70,11 +70,19 @@ def build(folder: Path, package: str) -> nx.MultiDiGraph[str]:
     return G
 
 
+def edges(G: nx.MultiDiGraph[str]) -> list[tuple[str, str, str]]:
+    """(importer, imported, kind) for every import, sorted, without repeats."""
+    found: set[tuple[str, str, str]] = set()
+    for a, b, data in G.edges(data=True):
+        found.add((a, b, str(data["kind"])))
+    return sorted(found)
+
+
 def runtime_cycles(G: nx.MultiDiGraph[str]) -> list[list[str]]:
     """Strongly connected groups of modules through top and deferred imports, largest first."""
     H: nx.DiGraph[str] = nx.DiGraph()
     H.add_nodes_from(G)
-    H.add_edges_from((a, b) for a, b, kind in G.edges(data="kind") if kind != "typing")
+    H.add_edges_from((a, b) for a, b, kind in edges(G) if kind != "typing")
     return sorted((sorted(c) for c in nx.strongly_connected_components(H) if len(c) > 1), key=lambda c: (-len(c), c))
 
 
@@ -85,20 +93,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dot", help="also write the runtime graph as Graphviz DOT")
     args = parser.parse_args(argv)
     G = build(Path(args.folder), args.package)
-    kinds = {k: sum(1 for *_, kind in G.edges(data="kind") if kind == k) for k in ("top", "deferred", "typing")}
+    kinds = {k: sum(1 for *_, kind in edges(G) if kind == k) for k in ("top", "deferred", "typing")}
     print(f"{G.number_of_nodes()} modules; imports: {kinds['top']} at load, {kinds['deferred']} deferred, "
           f"{kinds['typing']} for typing only")
     cycles = runtime_cycles(G)
     print(f"runtime import cycles: {len(cycles)}")
     for group in cycles:
-        inside = sorted({(a, b, k) for a, b, k in G.edges(data="kind") if a in group and b in group and k != "typing"})
+        inside = [(a, b, k) for a, b, k in edges(G) if a in group and b in group and k != "typing"]
         print(f"- {len(group)} modules: {', '.join(group)}")
         for a, b, k in inside:
             if k == "deferred":
                 print(f"    {a} -> {b} (deferred)")
     if args.dot:
         lines = ["digraph core {"] + [f'  "{a}" -> "{b}"{" [style=dashed]" if k == "deferred" else ""};'
-                                      for a, b, k in sorted(set(G.edges(data="kind"))) if k != "typing"] + ["}"]
+                                      for a, b, k in edges(G) if k != "typing"] + ["}"]
         Path(args.dot).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return 0
 
