@@ -2342,6 +2342,11 @@ class Renderer:
                 done_keywords = True
                 names = _series([self.keyword_use(m.get("keyword"), m.get("value"), ctx) for m in keywords])
                 text = f"{subj.text} {subj.verb('have')} {names}"
+                givers = _attached_givers(keywords)
+                if givers is not None:
+                    # a keyword worth one for each attached thing: "your Equipment each give [Assault]"
+                    shown = self.selection(ctx, givers, mode="bare").text
+                    text = f"{shown} each give {self.keyword_use(keywords[0].get('keyword'), None)}"
                 if any(m.get("if_absent") for m in keywords):
                     pron = "I" if subj.person == 1 else ("they" if subj.plural else "it")
                     text += f" if {pron} didn't already"
@@ -2747,11 +2752,25 @@ class Renderer:
         elif tags:
             effect = ", ".join(tags) + " — " + effect
         extra = [note] if note else []
-        if "only_while" in ability:
-            extra.append(f"Use this ability only while {self.condition(ctx, ability['only_while'])}.")
+        short = self.styled("use_only")
+        if "only_while" in ability and ability["only_while"] != self.shared_only_while():
+            cond = ability["only_while"]
+            # a condition about the turn so far is an "if": "Use only if you've played ... this turn"
+            word = "if" if short and isinstance(cond, Mapping) and cond.get("type") == "history" else "while"
+            extra.append(f"Use {'' if short else 'this ability '}only {word} {self.condition(ctx, cond)}.")
         if ability.get("once_per_turn"):
-            extra.append("Use this ability only once each turn.")
+            extra.append("Use only once per turn." if short else "Use this ability only once each turn.")
         return " ".join([f"{head}: {effect}"] + extra)
+
+    def shared_only_while(self) -> Node:
+        """The condition every activated ability of the card is limited by, when it has two or more
+        and they share it: said once, after the last ("Use my abilities only while ..."), else None."""
+        activated = [a for a in self.card.get("abilities") or []
+                     if isinstance(a, Mapping) and a.get("kind") == "activated"]
+        conds = [a.get("only_while") for a in activated]
+        if len(conds) < 2 or conds[0] is None or any(c != conds[0] for c in conds):
+            return None
+        return conds[0]
 
     def additional_cost(self, ctx: Ctx, ability: Mapping[str, Any]) -> str:
         cost = ability.get("cost")
@@ -2864,6 +2883,7 @@ class Renderer:
             (last if effect_param else out).append(_safe(self.keyword_line, entry))
         abilities = self.card.get("abilities")
         abilities = abilities if isinstance(abilities, list) else []
+        last_activated: int | None = None  # the line of the last activated ability
         i = 0
         while i < len(abilities):
             ability = abilities[i]
@@ -2888,7 +2908,14 @@ class Renderer:
                 out.append(_safe(self.merged_triggers, group))
             else:
                 out.append(_safe(self.ability, ability))
+                if ability.get("kind") == "activated":
+                    last_activated = len(out) - 1
             i += len(group)
+        shared = self.shared_only_while()
+        if shared is not None and last_activated is not None:
+            owner = self.base.self_poss if self.type in ("unit", "legend") else "its"
+            when = _safe(lambda c: self.condition(self.base, c), shared)
+            out[last_activated] += f" Use {owner} abilities only while {when}."
         return out + last
 
     def merged_triggers(self, group: list[Mapping[str, Any]]) -> str:
@@ -2964,6 +2991,19 @@ def _type_cases(steps: Sequence[Node]) -> list[tuple[str, Node]]:
         among = what["among"]
         cases.append((str(what.get("what")), step["then"]))
     return cases
+
+
+def _attached_givers(keywords: list[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """One keyword whose value counts what is attached to the unit that has it: what is counted
+    (without the 'attached to it'), else None."""
+    value = keywords[0].get("value") if len(keywords) == 1 else None
+    of = value.get("of") if isinstance(value, Mapping) and value.get("type") == "count" \
+        and set(value) == {"type", "of"} else None
+    where = of.get("where") if isinstance(of, Mapping) and of.get("pick") == "all" else None
+    if not isinstance(where, Mapping) or where.get("attached_to") != "event_subject":
+        return None
+    assert isinstance(of, Mapping)
+    return {**of, "where": {k: v for k, v in where.items() if k != "attached_to"}}
 
 
 def _granted_tag(eff: Node) -> str | None:
