@@ -172,6 +172,7 @@ class Ctx:
     zone: str = ""
     spell: bool = False
     destination: str = "its destination"  # "that battlefield" after "When I move to a battlefield"
+    event_there: bool = False  # the trigger named the event's battlefield: later it is "there"
 
     @property
     def third(self) -> bool:
@@ -387,7 +388,8 @@ class Renderer:
             "controlled_battlefield": f"at battlefields {ctx.you().text} control" if plural
             else f"at a battlefield {ctx.you().text} control",
             "enemy_battlefield": "at enemy battlefields" if plural else "at an enemy battlefield",
-            "event_location": "at that battlefield", "my_battlefield": f"at {ctx.self_poss} battlefield",
+            "event_location": "there" if ctx.event_there else "at that battlefield",
+            "my_battlefield": f"at {ctx.self_poss} battlefield",
         }
         if isinstance(loc, str) and loc in table:
             return table[loc]
@@ -1048,6 +1050,9 @@ class Renderer:
                     str(player), f"{ctx.you().text} have")
                 what = have_stats[str(left["stat"])].format(your=ctx.your() if who.endswith("have") else "their")
                 return f"{who} {quantity} {what}"
+            if kind == "stat" and left.get("stat") == "power_spent_this_turn" and op == "ge" \
+                    and not left.get("plus") and not left.get("times"):
+                return f"{ctx.you().text}'ve spent at least {'{Any}' * right} this turn"
             if kind == "stat" and left.get("stat") == "moves_this_turn":
                 subject = ctx.self_subj
                 times = {2: "twice", 1: "once"}.get(right, f"{right} times") if op == "ge" else f"{quantity} times"
@@ -1661,7 +1666,7 @@ class Renderer:
         elif amount.num is not None:
             change = f"{sign}{amount.num} Might{duration}{amount.per}"
         else:
-            change = f"{'-' if sign == '-' else '+'}X Might{duration}, where X is {amount.equal}"
+            change = f"{sign}Might equal to {amount.equal}{duration}"
         minimum = eff.get("minimum")
         if _is_int(minimum):
             change += f", to a minimum of {minimum} Might"
@@ -1715,7 +1720,8 @@ class Renderer:
                                                     else "to its base")),
             "your_base": f"to {ctx.your()} base", "destination": f"to {ctx.destination}",
             "choose_battlefield": "to a battlefield", "choose_location": "",
-            "source_location": "to its original location", "event_location": "to that battlefield",
+            "source_location": "to its original location",
+            "event_location": "there" if ctx.event_there else "to that battlefield",
             "origin": "to where it was", "event_subject_location": "to that battlefield",
         }
         if to is None:
@@ -2065,6 +2071,11 @@ class Renderer:
                 once = self.clauses(ctx, steps[i])
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
+            elif _unless(steps[i:]):
+                # "X unless its controller pays {2}": another player's "may", then X if they didn't
+                out += self.unless(ctx, steps[i], steps[i + 1])
+                i += 2
+                continue
             else:
                 for k, step in enumerate(steps[i:i + same], i):
                     step = _did_kill_after_kill(steps[k - 1] if k else None, step)
@@ -2074,7 +2085,16 @@ class Renderer:
                         out.append(Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj))
                     out += self.clauses(ctx, step)
             i += same
-        return _chosen_inline(out, steps)
+        return _chosen_inline(_merge_gives(out), steps)
+
+    def unless(self, ctx: Ctx, may: Mapping[str, Any], step: Mapping[str, Any]) -> list[Clause]:
+        """An effect that happens unless another player chooses to do something (see _unless)."""
+        who = {"its_controller": "its controller", "opponent": "an opponent"}[str(may["chooser"])]
+        if "effect" in may:
+            action = f"has you {self.text(ctx.base_verbs(), may['effect'])}"
+        else:
+            action = _series([_third_singular(p) for p in self.cost_parts(ctx, may.get("cost"), symbols=False)])
+        return [Clause(f"{self.text(ctx, step['then'])} unless {who} {action}")]
 
     def e_if(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         cond = eff.get("condition")
@@ -2378,7 +2398,7 @@ class Renderer:
                                             for m in modifiers):
                 return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
             # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
-            past = isinstance(cond, Mapping) and cond.get("type") == "history"
+            past = isinstance(cond, Mapping) and (cond.get("type") == "history" or _about_the_turn(cond))
             prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
             sentences = [prefix + s for s in _same_subject(sentences, subj.text)]
         return _same_subject(sentences, subj.text)
@@ -2707,6 +2727,11 @@ class Renderer:
         inner = replace(ctx, zone=str(zone)) if isinstance(zone, str) else ctx
         if isinstance(t, Mapping) and t.get("to_battlefield"):
             inner = replace(inner, destination="that battlefield")
+        if not head and isinstance(t, Mapping) and t.get("event") in ("attack", "defend") and t.get("player") \
+                and "subject" not in t and not t.get("here") and "event_location" in _leaves(ability.get("effect")):
+            # the battlefield of a player's attack or defence, used by the effect: named in the trigger
+            head = self.trigger(inner, t) + " at a battlefield"
+            inner = replace(inner, event_there=True)
         head = head or self.trigger(inner, t)
         if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
             inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
@@ -3041,6 +3066,54 @@ def _chosen_inline(out: list[Clause], steps: list[Node]) -> list[Clause]:
         return out
     text = out[1].text[:match.start()] + out[0].obj + out[1].text[match.end():]
     return [replace(out[1], text=text)] + out[2:]
+
+
+def _leaves(node: Node) -> set[str]:
+    """Every string value inside a script node."""
+    if isinstance(node, str):
+        return {node}
+    if isinstance(node, Mapping):
+        return set().union(*(_leaves(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_leaves(v) for v in node)) if node else set()
+    return set()
+
+
+def _about_the_turn(cond: Mapping[str, Any]) -> bool:
+    """A comparison of something done so far this turn (read with 'if', not 'while')."""
+    left = cond.get("left")
+    return cond.get("type") == "compare" and isinstance(left, Mapping) and left.get("type") == "stat" \
+        and left.get("stat") in ("power_spent_this_turn", "cards_played_this_turn", "moves_this_turn",
+                                 "hold_points_this_turn")
+
+
+def _unless(steps: Sequence[Node]) -> bool:
+    """Whether the steps begin with another player's "may" (a cost or an effect, not both) followed by
+    an effect done only if they didn't."""
+    if len(steps) < 2 or not isinstance(steps[0], Mapping) or not isinstance(steps[1], Mapping):
+        return False
+    may, step = steps[0], steps[1]
+    return may.get("type") == "may" and may.get("chooser") in ("its_controller", "opponent") \
+        and ("effect" in may) != ("cost" in may) and step.get("type") == "if" and "else" not in step \
+        and step.get("condition") == {"type": "not", "of": {"type": "did", "what": "succeed"}}
+
+
+def _merge_gives(clauses: list[Clause]) -> list[Clause]:
+    """Two things given in a row to the same object for the same time, said in one clause
+    ("give a unit A this turn", "give it B this turn" -> "give a unit A and B this turn")."""
+    out: list[Clause] = []
+    for clause in clauses:
+        prev = out[-1] if out else None
+        duration = next((d for d in (" this turn", " this combat") if clause.text.endswith(d)), "")
+        verb = clause.text.split(" ", 1)[0]
+        if prev is not None and duration and verb in ("give", "gives") and clause.group == "ref" \
+                and clause.text.startswith(f"{verb} it ") and prev.text.startswith(f"{verb} ") \
+                and prev.text.endswith(duration) and not prev.subject and ", where" not in prev.text:
+            added = clause.text[len(f"{verb} it "):]
+            out[-1] = replace(prev, text=f"{prev.text[:-len(duration)]} and {added}", verb="", obj="")
+        else:
+            out.append(clause)
+    return out
 
 
 def _same_subject(sentences: list[str], subject: str) -> list[str]:
