@@ -173,6 +173,7 @@ class Ctx:
     spell: bool = False
     destination: str = "its destination"  # "that battlefield" after "When I move to a battlefield"
     event_there: bool = False  # the trigger named the event's battlefield: later it is "there"
+    said: str = ""  # a variable the ability's condition already named: later it is "that much"
 
     @property
     def third(self) -> bool:
@@ -1029,7 +1030,8 @@ class Renderer:
             number = _word(right) if op in ("le", "lt") and right <= 3 else str(right)
             quantity = _OPS[op].format(number)
             if kind == "variable" and left.get("name") == "excess_damage" and op == "ge" and not left.get("plus"):
-                return f"{ctx.you().text} assigned {right} or more excess damage"
+                whom = "" if self.styled("excess_damage_unqualified") else " to enemy units"
+                return f"{ctx.you().text} assigned {right} or more excess damage{whom}"
             if kind == "tags_among" and op == "ge" and right == len(left.get("tags") or []):
                 tags = [str(t) for t in left["tags"]]
                 among = self.selection(ctx, {**left["of"], "pick": "all"}, mode="bare").text \
@@ -1613,6 +1615,8 @@ class Renderer:
         elif isinstance(eff.get("amount"), Mapping) and eff["amount"].get("type") == "variable" \
                 and eff["amount"].get("name") == "x" and len(eff["amount"]) == 2:
             dmg = f"that much damage to {self.obj(ctx, target)}"
+        elif eff.get("amount") == {"type": "variable", "name": ctx.said}:
+            dmg = f"that much to {self.obj(ctx, target)}"
         elif amount.num is not None and amount.per:
             dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
         elif amount.num is not None:
@@ -2342,6 +2346,9 @@ class Renderer:
         """The sentences of a static ability or lasting effect (no final period)."""
         body = self.at_my_battlefield(body)
         affects = body.get("affects", "self")
+        first = self.first_played(ctx, body)
+        if first is not None and subject is None:
+            subject, body = first
         subj = subject or self.static_subject(ctx, affects)
         modifiers = body.get("modifiers")
         if not isinstance(modifiers, list):
@@ -2402,6 +2409,42 @@ class Renderer:
             prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
             sentences = [prefix + s for s in _same_subject(sentences, subj.text)]
         return _same_subject(sentences, subj.text)
+
+    def first_played(self, ctx: Ctx, body: Mapping[str, Any]) -> tuple[Phrase, Mapping[str, Any]] | None:
+        """Cards in hand that cost less while no such card was played this turn: the first one played
+        each turn costs less. (The subject, and the ability without that part of its condition.)"""
+        cond = body.get("while")
+        parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else [cond]
+        affects = body.get("affects")
+        modifiers = body.get("modifiers")
+        if not isinstance(parts, list) or not isinstance(affects, Mapping) or affects.get("zone") != "hand" \
+                or affects.get("pick") != "all" or not isinstance(modifiers, list) \
+                or not all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+            return None
+        where = affects.get("where") or {}
+        for part in parts:
+            past = part.get("of") if isinstance(part, Mapping) and part.get("type") == "not" else None
+            if not isinstance(past, Mapping) or set(past) != {"type", "event", "player", "subject"} \
+                    or past.get("type") != "history" or past.get("event") != "played":
+                continue
+            played = past.get("subject")
+            rest = {k: v for k, v in where.items() if k != "owner"} if isinstance(where, Mapping) else None
+            player = past.get("player")
+            if not isinstance(played, Mapping) or played.get("type") != affects.get("what") or rest is None \
+                    or {k: v for k, v in played.items() if k != "type"} != rest \
+                    or where.get("owner") != player or player not in ("friendly", "you"):
+                continue
+            adjs, noun, posts, late = self.filter_words(ctx, rest, str(affects.get("what")), False)
+            if player == "friendly":
+                words = ["the first", "friendly"] + adjs + [noun, "played"]
+            else:
+                words = ["the first"] + adjs + [noun, f"{ctx.you().text} play"]
+            others = [p for p in parts if p is not part]
+            left = {k: v for k, v in body.items() if k not in ("while", "affects")}
+            if others:
+                left["while"] = others[0] if len(others) == 1 else {"type": "all", "of": others}
+            return Phrase(" ".join(words + posts + late + ["each turn"])), left
+        return None
 
     def modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, affects: Node) -> str:
         """One static modifier as a sentence about its subject."""
@@ -2736,6 +2779,9 @@ class Renderer:
         if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
             inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
         cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+        left = ability["if"].get("left") if isinstance(ability.get("if"), Mapping) else None
+        if isinstance(left, Mapping) and left.get("type") == "variable" and set(left) == {"type", "name"}:
+            inner = replace(inner, said=str(left["name"]))  # "if you assigned 5 or more ..., deal that much"
         if ability.get("if") == {"type": "showdown"}:
             head, cond = f"{head} during a showdown", ""  # "When you play a unit during a showdown, ..."
         if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
