@@ -564,6 +564,14 @@ class Renderer:
             late.append(f"that {'cost' if plural else 'costs'} no more Energy and no more Power than {other}")
         elif cost_parts and computed:
             late.append("with Energy cost " + " and ".join(cost_parts).replace("no more than", "at most"))
+        elif cost_parts and self.styled("cost_with"):
+            energy, power = (isinstance(where.get(k), Mapping) for k in ("energy_cost", "power_cost"))
+            if power and not energy and set(where["power_cost"]) == {"min"}:
+                late.append(f"with Power cost {cost_parts[0].replace('at least ', '')} or more")
+            elif energy and not power:
+                late.append("with Energy cost " + " and ".join(cost_parts))
+            else:
+                posts.append("with cost " + " and ".join(cost_parts))
         elif cost_parts:
             posts.append(("that cost " if plural else "that costs ") + " and ".join(cost_parts))
         total = where.get("total_might")
