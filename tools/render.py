@@ -985,7 +985,11 @@ class Renderer:
             # 'exists' counts one or more: at_most 1 is exactly one
             word = "exactly" if at_most == at_least else "at most"
             return self.there_are(ctx, cond.get("what"), f"{word} {_word(at_most) if at_most == 1 else at_most}")
-        return self.there_are(ctx, cond.get("what"), f"{at_least}+" if at_least > 1 else "")
+        return self.there_are(ctx, cond.get("what"), self.or_more(at_least) if at_least > 1 else "")
+
+    def or_more(self, n: int) -> str:
+        """A lower bound on a count: '2+', or in words ('two or more', the set style ``or_more``)."""
+        return f"{_word(n)} or more" if self.styled("or_more") else f"{n}+"
 
     def there_are(self, ctx: Ctx, sel: Node, quantity: str | None) -> str:
         """'you control a Poro unit', 'there is a ready enemy unit here', 'your Champion Zone is empty'.
@@ -1016,6 +1020,8 @@ class Renderer:
         if owned and not zone:
             base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
         noun = self.selection(ctx, base, mode="each" if quantity and quantity.endswith(" one") else "bare").text
+        if owned and not zone and where.get("location") == "base" and controller in ("friendly", "you"):
+            noun = re.sub(r" in (a base|bases)\b", f" in {ctx.your()} base", noun)  # your units in a base are in yours
         if quantity is None:
             phrase, plural = "no " + noun, True
         elif quantity:
@@ -1069,7 +1075,7 @@ class Renderer:
                 return f"{subject.text} {subject.verb('have')} moved {times} this turn"
             if kind == "count" and not left.get("times") and not left.get("plus"):
                 word = _word(right) if right <= 3 else str(right)
-                quantity = {"ge": f"{right}+", "gt": f"more than {word}", "le": f"at most {word}",
+                quantity = {"ge": self.or_more(right), "gt": f"more than {word}", "le": f"at most {word}",
                             "lt": f"fewer than {word}", "eq": f"exactly {word}", "ne": f"other than {word}"}[op]
                 return self.there_are(ctx, left.get("of"), None if right == 0 and op in ("le", "eq") else quantity)
         if op == "ge" and isinstance(left, Mapping) and isinstance(right, Mapping) and left.get("type") == "stat" \
