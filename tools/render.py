@@ -486,6 +486,9 @@ class Renderer:
             posts.append("an opponent owns")
         if "not_tag" in where:
             adjs.append(f"non-{where['not_tag']}")
+        if what == "permanent" and where.get("token") is True and "token" in adjs:
+            adjs.remove("token")  # every token is a unit or a gear
+            noun = "tokens" if plural else "token"
         if "tag" in where and where["tag"] == "Equipment" and noun in ("gear", "gear"):
             noun = "Equipment"  # "an Equipment": the tag is the noun
         elif "tag" in where:
@@ -1248,6 +1251,11 @@ class Renderer:
                 if t.get("from_hidden"):
                     noun += self.from_hidden()
                 parts = TriggerParts(player_phrase, "play", noun)
+                if player == "friendly" and noun == other_np("card").text and not isinstance(subject, Mapping):
+                    # played by you or a teammate: "a friendly unit is played"
+                    played = self.selection(ctx, {"pick": "target", "what": what or "card",
+                                                  "where": {"controller": "friendly"}})
+                    parts = TriggerParts(played, "be", "played")
         elif event in ("attack", "defend"):
             verb = event
             if is_self or is_host:
@@ -2296,8 +2304,10 @@ class Renderer:
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and (where.get("controller") in ("friendly", "you")
-                                               or where.get("owner") == "you"):
+            entering = all(isinstance(m, Mapping) and m.get("type") == "enter_ready" for m in modifiers)
+            # "units you play": yours alone; friendly ones entering are a teammate's too ("friendly units enter")
+            if isinstance(where, Mapping) and (where.get("controller") == "you" or where.get("owner") == "you"
+                                               or where.get("controller") == "friendly" and not entering):
                 rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
