@@ -634,11 +634,20 @@ class Renderer:
             noun = _NOUNS.get(what, (what, what + "s"))[1]
             quant = ("up to " if sel.get("up_to") else "") + (_word(count) if count > 1 else "one")
             return Phrase(f"{quant} of {ctx.your()} {noun}", plural=count > 1)
+        if filters.get("controller") == "you" and any_number and pick == "choose" and mode == "default" \
+                and not ctx.third and not sel.get("zone") and what in _NOUNS and "location" not in filters:
+            # "any number of your token units"
+            adjs, noun, posts, late = self.filter_words(ctx, filters, what, True, skip=("controller",))
+            words = ["any number of", ctx.your()] + (["other"] if other else []) + adjs + [noun] + posts + late
+            return Phrase(" ".join(words), plural=True)
         if filters.get("controller") == "you" and other and pick in ("target", "choose") and count == 1 \
                 and not any_number and mode == "default" and not ctx.third and what in _NOUNS \
                 and set(filters) == {"controller", "location"} and filters["location"] == "here":
             # "one of your other units here"
             return Phrase(f"{'up to ' if sel.get('up_to') else ''}one of your other {_NOUNS[what][1]} here")
+        if what == "legend" and filters == {"controller": "you"} and not other and not ctx.third \
+                and not any_number and count == 1 and mode != "each":
+            return Phrase(f"{ctx.your()} legend")  # a player has one legend: a legend you control, or all, is it
         alternatives = where.get("any_of")
         late: list[str] = []
         paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
@@ -1737,6 +1746,10 @@ class Renderer:
             if to.get("what") in ("battlefield", "location") and isinstance(where, Mapping) and set(where) == {"at"} \
                     and isinstance(where["at"], str):
                 return f"to {self.poss(ctx, where['at'])} {to['what']}"
+            if to.get("what") == "location" and isinstance(where, Mapping) and set(where) == {"location"}:
+                place = self.location(ctx, where["location"], False)  # "at an open battlefield"
+                if place.startswith("at "):
+                    return "to " + place[3:]
             if to.get("what") == "unit" and isinstance(to.get("among"), str) and set(to) <= {"pick", "what", "among"}:
                 return f"to the location of {self.obj(ctx, to['among'])}"  # where that unit is
             return "to " + self.selection(ctx, to).text
@@ -2190,10 +2203,20 @@ class Renderer:
             # each option gives this object a tag: "choose Bird, Cat, Dog, or Poro. I gain that tag"
             gains = f"{ctx.self_subj.text} {ctx.self_subj.verb('gain')}"
             return [Clause(f"{ctx.v('choose')} {_series([str(t) for t in tags], 'or')}. {_cap(gains)} that tag")]
-        lines = []
         by_domain = eff.get("by_domain_of")
         chooser = eff.get("chooser")
         labelled = ctx.third or chooser not in (None, "you")
+        plain = [o for o in options if isinstance(o, Mapping) and set(o) <= {"label", "effect"}]
+        if len(plain) == 2 == len(options) and count == 1 and not labelled and by_domain is None \
+                and not eff.get("not_chosen_this_turn") and not ctx.spell:
+            # an ability's two simple options: "draw 1 or buff me", "ready or exhaust a unit" (a spell lists them)
+            texts = [self.text(ctx, o.get("effect")) for o in plain]
+            if not any(". " in t or "\n" in t or ", " in t for t in texts):
+                first, second = (t.split(" ", 1) for t in texts)
+                if len(first) == len(second) == 2 and first[1] == second[1]:
+                    return [Clause(f"{first[0]} or {second[0]} {first[1]}")]
+                return [Clause(f"{texts[0]} or {texts[1]}")]
+        lines = []
         inner = replace(ctx, actor=Phrase("they", plural=True)) if ctx.third else ctx
         for opt in options:
             if not isinstance(opt, Mapping):
