@@ -177,7 +177,6 @@ def test_render_effect_and_lines() -> None:
 @pytest.mark.parametrize("code, text", [
     ("OGN-182", "When this is played, discarded, or dies, draw 1."),
     ("OGN-164", "When I'm played or I conquer, buff me.\nSpend my buff: Give me +4 Might this turn."),
-    ("OGN-155", "[Deflect]\nWhen I conquer, choose one —\n• Draw 1.\n• Channel 1 rune exhausted."),
     ("OGN-077", "[Hidden]\nIf a friendly unit would die, kill this, heal it, exhaust it, and recall it instead."),
     ("OGN-250", "Choose a unit in your base and a battlefield. It deals damage equal to its Might to all "
                 "enemy units there. Move it there."),

@@ -693,6 +693,10 @@ class Renderer:
         whose = sel.get("whose", "you")
         if zone == "hand" and "owner" in filters:
             zone = None  # "spells you own", "spells an opponent owns": the cards they play
+            if filters["owner"] == "you" and pick == "all" and mode == "bare" and not ctx.third \
+                    and f"{ctx.you().text} own" in posts and what in ("spell", "unit", "gear", "card"):
+                posts.remove(f"{ctx.you().text} own")  # "your spells"
+                adjs.insert(0, ctx.your())
         if isinstance(zone, str) and zone not in ("board", "chain", "in_play"):
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
@@ -702,6 +706,11 @@ class Renderer:
                 # "your spells", "your non-token units": cards you own, wherever they are
                 posts.remove(f"{ctx.you().text} own")
                 adjs.insert(0, ctx.your())
+            elif zone == "anywhere" and pick == "all" and filters.get("owner") == "you" and not ctx.third \
+                    and f"{ctx.you().text} own" in posts:
+                posts.remove(f"{ctx.you().text} own")  # "your Equipment everywhere"
+                adjs.insert(0, ctx.your())
+                posts.append("everywhere")
             elif zone == "anywhere":
                 posts.append("everywhere")
             elif zone == "banishment":
@@ -3026,7 +3035,7 @@ class Renderer:
                 out.append(_safe(self.merged_triggers, group))
             else:
                 out.append(_safe(self.ability, ability))
-                if ability.get("kind") == "activated":
+                if isinstance(ability, Mapping) and ability.get("kind") == "activated":
                     last_activated = len(out) - 1
             i += len(group)
         shared = self.shared_only_while()
