@@ -482,6 +482,8 @@ class Renderer:
             posts.append(f"{ctx.you().text} own")
         elif where.get("owner") == "friendly" and controller is None:
             adjs.append("friendly")  # cards in a hand: yours and a teammate's (491)
+        elif where.get("owner") == "opponent" and controller is None and what == "spell":
+            adjs.append("enemy")  # an opponent's spells: theirs to play, as a friendly one is yours or an ally's
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
@@ -2460,6 +2462,9 @@ class Renderer:
                                                                                           "enter_exhausted")
                                             for m in modifiers):
                 return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
+            if moment and affects == "self" and self.styled("cost_if_after") \
+                    and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                return [f"{s} if {self.condition(ctx, cond)}" for s in _same_subject(sentences, subj.text)]
             # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
             past = isinstance(cond, Mapping) and (cond.get("type") == "history" or _about_the_turn(cond))
             prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
@@ -3018,6 +3023,12 @@ class Renderer:
             while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]) \
                     and _is_effect_text(abilities[i + len(group)]) == _is_effect_text(ability):
                 group.append(abilities[i + len(group)])
+            while i + len(group) < len(abilities) and _same_while(ability, abilities[i + len(group)]):
+                group.append(abilities[i + len(group)])
+            if len(group) > 1 and ability.get("kind") == "static":
+                out.append(_safe(self.merged_statics, group))
+                i += len(group)
+                continue
             if _is_effect_text(ability):
                 # 150.2: effect text, written for the unit the card is attached to ("I" is that unit)
                 unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
@@ -3044,6 +3055,12 @@ class Renderer:
             when = _safe(lambda c: self.condition(self.base, c), shared)
             out[last_activated] += f" Use {owner} abilities only while {when}."
         return out + last
+
+    def merged_statics(self, group: list[Mapping[str, Any]]) -> str:
+        """Static abilities under one condition: 'While C, A, and B.'"""
+        ctx = self.base
+        clauses = [s for a in group for s in self.static_clauses(ctx, {k: v for k, v in a.items() if k != "while"})]
+        return _end(f"While {self.condition(ctx, group[0]['while'])}, {_series(clauses)}")
 
     def merged_triggers(self, group: list[Mapping[str, Any]]) -> str:
         """Triggered abilities differing only in their trigger: 'When I attack or defend, ...'."""
@@ -3293,6 +3310,13 @@ def _hoist_named_locations(step: Node) -> tuple[list[Mapping[str, Any]], Node]:
 
 def _norm_kw(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _same_while(a: Node, b: Node) -> bool:
+    """Two static abilities of the card's own under the same 'while' condition (and nothing else)."""
+    plain = {"kind", "affects", "modifiers", "while", "id"}
+    return isinstance(a, Mapping) and isinstance(b, Mapping) and a.get("kind") == b.get("kind") == "static" \
+        and "while" in a and a.get("while") == b.get("while") and set(a) <= plain and set(b) <= plain
 
 
 def _same_but_trigger(a: Node, b: Node) -> bool:
