@@ -1026,6 +1026,10 @@ class Renderer:
             return f"it's {_article(str(sel['what']))} {sel['what']}"  # "if it's a spell"
         where = sel.get("where") or {}
         where = where if isinstance(where, Mapping) else {}
+        if quantity == "" and sel.get("among") in ("it", "target") and set(sel) <= {"pick", "what", "among", "where"} \
+                and sel.get("what") in _NOUNS and where and not ({"other", "distinct_from"} & set(where)):
+            # the one object chosen is of a kind: "if it's an enemy unit", "if it's an Equipment"
+            return "it's " + self.selection(ctx, {"pick": "target", "what": sel["what"], "where": where}).text
         if quantity == "" and sel.get("among") == "targets" and set(where) == {"keyword"}:
             return f"at least one of them has [{_keyword_display(str(where['keyword']))}]"  # of the chosen ones
         if quantity == "" and where.get("alone") and not (where.get("attacker") or where.get("defender")) \
