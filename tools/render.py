@@ -1105,6 +1105,12 @@ class Renderer:
                 quantity = {"ge": self.or_more(right), "gt": f"more than {word}", "le": f"at most {word}",
                             "lt": f"fewer than {word}", "eq": f"exactly {word}", "ne": f"other than {word}"}[op]
                 return self.there_are(ctx, left.get("of"), None if right == 0 and op in ("le", "eq") else quantity)
+        if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
+                and set(left) == set(right) == {"type", "of"} and left["type"] == right["type"] == "might" \
+                and isinstance(left["of"], str):
+            subject = self.subject(ctx, left["of"])  # "it has less Might than me"
+            than = self.obj(ctx, right["of"])
+            return f"{subject.text} {subject.verb('have')} {'less' if op == 'lt' else 'more'} Might than {than}"
         if op == "ge" and isinstance(left, Mapping) and isinstance(right, Mapping) and left.get("type") == "stat" \
                 and left.get("stat") in ("points", "opponent_points_max") and _is_int(right.get("plus")) \
                 and right["plus"] < 0 and not left.get("plus"):
@@ -1850,7 +1856,13 @@ class Renderer:
         return [self.player_clause(ctx, eff.get("player"), "channel", rest)]
 
     def e_add(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        text = "[Add] " + self.resources(eff.get("energy"), eff.get("power"), ctx)
+        paid = {"type": "variable", "name": "x"}
+        if eff.get("energy") == paid and not eff.get("power"):
+            text = "[Add] that much Energy"  # as much as was paid
+        elif eff.get("times") == paid and eff.get("energy") is None:
+            text = "[Add] that much " + self.power(eff.get("power"))
+        else:
+            text = "[Add] " + self.resources(eff.get("energy"), eff.get("power"), ctx)
         out = [Clause(text.strip())]
         if eff.get("only_for") == "spells":
             out.append(Clause("use only to play spells", subject=True))
