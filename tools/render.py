@@ -295,6 +295,9 @@ class Renderer:
         """A named reference as subject, object or possessive."""
         if isinstance(name, Mapping):
             if "named" in name:
+                if self.single_named(name):
+                    that = f"that {self.singles[str(name['named'])]}"
+                    return that + ("'s" if role == "poss" else "")
                 return {"subj": "they", "obj": "them", "poss": "their"}[role]
             p = self.selection(ctx, name)
             return p.text + ("'s" if role == "poss" else "")
@@ -319,6 +322,39 @@ class Renderer:
             return _mark(f"reference {name!r}")
         return forms[{"subj": 0, "obj": 1, "poss": 2}[role]]
 
+    def single_named(self, node: Mapping[str, Any]) -> bool:
+        """Whether a named reference names one chosen object ("it"), not a group ("them")."""
+        return str(node.get("named")) in self.singles
+
+    @functools.cached_property
+    def singles(self) -> dict[str, str]:
+        """The names the card gives to selections of exactly one object (``as``), with their nouns."""
+        found: dict[str, str] = {}
+        plural: set[str] = set()
+
+        def walk(node: Node) -> None:
+            if isinstance(node, Mapping):
+                name = node.get("as")
+                if isinstance(name, str) and "pick" in node:
+                    count = node.get("count", 1)
+                    one = node.get("pick") in ("target", "choose", "random") and count == 1 \
+                        and not node.get("any_number") and not node.get("up_to") and node.get("what") != "player"
+                    where = node.get("where")
+                    noun = "Equipment" if isinstance(where, Mapping) and where.get("tag") == "Equipment" else \
+                        _NOUNS.get(str(node.get("what")), (str(node.get("what")),))[0]
+                    if one:
+                        found[name] = noun
+                    else:
+                        plural.add(name)
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+        walk(self.card.get("abilities"))
+        walk(self.card.get("keywords"))
+        return {k: v for k, v in found.items() if k not in plural}
+
     def paid_unit(self) -> str:
         """What a cost of the card paid with: 'the killed unit', 'the unit you exhausted to pay for this ability'."""
         for ability in self.card.get("abilities") or []:
@@ -339,7 +375,7 @@ class Renderer:
             plural = text == "they"
             return Phrase(text, plural=plural, person=2 if text == "you" else 3)
         if isinstance(node, Mapping) and "named" in node:
-            return Phrase("they", plural=True)
+            return Phrase(self.ref(ctx, node, "subj")) if self.single_named(node) else Phrase("they", plural=True)
         if isinstance(node, Mapping):
             return self.selection(ctx, node, mode="bare")
         return Phrase(_mark(f"selector {node!r}"))
@@ -349,7 +385,7 @@ class Renderer:
         if isinstance(node, str):
             return self.ref(ctx, node, "obj")
         if isinstance(node, Mapping) and "named" in node:
-            return "them"
+            return self.ref(ctx, node) if self.single_named(node) else "them"
         if isinstance(node, Mapping):
             return self.selection(ctx, node).text
         return _mark(f"selector {node!r}")
@@ -358,7 +394,7 @@ class Renderer:
         if isinstance(node, str):
             return self.ref(ctx, node, "poss")
         if isinstance(node, Mapping) and "named" in node:
-            return "their"
+            return self.ref(ctx, node, "poss") if self.single_named(node) else "their"
         return self.obj(ctx, node) + "'s"
 
     def is_plural(self, node: Node) -> bool:
@@ -366,7 +402,7 @@ class Renderer:
             return node in ("them", "targets")
         if isinstance(node, Mapping):
             if "named" in node:
-                return True
+                return not self.single_named(node)
             count = node.get("count", 1)
             return node.get("pick") == "all" or bool(node.get("any_number")) or (_is_int(count) and count > 1)
         return False
@@ -639,9 +675,10 @@ class Renderer:
         if filters.get("controller") == "you" and any_number and pick == "choose" and mode == "default" \
                 and not ctx.third and not sel.get("zone") and what in _NOUNS and "location" not in filters:
             # "any number of your token units"
-            adjs, noun, posts, late = self.filter_words(ctx, filters, what, True, skip=("controller",))
-            words = ["any number of", ctx.your()] + (["other"] if other else []) + adjs + [noun] + posts + late
-            return Phrase(" ".join(words), plural=True)
+            mine_adjs, mine_noun, mine_posts, mine_late = self.filter_words(ctx, filters, what, True,
+                                                                            skip=("controller",))
+            return Phrase(" ".join(["any number of", ctx.your()] + (["other"] if other else []) + mine_adjs
+                                   + [mine_noun] + mine_posts + mine_late), plural=True)
         if filters.get("controller") == "you" and other and pick in ("target", "choose") and count == 1 \
                 and not any_number and mode == "default" and not ctx.third and what in _NOUNS \
                 and set(filters) == {"controller", "location"} and filters["location"] == "here":
@@ -2025,7 +2062,10 @@ class Renderer:
         elif ignore == "energy":
             text += f", ignoring {its} Energy cost{'s' if plural else ''}"
         if "cost_reduction" in eff:
-            text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
+            if _is_int(eff["cost_reduction"]):
+                text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
+            else:  # a value, not a symbol: "reducing its Energy cost by the recorded Might"
+                text += f", reducing {its} Energy cost by {self.amount(ctx, eff['cost_reduction']).value}"
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
         out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
@@ -2354,7 +2394,8 @@ class Renderer:
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            entering = all(isinstance(m, Mapping) and m.get("type") == "enter_ready" for m in modifiers)
+            entering = isinstance(modifiers, list) and all(isinstance(m, Mapping) and m.get("type") == "enter_ready"
+                                                           for m in modifiers)
             # "units you play": yours alone; friendly ones entering are a teammate's too ("friendly units enter")
             if isinstance(where, Mapping) and (where.get("controller") == "you" or where.get("owner") == "you"
                                                or where.get("controller") == "friendly" and not entering):
