@@ -226,7 +226,7 @@ def test_two_options_of_an_ability_and_of_a_spell() -> None:
 
 
 def test_yours_and_theirs() -> None:
-    """Your legend, any number of your units, your Equipment everywhere, your and enemy spells in hand."""
+    """Your legend, any number of your units, your gear everywhere, your and enemy spells in a hand."""
     assert render_effect({"type": "exhaust", "target": {"pick": "choose", "what": "legend", "zone": "in_play",
                                                         "where": {"controller": "you"}}}) == "Exhaust your legend."
     assert render_effect({"type": "move", "target": {"pick": "choose", "what": "unit", "any_number": True,

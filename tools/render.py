@@ -674,7 +674,7 @@ class Renderer:
             return Phrase(f"{quant} of {ctx.your()} {noun}", plural=count > 1)
         if filters.get("controller") == "you" and any_number and pick == "choose" and mode == "default" \
                 and not ctx.third and not sel.get("zone") and what in _NOUNS and "location" not in filters:
-            # "any number of your token units"
+            # the player's own, any number of them: "any number of your ready units"
             mine_adjs, mine_noun, mine_posts, mine_late = self.filter_words(ctx, filters, what, True,
                                                                             skip=("controller",))
             return Phrase(" ".join(["any number of", ctx.your()] + (["other"] if other else []) + mine_adjs
@@ -747,7 +747,7 @@ class Renderer:
                 adjs.insert(0, ctx.your())
             elif zone == "anywhere" and pick == "all" and filters.get("owner") == "you" and not ctx.third \
                     and f"{ctx.you().text} own" in posts:
-                posts.remove(f"{ctx.you().text} own")  # "your Equipment everywhere"
+                posts.remove(f"{ctx.you().text} own")  # "your gear everywhere"
                 adjs.insert(0, ctx.your())
                 posts.append("everywhere")
             elif zone == "anywhere":
@@ -1065,7 +1065,7 @@ class Renderer:
         where = where if isinstance(where, Mapping) else {}
         if quantity == "" and sel.get("among") in ("it", "target") and set(sel) <= {"pick", "what", "among", "where"} \
                 and sel.get("what") in _NOUNS and where and not ({"other", "distinct_from"} & set(where)):
-            # the one object chosen is of a kind: "if it's an enemy unit", "if it's an Equipment"
+            # the one object chosen is of a kind: "if it's an enemy unit", "if it's a spell"
             return "it's " + self.selection(ctx, {"pick": "target", "what": sel["what"], "where": where}).text
         if quantity == "" and sel.get("among") == "targets" and set(where) == {"keyword"}:
             return f"at least one of them has [{_keyword_display(str(where['keyword']))}]"  # of the chosen ones
@@ -1145,7 +1145,7 @@ class Renderer:
         if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
                 and set(left) == set(right) == {"type", "of"} and left["type"] == right["type"] == "might" \
                 and isinstance(left["of"], str):
-            subject = self.subject(ctx, left["of"])  # "it has less Might than me"
+            subject = self.subject(ctx, left["of"])  # "it has more Might than that unit"
             than = self.obj(ctx, right["of"])
             return f"{subject.text} {subject.verb('have')} {'less' if op == 'lt' else 'more'} Might than {than}"
         if op == "ge" and isinstance(left, Mapping) and isinstance(right, Mapping) and left.get("type") == "stat" \
@@ -1319,7 +1319,7 @@ class Renderer:
                     noun += self.from_hidden()
                 parts = TriggerParts(player_phrase, "play", noun)
                 if player == "friendly" and noun == other_np("card").text and not isinstance(subject, Mapping):
-                    # played by you or a teammate: "a friendly unit is played"
+                    # played by you or a teammate: "a friendly spell is played"
                     played = self.selection(ctx, {"pick": "target", "what": what or "card",
                                                   "where": {"controller": "friendly"}})
                     parts = TriggerParts(played, "be", "played")
@@ -2178,7 +2178,7 @@ class Renderer:
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
             elif _unless(steps[i:]):
-                # "X unless its controller pays {2}": another player's "may", then X if they didn't
+                # "X unless its controller pays N": another player's "may", then X if they didn't
                 out += self.unless(ctx, steps[i], steps[i + 1])
                 i += 2
                 continue
@@ -2276,7 +2276,7 @@ class Renderer:
         plain = [o for o in options if isinstance(o, Mapping) and set(o) <= {"label", "effect"}]
         if len(plain) == 2 == len(options) and count == 1 and not labelled and by_domain is None \
                 and not eff.get("not_chosen_this_turn") and not ctx.spell:
-            # an ability's two simple options: "draw 1 or buff me", "ready or exhaust a unit" (a spell lists them)
+            # an ability's two simple options: "draw 2 or channel 1", "stun or ready a unit" (a spell lists them)
             texts = [self.text(ctx, o.get("effect")) for o in plain]
             if not any(". " in t or "\n" in t or ", " in t for t in texts):
                 first, second = (t.split(" ", 1) for t in texts)
@@ -2396,7 +2396,7 @@ class Renderer:
             what = str(affects["what"])
             entering = isinstance(modifiers, list) and all(isinstance(m, Mapping) and m.get("type") == "enter_ready"
                                                            for m in modifiers)
-            # "units you play": yours alone; friendly ones entering are a teammate's too ("friendly units enter")
+            # "units you play" are yours alone; friendly ones are a teammate's too, said as such
             if isinstance(where, Mapping) and (where.get("controller") == "you" or where.get("owner") == "you"
                                                or where.get("controller") == "friendly" and not entering):
                 rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
@@ -2486,7 +2486,7 @@ class Renderer:
                 text = f"{subj.text} {subj.verb('have')} {names}"
                 givers = _attached_givers(keywords)
                 if givers is not None:
-                    # a keyword worth one for each attached thing: "your Equipment each give [Assault]"
+                    # a keyword worth one for each attached thing: those things each give it
                     shown = self.selection(ctx, givers, mode="bare").text
                     text = f"{shown} each give {self.keyword_use(keywords[0].get('keyword'), None)}"
                 if any(m.get("if_absent") for m in keywords):
@@ -2899,7 +2899,7 @@ class Renderer:
         cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
         left = ability["if"].get("left") if isinstance(ability.get("if"), Mapping) else None
         if isinstance(left, Mapping) and left.get("type") == "variable" and set(left) == {"type", "name"}:
-            inner = replace(inner, said=str(left["name"]))  # "if you assigned 5 or more ..., deal that much"
+            inner = replace(inner, said=str(left["name"]))  # a later "deal that much" refers back to it
         if ability.get("if") == {"type": "showdown"}:
             head, cond = f"{head} during a showdown", ""  # "When you play a unit during a showdown, ..."
         if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
@@ -2944,7 +2944,7 @@ class Renderer:
         short = self.styled("use_only")
         if "only_while" in ability and ability["only_while"] != self.shared_only_while():
             cond = ability["only_while"]
-            # a condition about the turn so far is an "if": "Use only if you've played ... this turn"
+            # a condition about what happened this turn is an "if", a state is a "while"
             word = "if" if short and isinstance(cond, Mapping) and cond.get("type") == "history" else "while"
             extra.append(f"Use {'' if short else 'this ability '}only {word} {self.condition(ctx, cond)}.")
         if ability.get("once_per_turn"):
@@ -2953,7 +2953,7 @@ class Renderer:
 
     def shared_only_while(self) -> Node:
         """The condition every activated ability of the card is limited by, when it has two or more
-        and they share it: said once, after the last ("Use my abilities only while ..."), else None."""
+        and they share it: said once for all of them, after the last, else None."""
         activated = [a for a in self.card.get("abilities") or []
                      if isinstance(a, Mapping) and a.get("kind") == "activated"]
         conds = [a.get("only_while") for a in activated]
