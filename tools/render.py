@@ -172,6 +172,8 @@ class Ctx:
     zone: str = ""
     spell: bool = False
     destination: str = "its destination"  # "that battlefield" after "When I move to a battlefield"
+    event_there: bool = False  # the trigger named the event's battlefield: later it is "there"
+    said: str = ""  # a variable the ability's condition already named: later it is "that much"
 
     @property
     def third(self) -> bool:
@@ -293,6 +295,9 @@ class Renderer:
         """A named reference as subject, object or possessive."""
         if isinstance(name, Mapping):
             if "named" in name:
+                if self.single_named(name):
+                    that = f"that {self.singles[str(name['named'])]}"
+                    return that + ("'s" if role == "poss" else "")
                 return {"subj": "they", "obj": "them", "poss": "their"}[role]
             p = self.selection(ctx, name)
             return p.text + ("'s" if role == "poss" else "")
@@ -317,6 +322,39 @@ class Renderer:
             return _mark(f"reference {name!r}")
         return forms[{"subj": 0, "obj": 1, "poss": 2}[role]]
 
+    def single_named(self, node: Mapping[str, Any]) -> bool:
+        """Whether a named reference names one chosen object ("it"), not a group ("them")."""
+        return str(node.get("named")) in self.singles
+
+    @functools.cached_property
+    def singles(self) -> dict[str, str]:
+        """The names the card gives to selections of exactly one object (``as``), with their nouns."""
+        found: dict[str, str] = {}
+        plural: set[str] = set()
+
+        def walk(node: Node) -> None:
+            if isinstance(node, Mapping):
+                name = node.get("as")
+                if isinstance(name, str) and "pick" in node:
+                    count = node.get("count", 1)
+                    one = node.get("pick") in ("target", "choose", "random") and count == 1 \
+                        and not node.get("any_number") and not node.get("up_to") and node.get("what") != "player"
+                    where = node.get("where")
+                    noun = "Equipment" if isinstance(where, Mapping) and where.get("tag") == "Equipment" else \
+                        _NOUNS.get(str(node.get("what")), (str(node.get("what")),))[0]
+                    if one:
+                        found[name] = noun
+                    else:
+                        plural.add(name)
+                for value in node.values():
+                    walk(value)
+            elif isinstance(node, list):
+                for value in node:
+                    walk(value)
+        walk(self.card.get("abilities"))
+        walk(self.card.get("keywords"))
+        return {k: v for k, v in found.items() if k not in plural}
+
     def paid_unit(self) -> str:
         """What a cost of the card paid with: 'the killed unit', 'the unit you exhausted to pay for this ability'."""
         for ability in self.card.get("abilities") or []:
@@ -337,7 +375,7 @@ class Renderer:
             plural = text == "they"
             return Phrase(text, plural=plural, person=2 if text == "you" else 3)
         if isinstance(node, Mapping) and "named" in node:
-            return Phrase("they", plural=True)
+            return Phrase(self.ref(ctx, node, "subj")) if self.single_named(node) else Phrase("they", plural=True)
         if isinstance(node, Mapping):
             return self.selection(ctx, node, mode="bare")
         return Phrase(_mark(f"selector {node!r}"))
@@ -347,7 +385,7 @@ class Renderer:
         if isinstance(node, str):
             return self.ref(ctx, node, "obj")
         if isinstance(node, Mapping) and "named" in node:
-            return "them"
+            return self.ref(ctx, node) if self.single_named(node) else "them"
         if isinstance(node, Mapping):
             return self.selection(ctx, node).text
         return _mark(f"selector {node!r}")
@@ -356,7 +394,7 @@ class Renderer:
         if isinstance(node, str):
             return self.ref(ctx, node, "poss")
         if isinstance(node, Mapping) and "named" in node:
-            return "their"
+            return self.ref(ctx, node, "poss") if self.single_named(node) else "their"
         return self.obj(ctx, node) + "'s"
 
     def is_plural(self, node: Node) -> bool:
@@ -364,7 +402,7 @@ class Renderer:
             return node in ("them", "targets")
         if isinstance(node, Mapping):
             if "named" in node:
-                return True
+                return not self.single_named(node)
             count = node.get("count", 1)
             return node.get("pick") == "all" or bool(node.get("any_number")) or (_is_int(count) and count > 1)
         return False
@@ -387,7 +425,8 @@ class Renderer:
             "controlled_battlefield": f"at battlefields {ctx.you().text} control" if plural
             else f"at a battlefield {ctx.you().text} control",
             "enemy_battlefield": "at enemy battlefields" if plural else "at an enemy battlefield",
-            "event_location": "at that battlefield", "my_battlefield": f"at {ctx.self_poss} battlefield",
+            "event_location": "there" if ctx.event_there else "at that battlefield",
+            "my_battlefield": f"at {ctx.self_poss} battlefield",
         }
         if isinstance(loc, str) and loc in table:
             return table[loc]
@@ -479,10 +518,15 @@ class Renderer:
             posts.append(f"{ctx.you().text} own")
         elif where.get("owner") == "friendly" and controller is None:
             adjs.append("friendly")  # cards in a hand: yours and a teammate's (491)
+        elif where.get("owner") == "opponent" and controller is None and what == "spell":
+            adjs.append("enemy")  # an opponent's spells: theirs to play, as a friendly one is yours or an ally's
         elif where.get("owner") == "opponent":
             posts.append("an opponent owns")
         if "not_tag" in where:
             adjs.append(f"non-{where['not_tag']}")
+        if what == "permanent" and where.get("token") is True and "token" in adjs:
+            adjs.remove("token")  # every token is a unit or a gear
+            noun = "tokens" if plural else "token"
         if "tag" in where and where["tag"] == "Equipment" and noun in ("gear", "gear"):
             noun = "Equipment"  # "an Equipment": the tag is the noun
         elif "tag" in where:
@@ -570,6 +614,14 @@ class Renderer:
             late.append(f"that {'cost' if plural else 'costs'} no more Energy and no more Power than {other}")
         elif cost_parts and computed:
             late.append("with Energy cost " + " and ".join(cost_parts).replace("no more than", "at most"))
+        elif cost_parts and self.styled("cost_with"):
+            energy, power = (isinstance(where.get(k), Mapping) for k in ("energy_cost", "power_cost"))
+            if power and not energy and set(where["power_cost"]) == {"min"}:
+                late.append(f"with Power cost {cost_parts[0].replace('at least ', '')} or more")
+            elif energy and not power:
+                late.append("with Energy cost " + " and ".join(cost_parts))
+            else:
+                posts.append("with cost " + " and ".join(cost_parts))
         elif cost_parts:
             posts.append(("that cost " if plural else "that costs ") + " and ".join(cost_parts))
         total = where.get("total_might")
@@ -629,11 +681,21 @@ class Renderer:
             noun = _NOUNS.get(what, (what, what + "s"))[1]
             quant = ("up to " if sel.get("up_to") else "") + (_word(count) if count > 1 else "one")
             return Phrase(f"{quant} of {ctx.your()} {noun}", plural=count > 1)
+        if filters.get("controller") == "you" and any_number and pick == "choose" and mode == "default" \
+                and not ctx.third and not sel.get("zone") and what in _NOUNS and "location" not in filters:
+            # the player's own, any number of them: "any number of your ready units"
+            mine_adjs, mine_noun, mine_posts, mine_late = self.filter_words(ctx, filters, what, True,
+                                                                            skip=("controller",))
+            return Phrase(" ".join(["any number of", ctx.your()] + (["other"] if other else []) + mine_adjs
+                                   + [mine_noun] + mine_posts + mine_late), plural=True)
         if filters.get("controller") == "you" and other and pick in ("target", "choose") and count == 1 \
                 and not any_number and mode == "default" and not ctx.third and what in _NOUNS \
                 and set(filters) == {"controller", "location"} and filters["location"] == "here":
             # "one of your other units here"
             return Phrase(f"{'up to ' if sel.get('up_to') else ''}one of your other {_NOUNS[what][1]} here")
+        if what == "legend" and filters == {"controller": "you"} and not other and not ctx.third \
+                and not any_number and count == 1 and mode != "each":
+            return Phrase(f"{ctx.your()} legend")  # a player has one legend: a legend you control, or all, is it
         alternatives = where.get("any_of")
         late: list[str] = []
         paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
@@ -679,6 +741,10 @@ class Renderer:
         whose = sel.get("whose", "you")
         if zone == "hand" and "owner" in filters:
             zone = None  # "spells you own", "spells an opponent owns": the cards they play
+            if filters["owner"] == "you" and pick == "all" and mode == "bare" and not ctx.third \
+                    and f"{ctx.you().text} own" in posts and what in ("spell", "unit", "gear", "card"):
+                posts.remove(f"{ctx.you().text} own")  # "your spells"
+                adjs.insert(0, ctx.your())
         if isinstance(zone, str) and zone not in ("board", "chain", "in_play"):
             prep = "in" if pick == "all" else "from"
             if zone == "facedown":
@@ -688,6 +754,11 @@ class Renderer:
                 # "your spells", "your non-token units": cards you own, wherever they are
                 posts.remove(f"{ctx.you().text} own")
                 adjs.insert(0, ctx.your())
+            elif zone == "anywhere" and pick == "all" and filters.get("owner") == "you" and not ctx.third \
+                    and f"{ctx.you().text} own" in posts:
+                posts.remove(f"{ctx.you().text} own")  # "your gear everywhere"
+                adjs.insert(0, ctx.your())
+                posts.append("everywhere")
             elif zone == "anywhere":
                 posts.append("everywhere")
             elif zone == "banishment":
@@ -983,7 +1054,11 @@ class Renderer:
             # 'exists' counts one or more: at_most 1 is exactly one
             word = "exactly" if at_most == at_least else "at most"
             return self.there_are(ctx, cond.get("what"), f"{word} {_word(at_most) if at_most == 1 else at_most}")
-        return self.there_are(ctx, cond.get("what"), f"{at_least}+" if at_least > 1 else "")
+        return self.there_are(ctx, cond.get("what"), self.or_more(at_least) if at_least > 1 else "")
+
+    def or_more(self, n: int) -> str:
+        """A lower bound on a count: '2+', or in words ('two or more', the set style ``or_more``)."""
+        return f"{_word(n)} or more" if self.styled("or_more") else f"{n}+"
 
     def there_are(self, ctx: Ctx, sel: Node, quantity: str | None) -> str:
         """'you control a Poro unit', 'there is a ready enemy unit here', 'your Champion Zone is empty'.
@@ -997,6 +1072,10 @@ class Renderer:
             return f"it's {_article(str(sel['what']))} {sel['what']}"  # "if it's a spell"
         where = sel.get("where") or {}
         where = where if isinstance(where, Mapping) else {}
+        if quantity == "" and sel.get("among") in ("it", "target") and set(sel) <= {"pick", "what", "among", "where"} \
+                and sel.get("what") in _NOUNS and where and not ({"other", "distinct_from"} & set(where)):
+            # the one object chosen is of a kind: "if it's an enemy unit", "if it's a spell"
+            return "it's " + self.selection(ctx, {"pick": "target", "what": sel["what"], "where": where}).text
         if quantity == "" and sel.get("among") == "targets" and set(where) == {"keyword"}:
             return f"at least one of them has [{_keyword_display(str(where['keyword']))}]"  # of the chosen ones
         if quantity == "" and where.get("alone") and not (where.get("attacker") or where.get("defender")) \
@@ -1014,6 +1093,8 @@ class Renderer:
         if owned and not zone:
             base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
         noun = self.selection(ctx, base, mode="each" if quantity and quantity.endswith(" one") else "bare").text
+        if owned and not zone and where.get("location") == "base" and controller in ("friendly", "you"):
+            noun = re.sub(r" in (a base|bases)\b", f" in {ctx.your()} base", noun)  # your units in a base are in yours
         if quantity is None:
             phrase, plural = "no " + noun, True
         elif quantity:
@@ -1036,7 +1117,8 @@ class Renderer:
             number = _word(right) if op in ("le", "lt") and right <= 3 else str(right)
             quantity = _OPS[op].format(number)
             if kind == "variable" and left.get("name") == "excess_damage" and op == "ge" and not left.get("plus"):
-                return f"{ctx.you().text} assigned {right} or more excess damage"
+                whom = "" if self.styled("excess_damage_unqualified") else " to enemy units"
+                return f"{ctx.you().text} assigned {right} or more excess damage{whom}"
             if kind == "tags_among" and op == "ge" and right == len(left.get("tags") or []):
                 tags = [str(t) for t in left["tags"]]
                 among = self.selection(ctx, {**left["of"], "pick": "all"}, mode="bare").text \
@@ -1057,15 +1139,24 @@ class Renderer:
                     str(player), f"{ctx.you().text} have")
                 what = have_stats[str(left["stat"])].format(your=ctx.your() if who.endswith("have") else "their")
                 return f"{who} {quantity} {what}"
+            if kind == "stat" and left.get("stat") == "power_spent_this_turn" and op == "ge" \
+                    and not left.get("plus") and not left.get("times"):
+                return f"{ctx.you().text}'ve spent at least {'{Any}' * right} this turn"
             if kind == "stat" and left.get("stat") == "moves_this_turn":
                 subject = ctx.self_subj
                 times = {2: "twice", 1: "once"}.get(right, f"{right} times") if op == "ge" else f"{quantity} times"
                 return f"{subject.text} {subject.verb('have')} moved {times} this turn"
             if kind == "count" and not left.get("times") and not left.get("plus"):
                 word = _word(right) if right <= 3 else str(right)
-                quantity = {"ge": f"{right}+", "gt": f"more than {word}", "le": f"at most {word}",
+                quantity = {"ge": self.or_more(right), "gt": f"more than {word}", "le": f"at most {word}",
                             "lt": f"fewer than {word}", "eq": f"exactly {word}", "ne": f"other than {word}"}[op]
                 return self.there_are(ctx, left.get("of"), None if right == 0 and op in ("le", "eq") else quantity)
+        if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
+                and set(left) == set(right) == {"type", "of"} and left["type"] == right["type"] == "might" \
+                and isinstance(left["of"], str):
+            subject = self.subject(ctx, left["of"])  # "it has more Might than that unit"
+            than = self.obj(ctx, right["of"])
+            return f"{subject.text} {subject.verb('have')} {'less' if op == 'lt' else 'more'} Might than {than}"
         if op == "ge" and isinstance(left, Mapping) and isinstance(right, Mapping) and left.get("type") == "stat" \
                 and left.get("stat") in ("points", "opponent_points_max") and _is_int(right.get("plus")) \
                 and right["plus"] < 0 and not left.get("plus"):
@@ -1236,6 +1327,11 @@ class Renderer:
                 if t.get("from_hidden"):
                     noun += self.from_hidden()
                 parts = TriggerParts(player_phrase, "play", noun)
+                if player == "friendly" and noun == other_np("card").text and not isinstance(subject, Mapping):
+                    # played by you or a teammate: "a friendly spell is played"
+                    played = self.selection(ctx, {"pick": "target", "what": what or "card",
+                                                  "where": {"controller": "friendly"}})
+                    parts = TriggerParts(played, "be", "played")
         elif event in ("attack", "defend"):
             verb = event
             if is_self or is_host:
@@ -1617,6 +1713,8 @@ class Renderer:
         elif isinstance(eff.get("amount"), Mapping) and eff["amount"].get("type") == "variable" \
                 and eff["amount"].get("name") == "x" and len(eff["amount"]) == 2:
             dmg = f"that much damage to {self.obj(ctx, target)}"
+        elif eff.get("amount") == {"type": "variable", "name": ctx.said}:
+            dmg = f"that much to {self.obj(ctx, target)}"
         elif amount.num is not None and amount.per:
             dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
         elif amount.num is not None:
@@ -1670,7 +1768,7 @@ class Renderer:
         elif amount.num is not None:
             change = f"{sign}{amount.num} Might{duration}{amount.per}"
         else:
-            change = f"{'-' if sign == '-' else '+'}X Might{duration}, where X is {amount.equal}"
+            change = f"{sign}Might equal to {amount.equal}{duration}"
         minimum = eff.get("minimum")
         if _is_int(minimum):
             change += f", to a minimum of {minimum} Might"
@@ -1715,6 +1813,10 @@ class Renderer:
             if to.get("what") in ("battlefield", "location") and isinstance(where, Mapping) and set(where) == {"at"} \
                     and isinstance(where["at"], str):
                 return f"to {self.poss(ctx, where['at'])} {to['what']}"
+            if to.get("what") == "location" and isinstance(where, Mapping) and set(where) == {"location"}:
+                place = self.location(ctx, where["location"], False)  # "at an open battlefield"
+                if place.startswith("at "):
+                    return "to " + place[3:]
             if to.get("what") == "unit" and isinstance(to.get("among"), str) and set(to) <= {"pick", "what", "among"}:
                 return f"to the location of {self.obj(ctx, to['among'])}"  # where that unit is
             return "to " + self.selection(ctx, to).text
@@ -1724,7 +1826,8 @@ class Renderer:
                                                     else "to its base")),
             "your_base": f"to {ctx.your()} base", "destination": f"to {ctx.destination}",
             "choose_battlefield": "to a battlefield", "choose_location": "",
-            "source_location": "to its original location", "event_location": "to that battlefield",
+            "source_location": "to its original location",
+            "event_location": "there" if ctx.event_there else "to that battlefield",
             "origin": "to where it was", "event_subject_location": "to that battlefield",
         }
         if to is None:
@@ -1799,7 +1902,13 @@ class Renderer:
         return [self.player_clause(ctx, eff.get("player"), "channel", rest)]
 
     def e_add(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
-        text = "[Add] " + self.resources(eff.get("energy"), eff.get("power"), ctx)
+        paid = {"type": "variable", "name": "x"}
+        if eff.get("energy") == paid and not eff.get("power"):
+            text = "[Add] that much Energy"  # as much as was paid
+        elif eff.get("times") == paid and eff.get("energy") is None:
+            text = "[Add] that much " + self.power(eff.get("power"))
+        else:
+            text = "[Add] " + self.resources(eff.get("energy"), eff.get("power"), ctx)
         out = [Clause(text.strip())]
         if eff.get("only_for") == "spells":
             out.append(Clause("use only to play spells", subject=True))
@@ -1962,7 +2071,10 @@ class Renderer:
         elif ignore == "energy":
             text += f", ignoring {its} Energy cost{'s' if plural else ''}"
         if "cost_reduction" in eff:
-            text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
+            if _is_int(eff["cost_reduction"]):
+                text += f", reducing {its} cost by {self.resources(eff['cost_reduction'], None, ctx)}"
+            else:  # a value, not a symbol: "reducing its Energy cost by the recorded Might"
+                text += f", reducing {its} Energy cost by {self.amount(ctx, eff['cost_reduction']).value}"
         if eff.get("player") == "owner":
             return [Clause(f"{'their owners play' if plural else 'its owner plays'} {text}", subject=True)]
         out = [Clause(f"{ctx.v('play')} {text}", group="ref" if isinstance(card, str) else "")]
@@ -2074,6 +2186,11 @@ class Renderer:
                 once = self.clauses(ctx, steps[i])
                 once[-1] = replace(once[-1], text=once[-1].text + f" ({_word(same)} times)", verb="")
                 out += once
+            elif _unless(steps[i:]):
+                # "X unless its controller pays N": another player's "may", then X if they didn't
+                out += self.unless(ctx, steps[i], steps[i + 1])
+                i += 2
+                continue
             else:
                 for k, step in enumerate(steps[i:i + same], i):
                     step = _did_kill_after_kill(steps[k - 1] if k else None, step)
@@ -2083,7 +2200,16 @@ class Renderer:
                         out.append(Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj))
                     out += self.clauses(ctx, step)
             i += same
-        return _chosen_inline(out, steps)
+        return _chosen_inline(_merge_gives(out), steps)
+
+    def unless(self, ctx: Ctx, may: Mapping[str, Any], step: Mapping[str, Any]) -> list[Clause]:
+        """An effect that happens unless another player chooses to do something (see _unless)."""
+        who = {"its_controller": "its controller", "opponent": "an opponent"}[str(may["chooser"])]
+        if "effect" in may:
+            action = f"has you {self.text(ctx.base_verbs(), may['effect'])}"
+        else:
+            action = _series([_third_singular(p) for p in self.cost_parts(ctx, may.get("cost"), symbols=False)])
+        return [Clause(f"{self.text(ctx, step['then'])} unless {who} {action}")]
 
     def e_if(self, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         cond = eff.get("condition")
@@ -2153,10 +2279,20 @@ class Renderer:
             # each option gives this object a tag: "choose Bird, Cat, Dog, or Poro. I gain that tag"
             gains = f"{ctx.self_subj.text} {ctx.self_subj.verb('gain')}"
             return [Clause(f"{ctx.v('choose')} {_series([str(t) for t in tags], 'or')}. {_cap(gains)} that tag")]
-        lines = []
         by_domain = eff.get("by_domain_of")
         chooser = eff.get("chooser")
         labelled = ctx.third or chooser not in (None, "you")
+        plain = [o for o in options if isinstance(o, Mapping) and set(o) <= {"label", "effect"}]
+        if len(plain) == 2 == len(options) and count == 1 and not labelled and by_domain is None \
+                and not eff.get("not_chosen_this_turn") and not ctx.spell:
+            # an ability's two simple options: "draw 2 or channel 1", "stun or ready a unit" (a spell lists them)
+            texts = [self.text(ctx, o.get("effect")) for o in plain]
+            if not any(". " in t or "\n" in t or ", " in t for t in texts):
+                first, second = (t.split(" ", 1) for t in texts)
+                if len(first) == len(second) == 2 and first[1] == second[1]:
+                    return [Clause(f"{first[0]} or {second[0]} {first[1]}")]
+                return [Clause(f"{texts[0]} or {texts[1]}")]
+        lines = []
         inner = replace(ctx, actor=Phrase("they", plural=True)) if ctx.third else ctx
         for opt in options:
             if not isinstance(opt, Mapping):
@@ -2267,8 +2403,11 @@ class Renderer:
                 and affects.get("pick") == "all":
             where = affects.get("where") or {}
             what = str(affects["what"])
-            if isinstance(where, Mapping) and (where.get("controller") in ("friendly", "you")
-                                               or where.get("owner") == "you"):
+            entering = isinstance(modifiers, list) and all(isinstance(m, Mapping) and m.get("type") == "enter_ready"
+                                                           for m in modifiers)
+            # "units you play" are yours alone; friendly ones are a teammate's too, said as such
+            if isinstance(where, Mapping) and (where.get("controller") == "you" or where.get("owner") == "you"
+                                               or where.get("controller") == "friendly" and not entering):
                 rest = {k: v for k, v in where.items() if k not in ("controller", "owner")}
                 single = uses == 1
                 adjs, noun, posts, late = self.filter_words(ctx, rest, what, not single)
@@ -2331,6 +2470,9 @@ class Renderer:
         """The sentences of a static ability or lasting effect (no final period)."""
         body = self.at_my_battlefield(body)
         affects = body.get("affects", "self")
+        first = self.first_played(ctx, body)
+        if first is not None and subject is None:
+            subject, body = first
         subj = subject or self.static_subject(ctx, affects)
         modifiers = body.get("modifiers")
         if not isinstance(modifiers, list):
@@ -2351,6 +2493,11 @@ class Renderer:
                 done_keywords = True
                 names = _series([self.keyword_use(m.get("keyword"), m.get("value"), ctx) for m in keywords])
                 text = f"{subj.text} {subj.verb('have')} {names}"
+                givers = _attached_givers(keywords)
+                if givers is not None:
+                    # a keyword worth one for each attached thing: those things each give it
+                    shown = self.selection(ctx, givers, mode="bare").text
+                    text = f"{shown} each give {self.keyword_use(keywords[0].get('keyword'), None)}"
                 if any(m.get("if_absent") for m in keywords):
                     pron = "I" if subj.person == 1 else ("they" if subj.plural else "it")
                     text += f" if {pron} didn't already"
@@ -2381,11 +2528,50 @@ class Renderer:
                                                                                           "enter_exhausted")
                                             for m in modifiers):
                 return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
+            if moment and affects == "self" and self.styled("cost_if_after") \
+                    and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                return [f"{s} if {self.condition(ctx, cond)}" for s in _same_subject(sentences, subj.text)]
             # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
-            past = isinstance(cond, Mapping) and cond.get("type") == "history"
+            past = isinstance(cond, Mapping) and (cond.get("type") == "history" or _about_the_turn(cond))
             prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
             sentences = [prefix + s for s in _same_subject(sentences, subj.text)]
         return _same_subject(sentences, subj.text)
+
+    def first_played(self, ctx: Ctx, body: Mapping[str, Any]) -> tuple[Phrase, Mapping[str, Any]] | None:
+        """Cards in hand that cost less while no such card was played this turn: the first one played
+        each turn costs less. (The subject, and the ability without that part of its condition.)"""
+        cond = body.get("while")
+        parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else [cond]
+        affects = body.get("affects")
+        modifiers = body.get("modifiers")
+        if not isinstance(parts, list) or not isinstance(affects, Mapping) or affects.get("zone") != "hand" \
+                or affects.get("pick") != "all" or not isinstance(modifiers, list) \
+                or not all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+            return None
+        where = affects.get("where") or {}
+        for part in parts:
+            past = part.get("of") if isinstance(part, Mapping) and part.get("type") == "not" else None
+            if not isinstance(past, Mapping) or set(past) != {"type", "event", "player", "subject"} \
+                    or past.get("type") != "history" or past.get("event") != "played":
+                continue
+            played = past.get("subject")
+            rest = {k: v for k, v in where.items() if k != "owner"} if isinstance(where, Mapping) else None
+            player = past.get("player")
+            if not isinstance(played, Mapping) or played.get("type") != affects.get("what") or rest is None \
+                    or {k: v for k, v in played.items() if k != "type"} != rest \
+                    or where.get("owner") != player or player not in ("friendly", "you"):
+                continue
+            adjs, noun, posts, late = self.filter_words(ctx, rest, str(affects.get("what")), False)
+            if player == "friendly":
+                words = ["the first", "friendly"] + adjs + [noun, "played"]
+            else:
+                words = ["the first"] + adjs + [noun, f"{ctx.you().text} play"]
+            others = [p for p in parts if p is not part]
+            left = {k: v for k, v in body.items() if k not in ("while", "affects")}
+            if others:
+                left["while"] = others[0] if len(others) == 1 else {"type": "all", "of": others}
+            return Phrase(" ".join(words + posts + late + ["each turn"])), left
+        return None
 
     def modifier(self, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, affects: Node) -> str:
         """One static modifier as a sentence about its subject."""
@@ -2713,10 +2899,18 @@ class Renderer:
         inner = replace(ctx, zone=str(zone)) if isinstance(zone, str) else ctx
         if isinstance(t, Mapping) and t.get("to_battlefield"):
             inner = replace(inner, destination="that battlefield")
+        if not head and isinstance(t, Mapping) and t.get("event") in ("attack", "defend") and t.get("player") \
+                and "subject" not in t and not t.get("here") and "event_location" in _leaves(ability.get("effect")):
+            # the battlefield of a player's attack or defence, used by the effect: named in the trigger
+            head = self.trigger(inner, t) + " at a battlefield"
+            inner = replace(inner, event_there=True)
         head = head or self.trigger(inner, t)
         if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
             inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
         cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+        left = ability["if"].get("left") if isinstance(ability.get("if"), Mapping) else None
+        if isinstance(left, Mapping) and left.get("type") == "variable" and set(left) == {"type", "name"}:
+            inner = replace(inner, said=str(left["name"]))  # a later "deal that much" refers back to it
         if ability.get("if") == {"type": "showdown"}:
             head, cond = f"{head} during a showdown", ""  # "When you play a unit during a showdown, ..."
         if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
@@ -2758,11 +2952,25 @@ class Renderer:
         elif tags:
             effect = ", ".join(tags) + " — " + effect
         extra = [note] if note else []
-        if "only_while" in ability:
-            extra.append(f"Use this ability only while {self.condition(ctx, ability['only_while'])}.")
+        short = self.styled("use_only")
+        if "only_while" in ability and ability["only_while"] != self.shared_only_while():
+            cond = ability["only_while"]
+            # a condition about what happened this turn is an "if", a state is a "while"
+            word = "if" if short and isinstance(cond, Mapping) and cond.get("type") == "history" else "while"
+            extra.append(f"Use {'' if short else 'this ability '}only {word} {self.condition(ctx, cond)}.")
         if ability.get("once_per_turn"):
-            extra.append("Use this ability only once each turn.")
+            extra.append("Use only once per turn." if short else "Use this ability only once each turn.")
         return " ".join([f"{head}: {effect}"] + extra)
+
+    def shared_only_while(self) -> Node:
+        """The condition every activated ability of the card is limited by, when it has two or more
+        and they share it: said once for all of them, after the last, else None."""
+        activated = [a for a in self.card.get("abilities") or []
+                     if isinstance(a, Mapping) and a.get("kind") == "activated"]
+        conds = [a.get("only_while") for a in activated]
+        if len(conds) < 2 or conds[0] is None or any(c != conds[0] for c in conds):
+            return None
+        return conds[0]
 
     def additional_cost(self, ctx: Ctx, ability: Mapping[str, Any]) -> str:
         cost = ability.get("cost")
@@ -2875,6 +3083,7 @@ class Renderer:
             (last if effect_param else out).append(_safe(self.keyword_line, entry))
         abilities = self.card.get("abilities")
         abilities = abilities if isinstance(abilities, list) else []
+        last_activated: int | None = None  # the line of the last activated ability
         i = 0
         while i < len(abilities):
             ability = abilities[i]
@@ -2882,6 +3091,12 @@ class Renderer:
             while i + len(group) < len(abilities) and _same_but_trigger(ability, abilities[i + len(group)]) \
                     and _is_effect_text(abilities[i + len(group)]) == _is_effect_text(ability):
                 group.append(abilities[i + len(group)])
+            while i + len(group) < len(abilities) and _same_while(ability, abilities[i + len(group)]):
+                group.append(abilities[i + len(group)])
+            if len(group) > 1 and ability.get("kind") == "static":
+                out.append(_safe(self.merged_statics, group))
+                i += len(group)
+                continue
             if _is_effect_text(ability):
                 # 150.2: effect text, written for the unit the card is attached to ("I" is that unit)
                 unit = Renderer({**self.card, "type": "unit"}, self.catalog, self.reminders)
@@ -2899,8 +3114,21 @@ class Renderer:
                 out.append(_safe(self.merged_triggers, group))
             else:
                 out.append(_safe(self.ability, ability))
+                if isinstance(ability, Mapping) and ability.get("kind") == "activated":
+                    last_activated = len(out) - 1
             i += len(group)
+        shared = self.shared_only_while()
+        if shared is not None and last_activated is not None:
+            owner = self.base.self_poss if self.type in ("unit", "legend") else "its"
+            when = _safe(lambda c: self.condition(self.base, c), shared)
+            out[last_activated] += f" Use {owner} abilities only while {when}."
         return out + last
+
+    def merged_statics(self, group: list[Mapping[str, Any]]) -> str:
+        """Static abilities under one condition: 'While C, A, and B.'"""
+        ctx = self.base
+        clauses = [s for a in group for s in self.static_clauses(ctx, {k: v for k, v in a.items() if k != "while"})]
+        return _end(f"While {self.condition(ctx, group[0]['while'])}, {_series(clauses)}")
 
     def merged_triggers(self, group: list[Mapping[str, Any]]) -> str:
         """Triggered abilities differing only in their trigger: 'When I attack or defend, ...'."""
@@ -2977,6 +3205,19 @@ def _type_cases(steps: Sequence[Node]) -> list[tuple[str, Node]]:
     return cases
 
 
+def _attached_givers(keywords: list[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """One keyword whose value counts what is attached to the unit that has it: what is counted
+    (without the 'attached to it'), else None."""
+    value = keywords[0].get("value") if len(keywords) == 1 else None
+    of = value.get("of") if isinstance(value, Mapping) and value.get("type") == "count" \
+        and set(value) == {"type", "of"} else None
+    where = of.get("where") if isinstance(of, Mapping) and of.get("pick") == "all" else None
+    if not isinstance(where, Mapping) or where.get("attached_to") != "event_subject":
+        return None
+    assert isinstance(of, Mapping)
+    return {**of, "where": {k: v for k, v in where.items() if k != "attached_to"}}
+
+
 def _granted_tag(eff: Node) -> str | None:
     """The tag an effect gives its own source for good ("I'm a Bird"), else None."""
     if not isinstance(eff, Mapping) or eff.get("type") != "create_effect" or eff.get("affects") != "self" \
@@ -3012,6 +3253,54 @@ def _chosen_inline(out: list[Clause], steps: list[Node]) -> list[Clause]:
         return out  # "chooses it and no other friendly unit": the chosen one is named first
     text = out[1].text[:match.start()] + out[0].obj + out[1].text[match.end():]
     return [replace(out[1], text=text)] + out[2:]
+
+
+def _leaves(node: Node) -> set[str]:
+    """Every string value inside a script node."""
+    if isinstance(node, str):
+        return {node}
+    if isinstance(node, Mapping):
+        return set().union(*(_leaves(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(_leaves(v) for v in node)) if node else set()
+    return set()
+
+
+def _about_the_turn(cond: Mapping[str, Any]) -> bool:
+    """A comparison of something done so far this turn (read with 'if', not 'while')."""
+    left = cond.get("left")
+    return cond.get("type") == "compare" and isinstance(left, Mapping) and left.get("type") == "stat" \
+        and left.get("stat") in ("power_spent_this_turn", "cards_played_this_turn", "moves_this_turn",
+                                 "hold_points_this_turn")
+
+
+def _unless(steps: Sequence[Node]) -> bool:
+    """Whether the steps begin with another player's "may" (a cost or an effect, not both) followed by
+    an effect done only if they didn't."""
+    if len(steps) < 2 or not isinstance(steps[0], Mapping) or not isinstance(steps[1], Mapping):
+        return False
+    may, step = steps[0], steps[1]
+    return may.get("type") == "may" and may.get("chooser") in ("its_controller", "opponent") \
+        and ("effect" in may) != ("cost" in may) and step.get("type") == "if" and "else" not in step \
+        and step.get("condition") == {"type": "not", "of": {"type": "did", "what": "succeed"}}
+
+
+def _merge_gives(clauses: list[Clause]) -> list[Clause]:
+    """Two things given in a row to the same object for the same time, said in one clause
+    ("give a unit A this turn", "give it B this turn" -> "give a unit A and B this turn")."""
+    out: list[Clause] = []
+    for clause in clauses:
+        prev = out[-1] if out else None
+        duration = next((d for d in (" this turn", " this combat") if clause.text.endswith(d)), "")
+        verb = clause.text.split(" ", 1)[0]
+        if prev is not None and duration and verb in ("give", "gives") and clause.group == "ref" \
+                and clause.text.startswith(f"{verb} it ") and prev.text.startswith(f"{verb} ") \
+                and prev.text.endswith(duration) and not prev.subject and ", where" not in prev.text:
+            added = clause.text[len(f"{verb} it "):]
+            out[-1] = replace(prev, text=f"{prev.text[:-len(duration)]} and {added}", verb="", obj="")
+        else:
+            out.append(clause)
+    return out
 
 
 def _same_subject(sentences: list[str], subject: str) -> list[str]:
@@ -3089,6 +3378,13 @@ def _hoist_named_locations(step: Node) -> tuple[list[Mapping[str, Any]], Node]:
 
 def _norm_kw(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+def _same_while(a: Node, b: Node) -> bool:
+    """Two static abilities of the card's own under the same 'while' condition (and nothing else)."""
+    plain = {"kind", "affects", "modifiers", "while", "id"}
+    return isinstance(a, Mapping) and isinstance(b, Mapping) and a.get("kind") == b.get("kind") == "static" \
+        and "while" in a and a.get("while") == b.get("while") and set(a) <= plain and set(b) <= plain
 
 
 def _same_but_trigger(a: Node, b: Node) -> bool:
