@@ -1054,7 +1054,7 @@ def _f_chooses(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: An
                for item in g.state.chain)
 
 
-@FILTERS.register("chooses_only")
+@FILTERS.register("chooses_only", fields=("of", "no_other"))
 def _f_chooses_only(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """A spell or ability on the chain that chose every object a selector names and no other object
     matching a filter ("that chooses it and no other friendly unit"; without ``no_other``, nothing
