@@ -16,7 +16,7 @@ Everything a user of the engine needs is importable from here, and only what is 
 - plugins: ``hookimpl`` and the records the hooks return (``SetSpec``, ``KeywordSource``,
   ``EffectType``, ``AgentSpec``, ``ModeSpec``); the hooks themselves are documented in
   ``riftscript.core.hookspecs``;
-- the event log: ``Event``, ``log_hash``;
+- the event log: ``Event``, ``log_hash``; zones: ``Zone`` (with the names scripts use);
 - every exception raised on purpose (``riftscript.core.errors``).
 
 Names are imported when first used (PEP 562), so ``from riftscript.core import hookimpl`` in a
@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .hookspecs import hookimpl
     from .match import Match
     from .registry import AgentSpec, EffectType, KeywordSource, ModeSpec, SetSpec
+    from .state import Zone
     from .version import ENGINE_VERSION, SCHEMA_VERSION
 
 _MODULE_OF = {
@@ -55,6 +56,7 @@ _MODULE_OF = {
     "hookimpl": "hookspecs",
     "Match": "match",
     **{name: "registry" for name in ("AgentSpec", "EffectType", "KeywordSource", "ModeSpec", "SetSpec")},
+    "Zone": "state",
     "ENGINE_VERSION": "version", "SCHEMA_VERSION": "version",
 }
 

@@ -89,3 +89,34 @@ def test_builder_docstring_example_runs() -> None:
     exec(example, namespace)  # noqa: S102
     game, ids = namespace["game"], namespace["ids"]
     assert isinstance(game, api.Game) and game.obj(ids[0]).code == "OGN-030" and not game.over
+
+
+def test_zone_names_are_translated_in_one_place() -> None:
+    """Every zone a scenario may expect is a Zone by its script name, and back (issue 13: one translation)."""
+    import json
+
+    schema = json.loads((ROOT / "schemas" / "scenario.schema.json").read_text(encoding="utf-8"))
+    names = _zone_enum(schema)
+    assert "champion_zone" in names and "banishment" in names
+    for name in names:
+        assert api.Zone.from_script(name).script_name == name
+    assert api.Zone.from_script("champion_zone") == "champion" and api.Zone.BANISHED.script_name == "banishment"
+    with pytest.raises(ValueError):
+        api.Zone.from_script("graveyard")
+
+
+def _zone_enum(node: object) -> list[str]:
+    """The scenario schema's list of zone names (the enum titled 'zone')."""
+    if isinstance(node, dict):
+        if node.get("title") == "zone" and "enum" in node:
+            return list(node["enum"])
+        for value in node.values():
+            found = _zone_enum(value)
+            if found:
+                return found
+    elif isinstance(node, list):
+        for value in node:
+            found = _zone_enum(value)
+            if found:
+                return found
+    return []

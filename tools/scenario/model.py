@@ -19,7 +19,6 @@ Json = dict[str, Any]
 
 OBJECT_FIELDS = {"obj", "source", "unit", "item_obj"}
 # zones as card scripts name them (effect.schema.json): the engine's own names differ for these
-ZONE_NAMES = {"champion": "champion_zone", "bfcard": "battlefield", "banished": "banishment"}
 PLAYER_FIELDS = {"player", "attacker", "defender", "controller", "killer", "winner", "teammate", "inviter"}
 LOCATION_FIELDS = {"loc", "to", "from", "bf", "location"}
 

@@ -12,8 +12,8 @@ from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.offer import complete
-from riftscript.core.state import NOWHERE, is_battlefield
-from riftscript.tools.scenario.model import (LOCATION_FIELDS, OBJECT_FIELDS, PLAYER_FIELDS, ZONE_NAMES, Json, Refs,
+from riftscript.core.state import NOWHERE, Zone, is_battlefield
+from riftscript.tools.scenario.model import (LOCATION_FIELDS, OBJECT_FIELDS, PLAYER_FIELDS, Json, Refs,
                                               Scenario, ScenarioFailure)
 from riftscript.tools.scenario.setup import plays_match, build, build_match
 
@@ -476,7 +476,7 @@ class Runner:
                 obj = game.obj(oid)
                 actual: Any
                 if key == "zone":
-                    actual = ZONE_NAMES.get(obj.zone, obj.zone)
+                    actual = Zone(obj.zone).script_name
                     if value == "gone" and obj.zone == "gone":
                         continue
                 elif key == "location":
