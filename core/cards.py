@@ -12,6 +12,16 @@ from typing import Any
 Json = dict[str, Any]
 
 TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune", "marker")
+
+# The abilities a create_effect makes: their targets are chosen when they trigger or apply, not as the
+# ability that creates them is played or put on the chain (engine notes, playing a card: a triggered
+# ability's choices are made as it goes on the chain).
+CREATED_ABILITY_KEYS = ("trigger", "replacement", "static")
+
+
+def created_abilities(node: Json) -> tuple[str, ...]:
+    """The keys of a script node holding abilities it creates (their targets are not this ability's)."""
+    return CREATED_ABILITY_KEYS if node.get("type") == "create_effect" else ()
 DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
 from .errors import EngineError
-from .state import NOWHERE, ChainItem, Obj, is_battlefield
+from .state import NOWHERE, ChainItem, Obj, Zone, is_battlefield
 
 if TYPE_CHECKING:
     from .cards import CardDef
@@ -843,9 +843,8 @@ def _players_zone(attr: str) -> ZoneFn:
     return ids
 
 
-for _zone, _attr in (("hand", "hand"), ("trash", "trash"), ("main_deck", "main_deck"), ("rune_deck", "rune_deck"),
-                     ("champion_zone", "champion"), ("banishment", "banished")):
-    ZONES.register(_zone)(_players_zone(_attr))
+for _zone in (Zone.HAND, Zone.TRASH, Zone.MAIN_DECK, Zone.RUNE_DECK, Zone.CHAMPION, Zone.BANISHED):
+    ZONES.register(_zone.script_name)(_players_zone(_zone.value))  # the Player field is named after the zone
 
 
 @ZONES.register("board")
@@ -1094,6 +1093,25 @@ def _f_chooses(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: An
     return any(item.obj == oid and any(t in g.state.objs and ctx.matches(t, want)
                                        for slot in item.targets for t in slot if isinstance(t, int))
                for item in g.state.chain)
+
+
+@FILTERS.register("chooses_only", fields=("of", "no_other"))
+def _f_chooses_only(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A spell or ability on the chain that chose every object a selector names and no other object
+    matching a filter ("that chooses it and no other friendly unit"; without ``no_other``, nothing
+    else at all). 355: what an item chooses are its targets."""
+    g = ctx.g
+    named = {o for o in ctx.resolve(want["of"]) if o in g.state.objs}
+    if not named:
+        return False  # "it" is gone or no longer a legal choice: nothing chooses it
+    others = want.get("no_other")
+    for item in g.state.chain:
+        if item.obj != oid:
+            continue
+        chosen = {t for slot in item.targets for t in slot if isinstance(t, int) and t in g.state.objs}
+        if named <= chosen and not any(others is None or ctx.matches(t, others) for t in chosen - named):
+            return True
+    return False
 
 
 @FILTERS.register("banished_with")

@@ -1,374 +1,22 @@
-"""YAML scenarios: set up a position, act as the players would, and check what follows.
-
-A scenario file (``schemas/scenario.schema.json``) holds one scenario or several under
-``scenarios``.  Each names the rule numbers and cards it proves.  In strict mode (the default)
-every decision must be scripted: a step by the wrong player fails naming the decision the game
-waits for.  Failures say what was expected and what was found, with the scenario's
-``file:line`` and the tail of the event log.
-
-Deck checks (103, 161.2.a, 825.3.a ...): a scenario with ``deck:`` (an installed deck's name, or a
-deck in the deck-file format without ``schema_version``) runs ``riftscript.core.decks.violations``
-on it; ``expect_legal: true`` wants none, ``expect_violations: [text, ...]`` wants each text in
-some violation, ``expect_no_violations: [text, ...]`` wants each text in none.  ``setup``/``steps``
-are then optional.
-
-Positional references: ``A.hand.0`` (first card in A's hand), ``A.deck.0`` (top of the main deck),
-``A.deck.-1`` (bottom), likewise ``A.trash.N``, ``A.runes.N``, ``A.rune_deck.N``, and
-``A.champion``.  They are resolved when used; a step's ``bind: {alias: ref}`` fixes them as aliases
-(useful in ``setup: {decks: ...}`` games, whose cards are shuffled).  In such a game the first
-step's ``events`` also see the setup's events (turn order, opening draws, battlefields).
-
-The whole language (setup of attachments, effects, chain items, pools and mulligans; refusals by rule
-number and by a player without priority; decisions the engine takes itself; split damage) is
-documented in ``schemas/README.md``, section "Scenarios".
-"""
+"""Running a scenario: its steps as players' actions, the expectations checked after each, and
+``run_scenario``."""
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from riftscript.core import layers
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import Catalog, Loader
-from riftscript.core.errors import IllegalActionError, Problem, RiftScriptError, ScriptError
+from riftscript.core import layers, observe
+from riftscript.core.catalog import Catalog
+from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 from riftscript.core.offer import complete
-from riftscript.core.schema import Schemas
-from riftscript.core.state import BF0, NOWHERE, is_battlefield
-from riftscript.core.suggest import did_you_mean
-from riftscript.core import yamlio
+from riftscript.core.state import NOWHERE, Zone, is_battlefield
+from riftscript.tools.scenario.model import (LOCATION_FIELDS, OBJECT_FIELDS, PLAYER_FIELDS, Json, Refs,
+                                              Scenario, ScenarioFailure)
+from riftscript.tools.scenario.setup import plays_match, build, build_match
 
-Json = dict[str, Any]
-OBJECT_FIELDS = {"obj", "source", "unit", "item_obj"}
-# zones as card scripts name them (effect.schema.json): the engine's own names differ for these
-ZONE_NAMES = {"champion": "champion_zone", "bfcard": "battlefield", "banished": "banishment"}
-PLAYER_FIELDS = {"player", "attacker", "defender", "controller", "killer", "winner", "teammate", "inviter"}
-LOCATION_FIELDS = {"loc", "to", "from", "bf", "location"}
-
-
-class ScenarioFailure(RiftScriptError):
-    """A scenario's expectation did not hold, or a step could not be carried out."""
-
-
-@dataclass
-class Scenario:
-    name: str
-    data: Json
-    file: str
-    line: int | None
-    base_path: list[str | int] = field(default_factory=list)
-
-    @property
-    def rules(self) -> list[str]:
-        return [str(r) for r in self.data.get("rules", [])]
-
-    @property
-    def cards(self) -> list[str]:
-        return [str(c) for c in self.data.get("cards", [])]
-
-    @property
-    def pending(self) -> str | None:
-        value = self.data.get("pending")
-        return str(value) if value else None
-
-    def where(self, path: list[str | int]) -> str:
-        try:
-            text = Path(self.file).read_text(encoding="utf-8")
-            pos = yamlio.locate(text, self.base_path + path)
-        except OSError:
-            pos = None
-        return f"{self.file}:{pos[0]}" if pos else self.file
-
-
-def load_file(path: Path, schemas: Schemas) -> list[Scenario]:
-    """Read and check a scenario file; every schema problem raises ScriptError with positions."""
-    data, _, problems = Loader(schemas).read(path, "scenario")
-    if problems:
-        raise ScriptError(problems)
-    text = path.read_text(encoding="utf-8")
-    out: list[Scenario] = []
-    if "scenarios" in data:
-        for i, item in enumerate(data["scenarios"]):
-            pos = yamlio.locate(text, ["scenarios", i])
-            out.append(Scenario(item["name"], item, str(path), pos[0] if pos else None, ["scenarios", i]))
-    else:
-        if "name" not in data or ("setup" not in data and "deck" not in data):
-            raise ScriptError([Problem(str(path), 1, 1, "a scenario needs 'name', 'setup' and 'steps'")])
-        out.append(Scenario(data["name"], data, str(path), 1, []))
-    return out
-
-
-class Refs:
-    """Names in a scenario: aliases, card names, players (A, B), locations (A.base, battlefields)."""
-
-    def __init__(self, game: Game, players: list[str]) -> None:
-        self.game = game
-        self.players = players
-        self.aliases: dict[str, int] = {}
-        self.locations: dict[str, int] = {}
-
-    def player(self, name: Any) -> int:
-        if isinstance(name, int):
-            return name
-        if name not in self.players:
-            raise ScenarioFailure(f"unknown player {name!r} (players: {', '.join(self.players)})")
-        return self.players.index(name)
-
-    def location(self, name: Any) -> int:
-        if isinstance(name, int):
-            return name
-        text = str(name)
-        if text.endswith(".base"):
-            return self.player(text[: -len(".base")])
-        if text in self.locations:
-            return self.locations[text]
-        for bf in self.game.state.battlefields:
-            card = self.game.card(bf.card)
-            if text in (card.name, card.code):
-                return bf.loc
-        raise ScenarioFailure(f"unknown location {name!r} (use A.base or a battlefield's alias or name)")
-
-    def obj(self, name: Any) -> int:
-        if isinstance(name, int):
-            return name
-        text = str(name)
-        if text in self.aliases:
-            return self.aliases[text]
-        if "." in text:
-            who, zone = text.split(".", 1)
-            if who in self.players and zone == "legend":
-                return self.game.player(self.player(who)).legend
-            if who in self.players:
-                found = self.positional(self.game.player(self.player(who)), zone)
-                if found is not None:
-                    return found
-        matches = [oid for oid, o in self.game.state.objs.items()
-                   if o.zone != "gone" and text in (self.game.card(oid).name, o.code)]
-        if len(matches) == 1:
-            return matches[0]
-        if not matches:
-            names = {self.game.card(oid).name for oid in self.game.state.objs}
-            raise ScenarioFailure(f"no object called {text!r}{did_you_mean(text, [*self.aliases, *names])}")
-        raise ScenarioFailure(f"{text!r} is ambiguous ({len(matches)} objects); give them aliases with 'as:'")
-
-    def card_obj(self, name: Any) -> int:
-        """An object, or the card of a battlefield named by its alias (an event's ``obj``)."""
-        try:
-            return self.obj(name)
-        except ScenarioFailure:
-            loc = self.locations.get(str(name))
-            if loc is not None and is_battlefield(loc):
-                return self.game.bf_at(loc).card
-            raise
-
-    ZONES = {"hand": "hand", "deck": "main_deck", "trash": "trash", "runes": "runes",
-             "rune_deck": "rune_deck", "champion": "champion", "base": "base"}
-
-    def positional(self, player: Any, zone: str) -> int | None:
-        """``hand.0``, ``deck.-1``, ``champion`` ...: the card at that position now."""
-        name, _, index = zone.partition(".")
-        if name not in self.ZONES or (not index and name != "champion"):
-            return None
-        if name == "base":  # the units and gear in the player's base, in the order they arrived
-            cards = list(player.base)
-        else:
-            cards = getattr(player, self.ZONES[name])
-        try:
-            return int(cards[int(index or 0)])
-        except (ValueError, IndexError):
-            raise ScenarioFailure(f"no card at {player.name}.{zone} ({len(cards)} there)") from None
-
-    def any(self, name: Any) -> int:
-        """An object or a location, whichever the name denotes."""
-        try:
-            return self.obj(name)
-        except ScenarioFailure as not_object:
-            try:
-                return self.location(name)
-            except ScenarioFailure:
-                raise not_object from None
-
-    def name_of_obj(self, oid: int) -> str:
-        for alias, value in self.aliases.items():
-            if value == oid:
-                return alias
-        return f"{self.game.name(oid)} #{oid}" if oid in self.game.state.objs else f"#{oid}"
-
-
-# ---------------------------------------------------------------------- setting up
-def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
-    setup = scenario.data["setup"]
-    if "decks" in setup:
-        from riftscript.core.decks import Deck
-
-        names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
-        # an installed deck's name, or a deck-file body (named after its seat: "A's deck")
-        decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d})
-                 for i, d in enumerate(setup["decks"])]
-        game = Game.new(catalog, decks, mode=setup.get("mode", "duel"), seed=int(setup.get("seed", 0)), names=names)
-        return game, Refs(game, names)
-    names = sorted(k for k in setup if len(k) == 1 and k.isupper()) or ["A", "B"]
-    if len(names) < 2:
-        names = ["A", "B"]
-    mode = str(setup.get("mode", "duel"))
-    modes = catalog.plugins.modes() if catalog.plugins else {}
-    if mode not in modes:
-        raise ScenarioFailure(f"unknown mode {mode!r}; installed modes: {', '.join(sorted(modes))}")
-    if "mode" in setup and len(names) < modes[mode].players:
-        names = [chr(ord("A") + i) for i in range(modes[mode].players)]  # every seat of the mode plays
-    builder = Builder(catalog, players=len(names), seed=int(setup.get("seed", 0)), names=names, mode=mode)
-    placed = _Placer(builder, names)
-    for bf in setup.get("battlefields", []):
-        controller = placed.player(bf["controller"]) if "controller" in bf else NOWHERE
-        owner = placed.player(bf.get("owner", names[0]))
-        loc = builder.battlefield(bf["card"], controller=controller, owner=owner)
-        if "as" in bf:
-            placed.locations[bf["as"]] = loc
-        for player in bf.get("scored_by", []):
-            builder.scored_this_turn(placed.player(player), loc)
-    for name in names:
-        p = placed.player(name)
-        ps = setup.get(name, {})
-        if "legend" in ps:
-            builder.legend(p, ps["legend"])
-        if "champion" in ps:
-            builder.champion(p, ps["champion"])
-        for zone in ("hand", "deck", "trash", "rune_deck", "runes", "base"):
-            for item in ps.get(zone, []):
-                placed.add(item, p, {"deck": "main_deck", "base": "board"}.get(zone, zone), p)
-        if "points" in ps:
-            builder.set_points(p, int(ps["points"]))
-        if "pool" in ps:
-            builder.set_pool(p, int(ps["pool"].get("energy", 0)), ps["pool"].get("power", {}))
-        if "turns_taken" in ps:
-            builder.set_turns_taken(p, int(ps["turns_taken"]))
-    for bf_index, bf in enumerate(setup.get("battlefields", [])):
-        loc = BF0 + bf_index
-        for zone in ("units", "facedown"):
-            for item in bf.get(zone, []):
-                default = placed.player(item["controller"]) if isinstance(item, dict) and "controller" in item \
-                    else placed.player(bf.get("controller", names[0]))
-                owner = placed.player(item["owner"]) if isinstance(item, dict) and "owner" in item else default
-                placed.add(item, owner, "board" if zone == "units" else "facedown", loc)
-    for item in setup.get("chain", []):
-        placed.chain_item(item)
-    if "priority" in setup:
-        builder.give_priority(placed.player(setup["priority"]))
-    placed.finish()
-    turn = setup.get("turn", {})
-    builder.at_turn(placed.player(turn.get("player", names[0])), turn.get("step", "main"), int(turn.get("number", 3)))
-    game, ids = builder.build()
-    for name in names:
-        xp = setup.get(name, {}).get("xp")
-        if xp is not None:
-            game.player(placed.player(name)).xp = int(xp)
-    refs = Refs(game, names)
-    refs.aliases = {alias: ids[index] for alias, index in placed.aliases.items()}
-    refs.locations = dict(placed.locations)
-    return game, refs
-
-
-class _Placer:
-    """Puts a built position's cards in place with the Builder: their state, aliases, attachments,
-    effects already applied to them ("this turn" and granted keywords) and items on the chain."""
-
-    STATUS = ("exhausted", "damage", "buffs", "stunned")
-
-    def __init__(self, builder: Builder, names: list[str]) -> None:
-        self.builder = builder
-        self.names = names
-        self.aliases: dict[str, int] = {}  # alias -> the Builder's index of the placed card
-        self.locations: dict[str, int] = {}
-        self.attach: list[tuple[int, str]] = []
-
-    def player(self, name: Any) -> int:
-        if name not in self.names:
-            raise ScenarioFailure(f"unknown player {name!r} (players: {', '.join(self.names)})")
-        return self.names.index(name)
-
-    def add(self, item: Any, owner: int, zone: str, at: int) -> int:
-        if isinstance(item, str):
-            return self.builder.add(owner, item, zone=zone, at=at if zone != "board" or at >= BF0 else "base")
-        status: dict[str, Any] = {k: item[k] for k in self.STATUS if k in item}
-        if "controller" in item:
-            status["controller"] = self.player(item["controller"])
-        index = self.builder.add(owner, item["card"], zone=zone, at=at if zone != "board" or at >= BF0 else "base",
-                                 **status)
-        if "as" in item:
-            self.aliases[item["as"]] = index
-        if "attached_to" in item:
-            self.attach.append((index, str(item["attached_to"])))
-        for use in item.get("gains", []):
-            self.builder.grant(index, *_keyword_use(use), duration="permanent")
-        later = item.get("this_turn", {})
-        if later.get("might"):
-            self.builder.modify_might(index, int(later["might"]), duration="this_turn")
-        for use in later.get("gains", []):
-            self.builder.grant(index, *_keyword_use(use), duration="this_turn")
-        return index
-
-    def target(self, ref: Any) -> tuple[str, int]:
-        text = str(ref)
-        if text in self.aliases:
-            return "obj", self.aliases[text]
-        if text in self.locations:
-            return "loc", self.locations[text]
-        if text.endswith(".base"):
-            return "loc", self.player(text[: -len(".base")])
-        raise ScenarioFailure(f"a chain item's target must be an alias or a location (A.base, a battlefield's alias), "
-                              f"not {ref!r}")
-
-    def chain_item(self, item: Json) -> None:
-        player = self.player(item["player"])
-        if "card" in item:
-            index = self.builder.add(player, item["card"], zone="chain")
-            if "as" in item:
-                self.aliases[item["as"]] = index
-            ability = -1
-        else:
-            source = str(item["source"])
-            if source not in self.aliases:
-                raise ScenarioFailure(f"a chain item's source must be an alias given in the setup, not {source!r}")
-            index, ability = self.aliases[source], int(item.get("ability", 0))
-        targets = [[self.target(t) for t in slot] for slot in item.get("targets", [])]
-        self.builder.on_chain(player, index, ability, targets)
-
-    def finish(self) -> None:
-        for index, unit in self.attach:
-            if unit not in self.aliases:
-                raise ScenarioFailure(f"attached_to names no alias of the setup: {unit!r}")
-            self.builder.attach(index, self.aliases[unit])
-
-
-def _keyword_use(use: Any) -> tuple[str, Any]:
-    """``Tank`` or ``{Assault: 2}`` (a card file's keyword form) as (keyword, value)."""
-    if isinstance(use, dict):
-        ((name, value),) = use.items()
-        return str(name), value
-    return str(use), None
-
-
-def _plays_match(catalog: Catalog, setup: Json) -> bool:
-    """A real seeded game in a best-of mode (match, match-bo5) is played as a whole Match (488)."""
-    modes = catalog.plugins.modes() if catalog.plugins is not None else {}
-    spec = modes.get(str(setup.get("mode", "duel")))
-    return "decks" in setup and spec is not None and spec.best_of > 1
-
-
-def build_match(catalog: Catalog, scenario: Scenario) -> tuple[Match, Refs]:
-    """``setup: {mode: match, seed: S, decks: [A, B]}``: a Match; steps act in its current game."""
-    from riftscript.core.decks import Deck
-
-    setup = scenario.data["setup"]
-    names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
-    decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d})
-             for i, d in enumerate(setup["decks"])]
-    match = Match.new(catalog, decks, mode=str(setup["mode"]), seed=int(setup.get("seed", 0)), names=names)
-    return match, Refs(match.game, names)
 
 
 # ---------------------------------------------------------------------- steps
@@ -499,7 +147,7 @@ class Runner:
                 self.setup_error = f"{type(exc).__name__}: {exc}"
             return  # the game must not start; run() checks the error
         try:
-            if _plays_match(catalog, scenario.data["setup"]):
+            if plays_match(catalog, scenario.data["setup"]):
                 self.match, self.refs = build_match(catalog, scenario)
                 self.game = self.match.game
             else:
@@ -828,7 +476,7 @@ class Runner:
                 obj = game.obj(oid)
                 actual: Any
                 if key == "zone":
-                    actual = ZONE_NAMES.get(obj.zone, obj.zone)
+                    actual = Zone(obj.zone).script_name
                     if value == "gone" and obj.zone == "gone":
                         continue
                 elif key == "location":
@@ -844,8 +492,10 @@ class Runner:
                     have = layers.chars(game, oid).keywords
                     actual = sorted(have)
                     if isinstance(value, dict):
-                        wrong = {k: have.get(k.lower().replace("-", "_")) for k, v in value.items()
-                                 if have.get(k.lower().replace("-", "_")) != v}
+                        # null: it doesn't have the keyword at all (a keyword without a number has the value None)
+                        keys = {k: k.lower().replace("-", "_") for k in value}
+                        wrong = {k: have.get(keys[k]) for k, v in value.items()
+                                 if (keys[k] in have if v is None else have.get(keys[k]) != v)}
                         if wrong:
                             raise ScenarioFailure(f"expected {name}'s keywords {value}; it has {dict(have)}")
                         continue
@@ -857,6 +507,13 @@ class Runner:
                     actual = getattr(obj, key)
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value!r}, got {actual!r}")
+        elif key == "seen_by":
+            # {card: [A, B]}: exactly these players may see which card it is (core/observe.py)
+            for name, value in wanted.items():
+                oid = refs.obj(name)
+                seers = [refs.players[p.index] for p in s.players if observe.visible(game, p.index, oid)]
+                if sorted(seers) != sorted(value):
+                    raise ScenarioFailure(f"expected {name} to be seen by {sorted(value)}, it is seen by {seers}")
         elif key == "controller":
             for name, value in wanted.items():
                 try:
@@ -876,6 +533,14 @@ class Runner:
                           "rune_deck_size": len(p.rune_deck)}[key]
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value}, got {actual}")
+        elif key == "objects_at":
+            # {A.base: 3, plaza: 2}: units and gear at that location, tokens included
+            for name, value in wanted.items():
+                loc = refs.location(name)
+                here = [oid for oid, o in s.objs.items() if o.zone == "board" and o.loc == loc]
+                if len(here) != value:
+                    raise ScenarioFailure(f"expected {value} units and gear at {name}, found {len(here)}: "
+                                          f"{[refs.name_of_obj(o) for o in here]}")
         elif key == "bottom":
             # {A.deck: [x, y]}: the bottom cards of that deck are these, in any order
             for name, value in wanted.items():
