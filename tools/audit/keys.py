@@ -32,7 +32,7 @@ KERNEL_KEYS: dict[str, str] = {
     "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
     "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/chain",
     "parameter": "core/catalog", "default": "core/catalog", "stacking": "core/catalog", "status": "core/catalog",
-    "printed_last": "tools/render",
+    "printed_last": "core/catalog",
     "deck_limit": "core/catalog", "rule": "core/catalog", "summary": "core/catalog",
     "banish_self": "core/chain", "recycle": "core/chain", "return_to_hand": "core/chain", "repeat": "core/chain",
     "before_turn": "core/scoring", "energy_x": "plugins/effects", "if_chooses": "core/payment",
