@@ -7,12 +7,22 @@ dispatch is a dictionary lookup by event type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 Json = dict[str, Any]
 
 TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune", "marker")
 DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
+ANY = frozenset(DOMAINS)
+
+
+def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
+    """A power symbol as the set of domains that can pay it (135.2.e.5-6)."""
+    if sym == "any":
+        return ANY
+    if sym == "own":
+        return frozenset(card_domains) if card_domains else ANY
+    return frozenset([sym])
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +50,22 @@ class Ability:
 
 
 @dataclass(frozen=True, slots=True)
+class CardFacts:
+    """What the kernel asks of a card's script again and again, worked out once by the compiler
+    (scripts are immutable once compiled).  Most are flags that let a hot path skip a general check
+    for a card whose own text can't need it; what other objects do to the card is checked apart."""
+
+    power: tuple[frozenset[str], ...] = ()  # the printed power symbols, each as the domains paying it
+    additional: tuple[Ability, ...] = ()  # its additional costs, in ability order
+    cost_statics: tuple[Ability, ...] = ()  # its own statics (affecting itself) with cost modifiers
+    statics: bool = False  # it has a static ability
+    play_from: bool = False  # a static of its own may let it be played from a zone (play_from)
+    chooses_discount: bool = False  # its own statics make it cheaper when it chooses certain objects
+    cheapening: bool = False  # an optional additional cost makes it cheaper (357)
+    cost_keyword: bool = False  # a static of its own gives a keyword that brings an additional cost
+
+
+@dataclass(frozen=True, slots=True)
 class CardDef:
     """The facts and compiled script of a card (or token)."""
 
@@ -61,6 +87,7 @@ class CardDef:
     abilities: tuple[Ability, ...] = ()
     source: str = ""
     raw: Json = field(default_factory=dict, compare=False, repr=False)
+    facts: CardFacts = field(default_factory=CardFacts, compare=False, repr=False)
 
     @property
     def is_permanent(self) -> bool:
@@ -71,3 +98,26 @@ class CardDef:
 
     def abilities_of(self, kind: str) -> list[Ability]:
         return [a for a in self.abilities if a.kind == kind]
+
+
+_CHEAPER = frozenset({"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"})
+
+
+def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: tuple[str, ...],
+               has_cost_keyword: Callable[[str], bool]) -> CardFacts:
+    """The CardFacts of a compiled script; ``has_cost_keyword`` says whether a keyword (by the name a
+    modifier gives) brings an additional cost in the catalog's keyword table."""
+    statics = [a for a in abilities if a.kind == "static"]
+    own = [a for a in statics if a.body.get("affects", "self") == "self"]
+    return CardFacts(
+        power=tuple(symbol(s, domains) for s in power),
+        additional=tuple(a for a in abilities if a.kind == "additional_cost"),
+        cost_statics=tuple(a for a in own if any(m["type"] == "cost" for m in a.body["modifiers"])),
+        statics=bool(statics),
+        play_from=any(m["type"] == "play_from" for a in statics for m in a.body["modifiers"]),
+        chooses_discount=any("if_chooses" in m for a in statics for m in a.body["modifiers"]),
+        cheapening=any(a.kind == "additional_cost" and a.body.get("optional")
+                       and a.body.get("effect_on_cost", {}).keys() & _CHEAPER for a in abilities),
+        cost_keyword=any(m["type"] == "keyword" and has_cost_keyword(m["keyword"])
+                         for a in statics for m in a.body.get("modifiers", ())),
+    )

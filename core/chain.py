@@ -96,9 +96,6 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
 
 
-_PLAY_FROM: dict[str, bool] = {}  # card code -> whether its own statics may allow playing it from a zone
-
-
 def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
     from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
@@ -107,10 +104,7 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     if obj.zone != "trash":
         return None
     card = g.card(oid)
-    own = _PLAY_FROM.get(card.code)
-    if own is None:
-        own = _PLAY_FROM[card.code] = any(m["type"] == "play_from" for a in card.abilities if a.kind == "static"
-                                          for m in a.body["modifiers"])
+    own = card.facts.play_from
     if not own and not g.state.lasting:
         return None
     ctx = EffectContext(g, player, oid)

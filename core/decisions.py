@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from . import chain, combat, layers, loops, movement, offer, payment
-from .cards import CardDef
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
 from .suggest import did_you_mean
@@ -50,8 +49,9 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
-    sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
     objs, defs = s.objs, g.defs
+    if s.lasting or any(defs[objs[oid].code].facts.play_from for oid in p.trash):
+        sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
         obj = objs[oid]
@@ -65,7 +65,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
         if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
-                and not _cheapening_option(card) and not payment.own_chooses_discount(card):
+                and not card.facts.cheapening and not card.facts.chooses_discount:
             continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(g, oid)
@@ -225,21 +225,6 @@ def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[
 def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
     mate = chain.can_invite(g, player)
     return [] if mate == NOWHERE else [{"type": "invite", "teammate": mate}]
-
-
-_CHEAPENING: dict[int, tuple[CardDef, bool]] = {}
-
-
-def _cheapening_option(card: CardDef) -> bool:
-    """Whether an optional additional cost of the card makes it cheaper (Brazen Buccaneer, 357);
-    worked out once per card, since scripts are immutable once compiled."""
-    hit = _CHEAPENING.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"} for a in card.abilities)
-    _CHEAPENING[id(card)] = (card, found)
-    return found
 
 
 MAX_COST_VARIANTS = 64

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DOMAINS, Ability, CardDef
+from .cards import ANY as ANY, DOMAINS, Ability, CardDef, symbol as symbol  # re-exported: part of this API
 from .state import Player
 
 from . import actions, effects, layers
@@ -46,18 +46,6 @@ class Plan:
     exhaust: list[int] = field(default_factory=list)
     recycle: list[tuple[int, str]] = field(default_factory=list)
     gear: bool = False  # the restricted amounts are the gear-only pool's ("use only to play gear ...")
-
-
-ANY = frozenset(DOMAINS)
-
-
-def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
-    """A power symbol as the set of domains that can pay it (135.2.e.5-6)."""
-    if sym == "any":
-        return ANY
-    if sym == "own":
-        return frozenset(card_domains) if card_domains else ANY
-    return frozenset([sym])
 
 
 def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False) -> Plan | None:
@@ -208,7 +196,7 @@ def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
                reduction: int) -> Cost:
     card = g.card(oid)
-    facts = _cost_facts(card)
+    facts = card.facts
     energy = card.energy
     power = list(facts.power)
     if g.obj(oid).zone == "trash":
@@ -321,7 +309,7 @@ def chooses_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]
 
 def own_chooses_discount(card: CardDef) -> bool:
     """Whether the card's own static abilities make it cheaper when it chooses certain objects."""
-    return any(a.kind == "static" and any("if_chooses" in m for m in a.body["modifiers"]) for a in card.abilities)
+    return card.facts.chooses_discount
 
 
 def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
@@ -359,12 +347,12 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     effect gave it that it doesn't print ("friendly units played from anywhere other than a hand
     have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
     card = g.card(oid)
-    facts = _cost_facts(card)
+    facts = card.facts
     memo = g.memo()
     given = memo.get("cost_keywords_given")
     if given is None:
         given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
-    if not (given or _own_cost_keywords(g, card)) or layers.printed_only(g, oid):
+    if not (given or card.facts.cost_keyword) or layers.printed_only(g, oid):
         return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
     key = ("additional_costs", oid)
     if key not in memo:
@@ -391,19 +379,6 @@ def _cost_keywords_in_play(g: "Game") -> bool:
                         for lasting in g.state.lasting)
 
 
-def _own_cost_keywords(g: "Game", card: CardDef) -> bool:
-    """Whether the card's own statics give it such a keyword (found once per card)."""
-    keywords = g.catalog.keywords
-    own = _OWN_COST_KEYWORDS.get(id(card))
-    if own is None or own[0] is not card or own[1] is not keywords:
-        own = _OWN_COST_KEYWORDS[id(card)] = (card, keywords, any(_gives_cost_keyword(keywords, a.body)
-                                                                  for a in card.abilities if a.kind == "static"))
-    return own[2]
-
-
-_OWN_COST_KEYWORDS: dict[int, tuple[CardDef, Any, bool]] = {}
-
-
 def _keyword_cost(keywords: dict[str, Any], name: str) -> bool:
     kw = keywords.get(str(name).lower().replace("-", "_"))
     return kw is not None and kw.additional_cost is not None
@@ -427,7 +402,7 @@ def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) 
 
 
 def own_additional_costs(card: CardDef) -> tuple[Ability, ...]:
-    return _cost_facts(card).additional
+    return card.facts.additional
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
@@ -465,7 +440,7 @@ def killed_cost_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, kill
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
     out: list[tuple[dict[str, Any], int, Any]] = []
-    for ability in _cost_facts(g.card(oid)).own_statics:
+    for ability in g.card(oid).facts.cost_statics:
         ctx = effects.EffectContext(g, player, oid)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
@@ -501,31 +476,6 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))
     return out
-
-
-@dataclass(frozen=True)
-class CostFacts:
-    """What a card's cost is built from, worked out once per card (scripts are immutable)."""
-
-    power: tuple[frozenset[str], ...]
-    additional: tuple[Ability, ...]
-    own_statics: tuple[Ability, ...]  # only those that change costs: the others add nothing (cost_modifiers)
-
-
-_COST_FACTS: dict[int, tuple[CardDef, CostFacts]] = {}
-
-
-def _cost_facts(card: CardDef) -> CostFacts:
-    hit = _COST_FACTS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    facts = CostFacts(tuple(symbol(s, card.domains) for s in card.power),
-                      tuple(a for a in card.abilities if a.kind == "additional_cost"),
-                      tuple(a for a in card.abilities
-                            if a.kind == "static" and a.body.get("affects", "self") == "self"
-                            and any(m["type"] == "cost" for m in a.body["modifiers"])))
-    _COST_FACTS[id(card)] = (card, facts)
-    return facts
 
 
 def _cost_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
