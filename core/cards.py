@@ -63,6 +63,13 @@ class CardFacts:
     chooses_discount: bool = False  # its own statics make it cheaper when it chooses certain objects
     cheapening: bool = False  # an optional additional cost makes it cheaper (357)
     cost_keyword: bool = False  # a static of its own gives a keyword that brings an additional cost
+    own_statics: tuple[Ability, ...] = ()  # its statics affecting only itself, outside its effect text
+    # the hooks its own statics (outside its effect text, affecting itself) may give it; None when one
+    # gives it a keyword, whose abilities may bring any hook
+    own_hooks: frozenset[str] | None = frozenset()
+    activated: tuple[Ability, ...] = ()  # its own activated abilities outside its effect text
+    borrows: bool = False  # a static of its own gives it other cards' abilities (abilities_of)
+    location_mods: bool = False  # a static of its own changes where it may be played (play_location)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +116,8 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
     modifier gives) brings an additional cost in the catalog's keyword table."""
     statics = [a for a in abilities if a.kind == "static"]
     own = [a for a in statics if a.body.get("affects", "self") == "self"]
+    own_text = [a for a in own if not a.body.get("effect_text")]
+    mods = [m for a in own_text for m in a.body["modifiers"]]
     return CardFacts(
         power=tuple(symbol(s, domains) for s in power),
         additional=tuple(a for a in abilities if a.kind == "additional_cost"),
@@ -120,4 +129,10 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
                        and a.body.get("effect_on_cost", {}).keys() & _CHEAPER for a in abilities),
         cost_keyword=any(m["type"] == "keyword" and has_cost_keyword(m["keyword"])
                          for a in statics for m in a.body.get("modifiers", ())),
+        own_statics=tuple(own_text),
+        own_hooks=None if any(m["type"] == "keyword" for m in mods) else frozenset(
+            m["hook"] for m in mods if m["type"] == "hook"),
+        activated=tuple(a for a in abilities if a.kind == "activated" and not a.body.get("effect_text")),
+        borrows=any(m.get("type") == "abilities_of" for a in own for m in a.body.get("modifiers", [])),
+        location_mods=any(m["type"] == "play_location" for a in own for m in a.body["modifiers"]),
     )

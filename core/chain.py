@@ -362,7 +362,7 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
     found: list[int] | None = memo.get(key)
     if found is None:
         card = g.card(oid)
-        if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not _own_location_mods(card):
+        if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not card.facts.location_mods:
             # nothing of its own, and (off the board) no static ability of its own among the
             # sources: the answer is the same for every such card of its type that the same
             # other static abilities cover
@@ -375,21 +375,6 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
             found = _play_locations(g, player, oid, hidden_at)
         memo[key] = found
     return list(found)
-
-
-_LOCATION_MODS: dict[int, tuple[CardDef, bool]] = {}
-
-
-def _own_location_mods(card: CardDef) -> bool:
-    """Whether the card's own static abilities change where it may be played (_play_location_mods)."""
-    hit = _LOCATION_MODS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = any(ability.kind == "static" and ability.body.get("affects", "self") == "self"
-                and any(m["type"] == "play_location" for m in ability.body["modifiers"])
-                for ability in card.abilities)
-    _LOCATION_MODS[id(card)] = (card, found)
-    return found
 
 
 def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[int]:
@@ -933,7 +918,8 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
             continue
         obj = objs[oid]
         card = g.defs[obj.code]
-        own, borrows = _activation_facts(card)
+        facts = card.facts
+        own, borrows = facts.activated, facts.borrows
         if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)) \
                 or (granting and actions.granted_abilities(g, oid)):
             for ability in activated_abilities(g, oid):
@@ -949,23 +935,6 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     return out
 
 
-_ACTIVATION: dict[int, tuple[CardDef, tuple[Ability, ...], bool]] = {}
-
-
-def _activation_facts(card: CardDef) -> tuple[tuple[Ability, ...], bool]:
-    """The card's own activated abilities outside its effect text, and whether it borrows others'
-    ('abilities_of'); worked out once per card, since scripts are immutable once compiled."""
-    hit = _ACTIVATION.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1], hit[2]
-    own = tuple(a for a in card.abilities if a.kind == "activated" and not a.body.get("effect_text"))
-    borrows = any(a.kind == "static" and a.body.get("affects", "self") == "self"
-                  and any(m.get("type") == "abilities_of" for m in a.body.get("modifiers", []))
-                  for a in card.abilities)
-    _ACTIVATION[id(card)] = (card, own, borrows)
-    return own, borrows
-
-
 def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     """The card's own abilities, then those it borrows: 'I have all [E] abilities of ...' (Heimerdinger,
     Inventor) - numbered after its own, so an activation names them like its own."""
@@ -975,7 +944,7 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     if obj is None or obj.zone not in ("board", "legend"):
         return own
     granted = actions.granted_abilities(g, oid)
-    if not granted and (obj.zone != "board" or not _activation_facts(card)[1]
+    if not granted and (obj.zone != "board" or not card.facts.borrows
                         and (card.type != "unit" or not actions.attached_to(g, oid))):
         return own  # nothing borrowed, granted or attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state

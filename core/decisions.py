@@ -59,6 +59,13 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
+        if not any_timing and not hidden:
+            # a window for Action or Reaction timing only: a card without a timing hook of its own that
+            # nothing else can reach (hook_values would find none) has the strictest timing
+            own = card.facts.own_hooks
+            if own is not None and not own & _TIMING_HOOKS and oid not in g._chars_reads \
+                    and not (obj.zone in layers.AFFECTED_OFF_BOARD and layers.touched_off_board(g, oid)):
+                continue
         if not any_timing and not chain.timing_allows(g, player, "reaction" if hidden else chain.card_timing(g, oid))[0] \
                 and not (card.type == "unit" and "battlefield_with_own_units" in
                          g_hook(g, oid, "reaction_when_played_to")):
@@ -129,6 +136,9 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                         else:
                             out.append(action)  # nothing to choose to pay with (most plays)
     return out
+
+
+_TIMING_HOOKS = frozenset({"timing", "reaction_when_played_to"})  # what play_actions reads for timing
 
 
 def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
