@@ -381,14 +381,18 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
 def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
     """The static sources with modifiers of a kind, found once while the static sources are unchanged."""
     memo = g.statics_memo()
-    key = ("statics_with", kind)
-    sources: list[tuple[int, Ability]] | None = memo.get(key)
-    if sources is None:
-        sources = [(src, ability) for src, ability in ((src, g.ability_of(src, index))
-                                                       for (src, index) in list(g.static_sources))
-                   if any(mod["type"] == kind for mod in ability.body["modifiers"])]
-        memo[key] = sources
-    return sources
+    by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
+    if by_kind is None:
+        # every kind in one pass over the static sources, in index order
+        by_kind = memo["statics_with"] = {}
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
+                by_kind.setdefault(mod_kind, []).append((src, ability))
+    return by_kind.get(kind, _NONE)
+
+
+_NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)
 
 
 def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
@@ -432,6 +436,8 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a
     selection an object of its kind that meets its filter (where it is, only on the board)."""
+    if not _sources_with(g, kind):
+        return []
     return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
 
 
@@ -493,6 +499,8 @@ def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit
     (without either, all of them), or - with loc - those of the battlefield at that location ("Units
     can't be played here")."""
     out: list[dict[str, Any]] = []
+    if not g.state.lasting and not _sources_with(g, "restriction"):
+        return out  # no restriction anywhere: the common case, asked for every unit and location listed
     who = player if player is not None else unit
     for mod, src, covered in restricted(g, restriction):
         source = g.obj(src)

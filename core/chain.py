@@ -107,10 +107,10 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     own = card.facts.play_from
     if not own and not g.state.lasting:
         return None
-    ctx = EffectContext(g, player, oid)
     for ability in card.abilities if own else ():
         if ability.kind != "static" or ability.body.get("affects", "self") != "self":
             continue
+        ctx = EffectContext(g, player, oid)
         if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
             continue
         for mod in ability.body["modifiers"]:
@@ -123,6 +123,24 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
                 if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                     return dict(mod["cost"])
     return None
+
+
+def trash_plays(g: "Game", player: int) -> list[int]:
+    """The cards of the player's trash that an effect lets them play from there (play_from_cost);
+    the trash is searched only when a card in it or a lasting effect has a play_from modifier."""
+    s = g.state
+    trash = s.players[player].trash
+    objs, defs = s.objs, g.defs
+    for oid in trash:
+        if defs[objs[oid].code].facts.play_from:
+            break
+    else:
+        for lasting in s.lasting:
+            if lasting.kind == "static" and any(m["type"] == "play_from" for m in lasting.body["modifiers"]):
+                break
+        else:
+            return []
+    return [oid for oid in trash if play_from_cost(g, player, oid) is not None]
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -558,13 +576,13 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for name in paid:
         if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
-    for ability in payment.additional_costs(g, oid):
+    for ability in payment.additional_costs(g, oid) if paid else ():
         # "If you've played a spell this turn, you may pay ...": an optional cost only while its condition holds
         if ability.body["name"] in paid and "condition" in ability.body \
                 and not EffectContext(g, player, oid).check(ability.body["condition"]):
             raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
     slots = target_slots(card)
-    count = runs(g, oid, paid)
+    count = runs(g, oid, paid) if paid else 1
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])
     if not isinstance(targets, list) or len(targets) != len(slots) * count:
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
@@ -580,7 +598,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
         objects = _object_targets(slots * count if count > 1 else slots, targets)
-        if payment.chooses_statics(g) or payment.own_chooses_discount(card):  # "... cost less if you choose ..."
+        if card.facts.chooses_discount or payment.chooses_statics(g):  # "... cost less if you choose ..."
             payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
         cost.power += payment.deflect_tax(g, player, objects)
     other = dict(cost.other)

@@ -129,8 +129,8 @@ def _becoming_mighty(g: "Game") -> None:
     """Engine notes, Mighty: a unit on the board becomes Mighty when its Might rises from below 5 to 5 or
     more (143.2); one that enters already Mighty doesn't.  Watched only while an ability listens."""
     s = g.state
-    if not g.listeners.get("become_mighty") and not any(
-            lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty" for lasting in s.lasting):
+    if not g.listeners.get("become_mighty") and not (s.lasting and any(
+            lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty" for lasting in s.lasting)):
         s.watched_units, s.mighty_units = None, []
         return
     units = [oid for oid in g.board_objects() if g.card(oid).type == "unit"]

@@ -50,8 +50,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
     objs, defs = s.objs, g.defs
-    if s.lasting or any(defs[objs[oid].code].facts.play_from for oid in p.trash):
-        sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
+    if p.trash:
+        sources += chain.trash_plays(g, player)  # "you may play me from your trash"
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
     for oid in sources:
         obj = objs[oid]
@@ -92,7 +92,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    count = chain.runs(g, oid, paid)
+                    count = chain.runs(g, oid, paid) if paid else 1
                     untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax
                     # 820: a repeated spell's runs each have their own targets
                     for targets in target_sets if count == 1 or not slots else chain.play_target_options(
