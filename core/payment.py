@@ -197,6 +197,9 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
                reduction: int) -> Cost:
     card = g.card(oid)
     facts = card.facts
+    if not (paid or hidden or ignore or reduction or facts.additional or facts.cost_statics or facts.cost_keyword) \
+            and g.state.objs[oid].zone != "trash" and not cost_changes(g):
+        return Cost(max(0, card.energy), list(facts.power), {})  # its printed cost: nothing can change it
     energy = card.energy
     power = list(facts.power)
     if g.obj(oid).zone == "trash":
@@ -348,17 +351,46 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
     card = g.card(oid)
     facts = card.facts
-    memo = g.memo()
-    given = memo.get("cost_keywords_given")
-    if given is None:
-        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
-    if not (given or card.facts.cost_keyword) or layers.printed_only(g, oid):
+    if not (facts.cost_keyword or _cost_keywords_given(g)) or layers.printed_only(g, oid):
         return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
+    memo = g.memo()
     key = ("additional_costs", oid)
     if key not in memo:
         memo[key] = _with_granted(g, oid, card, facts.additional)
     found: tuple[Ability, ...] = memo[key]
     return found
+
+
+def _cost_keywords_given(g: "Game") -> bool:
+    """_cost_keywords_in_play, found once per state version (once while the statics are unchanged
+    when no lasting effect is in play)."""
+    if not g.state.lasting:
+        return _cost_keyword_statics(g)
+    memo = g.memo()
+    given: bool | None = memo.get("cost_keywords_given")
+    if given is None:
+        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
+    return given
+
+
+def cost_changes(g: "Game") -> bool:
+    """Whether something in play may change the cost of cards other than through their own text: a
+    static ability with cost modifiers for other cards, a keyword with an additional cost given by a
+    static or lasting effect, or a lasting effect with a cost modifier.  While none does, a card with
+    no additional cost and no cost static of its own costs what it prints (_play_cost)."""
+    statics = g.statics_memo()
+    found: bool | None = statics.get("cost_changes")
+    if found is None:
+        found = statics["cost_changes"] = bool(_cost_statics(g)) or _cost_keyword_statics(g)
+    if found or not g.state.lasting:
+        return found
+    memo = g.memo()
+    lasting_found: bool | None = memo.get("lasting_cost_changes")
+    if lasting_found is None:
+        lasting_found = memo["lasting_cost_changes"] = _cost_keywords_in_play(g) or any(
+            lasting.kind == "static" and any(m["type"] == "cost" for m in lasting.body["modifiers"])
+            for lasting in g.state.lasting)
+    return lasting_found
 
 
 def _gives_cost_keyword(keywords: dict[str, Any], body: dict[str, Any]) -> bool:
@@ -369,14 +401,21 @@ def _cost_keywords_in_play(g: "Game") -> bool:
     """Whether a static or a lasting effect in play gives keywords that bring an additional cost
     ([Accelerate], [Repeat]); the statics' part is found once while they are unchanged."""
     keywords = g.catalog.keywords
+    return _cost_keyword_statics(g) or any(
+        _gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
+        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"]) for lasting in g.state.lasting)
+
+
+def _cost_keyword_statics(g: "Game") -> bool:
+    """Whether an active static ability gives keywords that bring an additional cost (found once
+    while the statics are unchanged)."""
     statics = g.statics_memo()
     found: bool | None = statics.get("cost_keyword_statics")
     if found is None:
+        keywords = g.catalog.keywords
         found = statics["cost_keyword_statics"] = any(_gives_cost_keyword(keywords, g.ability_of(src, index).body)
                                                       for (src, index) in list(g.static_sources))
-    return found or any(_gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
-                        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"])
-                        for lasting in g.state.lasting)
+    return found
 
 
 def _keyword_cost(keywords: dict[str, Any], name: str) -> bool:
