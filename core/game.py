@@ -274,7 +274,8 @@ class Game:
         event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
         self.version += 1
-        if self.listeners.get(etype) or s.lasting or self.grant_sources or etype in triggers.PLAYER_EVENTS:
+        if self.listeners.get(etype) or self.grant_sources or etype in triggers.PLAYER_EVENTS \
+                or (s.lasting and triggers.lasting_listens(self, etype)):
             triggers.dispatch(self, event)
         return event
 
