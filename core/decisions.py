@@ -71,12 +71,17 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear") is None \
-                and not card.facts.cheapening and not card.facts.chooses_discount:
+        plan = payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear")
+        if plan is None and not card.facts.cheapening and not card.facts.chooses_discount:
             continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
+        if plan is not None and not optional and not slots and not base.other:
+            # nothing to choose but the location (most plays), and its cost is the one just planned:
+            # check_play_choices would find that plan again and nothing else, so play_base decides
+            out.extend(_plain_plays(g, player, oid, locations, any_timing))
+            continue
         own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
         target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
@@ -135,6 +140,27 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                             out.extend(_cost_variants(g, player, oid, check, action))
                         else:
                             out.append(action)  # nothing to choose to pay with (most plays)
+    return out
+
+
+def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[Action]:
+    """The plays of a card with no target, no optional cost and no cost but energy and power that
+    the player can pay: one per location that check_play's first part (play_base) accepts; when
+    every timing is allowed, the first location's answer holds for the others (see play_actions)."""
+    out: list[Action] = []
+    allowed: bool | None = None
+    for location in locations:
+        action: Action = {"type": "play", "card": oid, "targets": [], "costs": []}
+        if location != NOWHERE:
+            action["location"] = location
+        if allowed is None or not any_timing:
+            try:
+                chain.play_base(g, player, action)
+                allowed = True
+            except IllegalActionError:
+                allowed = False
+        if allowed:
+            out.append(action)
     return out
 
 
