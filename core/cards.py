@@ -70,6 +70,7 @@ class CardFacts:
     activated: tuple[Ability, ...] = ()  # its own activated abilities outside its effect text
     borrows: bool = False  # a static of its own gives it other cards' abilities (abilities_of)
     location_mods: bool = False  # a static of its own changes where it may be played (play_location)
+    trigger_zones: frozenset[str] = frozenset()  # the zones off the board its triggers listen from
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,4 +136,6 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
         activated=tuple(a for a in abilities if a.kind == "activated" and not a.body.get("effect_text")),
         borrows=any(m.get("type") == "abilities_of" for a in own for m in a.body.get("modifiers", [])),
         location_mods=any(m["type"] == "play_location" for a in own for m in a.body["modifiers"]),
+        trigger_zones=frozenset(a.body["when"]["from_zone"] for a in abilities if a.kind == "triggered"
+                                and a.body["when"].get("from_zone") and not a.body.get("effect_text")),
     )

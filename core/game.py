@@ -49,21 +49,6 @@ _SNAPSHOT_REDUCERS: dict[type, Any] = {
     **{cls: _fields_reducer(cls) for cls in (GameState, Player, Battlefield, ChainItem, PendingTrigger,
                                              Showdown, Lasting, Decision)}}
 
-_TRIGGER_ZONES: dict[int, tuple[CardDef, frozenset[str]]] = {}
-
-
-def _trigger_zones(card: CardDef) -> frozenset[str]:
-    """The zones other than the board that the card's triggered abilities listen from ('when you
-    discard me'); worked out once per card, since scripts are immutable once compiled."""
-    hit = _TRIGGER_ZONES.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    zones = frozenset(a.body["when"]["from_zone"] for a in card.abilities
-                      if a.kind == "triggered" and a.body["when"].get("from_zone") and not a.body.get("effect_text"))
-    _TRIGGER_ZONES[id(card)] = (card, zones)
-    return zones
-
-
 class NeedDecision(Exception):
     """Raised inside a resolving effect that needs an answer the game does not have yet."""
 
@@ -84,8 +69,6 @@ class Game:
         self.static_sources: dict[tuple[int, int], None] = {}
         self.grant_sources: dict[tuple[int, int], None] = {}  # statics granting keywords with triggers
         self._indexed: dict[int, list[str]] = {}
-        # each card code's '_trigger_zones', looked up for every object at each rebuild of the index
-        self._listening_zones: dict[str, frozenset[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
         self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
@@ -392,7 +375,7 @@ class Game:
         self.version += 1
 
     def _listens_elsewhere(self, obj: Obj) -> bool:
-        return bool(_trigger_zones(self.defs[obj.code]))
+        return bool(self.defs[obj.code].facts.trigger_zones)
 
     # ------------------------------------------------------------------ dispatch index
     def _index(self, oid: int) -> None:
@@ -467,18 +450,14 @@ class Game:
         self._statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
-        listening = self._listening_zones
+        defs = self.defs
         for oid, obj in self.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
             zone = obj.zone
             if zone in ACTIVE_ZONES:
                 self._index(oid)
-            elif zone != "gone":
-                zones = listening.get(obj.code)
-                if zones is None:
-                    zones = listening[obj.code] = _trigger_zones(self.defs[obj.code])
-                if zone in zones:
-                    self._index(oid)
+            elif zone != "gone" and zone in defs[obj.code].facts.trigger_zones:
+                self._index(oid)
 
     # ------------------------------------------------------------------ abilities
     def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
