@@ -71,6 +71,8 @@ class CardFacts:
     borrows: bool = False  # a static of its own gives it other cards' abilities (abilities_of)
     location_mods: bool = False  # a static of its own changes where it may be played (play_location)
     trigger_zones: frozenset[str] = frozenset()  # the zones off the board its triggers listen from
+    # its own text may give it a hook that decides when it may be played (timing, reaction_when_played_to)
+    timing_hooks: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,6 +138,8 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
         activated=tuple(a for a in abilities if a.kind == "activated" and not a.body.get("effect_text")),
         borrows=any(m.get("type") == "abilities_of" for a in own for m in a.body.get("modifiers", [])),
         location_mods=any(m["type"] == "play_location" for a in own for m in a.body["modifiers"]),
+        timing_hooks=any(m["type"] == "keyword" or (m["type"] == "hook" and m["hook"] in (
+            "timing", "reaction_when_played_to")) for m in mods),
         trigger_zones=frozenset(a.body["when"]["from_zone"] for a in abilities if a.kind == "triggered"
                                 and a.body["when"].get("from_zone") and not a.body.get("effect_text")),
     )

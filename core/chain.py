@@ -925,17 +925,24 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     """(source, ability) pairs the player could activate, before cost and target checks; the
     runes' two abilities come last, unless ``runes`` is False."""
     out: list[tuple[int, Ability]] = []
-    p = g.state.players[player]
-    objs = g.state.objs
-    board = g.board_objects()
-    sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
-    hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
+    s = g.state
+    p = s.players[player]
+    objs, defs = s.objs, g.defs
+    sources = [p.legend]
+    hosts: set[int] = set()  # units that may carry attachments
+    for here in [q.base for q in s.players] + [bf.here for bf in s.battlefields]:  # board_objects' order
+        for oid in here:
+            obj = objs[oid]
+            if obj.controller == player:
+                sources.append(oid)
+            if obj.attached_to != NOWHERE:
+                hosts.add(obj.attached_to)
     granting = actions.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
         obj = objs[oid]
-        card = g.defs[obj.code]
+        card = defs[obj.code]
         facts = card.facts
         own, borrows = facts.activated, facts.borrows
         if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)) \

@@ -53,19 +53,19 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     if p.trash:
         sources += chain.trash_plays(g, player)  # "you may play me from your trash"
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
+    # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
+    # else can reach (hook_values would find none) has the strictest timing and is not played now
+    wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
+    reading = g._chars_reads
     for oid in sources:
         obj = objs[oid]
         card = defs[obj.code]
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
-        if not any_timing and not hidden:
-            # a window for Action or Reaction timing only: a card without a timing hook of its own that
-            # nothing else can reach (hook_values would find none) has the strictest timing
-            own = card.facts.own_hooks
-            if own is not None and not own & _TIMING_HOOKS and oid not in g._chars_reads \
-                    and not (obj.zone in layers.AFFECTED_OFF_BOARD and layers.touched_off_board(g, oid)):
-                continue
+        if not wide and not hidden and not card.facts.timing_hooks and oid not in reading \
+                and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD):
+            continue
         if not any_timing and not chain.timing_allows(g, player, "reaction" if hidden else chain.card_timing(g, oid))[0] \
                 and not (card.type == "unit" and "battlefield_with_own_units" in
                          g_hook(g, oid, "reaction_when_played_to")):
@@ -162,9 +162,6 @@ def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_tim
         if allowed:
             out.append(action)
     return out
-
-
-_TIMING_HOOKS = frozenset({"timing", "reaction_when_played_to"})  # what play_actions reads for timing
 
 
 def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:

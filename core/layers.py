@@ -175,19 +175,26 @@ def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool
     own = g.defs[code].facts.own_hooks
     if own is None or hook in own:
         return True
-    return zone in AFFECTED_OFF_BOARD and touched_off_board(g, oid)
+    if zone not in AFFECTED_OFF_BOARD:
+        return False
+    wide, named = off_board_touch(g)
+    return wide or oid in named
 
 
-def touched_off_board(g: "Game", oid: int) -> bool:
-    """Whether, in a zone _modifiers_for looks at off the board, something else could change the
-    card: a lasting static or grant that affects it (or selects what it affects), or another object's
-    static reaching beyond the board.  The lasting effects' part is found once per state version."""
+_UNTOUCHED: tuple[bool, frozenset[int]] = (False, frozenset())
+
+
+def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
+    """What else could change cards in the zones _modifiers_for looks at off the board: (some
+    other object's static reaching beyond the board, or a lasting static selecting what it affects,
+    could touch any of them; the cards a lasting static or grant names).  Found once per state
+    version (once while the statics are unchanged when no lasting effect is in play)."""
     if not g.state.lasting:
-        return _statics_beyond_board(g)
+        return (True, _UNTOUCHED[1]) if _statics_beyond_board(g) else _UNTOUCHED
     memo = g.memo()
-    found: tuple[bool, frozenset[int]] | None = memo.get("touched_off_board")
+    found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
     if found is None:
-        wide = False
+        wide = _statics_beyond_board(g)
         named: set[int] = set()
         for lasting in g.state.lasting:
             if lasting.kind == "static":
@@ -197,8 +204,8 @@ def touched_off_board(g: "Game", oid: int) -> bool:
                     named.update(lasting.affects)
             elif lasting.kind == "grant" and lasting.affects:
                 named.update(lasting.affects)
-        found = memo["touched_off_board"] = (wide, frozenset(named))
-    return found[0] or oid in found[1] or _statics_beyond_board(g)
+        found = memo["off_board_touch"] = (wide, frozenset(named))
+    return found
 
 
 def _statics_beyond_board(g: "Game") -> bool:
