@@ -375,6 +375,8 @@ def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
+    if not _sources_with(g, kind):
+        return []
     return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
 
 

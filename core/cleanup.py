@@ -48,8 +48,7 @@ def cleanup(g: "Game") -> None:
         combat.refresh_designations(g)
     # 3. lethal damage kills (Deathknell triggers are noted as they die)
     objs, defs = s.objs, g.defs
-    lethal = [oid for oid in g.board_objects()
-              if defs[objs[oid].code].type == "unit" and objs[oid].damage > 0
+    lethal = [oid for oid in g.board_objects() if objs[oid].damage > 0 and defs[objs[oid].code].type == "unit"
               and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))]
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
@@ -103,7 +102,8 @@ def cleanup(g: "Game") -> None:
             bf.showdown_staged = bf.combat_staged = False
     _becoming_mighty(g)
     # control "until I leave the board" ends when its source leaves (Akshan)
-    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"]:
+    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"] \
+            if s.lasting else ():
         if s.objs[lasting.source].zone != "board":
             s.lasting.remove(lasting)
             actions.end_control(g, lasting)
@@ -129,10 +129,14 @@ def _becoming_mighty(g: "Game") -> None:
     """Engine notes, Mighty: a unit on the board becomes Mighty when its Might rises from below 5 to 5 or
     more (143.2); one that enters already Mighty doesn't.  Watched only while an ability listens."""
     s = g.state
-    if not g.listeners.get("become_mighty") and not (s.lasting and any(
-            lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty" for lasting in s.lasting)):
-        s.watched_units, s.mighty_units = None, []
-        return
+    if not g.listeners.get("become_mighty"):
+        for lasting in s.lasting:
+            if lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty":
+                break
+        else:
+            if s.watched_units is not None or s.mighty_units:
+                s.watched_units, s.mighty_units = None, []
+            return
     units = [oid for oid in g.board_objects() if g.card(oid).type == "unit"]
     mighty = [oid for oid in units if layers.might(g, oid) >= 5]
     before, was = s.watched_units, set(s.mighty_units)
