@@ -1182,7 +1182,11 @@ def _rune(g: "Game", player: int, oid: int, index: int) -> None:
 def offer_priority(g: "Game") -> bool:
     """Give priority or focus to whoever may act now; False when the game should move on."""
     s = g.state
-    active = sum(1 for p in s.turn_order if not s.players[p].conceded)  # players still in the game
+    players = s.players
+    active = 0  # players still in the game
+    for p in s.turn_order:
+        if not players[p].conceded:
+            active += 1
     if s.chain:
         if s.passes >= active:
             s.passes = 0

@@ -196,7 +196,7 @@ class Game:
             step()
         except NeedDecision as need:
             answers = list(self.state.answers)
-            self.restore(snap, index)
+            self.restore(snap, index, in_place=True)
             self.state.answers = answers
             need.decision.context["replay"] = True
             self.state.decision = need.decision
@@ -246,8 +246,9 @@ class Game:
                     body = self.defs[self.state.objs[oid].code].abilities[index].body
                     if body.get("optional") or body.get("cost"):
                         return True
-        return any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
-                   for l in self.state.lasting)
+        lasting = self.state.lasting
+        return bool(lasting) and any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
+                                     for l in lasting)
 
     # ------------------------------------------------------------------ events
     def emit(self, etype: str, **fields: Any) -> Event:
@@ -561,12 +562,22 @@ class Game:
             s.objs = objs
         return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
 
-    def restore(self, snap: Snapshot, index: IndexCopy | None = None) -> None:
+    def restore(self, snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False) -> None:
         """Go back to a snapshot; ``index``, the dispatch index copied when it was taken, saves
-        rebuilding the index."""
+        rebuilding the index.  ``in_place``: the state being left is this game's own and is dropped
+        (a guarded step rewound), so its objects that still have the snapshot's values are kept
+        instead of rebuilt - never for a state another game shares (``copy``)."""
         rest, ids, values = snap
         state, log_len = pickle.loads(rest)
-        state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
+        if in_place:
+            old = self.state.objs
+            objs: dict[int, Obj] = {}
+            for oid, fields in zip(ids, values):
+                obj = old.get(oid)
+                objs[oid] = obj if obj is not None and obj_values(obj) == fields else Obj(*fields)
+            state.objs = objs
+        else:
+            state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
         self.state = state
         del self.log[log_len:]
         self._chars = {}

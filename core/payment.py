@@ -113,7 +113,8 @@ def _ready_runes(g: "Game", player: int) -> list[int]:
     ready: list[int] | None = memo.get(key)
     if ready is None:
         objs = g.state.objs
-        ready = memo[key] = sorted(r for r in g.state.players[player].runes if not objs[r].exhausted)
+        ready = memo[key] = [r for r in g.state.players[player].runes if not objs[r].exhausted]
+        ready.sort()
     return ready
 
 
