@@ -9,6 +9,9 @@ if TYPE_CHECKING:
 
 
 class Agent(Protocol):
+    """What ``play_out``, ``simulate`` and the web app need of an agent: a name and a choice among the
+    legal actions.  Agents are registered through the ``riftscript_agents`` hook (``AgentSpec``)."""
+
     name: str
 
     def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:

@@ -5,9 +5,9 @@ the legend and champion given (or none), an empty deck unless one is given, no r
 given, and the game stands in the turn player's Main Phase with priority.
 
     b = Builder(catalog)
-    jinx = b.add(0, "OGN-030", at="base", exhausted=False)
+    b.add(0, "OGN-030", at="base", exhausted=False)
     b.runes(0, ["OGN-007"] * 4)
-    game = b.build()
+    game, ids = b.build()         # ids: the placed cards' object ids, in the order they were added
 """
 from __future__ import annotations
 
@@ -16,13 +16,9 @@ from typing import Any
 
 from . import rng
 from .catalog import Catalog
-from .errors import RiftScriptError
+from .errors import BuildError
 from .game import Game
 from .state import BF0, NOWHERE, Battlefield, ChainItem, GameState, Lasting, Player
-
-
-class BuildError(RiftScriptError):
-    """The requested position can't be built (unknown card, bad location)."""
 
 
 @dataclass
@@ -46,6 +42,8 @@ class _ChainSpec:
 
 
 class Builder:
+    """A game in a chosen position: place cards, set points and the turn, then ``build()``."""
+
     def __init__(self, catalog: Catalog, players: int = 2, seed: int = 0, mode: str = "duel",
                  names: list[str] | None = None) -> None:
         self.catalog = catalog
@@ -81,10 +79,12 @@ class Builder:
 
     # ------------------------------------------------------------------ what to place
     def legend(self, player: int, code: str) -> "Builder":
+        """Give ``player`` this legend (a code or a card name)."""
         self.legends[player] = self._code(code)
         return self
 
     def champion(self, player: int, code: str) -> "Builder":
+        """Put this chosen champion in ``player``'s champion zone."""
         self.champions[player] = self._code(code)
         return self
 
@@ -106,6 +106,7 @@ class Builder:
         return len(self.placed) - 1
 
     def hand(self, player: int, codes: list[str]) -> list[int]:
+        """Put cards into ``player``'s hand, in order; returns their indexes."""
         return [self.add(player, c, zone="hand") for c in codes]
 
     def deck(self, player: int, codes: list[str]) -> list[int]:
@@ -113,19 +114,25 @@ class Builder:
         return [self.add(player, c, zone="main_deck") for c in codes]
 
     def trash(self, player: int, codes: list[str]) -> list[int]:
+        """Put cards into ``player``'s trash, in order; returns their indexes."""
         return [self.add(player, c, zone="trash") for c in codes]
 
     def runes(self, player: int, codes: list[str], exhausted: bool = False) -> list[int]:
+        """Put runes onto ``player``'s board (ready unless ``exhausted``); returns their indexes."""
         return [self.add(player, c, zone="runes", exhausted=exhausted) for c in codes]
 
     def rune_deck(self, player: int, codes: list[str]) -> list[int]:
+        """Put runes into ``player``'s rune deck, top first; returns their indexes."""
         return [self.add(player, c, zone="rune_deck") for c in codes]
 
     def set_points(self, player: int, points: int) -> "Builder":
+        """Start ``player`` with this many points."""
         self.points[player] = points
         return self
 
     def scored_this_turn(self, player: int, loc: int) -> "Builder":
+        """Record that ``player`` already scored at battlefield ``loc`` this turn (472: a battlefield
+        is scored at most once a turn)."""
         self.scored.append((player, loc))
         return self
 

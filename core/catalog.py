@@ -98,9 +98,11 @@ class Catalog:
         return self.problems + [p for skipped in self.skipped.values() for p in skipped.problems]
 
     def card(self, code: str) -> CardDef:
+        """The compiled card with this code (KeyError if unknown)."""
         return self.cards[code]
 
     def by_name(self, name: str) -> CardDef | None:
+        """The card with this name, case-insensitive, or None."""
         wanted = name.lower()
         for card in self.cards.values():
             if card.name.lower() == wanted:
@@ -108,6 +110,7 @@ class Catalog:
         return None
 
     def raise_for_problems(self) -> None:
+        """Raise ScriptError listing every problem found while loading, if there is one."""
         if self.problems:
             raise ScriptError(self.problems)
 

@@ -26,6 +26,7 @@ class Deck:
 
     @classmethod
     def from_data(cls, data: dict[str, Any]) -> "Deck":
+        """A deck from a parsed deck file (entries with counts expanded); checks nothing, see ``check``."""
         def expand(entries: list[dict[str, Any]]) -> tuple[str, ...]:
             return tuple(e["card"] for e in entries for _ in range(int(e["count"])))
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
 from .errors import EngineError
-from .state import NOWHERE, ChainItem, Obj, is_battlefield
+from .state import NOWHERE, ChainItem, Obj, Zone, is_battlefield
 
 if TYPE_CHECKING:
     from .cards import CardDef
@@ -803,9 +803,8 @@ def _players_zone(attr: str) -> ZoneFn:
     return ids
 
 
-for _zone, _attr in (("hand", "hand"), ("trash", "trash"), ("main_deck", "main_deck"), ("rune_deck", "rune_deck"),
-                     ("champion_zone", "champion"), ("banishment", "banished")):
-    ZONES.register(_zone)(_players_zone(_attr))
+for _zone in (Zone.HAND, Zone.TRASH, Zone.MAIN_DECK, Zone.RUNE_DECK, Zone.CHAMPION, Zone.BANISHED):
+    ZONES.register(_zone.script_name)(_players_zone(_zone.value))  # the Player field is named after the zone
 
 
 @ZONES.register("board")

@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import Decision
 
 
 class RiftScriptError(Exception):
@@ -85,3 +89,18 @@ class CorruptStateError(RiftScriptError):
 
 class EngineError(RiftScriptError):
     """An internal invariant broke: a bug in the engine or in a plugin primitive."""
+
+
+class BuildError(RiftScriptError):
+    """A position asked of ``Builder`` can't be built (unknown card, bad location)."""
+
+
+class NeedDecision(Exception):
+    """Raised inside a resolving effect that needs an answer the game does not have yet.
+
+    Not an error: the run loop catches it, records ``decision`` as the pending decision and replays
+    the resolution from its snapshot once the player has answered.  It never leaves ``Game.apply``."""
+
+    def __init__(self, decision: Decision) -> None:
+        self.decision = decision
+        super().__init__(decision.prompt)

@@ -14,10 +14,12 @@ Event = dict[str, Any]
 
 
 def canonical(event: Event) -> bytes:
+    """An event's canonical JSON (sorted keys, no spaces): what the log hash is computed over."""
     return json.dumps(event, sort_keys=True, separators=(",", ":")).encode()
 
 
 def log_hash(log: list[Event]) -> str:
+    """SHA-256 over the canonical events, one per line: equal logs, equal hashes."""
     digest = hashlib.sha256()
     for event in log:
         digest.update(canonical(event))

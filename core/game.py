@@ -21,7 +21,7 @@ from typing import Any, Callable
 from . import chain, cleanup, decisions, loops, offer, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
-from .errors import EngineError, GameOverError, IllegalActionError
+from .errors import EngineError, GameOverError, IllegalActionError, NeedDecision
 from .events import Event, log_hash
 from .registry import ModeSpec
 from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player,
@@ -48,13 +48,6 @@ _SNAPSHOT_REDUCERS: dict[type, Any] = {
     **copyreg.dispatch_table,
     **{cls: _fields_reducer(cls) for cls in (GameState, Player, Battlefield, ChainItem, PendingTrigger,
                                              Showdown, Lasting, Decision)}}
-
-class NeedDecision(Exception):
-    """Raised inside a resolving effect that needs an answer the game does not have yet."""
-
-    def __init__(self, decision: Decision) -> None:
-        self.decision = decision
-        super().__init__(decision.prompt)
 
 
 class Game:
@@ -105,6 +98,7 @@ class Game:
     # ------------------------------------------------------------------ public API
     @property
     def over(self) -> bool:
+        """Whether the game has ended (a winner, a draw or every opponent conceded)."""
         return self.state.winners is not None
 
     def pending_decision(self) -> Decision | None:
@@ -134,11 +128,17 @@ class Game:
         self.run()
 
     def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know, as plain data (core/observe.py): turn and step, each player's
+        zones (their own hand, only sizes of other hands and of decks), the battlefields, the chain,
+        the showdown, the pending decision (its options only to the one deciding) and the winners.
+        Facedown cards of others are written as handles, never by id: safe to show that player."""
         from . import observe
 
         return observe.observation(self, player)
 
     def to_json(self) -> str:
+        """The whole game (state and event log) as JSON; ``Game.from_json`` reads it back, checked.
+        Canonical (sorted keys), so two games in the same state give the same text."""
         return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
 
     @classmethod
@@ -150,6 +150,7 @@ class Game:
         return saves.load_game(cls, catalog, text, replay)
 
     def log_hash(self) -> str:
+        """The running SHA-256 of the event log: equal for the same seed and the same decisions."""
         return log_hash(self.log)
 
     # ------------------------------------------------------------------ the loop (HOT FEPR)
@@ -264,6 +265,7 @@ class Game:
         return event
 
     def emit_action(self, player: int, action: dict[str, Any]) -> None:
+        """Log a player's action, so a replay can feed the same decisions back."""
         self.emit("action", player=player, action=action)
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
@@ -292,22 +294,28 @@ class Game:
         return self._statics_memo
 
     def touch(self) -> None:
+        """Invalidate ``memo()``: for changes to the state made without an event."""
         self.version += 1
 
     # ------------------------------------------------------------------ objects and zones
     def obj(self, oid: int) -> Obj:
+        """The object with this id (KeyError if there is none)."""
         return self.state.objs[oid]
 
     def card(self, oid: int) -> CardDef:
+        """The compiled card an object is a copy of."""
         return self.defs[self.state.objs[oid].code]
 
     def player(self, index: int) -> Player:
+        """The player in seat ``index``."""
         return self.state.players[index]
 
     def bf_at(self, loc: int) -> Battlefield:
+        """The battlefield at location ``loc`` (locations from BF0 up are battlefields)."""
         return self.state.battlefields[loc - BF0]
 
     def new_obj(self, code: str, owner: int, zone: str, token: bool = False) -> Obj:
+        """A new object with the next id, owned and controlled by ``owner``, in ``zone`` (no event)."""
         s = self.state
         obj = Obj(id=s.next_id, code=code, owner=owner, controller=owner, zone=zone, token=token)
         s.next_id += 1
@@ -315,6 +323,7 @@ class Game:
         return obj
 
     def tick(self) -> int:
+        """Advance the game's clock: timestamps order lasting effects and layers (the newest applies last)."""
         self.state.clock += 1
         return self.state.clock
 
@@ -462,6 +471,8 @@ class Game:
 
     # ------------------------------------------------------------------ abilities
     def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
+        """The compiled abilities of a keyword with a value, for keywords granted by effects;
+        compiled once per keyword and value."""
         key = (keyword, json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value)
         cached = self._keyword_abilities.get(key)
         if cached is None:
@@ -473,6 +484,7 @@ class Game:
         return cached
 
     def lasting_ability(self, lasting: Lasting) -> Ability:
+        """The compiled ability of a lasting effect that carries one ('this turn, when ...'), compiled once."""
         cached = self._lasting_abilities.get(lasting.id)
         if cached is None:
             body = dict(lasting.body)
@@ -510,12 +522,15 @@ class Game:
         return self.ability_of(item.obj, item.ability, item.lasting)
 
     def find_lasting(self, lid: int) -> Lasting | None:
+        """The lasting effect with this id, if it is still in force."""
         for lasting in self.state.lasting:
             if lasting.id == lid:
                 return lasting
         return None
 
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
+        """The ability a pending trigger or chain item names: ``lasting`` says whether it is the
+        object's own, a lasting effect's, a granted keyword's or an attached card's effect text."""
         if lasting <= triggers.EFFECT_TEXT:
             # 435.1.e: an attached card's effect-text ability, acting as the unit's
             return self.defs[self.state.objs[triggers.EFFECT_TEXT - lasting].code].abilities[index]
@@ -539,10 +554,12 @@ class Game:
 
     # ------------------------------------------------------------------ chance
     def random_below(self, n: int) -> int:
+        """A random number in 0..n-1 from the game's seeded generator (the only source of chance)."""
         self.state.rng, value = rng.below(self.state.rng, n)
         return value
 
     def shuffle(self, items: list[int]) -> None:
+        """Shuffle ``items`` in place with the game's seeded generator."""
         self.state.rng = rng.shuffle(self.state.rng, items)
 
     # ------------------------------------------------------------------ snapshots
@@ -609,10 +626,12 @@ class Game:
 
     # ------------------------------------------------------------------ players
     def opponents(self, player: int) -> list[int]:
+        """The players on other teams who are still playing (conceded players are out)."""
         team = self.state.players[player].team
         return [p.index for p in self.state.players if p.team != team and not p.conceded]
 
     def next_player(self, player: int) -> int:
+        """The next player in turn order after ``player`` who has not conceded."""
         order = self.state.turn_order
         i = order.index(player)
         for step in range(1, len(order) + 1):
@@ -622,6 +641,7 @@ class Game:
         return player
 
     def in_turn_order(self, start: int | None = None) -> list[int]:
+        """The players still playing in turn order, from ``start`` (default: the turn player)."""
         order = self.state.turn_order
         first = self.state.turn_player if start is None else start
         i = order.index(first)
@@ -633,6 +653,7 @@ class Game:
         return self.state.players[a].team == self.state.players[b].team
 
     def units_at(self, loc: int) -> list[int]:
+        """The units at a location (a battlefield or a player's base), attached cards excluded."""
         ids = self.bf_at(loc).here if is_battlefield(loc) else self.state.players[loc].base
         return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
                 and self.state.objs[i].attached_to == NOWHERE]
@@ -646,4 +667,5 @@ class Game:
         return out
 
     def name(self, oid: int) -> str:
+        """An object's card name."""
         return self.defs[self.state.objs[oid].code].name

@@ -108,6 +108,7 @@ class Match:
     # ------------------------------------------------------------------ the Game-like surface
     @property
     def over(self) -> bool:
+        """Whether the match has ended."""
         return self.state.result != ""
 
     @property
@@ -116,9 +117,11 @@ class Match:
         return len(self.state.games) + (0 if self.over else 1)
 
     def pending_decision(self) -> Decision | None:
+        """Who must decide what in the current game (None once the match is over)."""
         return None if self.over else self.game.pending_decision()
 
     def legal_actions(self) -> list[dict[str, Any]]:
+        """The current game's legal actions (none once the match is over)."""
         return [] if self.over else self.game.legal_actions()
 
     def apply(self, action: dict[str, Any]) -> None:
@@ -152,6 +155,8 @@ class Match:
                 "games": len(s.games)}
 
     def to_json(self) -> str:
+        """The whole match (its record, decks, log and the current game) as JSON;
+        ``Match.from_json`` reads it back, checked."""
         return json.dumps({"match": asdict(self.state), "decks": [_deck_data(d) for d in self.decks],
                            "log": self.log, "game": json.loads(self.game.to_json())}, sort_keys=True)
 

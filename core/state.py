@@ -11,12 +11,50 @@ from __future__ import annotations
 import dataclasses
 import operator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 BF0 = 10
 NOWHERE = -1
 
 PHASES = ("awaken", "beginning", "channel", "draw", "main", "ending")
+
+
+class Zone(StrEnum):
+    """Where an object is (``Obj.zone``).  Members are strings, so ``obj.zone == "hand"`` holds; the
+    three zones scripts name otherwise are translated here and only here (``script_name``,
+    ``from_script``)."""
+
+    BOARD = "board"
+    HAND = "hand"
+    TRASH = "trash"
+    MAIN_DECK = "main_deck"
+    RUNE_DECK = "rune_deck"
+    RUNES = "runes"
+    CHAMPION = "champion"  # the Champion Zone (scripts: champion_zone)
+    LEGEND = "legend"
+    BFCARD = "bfcard"  # a battlefield card in play (scenarios: battlefield)
+    FACEDOWN = "facedown"
+    CHAIN = "chain"
+    BANISHED = "banished"  # banishment (scripts: banishment)
+    SET_ASIDE = "set_aside"
+    LIMBO = "limbo"  # a card being created, before it enters its zone
+    REMOVED = "removed"  # left the game with its owner's concession
+    GONE = "gone"  # a token that ceased to exist (180)
+
+    @property
+    def script_name(self) -> str:
+        """The name card scripts and scenarios use for the zone."""
+        return _SCRIPT_NAMES.get(self, self.value)
+
+    @classmethod
+    def from_script(cls, name: str) -> Zone:
+        """The zone a script or scenario names (``champion_zone`` is ``CHAMPION``); ValueError if none."""
+        return _FROM_SCRIPT.get(name) or cls(name)
+
+
+_SCRIPT_NAMES = {Zone.CHAMPION: "champion_zone", Zone.BANISHED: "banishment", Zone.BFCARD: "battlefield"}
+_FROM_SCRIPT = {name: zone for zone, name in _SCRIPT_NAMES.items()}
 
 
 def is_battlefield(loc: int) -> bool:

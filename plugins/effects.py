@@ -13,7 +13,7 @@ from riftscript.core.effects import EffectContext
 from riftscript.core.errors import EngineError
 from riftscript.core.hookspecs import hookimpl
 from riftscript.core.registry import EffectType
-from riftscript.core.state import NOWHERE, ChainItem, Lasting, is_battlefield
+from riftscript.core.state import NOWHERE, ChainItem, Lasting, Zone, is_battlefield
 
 Node = dict[str, Any]
 
@@ -845,7 +845,7 @@ def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
 
 def put_in_zone(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
-    zone = str({"champion_zone": "champion", "banishment": "banished"}.get(node["zone"], node["zone"]))
+    zone = Zone.from_script(node["zone"]).value
     position = node.get("position", "bottom")
     for oid in ctx.resolve(node["target"], "move"):
         obj = g.obj(oid)

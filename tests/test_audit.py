@@ -262,7 +262,7 @@ def test_once_per_turn_and_once_per_object_bound_a_loop() -> None:
 
 def test_unread_keys(monkeypatch: pytest.MonkeyPatch) -> None:
     """A key the schema accepts but no engine code reads is reported with where it is used."""
-    monkeypatch.setattr(audit, "KERNEL_KEYS", {k: v for k, v in audit.KERNEL_KEYS.items() if k != "once_per_turn"})
+    monkeypatch.setattr(audit.keys, "KERNEL_KEYS", {k: v for k, v in audit.KERNEL_KEYS.items() if k != "once_per_turn"})
     unread, docs = audit.unread_keys(cat(), codes={"TST-004", "TST-001"})
     assert [(u.key, u.count, u.examples) for u in unread] == \
         [("once_per_turn", 1, ["TST-004 abilities[0].once_per_turn"])]

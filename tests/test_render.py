@@ -91,6 +91,201 @@ def test_set_text_style() -> None:
         "[Reaction] — {Exhaust}: Draw 1."]
 
 
+def spiritforged(**fields: Any) -> dict[str, Any]:
+    """An invented card of the Spiritforged set: its manifest's text styles apply."""
+    return card(code="SFD-999", **fields)
+
+
+def test_spiritforged_text_styles() -> None:
+    """Each style Spiritforged declares changes the wording of an invented card; the default stays."""
+    played_gear = {"type": "history", "event": "played", "player": "you", "subject": {"type": "gear"}}
+    limited = {"kind": "activated", "cost": {"energy": 2}, "only_while": played_gear, "once_per_turn": True,
+               "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[limited])) == \
+        "{2}: Draw 1. Use this ability only while you've played a gear this turn. Use this ability only once each turn."
+    assert render_card(spiritforged(abilities=[limited])) == \
+        "{2}: Draw 1. Use only if you've played a gear this turn. Use only once per turn."
+    cheap_gear = {"type": "kill", "target": {"pick": "choose", "what": "gear", "where": {"energy_cost": {"max": 2}}}}
+    assert render_card(card(type="spell", abilities=[{"kind": "spell", "effect": cheap_gear}])) == \
+        "Kill a gear that costs no more than {2}."
+    assert render_card(spiritforged(type="spell", abilities=[{"kind": "spell", "effect": cheap_gear}])) == \
+        "Kill a gear with Energy cost no more than {2}."
+    from_trash = {"type": "play", "card": {"pick": "choose", "what": "spell", "zone": "trash", "whose": "you",
+                                           "where": {"energy_cost": {"max": 4}}}, "ignore_cost": "energy"}
+    assert render_card(spiritforged(type="spell", abilities=[{"kind": "spell", "effect": from_trash}])) == \
+        "Play a spell from your trash with Energy cost no more than {4}, ignoring its Energy cost."
+    both = {"type": "play", "card": {"pick": "choose", "what": "unit", "zone": "trash", "whose": "you",
+                                     "where": {"energy_cost": {"max": 4}, "power_cost": {"max": 2}}}, "ignore_cost": "all"}
+    assert render_card(spiritforged(type="spell", abilities=[{"kind": "spell", "effect": both}])) == \
+        "Play a unit with cost no more than {4} and no more than {Any}{Any} from your trash, ignoring its cost."
+    costly = {"kind": "triggered", "when": {"event": "played", "what": "card", "player": "you",
+                                            "subject": {"power_cost": {"min": 3}}}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[costly])) == "When you play a card that costs at least {Any}{Any}{Any}, draw 1."
+    assert render_card(spiritforged(abilities=[costly])) == \
+        "When you play a card with Power cost {Any}{Any}{Any} or more, draw 1."
+    crowded = {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "effect": {"type": "draw", "amount": 1},
+               "if": {"type": "exists", "at_least": 3,
+                      "what": {"pick": "all", "what": "unit", "where": {"controller": "you", "location": "base"}}}}
+    assert render_card(card(abilities=[crowded])) == "When you play me, if you have 3+ units in your base, draw 1."
+    assert render_card(spiritforged(abilities=[crowded])) == \
+        "When you play me, if you have three or more units in your base, draw 1."
+    cheaper = {"kind": "static", "affects": "self", "modifiers": [{"type": "cost", "energy": 3}], "while": {
+        "type": "exists", "what": {"pick": "all", "what": "unit", "where": {"controller": "you", "stunned": True}}}}
+    assert render_card(card(type="spell", abilities=[cheaper])) == "If you control a stunned unit, this costs {3} less."
+    assert render_card(spiritforged(type="spell", abilities=[cheaper])) == \
+        "This costs {3} less if you control a stunned unit."
+
+
+def test_excess_damage_and_that_much() -> None:
+    """The excess damage is assigned to enemy units (Unleashed words it shorter); dealt again, it is 'that much'."""
+    unit = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+            "if": {"type": "compare", "left": {"type": "variable", "name": "excess_damage"}, "op": "ge", "right": 4},
+            "effect": {"type": "deal_damage", "amount": {"type": "variable", "name": "excess_damage"},
+                       "target": {"pick": "target", "what": "unit", "where": {"controller": "enemy"}}}}
+    assert render_card(card(abilities=[unit])) == \
+        "When I conquer, if you assigned 4 or more excess damage to enemy units, deal that much to an enemy unit."
+    assert render_card(card(code="UNL-999", abilities=[unit])) == \
+        "When I conquer, if you assigned 4 or more excess damage, deal that much to an enemy unit."
+
+
+def test_activated_abilities_sharing_a_limit() -> None:
+    """The condition every activated ability shares is said once, after the last of them."""
+    here = {"type": "is", "subject": "self", "state": "at_battlefield"}
+    abilities = [{"kind": "activated", "cost": {"energy": 1}, "only_while": here, "effect": {"type": "draw", "amount": 1}},
+                 {"kind": "activated", "cost": {"exhaust_self": True}, "only_while": here,
+                  "effect": {"type": "gain_points", "amount": 1}}]
+    assert render_card(card(abilities=abilities)).splitlines() == [
+        "{1}: Draw 1.", "{Exhaust}: You score 1 point. Use my abilities only while I'm at a battlefield."]
+    assert render_card(card(abilities=abilities[:1])) == \
+        "{1}: Draw 1. Use this ability only while I'm at a battlefield."
+
+
+def test_phrases_found_by_the_spiritforged_audit() -> None:
+    """Wordings added while lifting Spiritforged's text audit, on invented cards."""
+    givers = {"kind": "static", "affects": {"pick": "all", "what": "unit", "where": {"controller": "you", "equipped": True}},
+              "modifiers": [{"type": "keyword", "keyword": "Shield", "value": {"type": "count", "of": {
+                  "pick": "all", "what": "gear", "where": {"controller": "you", "tag": "Equipment",
+                                                           "attached_to": "event_subject"}}}}]}
+    assert render_card(card(type="gear", abilities=[givers])) == "Your Equipment each give [Shield]."
+    gifts = {"kind": "triggered", "when": {"event": "attack", "subject": "self"}, "effect": {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "unit", "where": {"controller": "friendly"}}},
+        {"type": "grant_keyword", "target": "target", "keyword": "Tank", "duration": "this_turn"},
+        {"type": "modify_might", "target": "target", "amount": {"type": "might", "of": "self"}, "duration": "this_turn"}]}}
+    assert render_card(card(abilities=[gifts])) == \
+        "When I attack, give a friendly unit [Tank] and +Might equal to my Might this turn."
+    unless = {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "unit"}},
+        {"type": "may", "chooser": "its_controller", "cost": {"energy": 3}},
+        {"type": "if", "condition": {"type": "not", "of": {"type": "did", "what": "succeed"}},
+         "then": {"type": "kill", "target": "target"}}]}
+    assert render_effect(unless) == "Kill a unit unless its controller pays {3}."
+    defend = {"kind": "triggered", "when": {"event": "defend", "player": "you"}, "effect": {
+        "type": "ready", "target": {"pick": "all", "what": "unit",
+                                    "where": {"controller": "friendly", "location": "event_location"}}}}
+    assert render_card(card(abilities=[defend])) == "When you defend at a battlefield, ready all friendly units there."
+    spent = {"kind": "static", "affects": "self", "modifiers": [{"type": "might", "amount": 1}], "while": {
+        "type": "compare", "left": {"type": "stat", "stat": "power_spent_this_turn"}, "op": "ge", "right": 3}}
+    assert render_card(card(abilities=[spent])) == "If you've spent at least {Any}{Any}{Any} this turn, I have +1 Might."
+    first = {"kind": "static", "affects": {"pick": "all", "what": "unit", "zone": "hand",
+                                           "where": {"owner": "friendly", "token": False}},
+             "while": {"type": "all", "of": [
+                 {"type": "is", "subject": "self", "state": "controlled"},
+                 {"type": "not", "of": {"type": "history", "event": "played", "player": "friendly",
+                                        "subject": {"type": "unit", "token": False}}}]},
+             "modifiers": [{"type": "cost", "energy": 3}]}
+    assert render_card(card(type="battlefield", abilities=[first])) == \
+        "While you control this battlefield, the first friendly non-token unit played each turn costs {3} less."
+    played = {"kind": "triggered", "when": {"event": "played", "what": "spell", "player": "friendly"},
+              "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[played])) == "When a friendly spell is played, draw 1."
+
+    def entering(controller: str) -> dict[str, Any]:
+        return {"kind": "spell", "effect": {"type": "create_effect", "duration": "this_turn", "static": {
+            "affects": {"pick": "all", "what": "unit", "where": {"controller": controller}},
+            "modifiers": [{"type": "enter_ready"}]}}}
+    assert render_card(card(type="spell", abilities=[entering("friendly")])) == "Friendly units enter ready this turn."
+    assert render_card(card(type="spell", abilities=[entering("you")])) == "Units you play this turn enter ready."
+    tokens = {"kind": "static", "affects": {"pick": "all", "what": "permanent", "where": {"controller": "you", "token": True}},
+              "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card(card(abilities=[tokens])) == "Your tokens have +1 Might."
+
+
+def test_two_options_of_an_ability_and_of_a_spell() -> None:
+    """An ability's two short options read 'A or B' (one verb shared when the object is); a spell lists them."""
+    def conquer(effect: dict[str, Any]) -> dict[str, Any]:
+        return card(abilities=[{"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": effect}])
+    unit = {"pick": "target", "what": "unit"}
+    same = {"type": "choose_one", "options": [{"label": "a", "effect": {"type": "stun", "target": unit}},
+                                              {"label": "b", "effect": {"type": "ready", "target": unit}}]}
+    assert render_card(conquer(same)) == "When I conquer, stun or ready a unit."
+    other = {"type": "choose_one", "options": [{"label": "a", "effect": {"type": "draw", "amount": 2}},
+                                               {"label": "b", "effect": {"type": "channel", "amount": 2, "exhausted": True}}]}
+    assert render_card(conquer(other)) == "When I conquer, draw 2 or channel 2 runes exhausted."
+    assert render_card(card(type="spell", abilities=[{"kind": "spell", "effect": other}])).splitlines() == [
+        "Choose one —", "• Draw 2.", "• Channel 2 runes exhausted."]
+
+
+def test_yours_and_theirs() -> None:
+    """Your legend, any number of your units, your gear everywhere, your and enemy spells in a hand."""
+    assert render_effect({"type": "exhaust", "target": {"pick": "choose", "what": "legend", "zone": "in_play",
+                                                        "where": {"controller": "you"}}}) == "Exhaust your legend."
+    assert render_effect({"type": "move", "target": {"pick": "choose", "what": "unit", "any_number": True,
+                                                     "where": {"controller": "you", "ready": True}},
+                          "to": {"pick": "choose", "what": "location", "where": {"location": "open_battlefield"}}}) == \
+        "Move any number of your ready units to an open battlefield."
+    everywhere = {"kind": "static", "affects": {"pick": "all", "what": "gear", "zone": "anywhere",
+                                                "where": {"owner": "you", "tag": "Equipment"}},
+                  "modifiers": [{"type": "keyword", "keyword": "Tank"}]}
+    assert render_card(card(abilities=[everywhere])) == "Your Equipment everywhere have [Tank]."
+    choosing = {"kind": "static", "affects": {"pick": "all", "what": "spell", "zone": "hand", "where": {"owner": "you"}},
+                "modifiers": [{"type": "cost", "energy": 1, "if_chooses": "self"}]}
+    assert render_card(card(abilities=[choosing])) == "Your spells that choose me cost {1} less."
+    buffed = {"type": "is", "subject": "self", "state": "buffed"}
+    spells = [{"kind": "static", "affects": {"pick": "all", "what": "spell", "zone": "hand", "where": {"owner": owner}},
+               "while": buffed, "modifiers": [{"type": "cost", "energy": 2, **extra}]}
+              for owner, extra in (("friendly", {}), ("opponent", {"increase": True}))]
+    # two static abilities under one condition share it
+    assert render_card(card(abilities=spells)) == \
+        "While I'm buffed, friendly spells cost {2} less and enemy spells cost {2} more."
+
+
+def test_chosen_objects_and_amounts() -> None:
+    """The kind of a chosen object, a name given to one object, amounts paid or recorded."""
+    kind = {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "unit"}},
+        {"type": "if", "condition": {"type": "exists", "what": {"pick": "all", "what": "unit", "among": "target",
+                                                                 "where": {"controller": "enemy"}}},
+         "then": {"type": "stun", "target": "target"}}]}
+    assert render_effect(kind) == "Choose a unit. If it's an enemy unit, stun it."
+    named = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "spell", "as": "aim"}},
+        {"type": "counter", "target": {"named": "aim"}},
+        {"type": "draw", "amount": {"type": "energy_cost", "of": {"named": "aim"}}}]}}
+    assert render_card(card(type="spell", abilities=[named])) == \
+        "Choose a spell. Counter that spell. Draw cards equal to that spell's Energy cost."
+    energy = {"kind": "activated", "cost": {"exhaust_self": True}, "effect": {
+        "type": "may", "cost": {"power_x": True}, "effect": {"type": "add", "energy": {"type": "variable", "name": "x"}}}}
+    power = {"kind": "activated", "cost": {"exhaust_self": True}, "effect": {
+        "type": "may", "cost": {"energy_x": True},
+        "effect": {"type": "add", "power": ["any"], "times": {"type": "variable", "name": "x"}}}}
+    assert render_card(card(type="gear", abilities=[energy, power])).splitlines() == [
+        "{Exhaust}: You may pay any amount of {Any} to [Add] that much Energy.",
+        "{Exhaust}: You may pay any amount of Energy to [Add] that much {Any}."]
+    stronger = {"kind": "replacement", "replaces": {"event": "die", "what": "unit",
+                                                    "subject": {"controller": "you", "other": True}},
+                "if": {"type": "compare", "left": {"type": "might", "of": "event_subject"}, "op": "gt",
+                       "right": {"type": "might", "of": "self"}},
+                "instead": {"type": "recall", "target": "event_subject"}}
+    assert render_card(card(abilities=[stronger])) == \
+        "If another unit you control would die and it has more Might than me, recall it instead."
+    recorded = {"type": "sequence", "steps": [
+        {"type": "record", "name": "paid_might", "amount": {"type": "might", "of": "self"}},
+        {"type": "play", "card": {"pick": "choose", "what": "unit", "zone": "trash", "whose": "you"},
+         "cost_reduction": {"type": "variable", "name": "paid_might"}}]}
+    assert render_effect(recorded) == \
+        "Note its Might as paid might. Play a unit from your trash, reducing its Energy cost by the recorded paid might."
+
+
 def test_level_ladder_and_instead() -> None:
     def level(n: int) -> dict[str, Any]:
         return {"type": "keyword", "keyword": "level", "value": n}
@@ -177,7 +372,6 @@ def test_render_effect_and_lines() -> None:
 @pytest.mark.parametrize("code, text", [
     ("OGN-182", "When this is played, discarded, or dies, draw 1."),
     ("OGN-164", "When I'm played or I conquer, buff me.\nSpend my buff: Give me +4 Might this turn."),
-    ("OGN-155", "[Deflect]\nWhen I conquer, choose one —\n• Draw 1.\n• Channel 1 rune exhausted."),
     ("OGN-077", "[Hidden]\nIf a friendly unit would die, kill this, heal it, exhaust it, and recall it instead."),
     ("OGN-250", "Choose a unit in your base and a battlefield. It deals damage equal to its Might to all "
                 "enemy units there. Move it there."),
@@ -223,6 +417,23 @@ def test_reference_uses_the_last_errata() -> None:
     reference = textaudit.load_reference(FIXTURE)
     assert reference["OGN-229"].text == "kill -- a unit!"
     assert reference["OGN-007"].text == ""
+
+
+def test_reference_errata_replace_their_part_and_skip_a_misfiled_copy(tmp_path: Path) -> None:
+    """An erratum changes the part of the text it names (written [M] and [2] in errata documents); the same
+    erratum found on a second record whose text lacks it (filed by collector number) is left out."""
+    change = {"old_text": "Give a unit +[M] equal to [2].", "new_text": "Give a unit +[M] equal to [3] this turn."}
+    reference = tmp_path / "ref.json"
+    reference.write_text(json.dumps([
+        {"public_code": "TST-004/010", "name": "Made Up", "errata": [change],
+         "rules_text": "[Tank] (Reminder.)\nGive a unit +Might equal to {2}."},
+        {"public_code": "TST-T04", "name": "Made Up Token", "errata": [change], "rules_text": "Draw 1."},
+        {"public_code": "TST-005/010", "name": "Abridged", "rules_text": "Long text.",
+         "errata": [{"old_text": "Short.", "new_text": "New text."}]}]), encoding="utf-8")
+    loaded = textaudit.load_reference(reference)
+    assert loaded["TST-004"].text == "[Tank] (Reminder.)\nGive a unit +Might equal to {3} this turn."
+    assert loaded["TST-T04"].text == "Draw 1."
+    assert loaded["TST-005"].text == "New text."
 
 
 def test_audit_totals_on_the_fixture(catalog: Catalog) -> None:

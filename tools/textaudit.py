@@ -57,15 +57,51 @@ class Reference:
     text: str
 
 
-def reference_text(record: Mapping[str, Any]) -> str:
-    """The rules text of a record, with the last errata text replacing it."""
-    text = record.get("rules_text") or ""
+_ERRATA_MIGHT = re.compile(r"\[M\]")
+_ERRATA_NUMBER = re.compile(r"\[(\d+)\]")
+
+
+def errata_notation(text: str) -> str:
+    """Errata documents write Might as [M] and an energy cost as [2]; the card gallery, {2} and Might."""
+    return _ERRATA_NUMBER.sub(r"{\1}", _ERRATA_MIGHT.sub("Might", text))
+
+
+def _errata(record: Mapping[str, Any]) -> list[tuple[str, str]]:
+    """A record's errata as (old text, new text) pairs in gallery notation; old is "" when not given."""
+    out: list[tuple[str, str]] = []
     errata = record.get("errata")
     if isinstance(errata, list):
         for change in errata:
             if isinstance(change, Mapping) and isinstance(change.get("new_text"), str):
-                text = change["new_text"]
-    return str(text)
+                old = change.get("old_text")
+                out.append((errata_notation(old) if isinstance(old, str) else "", errata_notation(change["new_text"])))
+    return out
+
+
+def reference_text(record: Mapping[str, Any], misfiled: frozenset[tuple[str, str]] = frozenset()) -> str:
+    """The rules text of a record with its errata applied in order.
+
+    An erratum whose old text is a part of the text (one line of several, usually) replaces that part;
+    otherwise its new text replaces the whole text (the old text in errata documents is often abridged).
+    An erratum in ``misfiled`` is left out: the same erratum is on another record whose text it matches,
+    so it was filed here by mistake (a token sharing a collector number with a card of its set).
+    """
+    text = str(record.get("rules_text") or "")
+    for old, new in _errata(record):
+        if (old, new) in misfiled and old not in text:
+            continue
+        text = text.replace(old, new, 1) if old and old in text else new
+    return text
+
+
+def _misfiled_errata(records: Sequence[Mapping[str, Any]]) -> frozenset[tuple[str, str]]:
+    """Errata found on more than one record, at least one of whose texts contains the old text."""
+    seen: dict[tuple[str, str], list[bool]] = {}
+    for record in records:
+        text = str(record.get("rules_text") or "")
+        for old, new in _errata(record):
+            seen.setdefault((old, new), []).append(bool(old) and old in text)
+    return frozenset(key for key, found in seen.items() if len(found) > 1 and any(found))
 
 
 def load_reference(path: Path) -> dict[str, Reference]:
@@ -79,12 +115,14 @@ def load_reference(path: Path) -> dict[str, Reference]:
     records = data.get("cards") if isinstance(data, Mapping) else data
     if not isinstance(records, list):
         raise RiftScriptError(f"reference {path}: expected a list of card records")
-    out: dict[str, Reference] = {}
     for i, record in enumerate(records):
         if not isinstance(record, Mapping) or not isinstance(record.get("public_code"), str):
             raise RiftScriptError(f"reference {path}: record {i} has no public_code")
+    misfiled = _misfiled_errata(records)
+    out: dict[str, Reference] = {}
+    for record in records:
         code = record["public_code"].split("/")[0].strip().upper()
-        out[code] = Reference(code, str(record.get("name") or ""), reference_text(record))
+        out[code] = Reference(code, str(record.get("name") or ""), reference_text(record, misfiled))
     return out
 
 

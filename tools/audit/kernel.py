@@ -1,0 +1,127 @@
+"""The kernel's procedures as event sources, found by reading their ``g.emit`` calls (so the audit
+follows the kernel as it changes)."""
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+
+# The kernel procedures that are event sources, by module of riftscript.core.
+KERNEL_PROCEDURES: dict[str, str] = {
+    "turn": "the turn: awaken, beginning, channel, draw, end of turn, expiration",
+    "chain": "playing cards, activating abilities, paying costs, resolving the chain",
+    "combat": "showdowns and combat: designations, combat damage, combat cleanup",
+    "scoring": "conquering and holding battlefields, points",
+    "cleanup": "cleanups: lethal damage, control, staging showdowns and combats",
+    "movement": "the standard move",
+    "decisions": "other player actions: hiding cards, conceding",
+}
+
+
+# ---------------------------------------------------------------------- kernel event sources
+FunctionKey = tuple[str, str]
+
+
+@dataclass
+class _Function:
+    emits: set[str] = field(default_factory=set)
+    calls: set[FunctionKey] = field(default_factory=set)
+
+
+class _CoreSource:
+    """The top-level functions of riftscript.core modules, parsed on first use: the events each
+    emits and the core functions each calls.  Only the modules the kernel procedures reach are
+    parsed (a third of the package), which keeps the audit fast."""
+
+    def __init__(self) -> None:
+        self.package = resources.files("riftscript.core")
+        self.modules: dict[str, dict[str, _Function]] = {}
+
+    def module(self, name: str) -> dict[str, _Function]:
+        if name in self.modules:
+            return self.modules[name]
+        entry = self.package.joinpath(f"{name}.py")
+        functions: dict[str, _Function] = {}
+        self.modules[name] = functions
+        if not entry.is_file():
+            return functions
+        tree = ast.parse(entry.read_text(encoding="utf-8"))
+        modules: set[str] = set()
+        imported: dict[str, FunctionKey] = {}
+        raw: dict[str, list[tuple[str | None, str]]] = {}
+        for top in tree.body:
+            if isinstance(top, ast.ImportFrom):
+                self._import(top, modules, imported)
+            if not isinstance(top, ast.FunctionDef):
+                continue
+            record = functions[top.name] = _Function()
+            calls = raw[top.name] = []
+            for node in ast.walk(top):
+                if isinstance(node, ast.ImportFrom):
+                    self._import(node, modules, imported)
+                elif isinstance(node, ast.Call):
+                    func = node.func
+                    if isinstance(func, ast.Attribute):
+                        if func.attr == "emit" and node.args and isinstance(node.args[0], ast.Constant) \
+                                and isinstance(node.args[0].value, str):
+                            record.emits.add(node.args[0].value)
+                        elif isinstance(func.value, ast.Name):
+                            calls.append((func.value.id, func.attr))
+                    elif isinstance(func, ast.Name):
+                        calls.append((None, func.id))
+        for fname, calls in raw.items():
+            for owner, attr in calls:
+                if owner is None and attr in functions:
+                    functions[fname].calls.add((name, attr))
+                elif owner is None and attr in imported:
+                    functions[fname].calls.add(imported[attr])
+                elif owner is not None and owner in modules:
+                    functions[fname].calls.add((owner, attr))
+        return functions
+
+    @staticmethod
+    def _import(node: ast.ImportFrom, modules: set[str], imported: dict[str, FunctionKey]) -> None:
+        if node.level != 1:
+            return
+        for alias in node.names:
+            if node.module is None:
+                modules.add(alias.asname or alias.name)
+            else:
+                imported[alias.asname or alias.name] = (node.module, alias.name)
+
+    def function(self, key: FunctionKey) -> _Function | None:
+        return self.module(key[0]).get(key[1])
+
+
+@lru_cache(maxsize=1)
+def kernel_sources() -> dict[str, tuple[str, ...]]:
+    """The events each kernel procedure can emit: its own ``g.emit`` calls and those of the game
+    actions it calls (actions.kill -> die, ...).  A call into another kernel procedure belongs to
+    that procedure's source."""
+    source = _CoreSource()
+    memo: dict[FunctionKey, frozenset[str]] = {}
+
+    def closure(key: FunctionKey, seen: frozenset[FunctionKey]) -> frozenset[str]:
+        if key in memo:
+            return memo[key]
+        record = source.function(key)
+        if record is None or key in seen:
+            return frozenset()
+        events = set(record.emits)
+        for call in record.calls:
+            events |= closure(call, seen | {key})
+        memo[key] = frozenset(events)
+        return memo[key]
+
+    out: dict[str, tuple[str, ...]] = {}
+    for module in KERNEL_PROCEDURES:
+        events: set[str] = set()
+        for record in source.module(module).values():
+            events |= record.emits
+            for call in record.calls:
+                if call[0] == module or call[0] not in KERNEL_PROCEDURES:
+                    events |= closure(call, frozenset())
+        out[module] = tuple(sorted(events))
+    return out
