@@ -434,6 +434,23 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
     return out
 
 
+def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
+    """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
+    of the viewer's covers ("you can look at their facedown cards this turn"; 811: hidden cards are
+    seen by their controller alone otherwise)."""
+    out: set[int] = set()
+    for _, src, ability in _active_modifiers(g, "show_facedown"):
+        if g.obj(src).controller == viewer:
+            out.update(effects.EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
+    if g.state.lasting:
+        for lasting in g.active_lasting():
+            if lasting.kind == "static" and lasting.controller == viewer and lasting.affects is not None \
+                    and any(m["type"] == "show_facedown" for m in lasting.body["modifiers"]):
+                out.update(lasting.affects)
+    out.discard(viewer)
+    return out
+
+
 def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a

@@ -24,7 +24,7 @@ STEP_REFS = ("card", "source", "location", "to", "battlefield")
 STEP_REF_LISTS = ("units", "cards")
 # expectations keyed by object references
 EXPECT_BY_OBJECT = ("zone", "location", "might", "damage", "exhausted", "buffs", "stunned", "keywords", "attached",
-                    "controller", "card")
+                    "controller", "card", "seen_by")
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,16 @@ TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune", "marker")
 DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
 ANY = frozenset(DOMAINS)
 
+# The abilities a create_effect makes: their targets are chosen when they trigger or apply, not as the
+# ability that creates them is played or put on the chain (engine notes, playing a card: a triggered
+# ability's choices are made as it goes on the chain).
+CREATED_ABILITY_KEYS = ("trigger", "replacement", "static")
+
+
+def created_abilities(node: Json) -> tuple[str, ...]:
+    """The keys of a script node holding abilities it creates (their targets are not this ability's)."""
+    return CREATED_ABILITY_KEYS if node.get("type") == "create_effect" else ()
+
 
 def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
     """A power symbol as the set of domains that can pay it (135.2.e.5-6)."""

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from . import cardrefs, yamlio
 from .cache import ValidationCache
-from .cards import Ability, CardDef, Json, card_facts
+from .cards import Ability, CardDef, Json, card_facts, created_abilities
 from .errors import PluginError, Problem, ScriptError
 from .registry import DISABLE_ENV, EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
 from .schema import SchemaProblem, Schemas, builtin_effect_names
@@ -272,6 +272,19 @@ def _walk(node: Any) -> Iterable[Json]:
             stack.extend(cur)
 
 
+def _own_nodes(node: Any) -> Iterable[Json]:
+    """Every mapping of an ability's script but those inside the abilities it creates."""
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            yield cur
+            skip = created_abilities(cur)
+            stack.extend(v for k, v in cur.items() if k not in skip)
+        elif isinstance(cur, list):
+            stack.extend(cur)
+
+
 def keyword_id(name: str) -> str:
     return name.strip().lower().replace("-", "_").replace(" ", "_")
 
@@ -346,7 +359,7 @@ class Compiler:
 
     def _ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
         body = _number_targets(body)
-        slots = sum(1 for node in _walk(body) if node.get("pick") == "target")
+        slots = sum(1 for node in _own_nodes(body) if node.get("pick") == "target")
         decides = any(self._decides(node) for node in _walk(body.get("effect") or body.get("instead") or {})) \
             or bool(body.get("optional"))
         event = body["when"]["event"] if body.get("kind") == "triggered" else None
@@ -410,7 +423,8 @@ def _number_targets(body: Json) -> Json:
                 dest["_slot"] = counter[0]
                 counter[0] += 1
                 return {**rest, "target": target, "to": dest}
-            out = {k: visit(v) for k, v in node.items()}
+            skip = created_abilities(node)  # numbered when the created ability is compiled (lasting_ability)
+            out = {k: (v if k in skip else visit(v)) for k, v in node.items()}
             if out.get("pick") == "target":
                 out["_slot"] = counter[0]
                 counter[0] += 1

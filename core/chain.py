@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import actions, layers, movement, payment, triggers
-from .cards import Ability, CardDef
+from .cards import Ability, CardDef, created_abilities
 from .effects import EffectContext
 from .errors import IllegalActionError
 from .state import NOWHERE, ChainItem, Decision, Lasting, is_battlefield
@@ -177,7 +177,8 @@ def _walk_targets(node: Any) -> list[dict[str, Any]]:
         if isinstance(cur, dict):
             if cur.get("pick") == "target":
                 out.append(cur)
-            stack.extend(reversed(list(cur.values())))
+            skip = created_abilities(cur)  # a created trigger's targets are chosen as it triggers
+            stack.extend(reversed([v for k, v in cur.items() if k not in skip]))
         elif isinstance(cur, list):
             stack.extend(reversed(cur))
     out.sort(key=lambda n: int(n.get("_slot", 0)))

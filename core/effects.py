@@ -1053,6 +1053,25 @@ def _f_chooses(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: An
                for item in g.state.chain)
 
 
+@FILTERS.register("chooses_only", fields=("of", "no_other"))
+def _f_chooses_only(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
+    """A spell or ability on the chain that chose every object a selector names and no other object
+    matching a filter ("that chooses it and no other friendly unit"; without ``no_other``, nothing
+    else at all). 355: what an item chooses are its targets."""
+    g = ctx.g
+    named = {o for o in ctx.resolve(want["of"]) if o in g.state.objs}
+    if not named:
+        return False  # "it" is gone or no longer a legal choice: nothing chooses it
+    others = want.get("no_other")
+    for item in g.state.chain:
+        if item.obj != oid:
+            continue
+        chosen = {t for slot in item.targets for t in slot if isinstance(t, int) and t in g.state.objs}
+        if named <= chosen and not any(others is None or ctx.matches(t, others) for t in chosen - named):
+            return True
+    return False
+
+
 @FILTERS.register("banished_with")
 def _f_banished_with(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """A card banished "with" an object (The Zero Drive): remembered by the banishing effect."""

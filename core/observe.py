@@ -1,7 +1,8 @@
 """What one player may see (hidden information stays hidden).
 
 Hands and decks of other players show only their sizes; facedown cards show as hidden to
-everyone but their controller; deck order is never shown.
+everyone but their controller (and a player an effect lets look at them, ``show_facedown``); deck
+order is never shown.
 
 An object the viewer can't see is never shown by its id (ids follow the decklist order, so an id
 would tell which card it is): where one must be named - a facedown card in an observation, a
@@ -18,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from . import layers, rng
+from . import actions, layers, rng
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ def observation(g: "Game", viewer: int) -> dict[str, Any]:
         battlefields.append({
             "loc": bf.loc, "card": _card(g, bf.card), "controller": bf.controller,
             "units": [_card(g, c) for c in bf.here],
-            "facedown": [(_card(g, c) if g.obj(c).controller == viewer else {"id": handle(g, viewer, c), "hidden": True})
+            "facedown": [(_card(g, c) if visible(g, viewer, c) else {"id": handle(g, viewer, c), "hidden": True})
                          for c in bf.facedown],
         })
     d = s.decision
@@ -87,7 +88,7 @@ def visible(g: "Game", viewer: int, oid: int) -> bool:
     obj = g.state.objs[oid]
     zone = obj.zone
     if zone == "facedown":
-        return obj.controller == viewer
+        return obj.controller == viewer or obj.controller in actions.facedown_shown_to(g, viewer)
     if zone in _PRIVATE:
         return obj.owner == viewer
     return zone not in _SECRET
@@ -104,8 +105,10 @@ def hidden_from(g: "Game", viewer: int) -> set[int]:
             out.update(p.hand)
             out.update(p.removed)
             out.update(oid for oid in p.battlefields_owned if s.objs[oid].zone == "set_aside")
+    shown = actions.facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
     for bf in s.battlefields:
-        out.update(oid for oid in bf.facedown if s.objs[oid].controller != viewer)
+        out.update(oid for oid in bf.facedown if s.objs[oid].controller != viewer
+                   and s.objs[oid].controller not in shown)
     return out
 
 

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core import layers, rng
+from riftscript.core import actions, layers, rng
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.state import NOWHERE, GameState, Obj
 from riftscript.plugins.agents import GreedyAgent, _single_or_all
@@ -121,10 +121,11 @@ class Determinizer:
                     if oid not in shown:
                         public = Obj(id=0, code="", owner=p.index, controller=p.index, zone=zone)
                         slots.setdefault((p.index, pool), []).append(_Slot(ids, pos, public))
+        looked = actions.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
         for bf in s.battlefields:
             for pos, oid in enumerate(bf.facedown):
                 obj = s.objs[oid]
-                if obj.controller != viewer and oid not in shown:
+                if obj.controller != viewer and obj.controller not in looked and oid not in shown:
                     public = Obj(id=0, code="", owner=obj.owner, controller=obj.controller, zone="facedown",
                                  loc=bf.loc, hidden_turn=obj.hidden_turn, timestamp=obj.timestamp)
                     slots.setdefault((obj.owner, "main"), []).append(_Slot(bf.facedown, pos, public))

@@ -200,3 +200,54 @@ def test_the_play_view_writes_no_id_of_a_hidden_card() -> None:
     lines = interactive.narration(g, 1 - hider, 0)
     assert any("hides a card" in line for line in lines)
     assert not any(f"#{oid}" in line for line in lines for oid in hidden)
+
+
+def test_a_player_an_effect_lets_look_sees_the_facedown_cards_everywhere_it_is_shown(tmp_path: Any) -> None:
+    """Scuttle Crab (UNL-053) lets A look at the chosen opponent's facedown cards this turn
+    (show_facedown): A's observation, A's hidden set and the search agent's determinization show B's
+    card, while C's stays hidden from A and B's stays hidden from C."""
+    from pathlib import Path
+
+    from riftscript.plugins.mcts import Determinizer
+    from riftscript.tools.pytest_plugin import catalog
+    from riftscript.tools.scenario import load_file, run_scenario
+
+    path = Path(tmp_path) / "scenarios" / "crab.yaml"
+    path.parent.mkdir()
+    path.write_text("""\
+schema_version: 1
+name: crab
+setup:
+  mode: skirmish
+  battlefields:
+    - {card: OGN-293, controller: A, units: [{card: UNL-053, as: crab}]}
+    - {card: OGN-278, controller: B, units: [{card: OGN-175, owner: B}], facedown: [{card: OGN-135, as: bcard, owner: B}]}
+    - {card: OGN-285, controller: C, units: [{card: OGN-175, owner: C}], facedown: [{card: OGN-135, as: ccard, owner: C}]}
+  B:
+    hand: [{card: UNL-072, as: strike}]
+    runes: [OGN-089, OGN-089, OGN-089, OGN-089]
+  turn: {player: B, step: main}
+steps:
+  - {do: play, player: B, card: strike, targets: [[crab]]}
+  - {do: pass, player: B}
+  - {do: pass, player: C}
+  - {do: pass, player: A}
+  - {do: pass, player: A}
+  - {do: pass, player: B}
+  - {do: pass, player: C}
+  - {do: choose, player: A, option: B}
+""", encoding="utf-8")
+    cat_ = catalog()
+    assert cat_.schemas is not None
+    (scenario,) = load_file(path, cat_.schemas)
+    g = run_scenario(cat_, scenario)
+    assert isinstance(g, Game)
+    bcard, ccard = (g.bf_at(10 + i).facedown[0] for i in (1, 2))
+    shown = {bf["loc"]: bf["facedown"][0] for bf in g.observation(0)["battlefields"] if bf["facedown"]}
+    assert shown[11].get("code") == "OGN-135" and shown[12].get("hidden") is True
+    assert bcard not in observe.hidden_from(g, 0) and ccard in observe.hidden_from(g, 0)
+    assert bcard in observe.hidden_from(g, 2)
+    unseen = g.copy()
+    unseen.state.lasting.clear()  # the same position without the effect
+    assert sum(len(p.codes) for p in Determinizer(g, 0).pools) == \
+        sum(len(p.codes) for p in Determinizer(unseen, 0).pools) - 1

@@ -157,3 +157,18 @@ def test_keyword_expectations_check_absence_and_values(tmp_path: Path) -> None:
         _run(tmp_path, POSITION + "  - {expect: {keywords: {poro: []}}}\n")
     with pytest.raises(ScenarioFailure, match=r"expected poro's keywords \{'shield': None\}"):
         _run(tmp_path, POSITION + "  - {expect: {keywords: {poro: {shield: null}}}}\n")
+
+
+def test_objects_at_seen_by_and_a_keyword_without_a_number_expected_absent(tmp_path: Path) -> None:
+    """objects_at counts the units and gear at a location, seen_by lists exactly who may see a card, and
+    {keyword: null} fails for a keyword that has no number (it passed whether or not the object had it)."""
+    position = POSITION.replace("{card: OGN-052, as: poro}]}", "{card: OGN-052, as: poro}], facedown: [{card: OGN-169, as: hid}]}")
+    _run(tmp_path, position + "  - {expect: {objects_at: {grove: 1, A.base: 1}, seen_by: {hid: [A]}}}\n")
+    with pytest.raises(ScenarioFailure, match=r"expected 2 units and gear at grove, found 1"):
+        _run(tmp_path, position + "  - {expect: {objects_at: {grove: 2}}}\n")
+    with pytest.raises(ScenarioFailure, match=r"expected hid to be seen by \['A', 'B'\], it is seen by \['A'\]"):
+        _run(tmp_path, position + "  - {expect: {seen_by: {hid: [A, B]}}}\n")
+    tank = POSITION.replace("{card: OGN-219, as: sergeant}", "{card: OGN-219, as: sergeant, gains: [Tank]}")
+    _run(tmp_path, tank + "  - {expect: {keywords: {poro: {tank: null}}}}\n")
+    with pytest.raises(ScenarioFailure, match=r"expected sergeant's keywords \{'tank': None\}"):
+        _run(tmp_path, tank + "  - {expect: {keywords: {sergeant: {tank: null}}}}\n")

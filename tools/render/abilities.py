@@ -216,6 +216,8 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
         zone = ZONES.get(str(mod.get("zone")), str(mod.get("zone")))
         return f"you may play {ctx.self_obj if subj.text in ('I', 'this') else subj.text} from your {zone} " \
                f"for {cost.replace(', ', '')}"
+    if kind == "show_facedown":
+        return f"you can look at {self.poss(ctx, affects)} facedown cards"
     if kind == "damage_taken":
         times = mod.get("times", 2)
         how = "double" if times == 2 else f"multiply by {times}"

@@ -308,8 +308,8 @@ def chosen_inline(out: list[Clause], steps: list[Node]) -> list[Clause]:
             or out[0].verb not in ("choose", "chooses") or out[1].text.startswith(("if ", "it ", "choose")):
         return out
     match = re.search(r"\bit\b", out[1].text)
-    if match is None or match.start() == 0:
-        return out
+    if match is None or match.start() == 0 or out[1].text[match.end():].startswith(" and no other"):
+        return out  # "chooses it and no other friendly unit": the chosen one is named first
     text = out[1].text[:match.start()] + out[0].obj + out[1].text[match.end():]
     return [replace(out[1], text=text)] + out[2:]
 

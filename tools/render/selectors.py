@@ -249,6 +249,15 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
     if isinstance(chooses, Mapping):
         posts.append("that chooses " + self.selection(ctx, {"pick": "target", "what": "permanent",
                                                              "where": chooses}).text)
+    only = where.get("chooses_only")
+    if isinstance(only, Mapping):
+        text = "that chooses " + self.obj(ctx, only.get("of"))
+        if isinstance(only.get("no_other"), Mapping):
+            other = self.selection(ctx, {"pick": "target", "what": "permanent", "where": only["no_other"]}).text
+            text += " and no other " + other.removeprefix("a ").removeprefix("an ")
+        else:
+            text += " and nothing else"
+        posts.append(text)
     if where.get("chosen_champion"):
         noun = "Chosen Champion"
     if "name" in where:
@@ -328,7 +337,7 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
              "attacker", "defender", "alone", "controller", "owner", "not_tag", "tag", "chosen_champion", "name",
              "keyword", "might", "energy_cost", "power_cost", "total_might", "in_combat", "location", "at",
              "not_chosen_this_turn", "other", "distinct_from", "any_of", "type", "attached", "equipped",
-             "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "not_keyword",
+             "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "chooses_only", "not_keyword",
              "occupied_by", "not_at", "units_total_might", "paid", "tag_named"}
     for key in where:
         if key not in known:

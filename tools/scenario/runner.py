@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any
 
-from riftscript.core import layers
+from riftscript.core import layers, observe
 from riftscript.core.catalog import Catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.game import Game
@@ -492,8 +492,10 @@ class Runner:
                     have = layers.chars(game, oid).keywords
                     actual = sorted(have)
                     if isinstance(value, dict):
-                        wrong = {k: have.get(k.lower().replace("-", "_")) for k, v in value.items()
-                                 if have.get(k.lower().replace("-", "_")) != v}
+                        # null: it doesn't have the keyword at all (a keyword without a number has the value None)
+                        keys = {k: k.lower().replace("-", "_") for k in value}
+                        wrong = {k: have.get(keys[k]) for k, v in value.items()
+                                 if (keys[k] in have if v is None else have.get(keys[k]) != v)}
                         if wrong:
                             raise ScenarioFailure(f"expected {name}'s keywords {value}; it has {dict(have)}")
                         continue
@@ -505,6 +507,13 @@ class Runner:
                     actual = getattr(obj, key)
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value!r}, got {actual!r}")
+        elif key == "seen_by":
+            # {card: [A, B]}: exactly these players may see which card it is (core/observe.py)
+            for name, value in wanted.items():
+                oid = refs.obj(name)
+                seers = [refs.players[p.index] for p in s.players if observe.visible(game, p.index, oid)]
+                if sorted(seers) != sorted(value):
+                    raise ScenarioFailure(f"expected {name} to be seen by {sorted(value)}, it is seen by {seers}")
         elif key == "controller":
             for name, value in wanted.items():
                 try:
@@ -524,6 +533,14 @@ class Runner:
                           "rune_deck_size": len(p.rune_deck)}[key]
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value}, got {actual}")
+        elif key == "objects_at":
+            # {A.base: 3, plaza: 2}: units and gear at that location, tokens included
+            for name, value in wanted.items():
+                loc = refs.location(name)
+                here = [oid for oid, o in s.objs.items() if o.zone == "board" and o.loc == loc]
+                if len(here) != value:
+                    raise ScenarioFailure(f"expected {value} units and gear at {name}, found {len(here)}: "
+                                          f"{[refs.name_of_obj(o) for o in here]}")
         elif key == "bottom":
             # {A.deck: [x, y]}: the bottom cards of that deck are these, in any order
             for name, value in wanted.items():
