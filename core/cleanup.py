@@ -69,19 +69,17 @@ def cleanup(g: "Game") -> None:
     # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);
     #    hidden cards lost
     for bf in s.battlefields:
-        for oid in list(bf.here):
-            obj = g.obj(oid)
-            if g.defs[obj.code].type == "gear" and obj.attached_to == NOWHERE \
-                    and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
+        for oid in [o for o in bf.here if defs[objs[o].code].type == "gear"]:
+            obj = objs[oid]
+            if obj.attached_to == NOWHERE and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
                 actions.recall(g, [oid])
-        for oid in list(bf.facedown):
+        for oid in list(bf.facedown) if bf.facedown else ():
             if g.obj(oid).controller != bf.controller:
                 g.place(oid, "trash")
                 g.emit("hidden_lost", obj=oid, bf=bf.loc)
     for p in s.players:
-        for oid in list(p.base):
-            if g.obj(oid).controller != p.index:
-                actions.recall(g, [oid])
+        for oid in [o for o in p.base if objs[o].controller != p.index]:
+            actions.recall(g, [oid])
     # 6-7. stage showdowns and combats where contested was applied
     for bf in s.battlefields:
         if bf.contested_by == NOWHERE:
