@@ -50,11 +50,14 @@ def _single_or_all(actions: list[dict[str, Any]], game: "Game | None" = None,
             units = len(a["units"])
             if units > biggest.get(a["to"], 0):
                 biggest[a["to"]] = units
-    # one pass; a rune ability (a negative index) is a resource without asking
-    return [a for a in actions if ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
-            and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))
-            and (resources or game is None or a["type"] != "activate"
-                 or (a.get("ability", 0) >= 0 and not decisions.is_resource_action(game, a)))]
+    if resources or game is None:
+        return [a for a in actions if ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
+                and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))]
+    # one pass, the resources first (most actions listed are rune abilities: a negative index)
+    return [a for a in actions if (a["type"] != "activate" or (a.get("ability", 0) >= 0
+                                                               and not decisions.is_resource_action(game, a)))
+            and ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
+            and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))]
 
 
 class FirstAgent:
