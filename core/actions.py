@@ -381,17 +381,24 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
 
 
 def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
-    """The static sources with modifiers of a kind, found once while the static sources are unchanged."""
+    """The static sources with modifiers of a kind (statics_by_kind)."""
+    return statics_by_kind(g).get(kind, _NONE)
+
+
+def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
+    """The static sources (source, ability) with modifiers of each kind, in index order: the index that
+    lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
+    ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
+    change (``_statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
     memo = g.statics_memo()
     by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
     if by_kind is None:
-        # every kind in one pass over the static sources, in index order
         by_kind = memo["statics_with"] = {}
         for (src, index) in list(g.static_sources):
             ability = g.ability_of(src, index)
             for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
                 by_kind.setdefault(mod_kind, []).append((src, ability))
-    return by_kind.get(kind, _NONE)
+    return by_kind
 
 
 _NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)

@@ -379,10 +379,7 @@ def cost_changes(g: "Game") -> bool:
     static ability with cost modifiers for other cards, a keyword with an additional cost given by a
     static or lasting effect, or a lasting effect with a cost modifier.  While none does, a card with
     no additional cost and no cost static of its own costs what it prints (_play_cost)."""
-    statics = g.statics_memo()
-    found: bool | None = statics.get("cost_changes")
-    if found is None:
-        found = statics["cost_changes"] = bool(_cost_statics(g)) or _cost_keyword_statics(g)
+    found = statics_change_costs(g)
     if found or not g.state.lasting:
         return found
     memo = g.memo()
@@ -392,6 +389,17 @@ def cost_changes(g: "Game") -> bool:
             lasting.kind == "static" and any(m["type"] == "cost" for m in lasting.body["modifiers"])
             for lasting in g.state.lasting)
     return lasting_found
+
+
+def statics_change_costs(g: "Game") -> bool:
+    """cost_changes' part that only the static abilities decide: one with cost modifiers for other cards
+    or one giving a keyword with an additional cost.  Kept in ``Game.statics_memo`` (invalidated when
+    the static sources change); invariants.cache_problems compares it with a fresh copy's."""
+    statics = g.statics_memo()
+    found: bool | None = statics.get("cost_changes")
+    if found is None:
+        found = statics["cost_changes"] = bool(_cost_statics(g)) or _cost_keyword_statics(g)
+    return found
 
 
 def _gives_cost_keyword(keywords: dict[str, Any], body: dict[str, Any]) -> bool:
