@@ -684,10 +684,12 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
 def can_enter(g: "Game", loc: int, player: int, units: bool = True) -> bool:
     """451.2: no move takes units to a battlefield holding units of two other players; 449.2.b: nor
     (for units; ``units=False`` asks for gear) to one the player's teammate occupies."""
-    objs = g.state.objs
-    others = {objs[u].controller for u in g.units_at(loc)} - {player}
-    return len(others) < 2 and not in_others_combat(g, loc, player) and \
-        not (units and teammate_occupies(g, loc, player))
+    if len(g.state.players) > 2:  # with two players, no other two players' units can be there
+        objs = g.state.objs
+        others = {objs[u].controller for u in g.units_at(loc)} - {player}
+        if len(others) >= 2:
+            return False
+    return not in_others_combat(g, loc, player) and not (units and teammate_occupies(g, loc, player))
 
 
 def teammate_occupies(g: "Game", loc: int, player: int) -> bool:

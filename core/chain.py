@@ -693,9 +693,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     out: dict[str, list[Any]] = {}
     if not other:
         return out
-    ctx = EffectContext(g, player, oid)
     for key in ("kill", "exhaust", "recycle", "return_to_hand"):
         if key in other:
+            ctx = EffectContext(g, player, oid)
             out[key] = [c for c in ctx.candidates(other[key]) if key != "exhaust" or not g.obj(c).exhausted]
     if other.get("spend_buff") in (1, "any_number"):
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;

@@ -66,7 +66,6 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, fo
 
 def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False) -> Plan | None:
     p = g.state.players[player]
-    objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
     take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
     need_energy -= take_showdown
@@ -87,15 +86,17 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
         _plan_pool_power(p, cost, for_spell, plan, remaining, for_gear)
     used: set[int] = set()
     if remaining:
-        # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
-        domains = {r: defs[objs[r].code].domains for r in p.runes}
+        # power: recycle runes of the right domain, exhausted ones first (they can't give energy), then
+        # the lowest id: the first of _recycle_order whose domain is allowed
+        order = _recycle_order(g, player)
         for allowed in remaining:
-            candidates = [r for r in p.runes if r not in used and domains[r] and domains[r][0] in allowed]
-            if not candidates:
+            for rune, domain in order:
+                if domain in allowed and rune not in used:
+                    break
+            else:
                 return None
-            rune = min(candidates, key=lambda r: (not objs[r].exhausted, r))
             used.add(rune)
-            plan.recycle.append((rune, domains[rune][0]))
+            plan.recycle.append((rune, domain))
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
         if used:
@@ -103,6 +104,20 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
         else:
             plan.exhaust = ready[:need_energy]
     return plan
+
+
+def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
+    """(rune, the domain its recycling adds) of the player's runes that have a domain, exhausted ones
+    first, each group in id order: the order a plan picks runes to recycle for power in.  Found once
+    per state version; callers must not change the list."""
+    memo = g.memo()
+    key = ("recycle_order", player)
+    order: list[tuple[int, str]] | None = memo.get(key)
+    if order is None:
+        objs, defs = g.state.objs, g.defs
+        runes = sorted(g.state.players[player].runes, key=lambda r: (not objs[r].exhausted, r))
+        order = memo[key] = [(r, defs[objs[r].code].domains[0]) for r in runes if defs[objs[r].code].domains]
+    return order
 
 
 def _ready_runes(g: "Game", player: int) -> list[int]:
