@@ -23,6 +23,11 @@ def check_victory(g: "Game") -> None:
     if s.winners is not None:
         return
     target = scoring.victory_score(g)
+    for p in s.players:
+        if p.points >= target:
+            break
+    else:
+        return  # nobody has the Victory Score (most cleanups)
     teams: dict[int, int] = {}
     for p in s.players:
         if not p.conceded:
@@ -61,9 +66,9 @@ def cleanup(g: "Game") -> None:
             actions.kill(g, [oid], by="damage", lethal=True)
     open_state = not s.chain
     # 4. empty battlefields become uncontrolled in an open state
-    for bf in s.battlefields:
-        if open_state and bf.controller != NOWHERE and not g.units_at(bf.loc) \
-                and not (sd is not None and sd.bf == bf.loc) and bf.contested_by == NOWHERE:
+    for bf in s.battlefields if open_state else ():
+        if bf.controller != NOWHERE and bf.contested_by == NOWHERE and not (sd is not None and sd.bf == bf.loc) \
+                and not g.units_at(bf.loc):
             g.emit("lose_control", bf=bf.loc, player=bf.controller)
             scoring.set_controller(g, bf.loc, NOWHERE)
     # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);

@@ -163,13 +163,13 @@ class Game:
                 continue
             if s.tasks:
                 task = s.tasks[-1]
-                if turn.may_ask(self, task) or self.burn_out_may_ask():
+                if turn.may_ask(self, task) or (len(s.players) > 2 and self.burn_out_may_ask()):
                     self._guarded(lambda: turn.run_task(self, self.state.tasks.pop()))
                 else:
                     self._unguarded(lambda: turn.run_task(self, s.tasks.pop()))
                 continue
             if s.needs_cleanup:
-                if self.optional_replacements() or self.burn_out_may_ask():
+                if self.optional_replacements() or (len(s.players) > 2 and self.burn_out_may_ask()):
                     self._guarded(lambda: cleanup.cleanup(self))
                 else:
                     self._unguarded(lambda: cleanup.cleanup(self))
@@ -179,7 +179,7 @@ class Game:
                 continue
             if chain.offer_priority(self):
                 continue
-            if self.burn_out_may_ask():
+            if len(s.players) > 2 and self.burn_out_may_ask():
                 self._guarded(lambda: turn.advance(self))  # the Draw Phase may burn out (432.2.c)
             else:
                 turn.advance(self)
