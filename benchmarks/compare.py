@@ -7,14 +7,16 @@ other, alternating which goes first.  The report is per-round figures and the me
 revision against the first one named.
 
     python3 benchmarks/compare.py d7e525c HEAD [--rounds 5] [--games 40] [--agents random greedy]
+    python3 benchmarks/compare.py d7e525c HEAD --instructions --games 10   # valgrind: counts, not times
 
 Each measurement is a fresh process on one core (``taskset`` when available) that loads the catalog
 (not timed), then plays games ``seed = 0 .. games-1`` between the two decks with the agent seeded from
 the game seed, and reports wall time, CPU time, actions and turns.  Same seeds and the same behaviour give the
 same games on both sides; the script prints a warning when the action counts differ, because then the
 revisions did not play the same games and the ratio mixes speed with behaviour.  It also gives the ratio
-of actions per CPU second of the measuring process: on a machine shared with other jobs the wall time of
-a round swings with their load, the CPU time much less (both are medians over the rounds).
+of actions and of games per CPU second of the measuring process: on a machine shared with other jobs the
+wall time of a round swings with their load, the CPU time much less (all are medians over the rounds).
+When an agent changed between the revisions they play other games; then compare games per CPU second.
 """
 from __future__ import annotations
 
@@ -92,6 +94,22 @@ def measure(b: Build, decks: list[str], agent: str, games: int, cache: Path) -> 
     return result
 
 
+def instructions(b: Build, decks: list[str], agent: str, games: int, cache: Path) -> int:
+    """Machine instructions of playing the games (valgrind's cachegrind, less those of a run that
+    only loads the catalog): a count that the machine's load doesn't change, for comparing revisions
+    on a busy machine.  The validation cache is warmed first, so both runs load it the same way."""
+    env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache / b.sha[:12]), PYTHONHASHSEED="0")
+    worker = [str(b.python), "-c", WORKER, json.dumps(decks), agent]
+    subprocess.run(worker + ["0"], check=True, capture_output=True, env=env)
+
+    def count(n: int) -> int:
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               *worker, str(n)], check=True, capture_output=True, text=True, env=env)
+        refs = [line for line in done.stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
+        return int(refs[-1].split(":")[1].replace(",", ""))
+    return count(games) - count(0)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("revs", nargs="+", metavar="REV", help="git revisions; the first is the baseline")
@@ -100,13 +118,25 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=["random", "greedy"])
     parser.add_argument("--decks", nargs=2, default=["Jinx Champion Deck", "Viktor Champion Deck"])
     parser.add_argument("--keep", action="store_true", help="keep the worktrees and virtualenvs")
+    parser.add_argument("--instructions", action="store_true",
+                        help="count machine instructions with valgrind instead of timing rounds (deterministic: "
+                             "one count per revision and agent; about 50 times slower than a round)")
     args = parser.parse_args()
     if args.rounds < 1 or args.games < 1:
         parser.error("--rounds and --games must be at least 1")
+    if args.instructions and not shutil.which("valgrind"):
+        parser.error("--instructions needs valgrind (apt-get install valgrind)")
 
     workdir = Path(tempfile.mkdtemp(prefix="riftscript-compare-"))
     try:
         builds = [build(rev, workdir) for rev in args.revs]
+        if args.instructions:
+            for agent in args.agents:
+                counts = [instructions(b, args.decks, agent, args.games, workdir) for b in builds]
+                for b, n in zip(builds, counts):
+                    print(f"{agent:>7} {b.rev:>12}: {n / 1e6:9.1f} M instructions for {args.games} games, "
+                          f"x{counts[0] / n:.3f} games per instruction against {builds[0].rev}", flush=True)
+            return
         runs: dict[tuple[str, str], list[dict[str, float]]] = {}
         for rnd in range(args.rounds):
             order = builds if rnd % 2 == 0 else list(reversed(builds))
@@ -142,11 +172,15 @@ def report(builds: list[Build], agents: list[str], runs: dict[tuple[str, str], l
             actions_r = statistics.median((m["actions"] / m["seconds"]) / (o["actions"] / o["seconds"])
                                           for m, o in zip(mine, base_runs))
             cpu_rounds = [(m["actions"] / m["cpu"]) / (o["actions"] / o["cpu"]) for m, o in zip(mine, base_runs)]
+            # the same games take the same CPU whatever their length: the figure to read when the
+            # revisions' agents play other games (a changed agent), where actions per second mislead
+            cpu_games = [o["cpu"] / m["cpu"] for m, o in zip(mine, base_runs)]
             print(f"  {agent:>7} {b.rev}: games/s x{games_r:.2f}, actions/s x{actions_r:.2f}, "
                   f"actions per game-turn x{statistics.median(apt):.2f}  "
                   f"(rounds: {', '.join(f'{x:.2f}' for x in per_round)}); "
                   f"actions per CPU second x{statistics.median(cpu_rounds):.2f} "
-                  f"(rounds: {', '.join(f'{x:.2f}' for x in cpu_rounds)})")
+                  f"(rounds: {', '.join(f'{x:.2f}' for x in cpu_rounds)}); "
+                  f"games per CPU second x{statistics.median(cpu_games):.2f}")
 
 
 if __name__ == "__main__":

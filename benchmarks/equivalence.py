@@ -6,6 +6,7 @@ fingerprints, per game, the sequence of legal-action lists offered at every deci
 log's hash.  Any difference is reported with the mode, seed and the first decision where it appears.
 
     python3 benchmarks/equivalence.py BASE [REV] [--games 40] [--modes duel skirmish ...]
+                                         [--decks NAME ...] [--agent random|greedy|...]
 
 REV defaults to the working tree's HEAD.  Revisions are built in throwaway worktrees and virtualenvs
 (the same way ``benchmarks/compare.py`` builds them); the two runs can share the machine with
@@ -35,6 +36,7 @@ from riftscript.core.catalog import load_catalog
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 modes, games, decks = json.loads(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+agent = sys.argv[4] if len(sys.argv) > 4 else "random"
 catalog = load_catalog()
 specs = catalog.plugins.agents()
 mode_specs = catalog.plugins.modes()
@@ -49,7 +51,7 @@ for mode in modes:
                 break
             except Exception:
                 continue
-        agents = [specs["random"].factory(seed * 10 + i) for i in range(spec.players)]
+        agents = [specs[agent].factory(seed * 10 + i) for i in range(spec.players)]
         lists = []
         steps = 0
         while not game.over and steps < 20000:
@@ -66,9 +68,10 @@ print(json.dumps(out))
 '''
 
 
-def run(python: Path, modes: list[str], games: int, cache: Path) -> list[dict[str, object]]:
+def run(python: Path, modes: list[str], games: int, cache: Path, decks: list[str] = DECKS,
+        agent: str = "random") -> list[dict[str, object]]:
     env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache))
-    done = subprocess.run([str(python), "-c", WORKER, json.dumps(modes), str(games), json.dumps(DECKS)],
+    done = subprocess.run([str(python), "-c", WORKER, json.dumps(modes), str(games), json.dumps(decks), agent],
                           capture_output=True, text=True, env=env)
     if done.returncode != 0:
         sys.exit(f"the games failed with {python}:\n{done.stderr[-3000:]}")
@@ -82,14 +85,18 @@ def main() -> None:
     parser.add_argument("rev", metavar="REV", nargs="?", default="HEAD")
     parser.add_argument("--games", type=int, default=40, help="seeded games per mode")
     parser.add_argument("--modes", nargs="+", default=["duel", "match", "skirmish", "war", "magma-chamber"])
+    parser.add_argument("--decks", nargs="+", default=DECKS, metavar="NAME",
+                        help="installed decks to seat (both revisions must have them; the default is the "
+                             "seven Origins and Proving Grounds decks every revision since the modes has)")
+    parser.add_argument("--agent", default="random", help="the agent every seat plays (seeded per game and seat)")
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be at least 1")
     workdir = Path(tempfile.mkdtemp(prefix="riftscript-equivalence-"))
     try:
         a, b = build(args.base, workdir), build(args.rev, workdir)
-        left = run(a.python, args.modes, args.games, workdir / "cache-a")
-        right = run(b.python, args.modes, args.games, workdir / "cache-b")
+        left = run(a.python, args.modes, args.games, workdir / "cache-a", args.decks, args.agent)
+        right = run(b.python, args.modes, args.games, workdir / "cache-b", args.decks, args.agent)
     finally:
         for tree in workdir.iterdir():
             if (tree / ".git").exists():
@@ -106,7 +113,8 @@ def main() -> None:
                      min(len(x["lists"]), len(y["lists"])))  # type: ignore[arg-type]
         print(f"DIFFERENT {x['mode']} seed {x['seed']}: first at decision {first}; "
               f"log {x['log']} vs {y['log']}")
-    print(f"{len(left)} games, {decisions} decisions compared ({', '.join(args.modes)}): "
+    print(f"{len(left)} games, {decisions} decisions compared ({', '.join(args.modes)}; {len(args.decks)} decks, "
+          f"{args.agent} agents): "
           f"{'identical' if differ == 0 else f'{differ} games differ'} "
           f"({args.base} = {a.sha[:12]}, {args.rev} = {b.sha[:12]})")
     sys.exit(1 if differ else 0)

@@ -424,20 +424,33 @@ def prevent(g: "Game", oid: int, amount: int, by: str, controller: int = NOWHERE
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
+    if not _sources_with(g, kind):
+        return []
     return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
 
 
 def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
-    """The static sources with modifiers of a kind, found once while the static sources are unchanged."""
+    """The static sources with modifiers of a kind (statics_by_kind)."""
+    return statics_by_kind(g).get(kind, _NONE)
+
+
+def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
+    """The static sources (source, ability) with modifiers of each kind, in index order: the index that
+    lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
+    ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
+    change (``_statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
     memo = g.statics_memo()
-    key = ("statics_with", kind)
-    sources: list[tuple[int, Ability]] | None = memo.get(key)
-    if sources is None:
-        sources = [(src, ability) for src, ability in ((src, g.ability_of(src, index))
-                                                       for (src, index) in list(g.static_sources))
-                   if any(mod["type"] == kind for mod in ability.body["modifiers"])]
-        memo[key] = sources
-    return sources
+    by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
+    if by_kind is None:
+        by_kind = memo["statics_with"] = {}
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
+                by_kind.setdefault(mod_kind, []).append((src, ability))
+    return by_kind
+
+
+_NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)
 
 
 def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
@@ -498,6 +511,8 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
     being played from hand): ``self`` (the default) covers only the ability's own object, a
     selection an object of its kind that meets its filter (where it is, only on the board)."""
+    if not _sources_with(g, kind):
+        return []
     return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
 
 
@@ -569,6 +584,8 @@ def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit
     (without either, all of them), or - with loc - those of the battlefield at that location ("Units
     can't be played here")."""
     out: list[dict[str, Any]] = []
+    if not g.state.lasting and not _sources_with(g, "restriction"):
+        return out  # no restriction anywhere: the common case, asked for every unit and location listed
     who = player if player is not None else unit
     for mod, src, covered in restricted(g, restriction):
         source = g.obj(src)
@@ -729,10 +746,12 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
 def can_enter(g: "Game", loc: int, player: int, units: bool = True) -> bool:
     """451.2: no move takes units to a battlefield holding units of two other players; 449.2.b: nor
     (for units; ``units=False`` asks for gear) to one the player's teammate occupies."""
-    objs = g.state.objs
-    others = {objs[u].controller for u in g.units_at(loc)} - {player}
-    return len(others) < 2 and not in_others_combat(g, loc, player) and \
-        not (units and teammate_occupies(g, loc, player))
+    if len(g.state.players) > 2:  # with two players, no other two players' units can be there
+        objs = g.state.objs
+        others = {objs[u].controller for u in g.units_at(loc)} - {player}
+        if len(others) >= 2:
+            return False
+    return not in_others_combat(g, loc, player) and not (units and teammate_occupies(g, loc, player))
 
 
 def teammate_occupies(g: "Game", loc: int, player: int) -> bool:

@@ -7,11 +7,13 @@ dispatch is a dictionary lookup by event type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 Json = dict[str, Any]
 
 TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune", "marker")
+DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
+ANY = frozenset(DOMAINS)
 
 # The abilities a create_effect makes: their targets are chosen when they trigger or apply, not as the
 # ability that creates them is played or put on the chain (engine notes, playing a card: a triggered
@@ -22,7 +24,15 @@ CREATED_ABILITY_KEYS = ("trigger", "replacement", "static")
 def created_abilities(node: Json) -> tuple[str, ...]:
     """The keys of a script node holding abilities it creates (their targets are not this ability's)."""
     return CREATED_ABILITY_KEYS if node.get("type") == "create_effect" else ()
-DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
+
+
+def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
+    """A power symbol as the set of domains that can pay it (135.2.e.5-6)."""
+    if sym == "any":
+        return ANY
+    if sym == "own":
+        return frozenset(card_domains) if card_domains else ANY
+    return frozenset([sym])
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +60,32 @@ class Ability:
 
 
 @dataclass(frozen=True, slots=True)
+class CardFacts:
+    """What the kernel asks of a card's script again and again, worked out once by the compiler
+    (scripts are immutable once compiled).  Most are flags that let a hot path skip a general check
+    for a card whose own text can't need it; what other objects do to the card is checked apart."""
+
+    power: tuple[frozenset[str], ...] = ()  # the printed power symbols, each as the domains paying it
+    additional: tuple[Ability, ...] = ()  # its additional costs, in ability order
+    cost_statics: tuple[Ability, ...] = ()  # its own statics (affecting itself) with cost modifiers
+    statics: bool = False  # it has a static ability
+    play_from: bool = False  # a static of its own may let it be played from a zone (play_from)
+    chooses_discount: bool = False  # its own statics make it cheaper when it chooses certain objects
+    cheapening: bool = False  # an optional additional cost makes it cheaper (357)
+    cost_keyword: bool = False  # a static of its own gives a keyword that brings an additional cost
+    own_statics: tuple[Ability, ...] = ()  # its statics affecting only itself, outside its effect text
+    # the hooks its own statics (outside its effect text, affecting itself) may give it; None when one
+    # gives it a keyword, whose abilities may bring any hook
+    own_hooks: frozenset[str] | None = frozenset()
+    activated: tuple[Ability, ...] = ()  # its own activated abilities outside its effect text
+    borrows: bool = False  # a static of its own gives it other cards' abilities (abilities_of)
+    location_mods: bool = False  # a static of its own changes where it may be played (play_location)
+    trigger_zones: frozenset[str] = frozenset()  # the zones off the board its triggers listen from
+    # its own text may give it a hook that decides when it may be played (timing, reaction_when_played_to)
+    timing_hooks: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class CardDef:
     """The facts and compiled script of a card (or token)."""
 
@@ -71,6 +107,7 @@ class CardDef:
     abilities: tuple[Ability, ...] = ()
     source: str = ""
     raw: Json = field(default_factory=dict, compare=False, repr=False)
+    facts: CardFacts = field(default_factory=CardFacts, compare=False, repr=False)
 
     @property
     def is_permanent(self) -> bool:
@@ -81,3 +118,38 @@ class CardDef:
 
     def abilities_of(self, kind: str) -> list[Ability]:
         return [a for a in self.abilities if a.kind == kind]
+
+
+_CHEAPER = frozenset({"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"})
+
+
+def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: tuple[str, ...],
+               has_cost_keyword: Callable[[str], bool]) -> CardFacts:
+    """The CardFacts of a compiled script; ``has_cost_keyword`` says whether a keyword (by the name a
+    modifier gives) brings an additional cost in the catalog's keyword table."""
+    statics = [a for a in abilities if a.kind == "static"]
+    own = [a for a in statics if a.body.get("affects", "self") == "self"]
+    own_text = [a for a in own if not a.body.get("effect_text")]
+    mods = [m for a in own_text for m in a.body["modifiers"]]
+    return CardFacts(
+        power=tuple(symbol(s, domains) for s in power),
+        additional=tuple(a for a in abilities if a.kind == "additional_cost"),
+        cost_statics=tuple(a for a in own if any(m["type"] == "cost" for m in a.body["modifiers"])),
+        statics=bool(statics),
+        play_from=any(m["type"] == "play_from" for a in statics for m in a.body["modifiers"]),
+        chooses_discount=any("if_chooses" in m for a in statics for m in a.body["modifiers"]),
+        cheapening=any(a.kind == "additional_cost" and a.body.get("optional")
+                       and a.body.get("effect_on_cost", {}).keys() & _CHEAPER for a in abilities),
+        cost_keyword=any(m["type"] == "keyword" and has_cost_keyword(m["keyword"])
+                         for a in statics for m in a.body.get("modifiers", ())),
+        own_statics=tuple(own_text),
+        own_hooks=None if any(m["type"] == "keyword" for m in mods) else frozenset(
+            m["hook"] for m in mods if m["type"] == "hook"),
+        activated=tuple(a for a in abilities if a.kind == "activated" and not a.body.get("effect_text")),
+        borrows=any(m.get("type") == "abilities_of" for a in own for m in a.body.get("modifiers", [])),
+        location_mods=any(m["type"] == "play_location" for a in own for m in a.body["modifiers"]),
+        timing_hooks=any(m["type"] == "keyword" or (m["type"] == "hook" and m["hook"] in (
+            "timing", "reaction_when_played_to")) for m in mods),
+        trigger_zones=frozenset(a.body["when"]["from_zone"] for a in abilities if a.kind == "triggered"
+                                and a.body["when"].get("from_zone") and not a.body.get("effect_text")),
+    )

@@ -14,7 +14,7 @@ from typing import Any, Iterable
 
 from . import cardrefs, yamlio
 from .cache import ValidationCache
-from .cards import Ability, CardDef, Json, created_abilities
+from .cards import Ability, CardDef, Json, card_facts, created_abilities
 from .errors import PluginError, Problem, ScriptError
 from .effects import add_words
 from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
@@ -343,16 +343,23 @@ class Compiler:
                 abilities.append(self._ability(extra, len(abilities), name, value))
         cost = data.get("cost", {})
         domains = tuple(data.get("domains", []))
+        power = tuple(cost.get("power", []))
         return CardDef(
             code=data["code"], name=data["name"], type=data["type"], set_code=set_code,
             supertype=data.get("supertype"), domains=domains,
-            energy=int(cost.get("energy", 0)), power=tuple(cost.get("power", [])),
+            energy=int(cost.get("energy", 0)), power=power,
             might=int(data.get("might", 0)), might_bonus=int(data.get("might_bonus", 0)),
             tags=tuple(data.get("tags", [])), champion_tag=data.get("champion_tag"),
             equipment=bool(data.get("equipment", False)),
             token=bool(data.get("token", False) or data.get("supertype") == "token"),
             keywords=tuple(keywords), abilities=tuple(abilities), source=source, raw=data,
+            facts=card_facts(tuple(abilities), power, domains, self._has_cost_keyword),
         )
+
+    def _has_cost_keyword(self, name: str) -> bool:
+        """Whether a keyword (as a modifier names it) brings an additional cost ([Accelerate], [Repeat])."""
+        kw = self.keywords.get(str(name).lower().replace("-", "_"))
+        return kw is not None and kw.additional_cost is not None
 
     def _ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
         body = _number_targets(body)

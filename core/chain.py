@@ -96,9 +96,6 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
 
 
-_PLAY_FROM: dict[str, bool] = {}  # card code -> whether its own statics may allow playing it from a zone
-
-
 def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
     from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
@@ -107,16 +104,13 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     if obj.zone != "trash":
         return None
     card = g.card(oid)
-    own = _PLAY_FROM.get(card.code)
-    if own is None:
-        own = _PLAY_FROM[card.code] = any(m["type"] == "play_from" for a in card.abilities if a.kind == "static"
-                                          for m in a.body["modifiers"])
+    own = card.facts.play_from
     if not own and not g.state.lasting and layers.printed_only(g, oid):
         return None
-    ctx = EffectContext(g, player, oid)
     for ability in card.abilities if own else ():
         if ability.kind != "static" or ability.body.get("affects", "self") != "self":
             continue
+        ctx = EffectContext(g, player, oid)
         if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
             continue
         for mod in ability.body["modifiers"]:
@@ -132,12 +126,33 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
         if mod["zone"] == obj.zone:
             return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
     for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
-        if "while" in ability.body and not ctx.check(ability.body["while"]):
+        if "while" in ability.body and not EffectContext(g, player, oid).check(ability.body["while"]):
             continue
         for mod in ability.body["modifiers"]:
             if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                 return dict(mod["cost"])
     return None
+
+
+def trash_plays(g: "Game", player: int) -> list[int]:
+    """The cards of the player's trash that an effect lets them play from there (play_from_cost);
+    the trash is searched only when a card in it, a static on the board or a lasting effect has a
+    play_from modifier, or a lasting effect gives a keyword (one whose script has it: [Flow])."""
+    s = g.state
+    trash = s.players[player].trash
+    objs, defs = s.objs, g.defs
+    for oid in trash:
+        if defs[objs[oid].code].facts.play_from:
+            break
+    else:
+        for lasting in s.lasting:
+            if lasting.kind == "grant" or lasting.kind == "static" and any(
+                    m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"]):
+                break
+        else:
+            if not actions.statics_by_kind(g).get("play_from"):
+                return []
+    return [oid for oid in trash if play_from_cost(g, player, oid) is not None]
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -378,7 +393,7 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
     found: list[int] | None = memo.get(key)
     if found is None:
         card = g.card(oid)
-        if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not _own_location_mods(card):
+        if hidden_at == NOWHERE and g.obj(oid).zone not in ("board", "legend", "bfcard") and not card.facts.location_mods:
             # nothing of its own, and (off the board) no static ability of its own among the
             # sources: the answer is the same for every such card of its type that the same
             # other static abilities cover
@@ -391,21 +406,6 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
             found = _play_locations(g, player, oid, hidden_at)
         memo[key] = found
     return list(found)
-
-
-_LOCATION_MODS: dict[int, tuple[CardDef, bool]] = {}
-
-
-def _own_location_mods(card: CardDef) -> bool:
-    """Whether the card's own static abilities change where it may be played (_play_location_mods)."""
-    hit = _LOCATION_MODS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = any(ability.kind == "static" and ability.body.get("affects", "self") == "self"
-                and any(m["type"] == "play_location" for m in ability.body["modifiers"])
-                for ability in card.abilities)
-    _LOCATION_MODS[id(card)] = (card, found)
-    return found
 
 
 def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[int]:
@@ -592,13 +592,13 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     for name in paid:
         if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
-    for ability in payment.additional_costs(g, oid):
+    for ability in payment.additional_costs(g, oid) if paid else ():
         # "If you've played a spell this turn, you may pay ...": an optional cost only while its condition holds
         if ability.body["name"] in paid and "condition" in ability.body \
                 and not EffectContext(g, player, oid).check(ability.body["condition"]):
             raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
     slots = target_slots(card)
-    count = runs(g, oid, paid)
+    count = runs(g, oid, paid) if paid else 1
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])
     if not isinstance(targets, list) or len(targets) != len(slots) * count:
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
@@ -614,7 +614,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
         objects = _object_targets(slots * count if count > 1 else slots, targets)
-        if payment.chooses_statics(g) or payment.own_chooses_discount(card):  # "... cost less if you choose ..."
+        if card.facts.chooses_discount or payment.chooses_statics(g):  # "... cost less if you choose ..."
             payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
         cost.power += payment.deflect_tax(g, player, objects, oid)
     other = dict(cost.other)
@@ -709,9 +709,9 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     out: dict[str, list[Any]] = {}
     if not other:
         return out
-    ctx = EffectContext(g, player, oid)
     for key in ("kill", "exhaust", "recycle", "return_to_hand"):
         if key in other:
+            ctx = EffectContext(g, player, oid)
             out[key] = [c for c in ctx.candidates(other[key]) if key != "exhaust" or not g.obj(c).exhausted]
     if other.get("spend_buff") in (1, "any_number"):
         # "spend a buff" as a cost (Call to Glory): the player picks a friendly unit with a buff;
@@ -952,18 +952,26 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     """(source, ability) pairs the player could activate, before cost and target checks; the
     runes' two abilities come last, unless ``runes`` is False."""
     out: list[tuple[int, Ability]] = []
-    p = g.state.players[player]
-    objs = g.state.objs
-    board = g.board_objects()
-    sources = [p.legend] + [oid for oid in board if objs[oid].controller == player]
-    hosts = {objs[oid].attached_to for oid in board} - {NOWHERE}  # units that may carry attachments
+    s = g.state
+    p = s.players[player]
+    objs, defs = s.objs, g.defs
+    sources = [p.legend]
+    hosts: set[int] = set()  # units that may carry attachments
+    for here in [q.base for q in s.players] + [bf.here for bf in s.battlefields]:  # board_objects' order
+        for oid in here:
+            obj = objs[oid]
+            if obj.controller == player:
+                sources.append(oid)
+            if obj.attached_to != NOWHERE:
+                hosts.add(obj.attached_to)
     granting = actions.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
         obj = objs[oid]
-        card = g.defs[obj.code]
-        own, borrows = _activation_facts(card)
+        card = defs[obj.code]
+        facts = card.facts
+        own, borrows = facts.activated, facts.borrows
         if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)) \
                 or (granting and actions.granted_abilities(g, oid)):
             for ability in activated_abilities(g, oid):
@@ -979,23 +987,6 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     return out
 
 
-_ACTIVATION: dict[int, tuple[CardDef, tuple[Ability, ...], bool]] = {}
-
-
-def _activation_facts(card: CardDef) -> tuple[tuple[Ability, ...], bool]:
-    """The card's own activated abilities outside its effect text, and whether it borrows others'
-    ('abilities_of'); worked out once per card, since scripts are immutable once compiled."""
-    hit = _ACTIVATION.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1], hit[2]
-    own = tuple(a for a in card.abilities if a.kind == "activated" and not a.body.get("effect_text"))
-    borrows = any(a.kind == "static" and a.body.get("affects", "self") == "self"
-                  and any(m.get("type") == "abilities_of" for m in a.body.get("modifiers", []))
-                  for a in card.abilities)
-    _ACTIVATION[id(card)] = (card, own, borrows)
-    return own, borrows
-
-
 def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     """The card's own abilities, then those it borrows: 'I have all [E] abilities of ...' (Heimerdinger,
     Inventor) - numbered after its own, so an activation names them like its own."""
@@ -1005,7 +996,7 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     if obj is None or obj.zone not in ("board", "legend"):
         return own
     granted = actions.granted_abilities(g, oid)
-    if not granted and (obj.zone != "board" or not _activation_facts(card)[1]
+    if not granted and (obj.zone != "board" or not card.facts.borrows
                         and (card.type != "unit" or not actions.attached_to(g, oid))):
         return own  # nothing borrowed, granted or attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
@@ -1221,7 +1212,11 @@ def _rune(g: "Game", player: int, oid: int, index: int) -> None:
 def offer_priority(g: "Game") -> bool:
     """Give priority or focus to whoever may act now; False when the game should move on."""
     s = g.state
-    active = sum(1 for p in s.turn_order if not s.players[p].conceded)  # players still in the game
+    players = s.players
+    active = 0  # players still in the game
+    for p in s.turn_order:
+        if not players[p].conceded:
+            active += 1
     if s.chain:
         if s.passes >= active:
             s.passes = 0

@@ -23,6 +23,11 @@ def check_victory(g: "Game") -> None:
     if s.winners is not None:
         return
     target = scoring.victory_score(g)
+    for p in s.players:
+        if p.points >= target:
+            break
+    else:
+        return  # nobody has the Victory Score (most cleanups)
     teams: dict[int, int] = {}
     for p in s.players:
         if not p.conceded:
@@ -48,8 +53,7 @@ def cleanup(g: "Game") -> None:
         combat.refresh_designations(g)
     # 3. lethal damage kills (Deathknell triggers are noted as they die)
     objs, defs = s.objs, g.defs
-    lethal = [oid for oid in g.board_objects()
-              if defs[objs[oid].code].type == "unit" and objs[oid].damage > 0
+    lethal = [oid for oid in g.board_objects() if objs[oid].damage > 0 and defs[objs[oid].code].type == "unit"
               and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))]
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
@@ -62,27 +66,25 @@ def cleanup(g: "Game") -> None:
             actions.kill(g, [oid], by="damage", lethal=True)
     open_state = not s.chain
     # 4. empty battlefields become uncontrolled in an open state
-    for bf in s.battlefields:
-        if open_state and bf.controller != NOWHERE and not g.units_at(bf.loc) \
-                and not (sd is not None and sd.bf == bf.loc) and bf.contested_by == NOWHERE:
+    for bf in s.battlefields if open_state else ():
+        if bf.controller != NOWHERE and bf.contested_by == NOWHERE and not (sd is not None and sd.bf == bf.loc) \
+                and not g.units_at(bf.loc):
             g.emit("lose_control", bf=bf.loc, player=bf.controller)
             scoring.set_controller(g, bf.loc, NOWHERE)
     # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);
     #    hidden cards lost
     for bf in s.battlefields:
-        for oid in list(bf.here):
-            obj = g.obj(oid)
-            if g.defs[obj.code].type == "gear" and obj.attached_to == NOWHERE \
-                    and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
+        for oid in [o for o in bf.here if defs[objs[o].code].type == "gear"]:
+            obj = objs[oid]
+            if obj.attached_to == NOWHERE and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
                 actions.recall(g, [oid])
-        for oid in list(bf.facedown):
+        for oid in list(bf.facedown) if bf.facedown else ():
             if g.obj(oid).controller != bf.controller:
                 g.place(oid, "trash")
                 g.emit("hidden_lost", obj=oid, bf=bf.loc)
     for p in s.players:
-        for oid in list(p.base):
-            if g.obj(oid).controller != p.index:
-                actions.recall(g, [oid])
+        for oid in [o for o in p.base if objs[o].controller != p.index]:
+            actions.recall(g, [oid])
     # 6-7. stage showdowns and combats where contested was applied
     for bf in s.battlefields:
         if bf.contested_by == NOWHERE:
@@ -104,7 +106,8 @@ def cleanup(g: "Game") -> None:
     _becoming_mighty(g)
     _might_reaching(g)
     # control "until I leave the board" ends when its source leaves (Akshan)
-    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"]:
+    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"] \
+            if s.lasting else ():
         if s.objs[lasting.source].zone != "board":
             s.lasting.remove(lasting)
             actions.end_control(g, lasting)
@@ -134,10 +137,14 @@ def _becoming_mighty(g: "Game") -> None:
     """Engine notes, Mighty: a unit on the board becomes Mighty when its Might rises from below 5 to 5 or
     more (143.2); one that enters already Mighty doesn't.  Watched only while an ability listens."""
     s = g.state
-    if not g.listeners.get("become_mighty") and not any(
-            lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty" for lasting in s.lasting):
-        s.watched_units, s.mighty_units = None, []
-        return
+    if not g.listeners.get("become_mighty"):
+        for lasting in s.lasting:
+            if lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty":
+                break
+        else:
+            if s.watched_units is not None or s.mighty_units:
+                s.watched_units, s.mighty_units = None, []
+            return
     units = [oid for oid in g.board_objects() if g.card(oid).type == "unit"]
     mighty = [oid for oid in units if layers.might(g, oid) >= 5]
     before, was = s.watched_units, set(s.mighty_units)

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 from . import chain, combat, layers, loops, movement, offer, payment
-from .cards import CardDef
 from .errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
 from .suggest import did_you_mean
@@ -50,27 +49,40 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
-    sources += [oid for oid in p.trash if chain.play_from_cost(g, player, oid) is not None]  # "from your trash"
     objs, defs = s.objs, g.defs
+    if p.trash:
+        sources += chain.trash_plays(g, player)  # "you may play me from your trash"
     any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
+    # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
+    # else can reach (hook_values would find none) has the strictest timing and is not played now
+    wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
+    reading = g._chars_reads
     for oid in sources:
         obj = objs[oid]
         card = defs[obj.code]
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
+        if not wide and not hidden and not card.facts.timing_hooks and oid not in reading \
+                and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD):
+            continue
         if not any_timing and not chain.timing_allows(g, player, "reaction" if hidden else chain.card_timing(g, oid))[0] \
                 and not (card.type == "unit" and "battlefield_with_own_units" in
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        if payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear",
-                                for_unit=card.type == "unit") is None \
-                and not _cheapening_option(card) and not payment.own_chooses_discount(card):
+        plan = payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                    for_unit=card.type == "unit")
+        if plan is None and not card.facts.cheapening and not card.facts.chooses_discount:
             continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = chain.optional_costs(g, oid)
         slots = chain.target_slots(card)
+        if plan is not None and not optional and not slots and not base.other:
+            # nothing to choose but the location (most plays), and its cost is the one just planned:
+            # check_play_choices would find that plan again and nothing else, so play_base decides
+            out.extend(_plain_plays(g, player, oid, locations, any_timing))
+            continue
         own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
         target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
@@ -86,7 +98,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    count = chain.runs(g, oid, paid)
+                    count = chain.runs(g, oid, paid) if paid else 1
                     untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax
                     # 820: a repeated spell's runs each have their own targets
                     for targets in target_sets if count == 1 or not slots else chain.play_target_options(
@@ -129,6 +141,27 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                             out.extend(_cost_variants(g, player, oid, check, action))
                         else:
                             out.append(action)  # nothing to choose to pay with (most plays)
+    return out
+
+
+def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[Action]:
+    """The plays of a card with no target, no optional cost and no cost but energy and power that
+    the player can pay: one per location that check_play's first part (play_base) accepts; when
+    every timing is allowed, the first location's answer holds for the others (see play_actions)."""
+    out: list[Action] = []
+    allowed: bool | None = None
+    for location in locations:
+        action: Action = {"type": "play", "card": oid, "targets": [], "costs": []}
+        if location != NOWHERE:
+            action["location"] = location
+        if allowed is None or not any_timing:
+            try:
+                chain.play_base(g, player, action)
+                allowed = True
+            except IllegalActionError:
+                allowed = False
+        if allowed:
+            out.append(action)
     return out
 
 
@@ -226,21 +259,6 @@ def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[
 def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
     mate = chain.can_invite(g, player)
     return [] if mate == NOWHERE else [{"type": "invite", "teammate": mate}]
-
-
-_CHEAPENING: dict[int, tuple[CardDef, bool]] = {}
-
-
-def _cheapening_option(card: CardDef) -> bool:
-    """Whether an optional additional cost of the card makes it cheaper (Brazen Buccaneer, 357);
-    worked out once per card, since scripts are immutable once compiled."""
-    hit = _CHEAPENING.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = any(a.kind == "additional_cost" and a.body.get("optional") and a.body.get("effect_on_cost", {}).keys()
-                & {"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"} for a in card.abilities)
-    _CHEAPENING[id(card)] = (card, found)
-    return found
 
 
 MAX_COST_VARIANTS = 64

@@ -49,20 +49,6 @@ _SNAPSHOT_REDUCERS: dict[type, Any] = {
     **{cls: _fields_reducer(cls) for cls in (GameState, Player, Battlefield, ChainItem, PendingTrigger,
                                              Showdown, Lasting, Decision)}}
 
-_TRIGGER_ZONES: dict[int, tuple[CardDef, frozenset[str]]] = {}
-
-
-def _trigger_zones(card: CardDef) -> frozenset[str]:
-    """The zones other than the board that the card's triggered abilities listen from ('when you
-    discard me'); worked out once per card, since scripts are immutable once compiled."""
-    hit = _TRIGGER_ZONES.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    zones = frozenset(a.body["when"]["from_zone"] for a in card.abilities
-                      if a.kind == "triggered" and a.body["when"].get("from_zone") and not a.body.get("effect_text"))
-    _TRIGGER_ZONES[id(card)] = (card, zones)
-    return zones
-
 
 class Game:
     """One game of Riftbound."""
@@ -76,8 +62,6 @@ class Game:
         self.static_sources: dict[tuple[int, int], None] = {}
         self.grant_sources: dict[tuple[int, int], None] = {}  # statics granting keywords with triggers
         self._indexed: dict[int, list[str]] = {}
-        # each card code's '_trigger_zones', looked up for every object at each rebuild of the index
-        self._listening_zones: dict[str, frozenset[str]] = {}
         self._chars: dict[int, Any] = {}
         self._chars_version = -1
         self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
@@ -179,13 +163,13 @@ class Game:
                 continue
             if s.tasks:
                 task = s.tasks[-1]
-                if turn.may_ask(self, task) or self.burn_out_may_ask():
+                if turn.may_ask(self, task) or (len(s.players) > 2 and self.burn_out_may_ask()):
                     self._guarded(lambda: turn.run_task(self, self.state.tasks.pop()))
                 else:
                     self._unguarded(lambda: turn.run_task(self, s.tasks.pop()))
                 continue
             if s.needs_cleanup:
-                if self.optional_replacements() or self.burn_out_may_ask():
+                if self.optional_replacements() or (len(s.players) > 2 and self.burn_out_may_ask()):
                     self._guarded(lambda: cleanup.cleanup(self))
                 else:
                     self._unguarded(lambda: cleanup.cleanup(self))
@@ -195,7 +179,7 @@ class Game:
                 continue
             if chain.offer_priority(self):
                 continue
-            if self.burn_out_may_ask():
+            if len(s.players) > 2 and self.burn_out_may_ask():
                 self._guarded(lambda: turn.advance(self))  # the Draw Phase may burn out (432.2.c)
             else:
                 turn.advance(self)
@@ -213,7 +197,7 @@ class Game:
             step()
         except NeedDecision as need:
             answers = list(self.state.answers)
-            self.restore(snap, index)
+            self.restore(snap, index, in_place=True)
             self.state.answers = answers
             need.decision.context["replay"] = True
             self.state.decision = need.decision
@@ -263,8 +247,9 @@ class Game:
                     body = self.defs[self.state.objs[oid].code].abilities[index].body
                     if body.get("optional") or body.get("cost"):
                         return True
-        return any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
-                   for l in self.state.lasting)
+        lasting = self.state.lasting
+        return bool(lasting) and any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
+                                     for l in lasting)
 
     # ------------------------------------------------------------------ events
     def emit(self, etype: str, **fields: Any) -> Event:
@@ -274,7 +259,8 @@ class Game:
         event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
         self.version += 1
-        if self.listeners.get(etype) or s.lasting or self.grant_sources or etype in triggers.PLAYER_EVENTS:
+        if self.listeners.get(etype) or self.grant_sources or etype in triggers.PLAYER_EVENTS \
+                or (s.lasting and triggers.lasting_listens(self, etype)):
             triggers.dispatch(self, event)
         return event
 
@@ -402,7 +388,7 @@ class Game:
         self.version += 1
 
     def _listens_elsewhere(self, obj: Obj) -> bool:
-        return bool(_trigger_zones(self.defs[obj.code]))
+        return bool(self.defs[obj.code].facts.trigger_zones)
 
     # ------------------------------------------------------------------ dispatch index
     def _index(self, oid: int) -> None:
@@ -477,18 +463,14 @@ class Game:
         self._statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
-        listening = self._listening_zones
+        defs = self.defs
         for oid, obj in self.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
             zone = obj.zone
             if zone in ACTIVE_ZONES:
                 self._index(oid)
-            elif zone != "gone":
-                zones = listening.get(obj.code)
-                if zones is None:
-                    zones = listening[obj.code] = _trigger_zones(self.defs[obj.code])
-                if zone in zones:
-                    self._index(oid)
+            elif zone != "gone" and zone in defs[obj.code].facts.trigger_zones:
+                self._index(oid)
 
     # ------------------------------------------------------------------ abilities
     def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
@@ -606,12 +588,22 @@ class Game:
             s.objs = objs
         return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
 
-    def restore(self, snap: Snapshot, index: IndexCopy | None = None) -> None:
+    def restore(self, snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False) -> None:
         """Go back to a snapshot; ``index``, the dispatch index copied when it was taken, saves
-        rebuilding the index."""
+        rebuilding the index.  ``in_place``: the state being left is this game's own and is dropped
+        (a guarded step rewound), so its objects that still have the snapshot's values are kept
+        instead of rebuilt - never for a state another game shares (``copy``)."""
         rest, ids, values = snap
         state, log_len = pickle.loads(rest)
-        state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
+        if in_place:
+            old = self.state.objs
+            objs: dict[int, Obj] = {}
+            for oid, fields in zip(ids, values):
+                obj = old.get(oid)
+                objs[oid] = obj if obj is not None and obj_values(obj) == fields else Obj(*fields)
+            state.objs = objs
+        else:
+            state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
         self.state = state
         del self.log[log_len:]
         self._chars = {}

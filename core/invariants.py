@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import layers, offer
+from . import actions, layers, offer, payment
 from .game import Game
 from .state import NOWHERE, is_battlefield
 
@@ -135,7 +135,28 @@ def cache_problems(g: Game) -> list[str]:
     if {e: set(t) for e, t in g.listeners.items() if t} != {e: set(t) for e, t in fresh.listeners.items() if t} \
             or set(g.static_sources) != set(fresh.static_sources) or set(g.grant_sources) != set(fresh.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")
+    for name, (cached, computed) in _statics_indexes(g, fresh).items():
+        if cached != computed:
+            problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
     return problems
+
+
+def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
+    """The indexes kept while the static abilities are unchanged (``Game.statics_memo``), as the game
+    has them and as a fresh copy builds them; listing legal actions reads them, but a wrong one can
+    still list the same actions, so they are compared themselves.  They follow ``static_sources``, whose
+    order is that of indexing (a rebuilt index lists the objects by id), so like the dispatch index
+    they are compared as sets."""
+    def views(game: Game) -> dict[str, Any]:
+        by_kind = actions.statics_by_kind(game)
+        return {"statics_by_kind": {kind: sorted((src, a.index, repr(a.body)) for src, a in found)
+                                    for kind, found in by_kind.items()},
+                "object_statics": sorted((src, a.index, board_only, kinds)
+                                         for src, a, _, board_only, kinds in layers._object_statics(game)),
+                "statics_beyond_board": layers._statics_beyond_board(game),
+                "statics_change_costs": payment.statics_change_costs(game)}
+    mine, theirs = views(g), views(fresh)
+    return {name: (mine[name], theirs[name]) for name in mine}
 
 
 def baseline(g: Game) -> tuple[set[int], Counter[str]]:

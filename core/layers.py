@@ -72,7 +72,7 @@ def _untouched(g: "Game", oid: int, code: str) -> bool:
     lasting effect names it or selects what it affects.  Then ``_compute`` would find no modifier,
     and its result is the printed Might plus buffs and the printed keywords (checked once per state
     version, which is when the characteristics cache is cleared)."""
-    if _has_statics(g.defs[code]):
+    if g.defs[code].facts.statics:
         return False
     reach = _board_reach(g)
     return not reach[0] and oid not in reach[1]
@@ -97,19 +97,6 @@ def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
             if host != NOWHERE:
                 named.add(host)
         found = memo["board_reach"] = (wide, frozenset(named))
-    return found
-
-
-_HAS_STATICS: dict[int, tuple[CardDef, bool]] = {}
-
-
-def _has_statics(card: CardDef) -> bool:
-    """Whether the card has a static ability of its own (worked out once per card)."""
-    hit = _HAS_STATICS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = any(a.kind == "static" for a in card.abilities)
-    _HAS_STATICS[id(card)] = (card, found)
     return found
 
 
@@ -175,8 +162,7 @@ def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
 
 
 _ACTIVE = ("board", "legend", "bfcard")
-_AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
-_OWN_HOOKS: dict[str, tuple[CardDef, frozenset[str] | None]] = {}
+AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
 
 
 def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
@@ -186,35 +172,40 @@ def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool
     its hooks come from its own static abilities (None: one grants a keyword, whose abilities
     may bring any hook) and, in the zones _modifiers_for looks at, from other objects' static
     abilities that reach beyond the board and from lasting effects that could affect it."""
-    card = g.defs[code]
-    hit = _OWN_HOOKS.get(code)
-    if hit is None or hit[0] is not card:
-        hit = (card, _own_hooks(card))
-        _OWN_HOOKS[code] = hit
-    own = hit[1]
+    own = g.defs[code].facts.own_hooks
     if own is None or hook in own:
         return True
-    if zone not in _AFFECTED_OFF_BOARD:
+    if zone not in AFFECTED_OFF_BOARD:
         return False
-    for lasting in g.state.lasting:
-        if lasting.kind == "static" and (lasting.affects is None or oid in lasting.affects):
-            return True
-        if lasting.kind == "grant" and lasting.affects and oid in lasting.affects:
-            return True
-    return _statics_beyond_board(g)
+    wide, named = off_board_touch(g)
+    return wide or oid in named
 
 
-def _own_hooks(card: "CardDef") -> frozenset[str] | None:
-    hooks: set[str] = set()
-    for ability in card.abilities:
-        if ability.kind != "static" or ability.body.get("effect_text") or ability.body.get("affects", "self") != "self":
-            continue
-        for mod in ability.body["modifiers"]:
-            if mod["type"] == "keyword":
-                return None
-            if mod["type"] == "hook":
-                hooks.add(mod["hook"])
-    return frozenset(hooks)
+_UNTOUCHED: tuple[bool, frozenset[int]] = (False, frozenset())
+
+
+def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
+    """What else could change cards in the zones _modifiers_for looks at off the board: (some
+    other object's static reaching beyond the board, or a lasting static selecting what it affects,
+    could touch any of them; the cards a lasting static or grant names).  Found once per state
+    version (once while the statics are unchanged when no lasting effect is in play)."""
+    if not g.state.lasting:
+        return (True, _UNTOUCHED[1]) if _statics_beyond_board(g) else _UNTOUCHED
+    memo = g.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
+    if found is None:
+        wide = _statics_beyond_board(g)
+        named: set[int] = set()
+        for lasting in g.state.lasting:
+            if lasting.kind == "static":
+                if lasting.affects is None:
+                    wide = True
+                else:
+                    named.update(lasting.affects)
+            elif lasting.kind == "grant" and lasting.affects:
+                named.update(lasting.affects)
+        found = memo["off_board_touch"] = (wide, frozenset(named))
+    return found
 
 
 def _statics_beyond_board(g: "Game") -> bool:
@@ -243,13 +234,13 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     copied = actions.copied_units(g)  # units whose text an attached card copies (Svellsongur)
     copies = 1 + copied.count(oid) if copied else 1
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
-    for ability in () if attached else _own_statics(card):
+    for ability in () if attached else card.facts.own_statics:
         ctx = effects.EffectContext(g, obj.controller, oid)
         if not _own_text_applies(ctx, ability.body):
             continue
         for mod in ability.body["modifiers"] * copies:
             out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
-    if obj.zone != "board" and obj.zone not in _AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
+    if obj.zone != "board" and obj.zone not in AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
         return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
@@ -305,21 +296,6 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
-
-
-_OWN_STATICS: dict[int, tuple["CardDef", tuple["Ability", ...]]] = {}
-
-
-def _own_statics(card: "CardDef") -> tuple["Ability", ...]:
-    """The card's static abilities that affect only itself, outside its effect text; found once
-    per card, since scripts are immutable once compiled."""
-    hit = _OWN_STATICS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    found = tuple(a for a in card.abilities if a.kind == "static" and not a.body.get("effect_text")
-                  and a.body.get("affects", "self") == "self")
-    _OWN_STATICS[id(card)] = (card, found)
-    return found
 
 
 def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:

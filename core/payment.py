@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import DOMAINS, Ability, CardDef
+from .cards import ANY as ANY, DOMAINS, Ability, CardDef, symbol as symbol  # re-exported: part of this API
 from .state import NOWHERE, Player, is_battlefield
 
 from . import actions, effects, layers
@@ -49,18 +49,6 @@ class Plan:
     unit: bool = False  # ... or the unit-only pool's ("spend this Energy only to play units ...")
 
 
-ANY = frozenset(DOMAINS)
-
-
-def symbol(sym: str, card_domains: tuple[str, ...]) -> frozenset[str]:
-    """A power symbol as the set of domains that can pay it (135.2.e.5-6)."""
-    if sym == "any":
-        return ANY
-    if sym == "own":
-        return frozenset(card_domains) if card_domains else ANY
-    return frozenset([sym])
-
-
 def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False,
                  for_unit: bool = False) -> Plan | None:
     """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid.
@@ -81,7 +69,6 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, fo
 def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False,
           for_unit: bool = False) -> Plan | None:
     p = g.state.players[player]
-    objs, defs = g.state.objs, g.defs
     need_energy = cost.energy
     take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
     need_energy -= take_showdown
@@ -102,15 +89,17 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
         _plan_pool_power(p, cost, for_spell, plan, remaining, for_gear)
     used: set[int] = set()
     if remaining:
-        # power: recycle runes of the right domain, exhausted ones first (they can't give energy)
-        domains = {r: defs[objs[r].code].domains for r in p.runes}
+        # power: recycle runes of the right domain, exhausted ones first (they can't give energy), then
+        # the lowest id: the first of _recycle_order whose domain is allowed
+        order = _recycle_order(g, player)
         for allowed in remaining:
-            candidates = [r for r in p.runes if r not in used and domains[r] and domains[r][0] in allowed]
-            if not candidates:
+            for rune, domain in order:
+                if domain in allowed and rune not in used:
+                    break
+            else:
                 return None
-            rune = min(candidates, key=lambda r: (not objs[r].exhausted, r))
             used.add(rune)
-            plan.recycle.append((rune, domains[rune][0]))
+            plan.recycle.append((rune, domain))
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
         if used:
@@ -118,6 +107,20 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
         else:
             plan.exhaust = ready[:need_energy]
     return plan
+
+
+def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
+    """(rune, the domain its recycling adds) of the player's runes that have a domain, exhausted ones
+    first, each group in id order: the order a plan picks runes to recycle for power in.  Found once
+    per state version; callers must not change the list."""
+    memo = g.memo()
+    key = ("recycle_order", player)
+    order: list[tuple[int, str]] | None = memo.get(key)
+    if order is None:
+        objs, defs = g.state.objs, g.defs
+        runes = sorted(g.state.players[player].runes, key=lambda r: (not objs[r].exhausted, r))
+        order = memo[key] = [(r, defs[objs[r].code].domains[0]) for r in runes if defs[objs[r].code].domains]
+    return order
 
 
 def _ready_runes(g: "Game", player: int) -> list[int]:
@@ -128,7 +131,8 @@ def _ready_runes(g: "Game", player: int) -> list[int]:
     ready: list[int] | None = memo.get(key)
     if ready is None:
         objs = g.state.objs
-        ready = memo[key] = sorted(r for r in g.state.players[player].runes if not objs[r].exhausted)
+        ready = memo[key] = [r for r in g.state.players[player].runes if not objs[r].exhausted]
+        ready.sort()
     return ready
 
 
@@ -213,7 +217,10 @@ def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
                reduction: int) -> Cost:
     card = g.card(oid)
-    facts = _cost_facts(card)
+    facts = card.facts
+    if not (paid or hidden or ignore or reduction or facts.additional or facts.cost_statics or facts.cost_keyword) \
+            and g.state.objs[oid].zone != "trash" and not cost_changes(g):
+        return Cost(max(0, card.energy), list(facts.power), {})  # its printed cost: nothing can change it
     energy = card.energy
     power = list(facts.power)
     if g.obj(oid).zone == "trash":
@@ -326,7 +333,7 @@ def chooses_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]
 
 def own_chooses_discount(card: CardDef) -> bool:
     """Whether the card's own static abilities make it cheaper when it chooses certain objects."""
-    return any(a.kind == "static" and any("if_chooses" in m for m in a.body["modifiers"]) for a in card.abilities)
+    return card.facts.chooses_discount
 
 
 def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
@@ -368,17 +375,54 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     effect gave it that it doesn't print ("friendly units played from anywhere other than a hand
     have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
     card = g.card(oid)
-    facts = _cost_facts(card)
-    memo = g.memo()
-    given = memo.get("cost_keywords_given")
-    if given is None:
-        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
-    if not (given or _own_cost_keywords(g, card)) or layers.printed_only(g, oid):
+    facts = card.facts
+    if not (facts.cost_keyword or _cost_keywords_given(g)) or layers.printed_only(g, oid):
         return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
+    memo = g.memo()
     key = ("additional_costs", oid)
     if key not in memo:
         memo[key] = _with_granted(g, oid, card, facts.additional)
     found: tuple[Ability, ...] = memo[key]
+    return found
+
+
+def _cost_keywords_given(g: "Game") -> bool:
+    """_cost_keywords_in_play, found once per state version (once while the statics are unchanged
+    when no lasting effect is in play)."""
+    if not g.state.lasting:
+        return _cost_keyword_statics(g)
+    memo = g.memo()
+    given: bool | None = memo.get("cost_keywords_given")
+    if given is None:
+        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
+    return given
+
+
+def cost_changes(g: "Game") -> bool:
+    """Whether something in play may change the cost of cards other than through their own text: a
+    static ability with cost modifiers for other cards, a keyword with an additional cost given by a
+    static or lasting effect, or a lasting effect with a cost modifier.  While none does, a card with
+    no additional cost and no cost static of its own costs what it prints (_play_cost)."""
+    found = statics_change_costs(g)
+    if found or not g.state.lasting:
+        return found
+    memo = g.memo()
+    lasting_found: bool | None = memo.get("lasting_cost_changes")
+    if lasting_found is None:
+        lasting_found = memo["lasting_cost_changes"] = _cost_keywords_in_play(g) or any(
+            lasting.kind == "static" and any(m["type"] == "cost" for m in lasting.body["modifiers"])
+            for lasting in g.state.lasting)
+    return lasting_found
+
+
+def statics_change_costs(g: "Game") -> bool:
+    """cost_changes' part that only the static abilities decide: one with cost modifiers for other cards
+    or one giving a keyword with an additional cost.  Kept in ``Game.statics_memo`` (invalidated when
+    the static sources change); invariants.cache_problems compares it with a fresh copy's."""
+    statics = g.statics_memo()
+    found: bool | None = statics.get("cost_changes")
+    if found is None:
+        found = statics["cost_changes"] = bool(_cost_statics(g)) or _cost_keyword_statics(g)
     return found
 
 
@@ -390,27 +434,21 @@ def _cost_keywords_in_play(g: "Game") -> bool:
     """Whether a static or a lasting effect in play gives keywords that bring an additional cost
     ([Accelerate], [Repeat]); the statics' part is found once while they are unchanged."""
     keywords = g.catalog.keywords
+    return _cost_keyword_statics(g) or any(
+        _gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
+        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"]) for lasting in g.state.lasting)
+
+
+def _cost_keyword_statics(g: "Game") -> bool:
+    """Whether an active static ability gives keywords that bring an additional cost (found once
+    while the statics are unchanged)."""
     statics = g.statics_memo()
     found: bool | None = statics.get("cost_keyword_statics")
     if found is None:
+        keywords = g.catalog.keywords
         found = statics["cost_keyword_statics"] = any(_gives_cost_keyword(keywords, g.ability_of(src, index).body)
                                                       for (src, index) in list(g.static_sources))
-    return found or any(_gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
-                        lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"])
-                        for lasting in g.state.lasting)
-
-
-def _own_cost_keywords(g: "Game", card: CardDef) -> bool:
-    """Whether the card's own statics give it such a keyword (found once per card)."""
-    keywords = g.catalog.keywords
-    own = _OWN_COST_KEYWORDS.get(id(card))
-    if own is None or own[0] is not card or own[1] is not keywords:
-        own = _OWN_COST_KEYWORDS[id(card)] = (card, keywords, any(_gives_cost_keyword(keywords, a.body)
-                                                                  for a in card.abilities if a.kind == "static"))
-    return own[2]
-
-
-_OWN_COST_KEYWORDS: dict[int, tuple[CardDef, Any, bool]] = {}
+    return found
 
 
 def _keyword_cost(keywords: dict[str, Any], name: str) -> bool:
@@ -436,7 +474,7 @@ def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) 
 
 
 def own_additional_costs(card: CardDef) -> tuple[Ability, ...]:
-    return _cost_facts(card).additional
+    return card.facts.additional
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
@@ -474,7 +512,7 @@ def killed_cost_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, kill
 
 def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any], int, Any]]:
     out: list[tuple[dict[str, Any], int, Any]] = []
-    for ability in _cost_facts(g.card(oid)).own_statics:
+    for ability in g.card(oid).facts.cost_statics:
         ctx = effects.EffectContext(g, player, oid)
         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
             continue
@@ -510,31 +548,6 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), lasting))
     return out
-
-
-@dataclass(frozen=True)
-class CostFacts:
-    """What a card's cost is built from, worked out once per card (scripts are immutable)."""
-
-    power: tuple[frozenset[str], ...]
-    additional: tuple[Ability, ...]
-    own_statics: tuple[Ability, ...]  # only those that change costs: the others add nothing (cost_modifiers)
-
-
-_COST_FACTS: dict[int, tuple[CardDef, CostFacts]] = {}
-
-
-def _cost_facts(card: CardDef) -> CostFacts:
-    hit = _COST_FACTS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    facts = CostFacts(tuple(symbol(s, card.domains) for s in card.power),
-                      tuple(a for a in card.abilities if a.kind == "additional_cost"),
-                      tuple(a for a in card.abilities
-                            if a.kind == "static" and a.body.get("affects", "self") == "self"
-                            and any(m["type"] == "cost" for m in a.body["modifiers"])))
-    _COST_FACTS[id(card)] = (card, facts)
-    return facts
 
 
 def _cost_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:

@@ -85,6 +85,21 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                         _queue(g, PendingTrigger(oid, ability.index, granted.controller, event, lasting=lasting.id), ability)
 
 
+def lasting_listens(g: "Game", etype: str) -> bool:
+    """Whether a lasting effect could trigger on an event of this type (dispatch's last part): a
+    created trigger listening to it, or a granted keyword with a triggered ability that does.  Most
+    lasting effects change Might or keywords and listen to nothing."""
+    for lasting in g.state.lasting:
+        if lasting.kind == "trigger":
+            if lasting.body["when"]["event"] == etype:
+                return True
+        elif lasting.kind == "grant" and lasting.affects:
+            for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
+                if ability.kind == "triggered" and ability.event == etype:
+                    return True
+    return False
+
+
 # An attached card's effect-text trigger is the unit's ability (435.1.e): it triggers for the unit, and
 # its chain item names the unit and remembers the attached card in the lasting field.
 EFFECT_TEXT = -(1 << 40)

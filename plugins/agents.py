@@ -29,28 +29,35 @@ class RandomAgent:
         self.state = rng.seed_state(seed ^ 0x5EED)
 
     def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
-        # rune abilities (negative indexes) are resources without asking
-        meaningful = [a for a in _single_or_all(actions, game) if a["type"] != "activate"
-                      or (a.get("ability", 0) >= 0 and not decisions.is_resource_action(game, a))] or actions
+        meaningful = _single_or_all(actions, game, resources=False) or actions
         self.state, i = rng.below(self.state, len(meaningful))
         return meaningful[i]
 
 
-def _single_or_all(actions: list[dict[str, Any]], game: "Game | None" = None) -> list[dict[str, Any]]:
+def _single_or_all(actions: list[dict[str, Any]], game: "Game | None" = None,
+                   resources: bool = True) -> list[dict[str, Any]]:
     """The actions without the moves of some but not all of the units that may go somewhere,
     without the combat assignments that split excess damage among several units, and recycling
-    the first cards of the trash when a cost recycles some."""
+    the first cards of the trash when a cost recycles some; without ``resources``, also without
+    rune and other Add abilities (decisions.is_resource_action: playing a card pays through them)."""
     d = game.pending_decision() if game is not None else None
     if d is not None and d.kind == "assign" and "whole" in d.context:
-        return actions[:int(d.context["whole"])]
+        whole = actions[:int(d.context["whole"])]
+        return whole if resources or game is None else [a for a in whole if not decisions.is_resource_action(game, a)]
     biggest: dict[Any, int] = {}
     for a in actions:
         if a["type"] == "move":
-            biggest[a["to"]] = max(biggest.get(a["to"], 0), len(a["units"]))
-    if not biggest:
-        return [a for a in actions if "recycle_from_trash" not in a.get("pay_with", {})]
-    return [a for a in actions if (a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))
-            and "recycle_from_trash" not in a.get("pay_with", {})]
+            units = len(a["units"])
+            if units > biggest.get(a["to"], 0):
+                biggest[a["to"]] = units
+    if resources or game is None:
+        return [a for a in actions if ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
+                and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))]
+    # one pass, the resources first (most actions listed are rune abilities: a negative index)
+    return [a for a in actions if (a["type"] != "activate" or (a.get("ability", 0) >= 0
+                                                               and not decisions.is_resource_action(game, a)))
+            and ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
+            and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))]
 
 
 class FirstAgent:
@@ -97,7 +104,7 @@ class GreedyAgent:
     def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
         decision = game.pending_decision()
         player = decision.player if decision is not None else 0
-        meaningful = [a for a in _single_or_all(actions, game) if not decisions.is_resource_action(game, a)] or actions
+        meaningful = _single_or_all(actions, game, resources=False) or actions
         if len(meaningful) == 1 or (decision is not None and decision.kind == "mulligan"):
             return meaningful[0]
         if decision is not None and decision.kind == "choose":

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core import actions, decisions, layers, rng
+from riftscript.core import actions, layers, rng
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.state import NOWHERE, GameState, Obj
 from riftscript.plugins.agents import GreedyAgent, _single_or_all
@@ -359,4 +359,4 @@ def _meaningful(game: "Game", actions: list[Action]) -> list[Action]:
     """The actions worth searching: rune and other Add abilities only fill the pool, which paying
     for a card does by itself; units move one at a time or all together, as the greedy agent
     moves them (the other groups would multiply the branches of a move)."""
-    return [a for a in _single_or_all(actions, game) if not decisions.is_resource_action(game, a)] or actions
+    return _single_or_all(actions, game, resources=False) or actions

@@ -121,6 +121,24 @@ def test_soak_checks_see_a_stale_cache() -> None:
     assert any("dispatch index" in m for m in check(g, cards, counts))
 
 
+def test_soak_checks_see_a_stale_statics_index() -> None:
+    """The indexes kept while the static abilities are unchanged (which statics have which modifier kinds,
+    which affect other objects) are compared with a fresh copy's: one left stale when a static source
+    came or went fails the check even where the legal actions happen to be the same."""
+    from riftscript.core import actions
+    from riftscript.core.builder import Builder
+
+    b = Builder(cat())
+    b.add(0, "OGN-011")  # Magma Wurm: "other friendly units enter ready" (a static affecting objects)
+    g, _ = b.build()
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+    assert actions.statics_by_kind(g)["enter_ready"]
+    g.statics_memo()["statics_with"] = {}  # as if the Wurm's static were not there, the generation unchanged
+    assert any("statics index statics_by_kind" in m for m in check(g, cards, counts))
+
+
 def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order() -> None:
     """Found by the soak: 11 defenders once meant all 11! orders in memory before the first option."""
     from riftscript.core.builder import Builder
