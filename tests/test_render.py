@@ -150,14 +150,14 @@ def test_excess_damage_and_that_much() -> None:
 
 def test_activated_abilities_sharing_a_limit() -> None:
     """The condition every activated ability shares is said once, after the last of them."""
-    here = {"type": "is", "subject": "self", "state": "at_battlefield"}
-    abilities = [{"kind": "activated", "cost": {"energy": 1}, "only_while": here, "effect": {"type": "draw", "amount": 1}},
-                 {"kind": "activated", "cost": {"exhaust_self": True}, "only_while": here,
+    buffed = {"type": "is", "subject": "self", "state": "buffed"}
+    abilities = [{"kind": "activated", "cost": {"energy": 3}, "only_while": buffed, "effect": {"type": "draw", "amount": 2}},
+                 {"kind": "activated", "cost": {"exhaust_self": True}, "only_while": buffed,
                   "effect": {"type": "gain_points", "amount": 1}}]
     assert render_card(card(abilities=abilities)).splitlines() == [
-        "{1}: Draw 1.", "{Exhaust}: You score 1 point. Use my abilities only while I'm at a battlefield."]
+        "{3}: Draw 2.", "{Exhaust}: You score 1 point. Use my abilities only while I'm buffed."]
     assert render_card(card(abilities=abilities[:1])) == \
-        "{1}: Draw 1. Use this ability only while I'm at a battlefield."
+        "{3}: Draw 2. Use this ability only while I'm buffed."
 
 
 def test_phrases_found_by_the_spiritforged_audit() -> None:
