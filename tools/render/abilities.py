@@ -231,6 +231,18 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
         times = mod.get("times", 2)
         how = "double" if times == 2 else f"multiply by {times}"
         return f"{how} all damage that would be dealt to {subj.text}"
+    if kind == "play_location" and mod.get("location") == "here":
+        if not isinstance(mod.get("cost"), Mapping) or not isinstance(affects, Mapping):
+            return f"you may play {ctx.self_obj} here" if subj.text in ("I", "this") else f"{subj.text} may be played here"
+        # a battlefield's optional cost for playing the units it affects there
+        where_node = affects.get("where")
+        found: Mapping[str, Any] = where_node if isinstance(where_node, Mapping) else {}
+        adjs, noun, posts, _ = self.filter_words(ctx, found, str(affects.get("what", "unit")), False)
+        if noun == "unit" and set(found) == {"tag"}:
+            adjs, noun = [], str(found["tag"])  # "a Poro": the tag is the noun
+        one = " ".join(adjs + [noun] + posts)
+        return f"any player may {self.pay(ctx, mod['cost'])} as an additional cost to play {article_for(one)} " \
+               f"{one}. If they do, it's played here"
     if kind == "play_location":
         where = {"open_battlefield": "an open battlefield", "occupied_enemy_battlefield":
                  "an occupied enemy battlefield", "battlefield_with_own_units":
