@@ -597,9 +597,34 @@ def reduction(self: Renderer, ctx: Ctx, cost: Node) -> tuple[Node, str]:
     return {**cost, "energy": energy["plus"]}, note
 
 
+def paid_first(self: Renderer, ability: Mapping[str, Any]) -> tuple[Node, Node] | None:
+    """An ability usable only while its object has a state, whose instructions begin by having a plugin's
+    primitive act on that object (a status it ends): that step reads as part of the cost, before it
+    ("Disempower me, {1}, {Exhaust}: Draw 1.").  (the step, the rest of the instructions), else None."""
+    cond, effect = ability.get("only_while"), ability.get("effect")
+    if not isinstance(cond, Mapping) or set(cond) != {"type", "subject", "state"} or cond.get("type") != "is" \
+            or cond.get("subject") != "self" or not isinstance(effect, Mapping) or effect.get("type") != "sequence":
+        return None
+    steps = effect.get("steps")
+    if not isinstance(steps, list) or len(steps) < 2 or not isinstance(steps[0], Mapping) \
+            or set(steps[0]) != {"type", "target"} or steps[0].get("target") != "self":
+        return None
+    kind = str(steps[0]["type"])
+    catalog = self.catalog if self.catalog is not None else installed_catalog()
+    etype = catalog.effect_types.get(kind) if catalog is not None else None
+    if etype is None or not etype.text or getattr(self, f"e_{kind}", None) is not None:
+        return None  # a built-in primitive (worded by the renderer's own method) stays in the text
+    rest = steps[1] if len(steps) == 2 else {**effect, "steps": steps[1:]}
+    return steps[0], rest
+
+
 def activated(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], labels: list[str]) -> str:
     cost, note = self.reduction(ctx, ability.get("cost") or {})
     parts = self.cost_parts(ctx, cost, symbols=True)
+    paid = self.paid_first(ability)
+    if paid is not None:
+        parts = [cap(self.text(ctx, paid[0]))] + parts
+        ability = {k: v for k, v in ability.items() if k != "only_while"} | {"effect": paid[1]}
     head = ", ".join(parts) if parts else "{0}"
     timing = ability.get("timing")
     tags = ([f"[{str(timing).capitalize()}]"] if timing in ("action", "reaction") else []) + labels
