@@ -6,6 +6,7 @@ rendering is worded differently from the printed card.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,29 @@ def test_set_text_style() -> None:
     assert render_card(card(code="UNL-999", abilities=[ability, activated])).splitlines() == [
         "You may spend 4 XP as an additional cost to play me. If you do, I cost {2} less.",
         "[Reaction] — {Exhaust}: Draw 1."]
+
+
+def test_counting_text_styles() -> None:
+    """'or_more_numerals' and 'control_counts' (Vendetta's wording of counts) change an invented set's
+    cards only: 'you control 7 or more runes', 'you control fewer runes than an opponent'."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["or_more_numerals", "control_counts"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    runes = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+             "if": {"type": "compare", "left": {"type": "stat", "stat": "runes"}, "op": "ge", "right": 7},
+             "effect": {"type": "draw", "amount": 1}}
+    fewer = {**runes, "if": {"type": "compare", "left": {"type": "stat", "stat": "runes"}, "op": "lt",
+                             "right": {"type": "stat", "stat": "runes", "player": "opponent"}}}
+    gear = {**runes, "if": {"type": "exists", "what": {"pick": "all", "what": "gear", "where": {"controller": "you"}},
+                            "at_least": 3}}
+    lines = render_card(card(abilities=[runes, fewer, gear]), styled).splitlines()
+    assert "if you control 7 or more runes," in lines[0]
+    assert "if you control fewer runes than an opponent," in lines[1]
+    assert "if you control 3 or more gear," in lines[2]
+    plain = render_card(card(code="OGN-999", abilities=[runes, fewer, gear])).splitlines()
+    assert "if you have 7+ runes," in plain[0] and "if you have fewer runes than an opponent," in plain[1]
+    assert "if you have 3+ gear," in plain[2]
 
 
 def spiritforged(**fields: Any) -> dict[str, Any]:

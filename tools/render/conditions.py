@@ -232,6 +232,8 @@ def exists(self: Renderer, ctx: Ctx, cond: Mapping[str, Any], negate: bool = Fal
 
 def or_more(self: Renderer, n: int) -> str:
     """A lower bound on a count: '2+', or in words ('two or more', the set style ``or_more``)."""
+    if self.styled("or_more_numerals"):
+        return f"{n} or more"
     return f"{number_word(n)} or more" if self.styled("or_more") else f"{n}+"
 
 
@@ -277,7 +279,8 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
     else:
         phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
     if owned and not zone:
-        verb = "have" if quantity else "control"
+        verb = "have" if quantity and not (self.styled("control_counts") and quantity.endswith("or more")) \
+            else "control"
         who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
             else f"an opponent {third_singular(verb)}"
         return f"{who} {phrase}"
@@ -311,9 +314,13 @@ def compare(self: Renderer, ctx: Ctx, cond: Mapping[str, Any]) -> str:
             return f"{subject.text} {subject.verb('have')} {right} Might or {'less' if op == 'le' else 'more'}"
         if kind == "stat" and left.get("stat") in have_stats and not left.get("plus") and not left.get("times"):
             player = left.get("player")
+            mine = "control" if left["stat"] == "runes" and self.styled("control_counts") else "have"
             who = {"opponent": "an opponent has", "its_controller": "its controller has"}.get(
-                str(player), f"{ctx.you().text} have")
-            what = have_stats[str(left["stat"])].format(your=ctx.your() if who.endswith("have") else "their")
+                str(player), f"{ctx.you().text} {mine}")
+            if op == "ge" and mine == "control":
+                quantity = self.or_more(right)
+            what = have_stats[str(left["stat"])].format(your=ctx.your() if who.endswith(("have", "control"))
+                                                         else "their")
             return f"{who} {quantity} {what}"
         if kind == "stat" and left.get("stat") == "power_spent_this_turn" and op == "ge" \
                 and not left.get("plus") and not left.get("times"):
@@ -327,6 +334,13 @@ def compare(self: Renderer, ctx: Ctx, cond: Mapping[str, Any]) -> str:
             quantity = {"ge": self.or_more(right), "gt": f"more than {word}", "le": f"at most {word}",
                         "lt": f"fewer than {word}", "eq": f"exactly {word}", "ne": f"other than {word}"}[op]
             return self.there_are(ctx, left.get("of"), None if right == 0 and op in ("le", "eq") else quantity)
+    if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
+            and left.get("type") == right.get("type") == "stat" and left.get("stat") == right.get("stat") == "runes" \
+            and set(left) == {"type", "stat"} and set(right) == {"type", "stat", "player"} \
+            and right["player"] == "opponent":
+        # "you control fewer runes than an opponent"
+        verb = "control" if self.styled("control_counts") else "have"
+        return f"{ctx.you().text} {verb} {'fewer' if op == 'lt' else 'more'} runes than an opponent"
     if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
             and set(left) == set(right) == {"type", "of"} and left["type"] == right["type"] == "might" \
             and isinstance(left["of"], str):
