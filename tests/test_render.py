@@ -93,11 +93,13 @@ def test_set_text_style() -> None:
 
 
 def test_counting_text_styles() -> None:
-    """'or_more_numerals' and 'control_counts' (Vendetta's wording of counts) change an invented set's
-    cards only: 'you control 7 or more runes', 'you control fewer runes than an opponent'."""
+    """'or_more_numerals', 'control_counts' and 'condition_first' (Vendetta's wording) change an invented
+    set's cards only: 'you control 7 or more runes', 'you control fewer runes than an opponent', the
+    condition of a phase trigger first."""
     installed = load_catalog()
     origins = installed.sets["OGN"]
-    manifest = {**origins.manifest, "code": "TST", "text_style": ["or_more_numerals", "control_counts"]}
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["or_more_numerals", "control_counts",
+                                                                   "condition_first"]}
     styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
     runes = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
              "if": {"type": "compare", "left": {"type": "stat", "stat": "runes"}, "op": "ge", "right": 7},
@@ -106,13 +108,15 @@ def test_counting_text_styles() -> None:
                              "right": {"type": "stat", "stat": "runes", "player": "opponent"}}}
     gear = {**runes, "if": {"type": "exists", "what": {"pick": "all", "what": "gear", "where": {"controller": "you"}},
                             "at_least": 3}}
-    lines = render_card(card(abilities=[runes, fewer, gear]), styled).splitlines()
+    phase = {**fewer, "when": {"event": "phase_start", "phase": "beginning", "whose_turn": "yours"}}
+    lines = render_card(card(abilities=[runes, fewer, gear, phase]), styled).splitlines()
     assert "if you control 7 or more runes," in lines[0]
     assert "if you control fewer runes than an opponent," in lines[1]
     assert "if you control 3 or more gear," in lines[2]
-    plain = render_card(card(code="OGN-999", abilities=[runes, fewer, gear])).splitlines()
+    assert lines[3].startswith("If you control fewer runes than an opponent at the start of your Beginning Phase, ")
+    plain = render_card(card(code="OGN-999", abilities=[runes, fewer, gear, phase])).splitlines()
     assert "if you have 7+ runes," in plain[0] and "if you have fewer runes than an opponent," in plain[1]
-    assert "if you have 3+ gear," in plain[2]
+    assert "if you have 3+ gear," in plain[2] and plain[3].startswith("At the start of your Beginning Phase, if ")
 
 
 def spiritforged(**fields: Any) -> dict[str, Any]:
