@@ -109,6 +109,10 @@ def test_counting_text_styles() -> None:
     gear = {**runes, "if": {"type": "exists", "what": {"pick": "all", "what": "gear", "where": {"controller": "you"}},
                             "at_least": 3}}
     phase = {**fewer, "when": {"event": "phase_start", "phase": "beginning", "whose_turn": "yours"}}
+    per_gear = {"kind": "static", "modifiers": [{"type": "might", "amount": {
+        "type": "count", "of": {"pick": "all", "what": "gear", "where": {"controller": "you"}}}}]}
+    assert render_card(card(abilities=[per_gear]), styled) == "I have +1 Might for each gear you control."
+    assert render_card(card(code="OGN-999", abilities=[per_gear])) == "I have +1 Might for each of your gear."
     lines = render_card(card(abilities=[runes, fewer, gear, phase]), styled).splitlines()
     assert "if you control 7 or more runes," in lines[0]
     assert "if you control fewer runes than an opponent," in lines[1]
@@ -360,6 +364,14 @@ def test_a_battlefields_cost_for_playing_units_there() -> None:
                                                               "cost": {"energy": 1}}]}])
     text = render_card(den)
     assert text.startswith("Any player may pay {1} as") and text.endswith("a Poro. If they do, it's played here.")
+
+
+def test_one_card_of_yours_in_a_zone() -> None:
+    """'if you have a Poro card in your trash' (a selection's 'from your trash' reads 'in' in a condition)."""
+    ready = {"kind": "static", "while": {"type": "exists", "what": {
+        "pick": "all", "what": "card", "zone": "trash", "whose": "you", "where": {"tag": "Poro"}}},
+        "modifiers": [{"type": "enter_ready"}]}
+    assert render_card(card(abilities=[ready])) == "If you have a Poro card in your trash, I enter ready."
 
 
 def test_lasting_effects() -> None:

@@ -55,6 +55,14 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
     if kind == "count":
         of = node.get("of")
         each = self.selection(ctx, of, mode="each").text if isinstance(of, Mapping) else self.obj(ctx, of)
+        where = of.get("where") if isinstance(of, Mapping) else None
+        if isinstance(of, Mapping) and isinstance(where, Mapping) and where.get("controller") == "you" \
+                and not of.get("zone") and self.styled("control_counts"):
+            # "for each gear you control" (instead of "for each of your gear")
+            rest = {k: v for k, v in where.items() if k not in ("controller", "location", "other")}
+            adjs, noun, posts, late = self.filter_words(ctx, rest, str(of.get("what", "unit")), False)
+            each = " ".join((["other"] if where.get("other") else []) + adjs + [noun, "you control"]
+                            + (["here"] if where.get("location") == "here" else []) + posts + late)
         bare = self.selection(ctx, {**of, "pick": "all"}, mode="bare").text if isinstance(of, Mapping) \
             else self.obj(ctx, of)
         equal = f"the number of {bare}"
@@ -278,6 +286,9 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
         phrase, plural = f"{quantity} {noun}", not quantity.endswith(" one")
     else:
         phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
+    if zone and sel.get("whose") == "you" and quantity == "" and f" from {ctx.your()} " in f"{phrase} ":
+        # one card of yours in a zone: "you have a card with my name in your trash"
+        return f"{ctx.you().text} have {phrase.replace(f' from {ctx.your()} ', f' in {ctx.your()} ')}"
     if owned and not zone:
         verb = "have" if quantity and not (self.styled("control_counts") and quantity.endswith("or more")) \
             else "control"
