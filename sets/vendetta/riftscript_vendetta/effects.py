@@ -392,6 +392,11 @@ def _name_named(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return card.name in named
 
 
+def _name_of(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``name_of: self``: a card with that object's name ("a card with my name in your trash")."""
+    return card.name in {ctx.g.card(src).name for src in ctx.resolve(want)}
+
+
 def _turn_number(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: turn_number, player: P}``: which of that player's turns this is (their first is 1), 0 while it
     is another player's turn (Otterpus: "during their first or second turn")."""
@@ -431,6 +436,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="in combat with an enemy {value} unit", plugin=PLUGIN),
         LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
                      text="being chosen by an enemy {value} spell", plugin=PLUGIN),
+        LanguageWord("filter", "name_of", _name_of, {"$ref": "#/$defs/selector"}, text="with my name", plugin=PLUGIN),
         LanguageWord("filter", "name_named", _name_named, {"$ref": "#/$defs/selector"}, text="with that name",
                      plugin=PLUGIN),
         LanguageWord("hook", "named_card", text="{subject} named {value}", plugin=PLUGIN),
