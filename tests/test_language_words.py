@@ -45,6 +45,8 @@ class Words:
             LanguageWord("amount", "marks", lambda ctx, node, subject: sum(
                 1 for e in ctx.g.state.history if e[0] == MARK and e[1] == ctx.you),
                 {"properties": {}}, text="the number of marks you made"),
+            LanguageWord("amount", "times_marked", lambda ctx, node, subject: 1,
+                         {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
             LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
@@ -140,3 +142,9 @@ def test_a_plugin_step_on_itself_first_reads_as_part_of_the_cost(catalog: Any) -
     built_in = {**ability, "effect": {"type": "sequence", "steps": [{"type": "stun", "target": "self"},
                                                                     {"type": "draw", "amount": 1}]}}
     assert render_card({**MARKER, "abilities": [built_in]}, catalog).startswith("{1}, {Exhaust}: Stun me")
+
+
+def test_an_amount_word_counting_times_reads_per_time(catalog: Any) -> None:
+    """A plugin amount 'the number of times {of_is} ...' words its subject ("I'm") and gives "for each time"."""
+    static = {"kind": "static", "modifiers": [{"type": "might", "amount": {"type": "times_marked", "of": "self"}}]}
+    assert render_card({**MARKER, "abilities": [static]}, catalog) == "I have +1 Might for each time I'm marked."

@@ -108,7 +108,11 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
         if name in ("x", "keyword_value") and times == 1 and plus == 0:
             return Amt("X", equal="X")
     elif (word := plugin_word("amount", str(kind))) is not None and word.text:
-        equal = word.text.format(of=self.obj(ctx, node.get("of", "self")))
+        # {of}: the object ("me"); {of_is}: it with its "to be" ("I'm", "it's")
+        equal = word.text.format(of=self.obj(ctx, node.get("of", "self")),
+                                 of_is=self.subject(ctx, node.get("of", "self")).be())
+        if equal.startswith("the number of times "):
+            per = " for each time " + equal.removeprefix("the number of times ")
     else:
         return Amt(mark(f"amount type {kind!r}"))
     if times != 1:
