@@ -444,7 +444,7 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
-                     text="the number of times {of} is [Empowered]", plugin=PLUGIN),
+                     text="the number of times {of_is} [Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "played_this_turn", _played,
                      {"properties": {"where": {"type": "object", "properties": {
                          "type": {"enum": ["unit", "gear", "spell", "card"]}, "token": {"type": "boolean"}},
