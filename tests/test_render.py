@@ -366,6 +366,13 @@ def test_a_battlefields_cost_for_playing_units_there() -> None:
     assert text.startswith("Any player may pay {1} as") and text.endswith("a Poro. If they do, it's played here.")
 
 
+def test_a_label_says_its_own_condition_once() -> None:
+    """An ability labelled with a keyword whose 'while' is that keyword reads the label alone."""
+    static = {"kind": "static", "keyword": "Legion", "while": {"type": "keyword", "keyword": "legion"},
+              "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card(card(abilities=[static])) == "[Legion] — I have +1 Might."
+
+
 def test_one_card_of_yours_in_a_zone() -> None:
     """'if you have a Poro card in your trash' (a selection's 'from your trash' reads 'in' in a condition)."""
     ready = {"kind": "static", "while": {"type": "exists", "what": {

@@ -487,6 +487,12 @@ def ability(self: Renderer, ability: Node, head: str = "") -> str:
     kind = ability.get("kind")
     ctx = self.base
     labels = self.labels(ability)
+    label = ability.get("keyword")
+    for key in ("while", "only_while"):
+        said = ability.get(key)
+        if isinstance(label, str) and isinstance(said, Mapping) and said.get("type") == "keyword" \
+                and set(said) == {"type", "keyword"} and norm_kw(str(said["keyword"])) == norm_kw(label):
+            ability = {k: v for k, v in ability.items() if k != key}  # "[Empowered] — ...": the label says it
     cond = step_condition(ability.get("condition"))
     prefix = ""
     if isinstance(cond, Mapping) and cond.get("type") != "keyword":
