@@ -8,13 +8,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import layers
-from .state import BF0, NOWHERE, is_battlefield
+from .cards import Ability
+from .state import BF0, NOWHERE, Lasting, is_battlefield
 
 from . import effects, replacement
 
 if TYPE_CHECKING:
-    from .cards import Ability
-    from .state import Lasting
     from .game import Game
 
 
@@ -113,10 +112,20 @@ def spend_xp(g: "Game", player: int, amount: int) -> None:
     g.emit("spend_xp", player=player, amount=amount)
 
 
-def return_to_hand(g: "Game", ids: list[int]) -> None:
+def replaced(g: "Game", event: str, oid: int, player: int, cause: dict[str, Any] | None, **info: Any) -> bool:
+    """Whether a replacement took the place of a spell's or ability's stun, return to hand or Might loss
+    ("if a spell or ability that chooses me would stun me, ... instead"): the replaced event names its
+    source and whether that spell or ability chose the object (``cause``: source, chosen)."""
+    if cause is None:
+        return False
+    return replacement.replace(g, event, oid, {"source": cause["source"], "player": player,
+                                               "chosen": oid in cause["chosen"], **info})
+
+
+def return_to_hand(g: "Game", ids: list[int], cause: dict[str, Any] | None = None, player: int = NOWHERE) -> None:
     for oid in ids:
         obj = g.obj(oid)
-        if obj.zone == "gone":
+        if obj.zone == "gone" or replaced(g, "return_to_hand", oid, player, cause):
             continue
         if obj.zone == "board":
             _leave_board(g, oid)
@@ -136,8 +145,10 @@ def put_in_hand(g: "Game", ids: list[int]) -> None:
 
 
 def _leave_board(g: "Game", oid: int) -> None:
-    """Statuses end when an object leaves the board; attached gear detaches (436.4)."""
+    """Statuses end when an object leaves the board; attached gear detaches (436.4); a copy effect on it ends."""
     obj = g.obj(oid)
+    for lasting in [l for l in g.state.lasting if l.kind == "copy" and l.affects == [oid]]:
+        end_copy(g, lasting)
     for other in attached_to(g, oid):
         detach(g, other)  # 719.5, 436.4.b: it stays where the unit was
     obj.exhausted = False
@@ -149,6 +160,36 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.prevent = 0
     g.remember("left_from", obj.controller, oid, loc=obj.loc)  # where it was: "a unit here is returned"
     g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
+
+
+def become_copy(g: "Game", oid: int, code: str, source: int, controller: int) -> None:
+    """The object becomes a copy of a card (its card is that one) for as long as the source stays attached to
+    it ("the equipped unit becomes a copy of that unit for as long as this is attached to it"): a lasting
+    effect of kind copy remembers its own card, which ``end_copy`` gives back."""
+    obj = g.obj(oid)
+    g.state.lasting.append(Lasting(id=g.tick(), kind="copy", source=source, source_code=g.obj(source).code,
+                                   controller=controller, body={"code": code, "original": obj.code},
+                                   duration="while_source_attached", affects=[oid], timestamp=g.state.clock))
+    g._unindex(oid)
+    obj.code = code
+    g._index(oid)
+    g.emit("become_copy", obj=oid, code=code, player=obj.controller)
+    _cleanup(g)
+
+
+def end_copy(g: "Game", lasting: "Lasting") -> None:
+    """A copy effect ended (its source is no longer attached, or the object leaves the board): the object is
+    its own card again."""
+    g.state.lasting.remove(lasting)
+    oid = (lasting.affects or [NOWHERE])[0]
+    obj = g.state.objs.get(oid)
+    if obj is None:
+        return
+    g._unindex(oid)
+    obj.code = str(lasting.body["original"])
+    g._index(oid)
+    g.emit("copy_ends", obj=oid, code=obj.code)
+    _cleanup(g)
 
 
 def attached_to(g: "Game", unit: int) -> list[int]:
@@ -310,7 +351,7 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
             total += bonus_damage(g, controller, obj.loc, source)
         if g.state.lasting:
             total *= damage_taken_times(g, oid)
-        total = prevent(g, oid, total, by)
+        total = prevent(g, oid, total, by, controller)
         if total < 1:
             continue
         obj.damage += total
@@ -353,10 +394,18 @@ def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) ->
     return total
 
 
-def prevent(g: "Game", oid: int, amount: int, by: str) -> int:
+def prevent(g: "Game", oid: int, amount: int, by: str, controller: int = NOWHERE) -> int:
+    """The damage left once prevention took its share: a static prevent_damage of the unit (all of it, or
+    only a spell's or ability's - an enemy's, for ``enemy_spell_or_ability``), created prevention effects,
+    then its prevention shield."""
     obj = g.obj(oid)
     if layers.chars(g, oid).prevent_all:
         return 0
+    if by in ("spell", "ability"):
+        froms = layers.hook_values(g, oid, "prevent_damage")
+        if "spell_or_ability" in froms or ("enemy_spell_or_ability" in froms and controller != NOWHERE
+                                           and not g.friendly(controller, obj.controller)):
+            return 0
     for lasting in g.active_lasting():
         if lasting.kind == "prevent":
             if lasting.body.get("from") == "spell_or_ability" and by not in ("spell", "ability"):
@@ -489,15 +538,25 @@ def copied_units(g: "Game") -> list[int]:
 
 def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     """(grant_ability modifier, source, its static ability) of the statics giving the object an
-    activated ability ("friendly legends have '{Exhaust}: ...'")."""
-    if not _sources_with(g, "grant_ability"):
-        return []
-    return _covering(g, "grant_ability", oid)
+    activated ability ("friendly legends have '{Exhaust}: ...'"), then of the created effects on it
+    ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
+    the effect's id)."""
+    out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
+    for lasting in _granting_lasting(g):
+        if lasting.affects is not None and oid in lasting.affects:
+            static = Ability(kind="static", index=-lasting.id, body=lasting.body)
+            out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
+    return out
+
+
+def _granting_lasting(g: "Game") -> list["Lasting"]:
+    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
 
 
 def may_grant_abilities(g: "Game") -> bool:
-    """Whether a static on the board could give an object an activated ability (grant_ability)."""
-    return bool(_sources_with(g, "grant_ability"))
+    """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
+    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
 
 
 def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
@@ -555,11 +614,11 @@ def heal_all(g: "Game") -> None:
         g.emit("heal_all", count=len(healed))
 
 
-def stun(g: "Game", ids: list[int], player: int) -> None:
+def stun(g: "Game", ids: list[int], player: int, cause: dict[str, Any] | None = None) -> None:
     """A stunned unit can't be stunned again (424)."""
     for oid in ids:
         obj = g.obj(oid)
-        if obj.zone != "board" or obj.stunned or g.card(oid).type != "unit":
+        if obj.zone != "board" or obj.stunned or g.card(oid).type != "unit" or replaced(g, "stun", oid, player, cause):
             continue
         obj.stunned = True
         g.emit("stun", obj=oid, player=player, controller=obj.controller)
@@ -661,6 +720,9 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
             if refusal[1] in ("449.2.a", "449.2.b", "451.2"):
                 recall(g, [oid])
             continue
+        if not standard and not g.friendly(obj.controller, player) \
+                and "friendly_only" in layers.hook_values(g, oid, "moved_by"):
+            continue  # "I can't be moved by enemy spells and abilities"
         origin = obj.loc
         carried = attached_to(g, oid)
         g.place(oid, "board", dest)
@@ -746,6 +808,10 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.gear_energy += energy
         for domain in power:
             p.gear_power[domain] = p.gear_power.get(domain, 0) + 1
+    elif only_for == "units":
+        p.unit_energy += energy  # "spend this Energy only to play units or activated abilities of units"
+        for domain in power:
+            p.power[domain] = p.power.get(domain, 0) + 1
     elif only_for == "showdowns":
         p.showdown_energy += energy  # "spend this Energy only during showdowns"
         for domain in power:
@@ -754,7 +820,8 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" else {}
+    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" \
+        else {"units_only": True} if only_for == "units" else {}
     g.emit("add", player=player, energy=energy, power=list(power), spells_only=only_for == "spells", **extra)
 
 
@@ -762,8 +829,8 @@ def empty_pools(g: "Game") -> None:
     """167: every rune pool empties."""
     for p in g.state.players:
         if p.energy or p.power or p.spell_energy or p.spell_power or p.gear_energy or p.gear_power \
-                or p.showdown_energy:
-            p.energy = p.showdown_energy = 0
+                or p.showdown_energy or p.unit_energy:
+            p.energy = p.showdown_energy = p.unit_energy = 0
             p.power = {}
             p.spell_energy = p.gear_energy = 0
             p.spell_power = {}
@@ -813,12 +880,23 @@ def end_control(g: "Game", lasting: "Lasting") -> None:
             recall(g, [oid])
 
 
+def _uncounterable_by(g: "Game", player: int) -> bool:
+    """Whether an active static gives the player's spells and abilities the cant_be_countered hook."""
+    return any(mod["hook"] == "cant_be_countered" and mod["value"] == "controller" and g.obj(src).controller == player
+               for mod, src in static_modifiers(g, "hook"))
+
+
 def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:
     """The item does nothing and leaves the chain; a countered card was not played and goes to its
     owner's trash (or, ``to="hand"``, back to their hand instead).  An object that is no card on the
-    chain names its newest ability there (its source stays where it is)."""
+    chain names its newest ability there (its source stays where it is).  What the ``cant_be_countered``
+    hook covers stays: a card whose text gives it the hook (``true``: "this can't be countered"), and
+    every card and ability of the controller of a static that has it (``controller``: "your spells and
+    abilities can't be countered")."""
     for item in list(g.state.chain):
         if item.kind == "card" and item.obj == card_obj:
+            if True in layers.hook_values(g, card_obj, "cant_be_countered") or _uncounterable_by(g, item.controller):
+                return False
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
             g.obj(card_obj).controller = g.obj(card_obj).owner
@@ -827,6 +905,8 @@ def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:
             return True
     for item in reversed(g.state.chain):
         if item.kind != "card" and item.obj == card_obj:
+            if _uncounterable_by(g, item.controller):
+                return False
             g.state.chain.remove(item)
             g.emit("counter", obj=card_obj, item=item.id)
             _cleanup(g)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import re
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -16,7 +16,9 @@ from . import cardrefs, yamlio
 from .cache import ValidationCache
 from .cards import Ability, CardDef, Json, card_facts, created_abilities
 from .errors import PluginError, Problem, ScriptError
-from .registry import DISABLE_ENV, EffectType, KeywordSource, Plugins, PluginWarning, SetSpec, load_plugins
+from .effects import add_words
+from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
+                       SetSpec, load_plugins)
 from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import closest
 from .version import ENGINE_VERSION, SCHEMA_VERSION
@@ -43,6 +45,7 @@ class KeywordDef:
     additional_cost: Json | None = None
     status: bool = False
     source: str = ""
+    printed_last: bool = False  # its line comes after the card's other text (the renderer reads it)
 
 
 @dataclass
@@ -87,6 +90,7 @@ class Catalog:
     sets: dict[str, SetInfo] = field(default_factory=dict)
     decks: dict[str, tuple[Json, str]] = field(default_factory=dict)
     effect_types: dict[str, EffectType] = field(default_factory=dict)
+    words: list[LanguageWord] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     plugins: Plugins | None = None
     schemas: Schemas | None = None
@@ -324,8 +328,8 @@ class Compiler:
                 value = kw.default if kw.default is not None else 1
             for body in kw.abilities:
                 body = _substitute(body, value)
-                if kw.parameter_kind == "cost" and isinstance(value, dict) and body.get("kind") == "activated":
-                    body = {**body, "cost": value}
+                if kw.parameter_kind == "cost" and isinstance(value, dict):
+                    body = _with_cost(body, value)
                 abilities.append(self._ability(body, len(abilities), name, value))
             if kw.additional_cost is not None:
                 extra = {"kind": "additional_cost", **kw.additional_cost}
@@ -393,6 +397,16 @@ def _chosen_location(spec: Any) -> bool:
     return isinstance(spec, str) and spec in PLACES.asks
 
 
+def _with_cost(body: Json, cost: Json) -> Json:
+    """A cost keyword's parameter is the cost its script's costs stand for: an activated ability's
+    ("[Equip] {1}"), and that of a static's modifiers that carry one (a ``play_from`` cost)."""
+    if body.get("kind") == "activated":
+        return {**body, "cost": cost}
+    if body.get("kind") == "static":
+        return {**body, "modifiers": [{**m, "cost": cost} if "cost" in m else m for m in body["modifiers"]]}
+    return body
+
+
 def _substitute(node: Any, value: Any) -> Any:
     """Put a keyword instance's parameter into its script."""
     if isinstance(node, dict):
@@ -443,7 +457,7 @@ def _keyword_def(data: Json, source: str) -> KeywordDef:
         parameter_kind=param.get("kind"), default=param.get("default"), stacking=param.get("stacking", "add"),
         condition=data.get("condition"), deck_limit=data.get("deck_limit"),
         abilities=tuple(data.get("abilities", [])), additional_cost=data.get("additional_cost"),
-        status=bool(data.get("status", False)), source=source,
+        status=bool(data.get("status", False)), source=source, printed_last=bool(data.get("printed_last", False)),
     )
 
 
@@ -536,7 +550,10 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
                               f"but that is a built-in effect of the script language")
         owners[etype.name] = plugin
         catalog.effect_types[etype.name] = etype
-    schemas = Schemas((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None)
+    words = _language_words(plugins)
+    catalog.words = words
+    schemas = Schemas(((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None),
+                      ((w.kind, w.name, w.schema) for w in words))
     catalog.schemas = schemas
     store = ValidationCache.open(schemas) if cache is None or cache is True else (cache or None)
     run = _Run(catalog, Loader(schemas, store))
@@ -552,6 +569,18 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
     if strict:
         catalog.raise_for_problems()
     return catalog
+
+
+def _language_words(plugins: Plugins) -> list[LanguageWord]:
+    """The plugins' words of the script language, registered in the language's tables."""
+    words: list[LanguageWord] = []
+    for word, plugin in _collect(plugins, "riftscript_language", LanguageWord):
+        if word.kind not in WORD_KINDS:
+            raise PluginError(f"plugin {plugin} adds a word {word.name!r} of kind {word.kind!r}; "
+                              f"the kinds are {', '.join(WORD_KINDS)}")
+        words.append(replace(word, plugin=word.plugin or plugin))
+    add_words(words)
+    return words
 
 
 def _load_keywords(run: _Run, extra: list[Document]) -> None:

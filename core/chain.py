@@ -105,7 +105,7 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
         return None
     card = g.card(oid)
     own = card.facts.play_from
-    if not own and not g.state.lasting:
+    if not own and not g.state.lasting and layers.printed_only(g, oid):
         return None
     for ability in card.abilities if own else ():
         if ability.kind != "static" or ability.body.get("affects", "self") != "self":
@@ -122,12 +122,22 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                     return dict(mod["cost"])
+    for mod, _ in actions.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
+        if mod["zone"] == obj.zone:
+            return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
+    for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
+        if "while" in ability.body and not EffectContext(g, player, oid).check(ability.body["while"]):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
     return None
 
 
 def trash_plays(g: "Game", player: int) -> list[int]:
     """The cards of the player's trash that an effect lets them play from there (play_from_cost);
-    the trash is searched only when a card in it or a lasting effect has a play_from modifier."""
+    the trash is searched only when a card in it, a static on the board or a lasting effect has a
+    play_from modifier, or a lasting effect gives a keyword (one whose script has it: [Flow])."""
     s = g.state
     trash = s.players[player].trash
     objs, defs = s.objs, g.defs
@@ -136,10 +146,12 @@ def trash_plays(g: "Game", player: int) -> list[int]:
             break
     else:
         for lasting in s.lasting:
-            if lasting.kind == "static" and any(m["type"] == "play_from" for m in lasting.body["modifiers"]):
+            if lasting.kind == "grant" or lasting.kind == "static" and any(
+                    m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"]):
                 break
         else:
-            return []
+            if not actions.statics_by_kind(g).get("play_from"):
+                return []
     return [oid for oid in trash if play_from_cost(g, player, oid) is not None]
 
 
@@ -526,6 +538,9 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         raise IllegalActionError(f"{card.name} is a {card.type}; only main deck cards are played", "133")
     if not playable_zones(g, player, oid):
         raise IllegalActionError(f"{card.name} is not in your hand or champion zone", "355")
+    if True in layers.hook_values(g, oid, "cant_be_played"):
+        # 355: a card whose own text forbids playing it now ("I can't be played on your first turn")
+        raise IllegalActionError(f"{card.name} can't be played now", "355")
     from_hidden = obj.zone == "facedown"
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
@@ -601,7 +616,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         objects = _object_targets(slots * count if count > 1 else slots, targets)
         if card.facts.chooses_discount or payment.chooses_statics(g):  # "... cost less if you choose ..."
             payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
-        cost.power += payment.deflect_tax(g, player, objects)
+        cost.power += payment.deflect_tax(g, player, objects, oid)
     other = dict(cost.other)
     _check_other_costs(g, player, oid, other)
     pay_with = _pay_with(g, player, oid, other, action)
@@ -611,7 +626,8 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     if pay_with.get("kill") is not None:
         killed = pay_with["kill"] if isinstance(pay_with["kill"], list) else [pay_with["kill"]]
         payment.killed_cost_reduction(g, oid, paid, cost, [int(k) for k in killed])
-    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
+    plan = payment.plan_payment(g, player, cost, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                for_unit=card.type == "unit")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
@@ -710,9 +726,19 @@ def cost_choices(g: "Game", player: int, oid: int, other: dict[str, Any]) -> dic
     count = other.get("discard")
     if isinstance(count, int) and count >= 1:
         # "discard N" as a cost (Brazen Buccaneer, Unlicensed Armory): the player picks the cards
-        hand = [c for c in g.state.players[player].hand if c != oid]
+        hand = discardable(g, player, oid, other)
         out["discard"] = hand if count == 1 else [list(c) for c in itertools.combinations(hand, count)]
     return out
+
+
+def discardable(g: "Game", player: int, oid: int, other: dict[str, Any]) -> list[int]:
+    """The cards of the player's hand (the card being played aside) a discard cost may take: with
+    ``discard_what``, only those that meet that filter ("discard a spell")."""
+    hand = [c for c in g.state.players[player].hand if c != oid]
+    if "discard_what" not in other:
+        return hand
+    ctx = EffectContext(g, player, oid)
+    return [c for c in hand if ctx.matches(c, other["discard_what"])]
 
 
 def _pay_with(g: "Game", player: int, oid: int, other: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
@@ -749,7 +775,7 @@ def _check_other_costs(g: "Game", player: int, oid: int, other: dict[str, Any]) 
     if not other:
         return
     p = g.state.players[player]
-    if "discard" in other and len([c for c in p.hand if c != oid]) < int(other["discard"]):
+    if "discard" in other and len(discardable(g, player, oid, other)) < int(other["discard"]):
         raise IllegalActionError(f"you can't discard {other['discard']} card(s) to pay the cost", "cost")
     if "recycle_from_trash" in other and len(p.trash) < int(other["recycle_from_trash"]):
         raise IllegalActionError(f"you need {other['recycle_from_trash']} card(s) in your trash", "cost")
@@ -879,7 +905,7 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
         count = int(other["discard"])
         given = pay_with.get("discard")
         picked = [int(c) for c in given] if isinstance(given, list) else [int(given)] if given is not None else None
-        actions.discard(g, player, picked or [c for c in p.hand if c != oid][:count])
+        actions.discard(g, player, picked or discardable(g, player, oid, other)[:count])
     if "recycle_from_trash" in other:
         picked = pay_with.get("recycle_from_trash") or p.trash[:int(other["recycle_from_trash"])]
         actions.recycle(g, [int(c) for c in picked], random_order=True)
@@ -1094,6 +1120,8 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
         raise IllegalActionError(f"{g.name(oid)}'s ability can be used only once each turn")
     cost_body = ability.body["cost"]
     cost = payment.ability_cost(g, player, oid, cost_body)
+    if index >= 0:
+        payment.ability_cost_changes(g, oid, ability, cost)  # "[Empower] costs of your units here cost {1} less"
     if cost.other.get("exhaust_self") and obj.exhausted:
         raise IllegalActionError(f"{g.name(oid)} is exhausted", "cost")
     return oid, index, ability, cost
@@ -1118,9 +1146,10 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
         ctx.targets = targets
         cost.energy = max(0, ctx.amount(energy))
     if targets:
-        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets))
+        cost.power += payment.deflect_tax(g, player, _object_targets(slots, targets), oid)
     _check_other_costs(g, player, oid, cost.other)
-    plan = payment.plan_payment(g, player, cost, for_gear=oid in g.state.objs and g.card(oid).type == "gear")
+    kind = g.card(oid).type if oid in g.state.objs else ""
+    plan = payment.plan_payment(g, player, cost, for_gear=kind == "gear", for_unit=kind == "unit")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
@@ -1319,7 +1348,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                 # 820: a repeated spell's instructions are carried out once more, with their own targets
                 ctx = EffectContext(g, item.controller, item.obj, item)
                 ctx.targets = item.targets[run * width:(run + 1) * width]
-                for ability in card.abilities:
+                for ability in card.abilities + tuple(layers.given_keyword_abilities(g, item.obj, "spell")):
                     if ability.kind == "spell":
                         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
                             continue

@@ -104,12 +104,17 @@ def cleanup(g: "Game") -> None:
             bf.contested_by = NOWHERE
             bf.showdown_staged = bf.combat_staged = False
     _becoming_mighty(g)
+    _might_reaching(g)
     # control "until I leave the board" ends when its source leaves (Akshan)
     for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"] \
             if s.lasting else ():
         if s.objs[lasting.source].zone != "board":
             s.lasting.remove(lasting)
             actions.end_control(g, lasting)
+    # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
+    for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"]:
+        if s.objs[lasting.source].attached_to not in (lasting.affects or []):
+            actions.end_copy(g, lasting)
     # 8-9. begin a staged showdown or combat
     if open_state and sd is None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]
@@ -150,6 +155,25 @@ def _becoming_mighty(g: "Game") -> None:
     for oid in mighty:
         if oid in seen and oid not in was:
             g.emit("become_mighty", obj=oid, player=g.obj(oid).controller)
+
+
+def _might_reaching(g: "Game") -> None:
+    """A unit's Might reaching a number ("when my Might becomes 10 or more"): the event might_reaches, for
+    each number a listener asks for (trigger key at_least), when the unit's Might rises from below it to it
+    or more, as become_mighty does for 5; watched only while an ability listens."""
+    s = g.state
+    listeners = g.listeners.get("might_reaches")
+    if not listeners:
+        s.might_seen = None
+        return
+    numbers = sorted({int(g.ability_of(src, index).body["when"].get("at_least", 5)) for src, index in listeners})
+    now = {str(oid): layers.might(g, oid) for oid in g.board_objects() if g.card(oid).type == "unit"}
+    before, s.might_seen = s.might_seen, now
+    for key, might in (now.items() if before is not None else ()):
+        old = before.get(key) if before is not None else None
+        for number in numbers:
+            if old is not None and old < number <= might:
+                g.emit("might_reaches", obj=int(key), player=g.obj(int(key)).controller, at_least=number)
 
 
 def _any_damage_lethal(g: "Game", oid: int) -> bool:

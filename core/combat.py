@@ -108,10 +108,11 @@ def lethal(g: "Game", oid: int) -> int:
 def groups(g: "Game", units: list[int]) -> list[list[int]]:
     """Assignment order groups: Tank first, then the rest, then Backline (815, 826)."""
     first, middle, last = [], [], []
+    waived = _waived_orders(g, units)
     for oid in units:
         if layers.chars(g, oid).prevent_all:
             continue  # 467.2.c.10: a unit that can't be dealt damage is exempt
-        values = layers.hook_values(g, oid, "damage_assignment")
+        values = [v for v in layers.hook_values(g, oid, "damage_assignment") if v not in waived]
         if "first" in values:
             first.append(oid)
         elif "last" in values:
@@ -119,6 +120,17 @@ def groups(g: "Game", units: list[int]) -> list[list[int]]:
         else:
             middle.append(oid)
     return [grp for grp in (first, middle, last) if grp]
+
+
+def _waived_orders(g: "Game", units: list[int]) -> set[str]:
+    """The assignment orders the side assigning damage to these units ignores: the values of the
+    ``ignore_damage_assignment`` hook of its units in the combat ("you ignore [Tank] while assigning
+    combat damage here": ``first``)."""
+    if g.state.showdown is None or not units:
+        return set()
+    attackers, defenders = _sides(g)
+    assigning = defenders if units[0] in attackers else attackers
+    return {str(v) for oid in assigning for v in layers.hook_values(g, oid, "ignore_damage_assignment")}
 
 
 def _orders(grps: list[list[int]]) -> "Iterator[list[int]]":

@@ -71,7 +71,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
         base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
-        plan = payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear")
+        plan = payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                    for_unit=card.type == "unit")
         if plan is None and not card.facts.cheapening and not card.facts.chooses_discount:
             continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
         locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
@@ -796,7 +797,7 @@ def _leave_game(g: "Game", player: int) -> None:
     s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
     s.extra_turns = [who for who in s.extra_turns if who != player]
     s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = 0
+    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = p.unit_energy = 0
     p.power = {}
     p.spell_power = {}
     p.gear_power = {}

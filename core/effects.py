@@ -22,6 +22,7 @@ from .state import NOWHERE, ChainItem, Obj, Zone, is_battlefield
 if TYPE_CHECKING:
     from .cards import CardDef
     from .game import Game
+    from .registry import LanguageWord
 
 Node = dict[str, Any]
 BOARD_KINDS = ("unit", "gear", "permanent")
@@ -45,6 +46,9 @@ class Table(Generic[H]):
         self.entries: dict[str, H] = {}
         self.fields: dict[str, tuple[str, ...]] = {}
         self.asks: set[str] = set()
+        # words added by plugins (riftscript_language), kept apart from the built-in entries that the
+        # shipped schemas list: key -> (handler, plugin)
+        self.plugin: dict[str, tuple[H, str]] = {}
 
     def register(self, *keys: str, fields: tuple[str, ...] = (), asks: bool = False) -> Callable[[H], H]:
         def add(handler: H) -> H:
@@ -61,11 +65,27 @@ class Table(Generic[H]):
     def __getitem__(self, key: str) -> H:
         handler = self.entries.get(key)
         if handler is None:
-            raise EngineError(f"unknown {self.name} {key!r}")
+            added = self.plugin.get(key)
+            if added is None:
+                raise EngineError(f"unknown {self.name} {key!r}")
+            return added[0]
         return handler
 
     def __contains__(self, key: object) -> bool:
-        return key in self.entries
+        return key in self.entries or key in self.plugin
+
+    def add_plugin_word(self, key: str, handler: H, plugin: str) -> None:
+        """A plugin's word: it may not redefine a built-in one or another plugin's (the same plugin
+        loading again replaces its own)."""
+        from .errors import PluginError
+
+        if key in self.entries:
+            raise PluginError(f"plugin {plugin} adds the {self.name} {key!r}, but that is a built-in word "
+                              f"of the script language")
+        known = self.plugin.get(key)
+        if known is not None and known[1] != plugin:
+            raise PluginError(f"{self.name} {key!r} is added by two plugins: {known[1]} and {plugin}")
+        self.plugin[key] = (handler, plugin)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.entries)
@@ -155,6 +175,28 @@ SELECTION_KEYS = ("pick", "what", "count", "up_to", "any_number", "zone", "whose
                   "same_location", "same_controller", "one_per_location")
 
 
+# Words plugins added (riftscript_language), by (kind, name): trigger events have no handler table,
+# and the renderer reads every word's English from here.
+WORDS: dict[tuple[str, str], "LanguageWord"] = {}
+_WORD_TABLES: dict[str, Table[Any]] = {"filter": FILTERS, "state": STATES, "amount": AMOUNTS}
+
+
+def add_words(words: list["LanguageWord"]) -> None:
+    """Register plugins' words of the script language (the catalog does it as it loads)."""
+    from .errors import PluginError
+
+    for word in words:
+        table = _WORD_TABLES.get(word.kind)
+        if table is not None:
+            if word.run is None:
+                raise PluginError(f"plugin {word.plugin}: the {word.kind} {word.name!r} has no handler (run)")
+            table.add_plugin_word(word.name, word.run, word.plugin)
+        known = WORDS.get((word.kind, word.name))
+        if known is not None and known.plugin != word.plugin:
+            raise PluginError(f"{word.kind} {word.name!r} is added by two plugins: {known.plugin} and {word.plugin}")
+        WORDS[(word.kind, word.name)] = word
+
+
 def language_tables() -> dict[str, Table[Any]]:
     """Every handler table of the script language, the trigger filters included."""
     from .triggers import WHEN
@@ -171,6 +213,7 @@ def language_keys() -> frozenset[str]:
     for table in language_tables().values():
         if any(pointer.endswith("/properties") for pointer in table.schema):
             out.update(table.entries)
+            out.update(table.plugin)
         for fields in table.fields.values():
             out.update(fields)
     return frozenset(out)
@@ -474,10 +517,7 @@ class EffectContext:
         obj = self.g.state.objs[oid]
         card = self.g.defs[obj.code]
         for key, want in filt.items():
-            try:
-                handler = _FILTER[key]
-            except KeyError:
-                raise EngineError(f"unknown filter key {key!r}") from None
+            handler = _FILTER.get(key) or FILTERS[key]  # a plugin's filter key, or an error naming it
             if not handler(self, oid, obj, card, want):
                 return False
         return True
@@ -940,7 +980,9 @@ def _f_type(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) 
 @FILTERS.register("keyword")
 def _f_keyword(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     kw = want.lower().replace("-", "_")
-    return layers.has_keyword(ctx.g, oid, kw) if obj.zone == "board" else card.has_keyword(kw)
+    if obj.zone == "board" or (obj.zone in ("trash", "chain", "hand") and not layers.printed_only(ctx.g, oid)):
+        return layers.has_keyword(ctx.g, oid, kw)  # off the board too, a keyword an effect gave it
+    return card.has_keyword(kw)
 
 
 @FILTERS.register("paid")

@@ -18,7 +18,7 @@ import operator
 import pickle
 from typing import Any, Callable
 
-from . import chain, cleanup, decisions, loops, offer, rng, triggers, turn
+from . import actions, chain, cleanup, decisions, loops, offer, rng, triggers, turn
 from .cards import Ability, CardDef
 from .catalog import Catalog, Compiler
 from .errors import EngineError, GameOverError, IllegalActionError, NeedDecision
@@ -358,6 +358,9 @@ class Game:
     def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:
         """Move an object to a zone (and location); keeps lists and the trigger index in step."""
         obj = self.state.objs[oid]
+        if zone == "trash" and obj.zone != "main_deck" \
+                and actions.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
+            zone = "banished"  # "if a card would go to your trash from anywhere other than your Main Deck, banish it"
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
             old_list.remove(oid)
@@ -517,7 +520,13 @@ class Game:
             return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
         src = item.variables.get("_granted_by")
         if src is not None:
-            static = self.defs[self.state.objs[src].code].abilities[item.variables["_granted_static"]]
+            index = item.variables["_granted_static"]
+            if index < 0:  # given by a created effect (actions.granted_abilities), whose id is minus the index
+                lasting = self.find_lasting(-index)
+                if lasting is None:
+                    raise EngineError(f"the created effect that gave {self.name(item.obj)} an ability is gone")
+                return self.granted_ability(lasting.body["modifiers"][item.variables["_granted_mod"]])
+            static = self.defs[self.state.objs[src].code].abilities[index]
             return self.granted_ability(static.body["modifiers"][item.variables["_granted_mod"]])
         return self.ability_of(item.obj, item.ability, item.lasting)
 

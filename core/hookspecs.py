@@ -1,7 +1,8 @@
 """The hooks a RiftScript plugin may implement, documented in one place.
 
 Plugins are found through entry points (groups ``riftscript.sets``, ``riftscript.keywords``,
-``riftscript.effects``, ``riftscript.agents``, ``riftscript.modes``); the built-in keywords,
+``riftscript.effects``, ``riftscript.agents``, ``riftscript.modes``; a plugin adding words to the
+script language implements ``riftscript_language`` in its ``riftscript.effects`` module); the built-in keywords,
 effect primitives, sets, agents and modes load through exactly these hooks, like any
 third-party plugin.  Every hook takes no arguments and returns a list of records; the engine
 collects the lists of all plugins.
@@ -13,7 +14,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 if TYPE_CHECKING:
-    from .registry import AgentSpec, EffectType, ModeSpec, SetSpec, KeywordSource
+    from .registry import AgentSpec, EffectType, LanguageWord, ModeSpec, SetSpec, KeywordSource
 
 PROJECT = "riftscript"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -38,6 +39,16 @@ def riftscript_effect_types() -> list[EffectType]:
     """Effect primitives: a ``type`` name usable in effect scripts, the JSON Schema of its
     parameters (``None`` for the built-ins described in ``effect.schema.json``), the events
     it can cause, and the Python function that performs it."""
+    raise NotImplementedError
+
+
+@hookspec
+def riftscript_language() -> list[LanguageWord]:
+    """Words of the script language beyond the built-in ones: filter keys, object states, amounts
+    and trigger events, each with its handler, the JSON Schema of its value or fields, and the
+    English the renderer gives it.  Scripts using them are checked like the built-in words; a word
+    may not redefine a built-in one, and two plugins may not define the same word.  It is how a set
+    adds a status of its own (an object that is "Empowered") that conditions and filters read."""
     raise NotImplementedError
 
 

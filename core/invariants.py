@@ -89,7 +89,7 @@ def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -
     if Counter(s.objs[o].code for o in now) != counts:
         problems.append("the card codes of the game changed")
     for p in s.players:
-        amounts = [p.energy, p.spell_energy, p.gear_energy, p.showdown_energy, *p.power.values(), *p.spell_power.values(),
+        amounts = [p.energy, p.spell_energy, p.gear_energy, p.showdown_energy, p.unit_energy, *p.power.values(), *p.spell_power.values(),
                    *p.gear_power.values()]
         if any(a < 0 for a in amounts):
             problems.append(f"player {p.index} has a negative pool: {p.energy} {p.power} {p.spell_energy} {p.spell_power}")

@@ -399,7 +399,10 @@ def _compute(g: "Game", oid: int) -> Chars:
             elif kind == "hook":
                 hooks.setdefault(mod["hook"], []).append(mod["value"])
             elif kind == "prevent_damage":
-                prevent_all = True
+                if mod.get("from", "any") == "any":
+                    prevent_all = True
+                else:  # only some damage ("that enemy spells and abilities would deal"): read as it is dealt
+                    hooks.setdefault("prevent_damage", []).append(mod["from"])
             elif kind == "enter_ready":
                 enter_ready = True
         for name, value in granted:
@@ -444,6 +447,17 @@ def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
         _add_keyword(g, keywords, name, value)
     _KEYWORDS[id(card)] = (card, g.catalog.keywords, keywords)
     return keywords
+
+
+def given_keyword_abilities(g: "Game", oid: int, kind: str) -> list[Ability]:
+    """The abilities of one kind of the keywords an effect gave an object off the board beyond its printed
+    ones: such a keyword works as a printed one does (a spell in a trash given [Flow] may be played from
+    there and is banished once it has resolved)."""
+    if printed_only(g, oid):
+        return []
+    printed = printed_keywords(g, g.card(oid))
+    return [ability for name, value in chars(g, oid).keywords.items() if name not in printed
+            for ability in g.keyword_abilities(name, value) if ability.kind == kind]
 
 
 def _equipment_bonus(g: "Game", oid: int) -> int:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .cards import ANY as ANY, DOMAINS, Ability, CardDef, symbol as symbol  # re-exported: part of this API
-from .state import Player
+from .state import NOWHERE, Player, is_battlefield
 
 from . import actions, effects, layers
 
@@ -46,30 +46,33 @@ class Plan:
     exhaust: list[int] = field(default_factory=list)
     recycle: list[tuple[int, str]] = field(default_factory=list)
     gear: bool = False  # the restricted amounts are the gear-only pool's ("use only to play gear ...")
+    unit: bool = False  # ... or the unit-only pool's ("spend this Energy only to play units ...")
 
 
-def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False) -> Plan | None:
+def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False,
+                 for_unit: bool = False) -> Plan | None:
     """Find a way to pay ``cost`` from the pool and runes, or None if it can't be paid.
 
     Listing legal actions asks this many times in one unchanged state, so answers are
     remembered until the state's version changes.
     """
-    key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear)
+    key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear, for_unit)
     memo = g.memo()
     if key in memo:
         found: Plan | None = memo[key]
         return found
-    plan = _plan(g, player, cost, for_spell, for_gear)
+    plan = _plan(g, player, cost, for_spell, for_gear, for_unit)
     memo[key] = plan
     return plan
 
 
-def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False) -> Plan | None:
+def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = False,
+          for_unit: bool = False) -> Plan | None:
     p = g.state.players[player]
     need_energy = cost.energy
     take_showdown = min(p.showdown_energy, need_energy) if g.state.showdown is not None else 0
     need_energy -= take_showdown
-    spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else 0
+    spell_e = p.spell_energy if for_spell else p.gear_energy if for_gear else p.unit_energy if for_unit else 0
     take_spell = min(spell_e, need_energy)
     need_energy -= take_spell
     take_pool = min(p.energy, need_energy)
@@ -77,7 +80,7 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
     ready = _ready_runes(g, player)
     if need_energy and len(ready) < need_energy:
         return None  # not enough energy, however the power is paid (recycled runes are exhausted first)
-    plan = Plan(gear=for_gear and not for_spell)
+    plan = Plan(gear=for_gear and not for_spell, unit=for_unit and not (for_spell or for_gear))
     plan.pool_spell_energy = take_spell
     plan.pool_showdown_energy = take_showdown
     plan.pool_energy = take_pool
@@ -171,6 +174,8 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     restricted = p.gear_power if plan.gear else p.spell_power
     if plan.gear:
         p.gear_energy -= plan.pool_spell_energy
+    elif plan.unit:
+        p.unit_energy -= plan.pool_spell_energy
     else:
         p.spell_energy -= plan.pool_spell_energy
     for domain in plan.pool_power:
@@ -351,14 +356,18 @@ def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost
         if not ctx.is_kind(oid, what) or ("while" in ability.body and not ctx.check(ability.body["while"])) \
                 or not ctx.matches(oid, where):
             continue
+        # what it chooses is judged from the side of the card's player ("units here that are friendly to it")
+        chooser = effects.EffectContext(g, player, src)
         for mod in ability.body["modifiers"]:
-            if mod["type"] != "cost" or "if_chooses" not in mod or not set(ctx.resolve(mod["if_chooses"])) & set(targets):
+            if mod["type"] != "cost" or "if_chooses" not in mod \
+                    or not set(chooser.resolve(mod["if_chooses"])) & set(targets):
                 continue
             less = ctx.amount(mod.get("energy", 0))
             if cost.energy > 0 or not mod.get("or_power"):
                 cost.energy = max(0, cost.energy - less)
             else:
                 cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
+            cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod.get("power", [])])  # "{Any} less"
 
 
 def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
@@ -574,15 +583,44 @@ def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost
     return Cost(energy=energy, power=power, other=other)
 
 
-def deflect_tax(g: "Game", player: int, targets: list[list[int]]) -> list[frozenset[str]]:
-    """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power."""
+def ability_cost_changes(g: "Game", oid: int, ability: Ability, cost: Cost) -> None:
+    """Static ability_cost modifiers of the objects whose 'affects' covers the ability's object: its
+    activated abilities (only those of a keyword, with ``keyword``) cost less or more ("[Empower] costs of your
+    units here cost {1} or {Any} less"; "{1} or {Any}": the energy first, the power when it has none)."""
+    card = g.card(oid)
+    for mod, src in actions.static_modifiers_affecting(g, "ability_cost", oid):
+        if "keyword" in mod and ability.keyword != str(mod["keyword"]).lower().replace("-", "_"):
+            continue
+        amount = effects.EffectContext(g, g.obj(src).controller, src).amount(mod.get("energy", 0))
+        symbols = [symbol(s, card.domains) for s in mod.get("power", [])]
+        if mod.get("increase"):
+            cost.energy += amount
+            cost.power = cost.power + symbols
+            continue
+        if amount and (cost.energy > 0 or not mod.get("or_power")):
+            cost.energy = max(0, cost.energy - amount)
+        elif mod.get("or_power"):
+            cost.power = _less_power(cost.power, [symbol(s, ()) for s in mod["or_power"]])
+        cost.power = _less_power(cost.power, symbols)
+
+
+def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = NOWHERE) -> list[frozenset[str]]:
+    """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power.
+    The ``ignore_targeting_tax`` hook waives it: on the spell or the ability's object, for everything it
+    chooses ("ignore Deflect while paying this spell's cost"); on a battlefield, for what it chooses there."""
     extra: list[frozenset[str]] = []
     for slot in targets:
         for oid in slot:
             obj = g.state.objs.get(oid)
             if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
                 continue
-            for value in layers.hook_values(g, oid, "targeting_tax"):
+            values = layers.hook_values(g, oid, "targeting_tax")
+            if values and is_battlefield(obj.loc) \
+                    and True in layers.hook_values(g, g.bf_at(obj.loc).card, "ignore_targeting_tax"):
+                continue
+            for value in values:
                 extra += [ANY] * int(value)
+    if extra and source in g.state.objs and True in layers.hook_values(g, source, "ignore_targeting_tax"):
+        return []
     return extra
 

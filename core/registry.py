@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .effects import EffectContext
 
 GROUPS = ("riftscript.keywords", "riftscript.effects", "riftscript.sets", "riftscript.agents", "riftscript.modes")
+WORD_KINDS = ("filter", "state", "amount", "event", "hook")
 DISABLE_ENV = "RIFTSCRIPT_DISABLE_PLUGINS"
 
 
@@ -65,6 +66,30 @@ class EffectType:
     plugin: str = ""
     # English for the card text renderer: fields in braces ("swap the Might of {a} and {b}{duration}")
     text: str = ""
+
+
+@dataclass(frozen=True)
+class LanguageWord:
+    """A word a plugin adds to the script language, beside the built-in ones (``core/effects.py``).
+
+    ``kind`` says where it goes: ``filter`` (a key of ``where:``; ``run(ctx, oid, obj, card, want)``),
+    ``state`` (``{type: is, state: NAME}``; ``run(ctx, oid, obj)``), ``amount`` (``{type: NAME}``;
+    ``run(ctx, node, subject)``, its fields in ``schema``) or ``event`` (a trigger's ``event:``, emitted
+    by the plugin's own primitives; no ``run``) or ``hook`` (the name of a ``hook`` modifier the plugin's own
+    code reads; English only, no ``run``).  ``schema`` is the JSON Schema of a filter key's value
+    or of an amount's fields (``{"properties": ..., "required": ...}``).  ``text`` is how the renderer
+    words it: a state's or boolean filter's adjective, an amount's noun phrase with ``{of}``, an event's
+    verb phrase for the object it happens to ("become [Empowered]"), a hook's sentence with ``{subject}``
+    and ``{value}``, and ``active`` the verb for the player who makes it happen ("empower").
+    """
+
+    kind: str
+    name: str
+    run: Callable[..., Any] | None = None
+    schema: dict[str, Any] | None = None
+    text: str = ""
+    active: str = ""
+    plugin: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,6 +147,9 @@ class Plugins:
 
     def effect_types(self) -> list[EffectType]:
         return [e for part in self.pm.hook.riftscript_effect_types() for e in part]
+
+    def words(self) -> list[LanguageWord]:
+        return [w for part in self.pm.hook.riftscript_language() for w in part]
 
     def agents(self) -> dict[str, AgentSpec]:
         return {a.name: a for part in self.pm.hook.riftscript_agents() for a in part}

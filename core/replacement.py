@@ -51,6 +51,8 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
             continue
         if not _applies(g, ctx, body["replaces"], oid, src, lasting):
             continue
+        if "condition" in body and not ctx.check(body["condition"]):
+            continue  # every ability works only while its condition holds ("[Empowered] If ... would ...")
         if "if" in body and not ctx.check(body["if"]):
             continue
         if body.get("optional") or body.get("cost"):
@@ -74,6 +76,8 @@ def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, s
     what = pattern.get("what")
     if what is not None and not ctx.is_kind(oid, what):
         return False  # "if a friendly unit would die": not gear
+    if pattern.get("by_chooser") and not (ctx.event or {}).get("chosen"):
+        return False  # "if a spell or ability that chooses me would stun me"
     subject = pattern.get("subject")
     if subject == "self":
         if lasting is not None and lasting.affects is not None:

@@ -58,10 +58,32 @@ def builtin_effect_names() -> list[str]:
     return list(raw_schema("effect")["$defs"]["effect_node"]["properties"]["type"]["enum"])
 
 
-def extend_effect_schema(extra: Iterable[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
-    """Add plugin primitives (name, parameter schema) to the effect language."""
+def extend_effect_schema(extra: Iterable[tuple[str, dict[str, Any]]],
+                         words: Iterable[tuple[str, str, dict[str, Any] | None]] = ()) -> dict[str, Any]:
+    """Add plugin primitives (name, parameter schema) and plugin words of the language (kind, name,
+    schema: filter keys, states, amounts, trigger events) to the effect language."""
     schema = copy.deepcopy(raw_schema("effect"))
-    node = schema["$defs"]["effect_node"]
+    defs = schema["$defs"]
+    for kind, name, params in words:
+        if kind == "filter":
+            defs["filter"]["properties"][name] = params or {"type": "boolean"}
+        elif kind == "state":
+            for branch in defs["condition"]["allOf"]:
+                states = branch["then"]["properties"].get("state")
+                if states is not None:
+                    states["enum"].append(name)
+        elif kind == "amount":
+            defs["amount_expr"]["properties"]["type"]["enum"].append(name)
+            properties: dict[str, Any] = {"type": {"const": name}, "times": {"type": "integer"},
+                                          "plus": {"type": "integer"}}
+            properties.update((params or {}).get("properties", {}))
+            defs["amount_expr"]["allOf"].append({
+                "if": {"properties": {"type": {"const": name}}, "required": ["type"]},
+                "then": {"properties": properties, "required": ["type", *(params or {}).get("required", [])],
+                         "additionalProperties": False}})
+        elif kind == "event":
+            defs["event_name"]["enum"].append(name)
+    node = defs["effect_node"]
     for name, params in extra:
         properties = {"type": {"const": name}, "note": {"type": "string", "maxLength": 300}}
         properties.update(params.get("properties", {}))
@@ -188,9 +210,10 @@ FastValidator = extend(Draft202012Validator, {SWITCH: _switch, REF: _ref})  # ty
 class Schemas:
     """Validators for every document kind, built once and reused (validation is a hot path)."""
 
-    def __init__(self, plugin_effects: Iterable[tuple[str, dict[str, Any]]] = ()) -> None:
+    def __init__(self, plugin_effects: Iterable[tuple[str, dict[str, Any]]] = (),
+                 words: Iterable[tuple[str, str, dict[str, Any] | None]] = ()) -> None:
         docs = {name: raw_schema(name) for name in NAMES}
-        docs["effect"] = extend_effect_schema(plugin_effects)
+        docs["effect"] = extend_effect_schema(plugin_effects, words)
         self.documents = docs
 
     # Built on first use: a warm load served from the validation cache validates nothing.

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import actions
+from . import actions, replacement
 from .state import NOWHERE, Battlefield
 
 if TYPE_CHECKING:
@@ -136,6 +136,8 @@ def _score(g: "Game", player: int, loc: int, via: str) -> None:
             g.emit("final_point_denied", player=player, loc=loc)
             actions.draw(g, player, 1)
             return
+    if replacement.replace(g, "score", NOWHERE, {"player": player, "loc": loc, "via": via, "amount": 1}):
+        return  # "if a player would score 1 point ..., they draw 1 instead"
     g.emit("score", player=player, loc=loc, via=via)
     gain_points(g, player, 1, via)
 

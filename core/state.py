@@ -105,6 +105,7 @@ class Player:
     gear_energy: int = 0  # "use only to play gear or use gear abilities" (Fire Below the Mountain)
     gear_power: dict[str, int] = field(default_factory=dict)
     showdown_energy: int = 0  # "spend this Energy only during showdowns" (Scorn of the Moon)
+    unit_energy: int = 0  # "spend this Energy only to play units or activated abilities of units"
     main_deck: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=list)
     trash: list[int] = field(default_factory=list)
@@ -260,6 +261,9 @@ class GameState:
     # something listens to become_mighty (None: not being watched)
     watched_units: list[int] | None = None
     mighty_units: list[int] = field(default_factory=list)
+    # unit id (as text) -> its Might at the last cleanup, kept only while something listens to might_reaches
+    # (None: not being watched)
+    might_seen: dict[str, int] | None = None
     # banished card id (as text) -> the objects it was banished "with" (The Zero Drive)
     banished_with: dict[str, list[int]] = field(default_factory=dict)
 

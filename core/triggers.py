@@ -449,6 +449,19 @@ def _w_controlled_by(g: "Game", oid: int, controller: int, ability: Ability, eve
     return isinstance(event.get("player"), int) and event["player"] >= 0
 
 
+@WHEN.register("at_least")
+def _w_at_least(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """might_reaches: the number the unit's Might reached ("when my Might becomes 10 or more")."""
+    return bool(event.get("at_least") == int(want))
+
+
+@WHEN.register("by_chooser")
+def _w_by_chooser(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """The spell or ability doing it chose the object (the events a replacement of stun, return to hand or
+    Might loss sees carry it; core/replacement reads it there)."""
+    return bool(event.get("chosen")) == bool(want)
+
+
 @WHEN.register("mover")
 def _w_mover(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """Who moved the unit ("When you move an enemy unit"): the player whose action or ability moved
@@ -536,7 +549,7 @@ def put_on_chain(g: "Game") -> None:
     if slots:
         if trigger.targets is None:
             combos = target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
-            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c) is not False]
+            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
                 g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
@@ -547,7 +560,7 @@ def put_on_chain(g: "Game") -> None:
                 return
             trigger.targets = combos[0]
         targets = trigger.targets
-        plan = _deflect_plan(g, trigger.controller, targets)
+        plan = _deflect_plan(g, trigger.controller, targets, trigger.obj)
         if plan:
             from . import payment
 
@@ -569,11 +582,11 @@ def put_on_chain(g: "Game") -> None:
     s.needs_cleanup = True
 
 
-def _deflect_plan(g: "Game", player: int, targets: list[list[int]]) -> Any:
+def _deflect_plan(g: "Game", player: int, targets: list[list[int]], source: int) -> Any:
     """809: the Deflect tax for these targets - None if there is none, False if it can't be paid."""
     from . import payment
 
-    tax = payment.deflect_tax(g, player, targets)
+    tax = payment.deflect_tax(g, player, targets, source)
     if not tax:
         return None
     plan = payment.plan_payment(g, player, payment.Cost(0, tax))

@@ -81,8 +81,13 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
     to_ready += [r for r in p.runes if g.obj(r).exhausted]
     if p.legend != NOWHERE and g.obj(p.legend).exhausted:
         to_ready.append(p.legend)
+    listening = bool(g.listeners.get("ready"))
     for oid in to_ready:
         g.obj(oid).exhausted = False
+        if listening:
+            # each object becomes ready ("when I become ready"); the game readies it, no player's spell or
+            # ability ("when you ready a friendly unit" is not about the Awaken Phase)
+            g.emit("ready", obj=oid, player=NOWHERE, controller=player)
     g.emit("awaken", player=player, readied=len(to_ready))
     g.touch()
 
@@ -131,13 +136,17 @@ def advance(g: "Game") -> None:
         last = [p for p in s.turn_order if not s.players[p].conceded][-1]
         if player.turns_taken == 1 and tp == last:
             count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
+        # a static's hook channel_limit: "players only channel 1 rune at the start of their Channel Phase"
+        count = min([count] + [int(mod["value"]) for mod, _ in actions.static_modifiers(g, "hook")
+                               if mod["hook"] == "channel_limit"])
         g.emit("phase_start", phase="channel", player=tp)
         actions.channel(g, tp, count)  # 315.3.b, 431.4.a
     elif nxt == "draw":
         g.emit("phase_start", phase="draw", player=tp)
         # the player going first: a player who conceded before taking a turn (in setup) didn't go first
         first = next((p for p in s.turn_order if not s.players[p].conceded or s.players[p].turns_taken), tp)
-        if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1):
+        skipped = actions.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
+        if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1) and not skipped:
             actions.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
         actions.empty_pools(g)  # 167: pools empty at the start of each Main Phase

@@ -106,12 +106,14 @@ def _pay_x(ctx: EffectContext, chooser: int, node: Node) -> None:
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
+    from riftscript.core import chain
+
     g = ctx.g
     if cost.get("exhaust_self") and g.obj(ctx.source).exhausted:
         return False
     if cost.get("spend_buff") and sum(g.obj(u).buffs for u in _buffed(ctx)) < _buffs_to_spend(cost):
         return False
-    if "discard" in cost and len(g.player(ctx.you).hand) < int(cost["discard"]):
+    if "discard" in cost and len(chain.discardable(g, ctx.you, NOWHERE, cost)) < int(cost["discard"]):
         return False
     if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
         return False
@@ -121,6 +123,8 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
 
 
 def _pay_other(ctx: EffectContext, cost: Node) -> None:
+    from riftscript.core import chain
+
     g = ctx.g
     if cost.get("exhaust_self"):
         actions.exhaust(g, [ctx.source])
@@ -133,7 +137,7 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         actions.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
-                                 list(g.player(ctx.you).hand), "discard")
+                                 chain.discardable(g, ctx.you, NOWHERE, cost), "discard")
         actions.discard(g, ctx.you, chosen)
     for _ in range(_buffs_to_spend(cost) if cost.get("spend_buff") else 0):
         chosen = ctx.choose_from({"what": "unit", "count": 1}, _buffed(ctx), "spend a buff from")
@@ -291,12 +295,18 @@ def prevent_damage(ctx: EffectContext, node: Node) -> None:
 
 
 # ---------------------------------------------------------------------- statuses
+def _cause(ctx: EffectContext) -> dict[str, Any]:
+    """The spell or ability doing this, for replacements of what it does: its source and what it chose."""
+    return {"source": ctx.source, "chosen": {t for slot in ctx.targets for t in slot}}
+
+
 def _simple(name: str) -> Any:
     def run(ctx: EffectContext, node: Node) -> None:
         g = ctx.g
         targets = ctx.resolve(node["target"], name.replace("_", " "))
+        cause = _cause(ctx)
         if name == "stun":
-            actions.stun(g, targets, ctx.controller)
+            actions.stun(g, targets, ctx.controller, cause)
         elif name == "buff":
             actions.buff(g, targets, ctx.controller)
         elif name == "ready":
@@ -308,7 +318,7 @@ def _simple(name: str) -> Any:
         elif name == "recall":
             actions.recall(g, targets)
         elif name == "return_to_hand":
-            actions.return_to_hand(g, targets)
+            actions.return_to_hand(g, targets, cause, ctx.controller)
         elif name == "banish":
             actions.banish(g, targets)
             if "with" in node:
@@ -376,7 +386,14 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
             amount = max(0, ctx.amount(node["raise_to"]) - layers.might(g, oid))
         else:
             amount = ctx.amount(node.get("amount", 1))
+        if node.get("negative") and any(oid in slot for slot in ctx.targets):
+            # "if a spell or ability you control would give -Might to a unit it chooses, it gives an additional -1"
+            amount += sum(int(mod["value"]) for mod, src in actions.static_modifiers(g, "hook")
+                          if mod["hook"] == "extra_might_loss" and g.obj(src).controller == ctx.controller)
         mod: Node = {"type": "might", "amount": max(0, amount)}
+        if node.get("negative") and actions.replaced(g, "lose_might", oid, ctx.controller, _cause(ctx), amount=amount,
+                                                     duration=node.get("duration", "this_turn")):
+            continue  # "if a spell that chooses me would give me -Might, give me +3 Might instead"
         if node.get("negative"):
             mod["negative"] = True
             if "minimum" in node:
@@ -633,7 +650,8 @@ def play(ctx: EffectContext, node: Node) -> None:
         reduction = ctx.amount(node.get("cost_reduction", 0))
         paid = _optional_costs_paid(ctx, oid, ignore, reduction) if card.type in ("unit", "gear") else []
         cost = payment.play_cost(g, ctx.you, oid, paid, ignore=ignore, reduction=reduction)
-        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear")
+        plan = payment.plan_payment(g, ctx.you, cost, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                    for_unit=card.type == "unit")
         if plan is None:
             g.emit("cant_play", obj=oid, reason="cost")
             continue
@@ -694,7 +712,8 @@ def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: i
     base = payment.play_cost(g, ctx.you, oid, [], ignore=ignore, reduction=reduction)
     for name in names:
         trial = payment.play_cost(g, ctx.you, oid, paid + [name], ignore=ignore, reduction=reduction)
-        if trial.other != base.other or payment.plan_payment(g, ctx.you, trial, for_gear=card.type == "gear") is None:
+        if trial.other != base.other or payment.plan_payment(g, ctx.you, trial, for_gear=card.type == "gear",
+                                                             for_unit=card.type == "unit") is None:
             continue
         if ctx.ask(ctx.you, f"pay {name} as you play {card.name}?", [("yes", True), ("no", False)]):
             paid.append(name)
@@ -729,6 +748,20 @@ def attach(ctx: EffectContext, node: Node) -> None:
     if "equip_cost" in node and not _pay_equip_cost(ctx, eq, int(node["equip_cost"].get("less_power", 0))):
         return  # 821: Weaponmaster attaches only by paying the Equip cost (less one power of any domain)
     actions.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
+
+
+def turn_into_copy(ctx: EffectContext, node: Node) -> None:
+    """The target becomes a copy of the other unit for as long as the card whose text this is (an
+    Equipment's effect text) stays attached to it ("the equipped unit becomes a copy of that unit for as long
+    as this is attached to it"); once only while it stays attached."""
+    g = ctx.g
+    holder = ctx.text_of
+    models = [o for o in ctx.resolve(node["of"], "copy") if o in g.state.objs and g.obj(o).zone == "board"]
+    targets = [o for o in ctx.resolve(node["target"], "turn into a copy") if g.obj(o).zone == "board"]
+    if not models or not targets or g.obj(holder).attached_to != targets[0] or models[0] == targets[0] \
+            or any(l.kind == "copy" and l.source == holder for l in g.state.lasting):
+        return
+    actions.become_copy(g, targets[0], g.obj(models[0]).code, holder, ctx.controller)
 
 
 def _pay_equip_cost(ctx: EffectContext, eq: int, less_power: int) -> bool:
@@ -918,7 +951,8 @@ PRIMITIVES: list[EffectType] = [
     _primitive("predict", predict, ("look", "looked_at", "recycle"), decides=True),
     _primitive("play", play, ("play", "played", "enter_board"), decides=True),
     _primitive("extra_turn", extra_turn, ("extra_turn",)), _primitive("win_game", win_game, ("game_over",)),
-    _primitive("attach", attach, ("attach", "equipped")), _primitive("hide", hide, ("hide",), decides=True),
+    _primitive("attach", attach, ("attach", "equipped")),
+    _primitive("turn_into_copy", turn_into_copy, ("become_copy",)), _primitive("hide", hide, ("hide",), decides=True),
     _primitive("reveal_hand", reveal_hand, ("reveal_hand",)),
     _primitive("select", select, decides=True),
     _primitive("reveal_until", reveal_until, ("reveal", "looked_at", "add", "recycle"), decides=True),

@@ -112,12 +112,13 @@ def test_plugin_effect_schemas_are_part_of_the_fingerprint(cache_dir: Path) -> N
         def riftscript_effect_types(self) -> list[EffectType]:
             return [EffectType("bloom", run=lambda ctx, eff: None, schema={"properties": {"amount": {"type": "integer"}}})]
 
-    def fragments(plugins: Plugins) -> list[tuple[str, Any]]:  # installed sets may bring effect schemas too
-        return [(e.name, e.schema) for e in plugins.effect_types() if e.schema is not None]
+    def schemas(plugins: Plugins) -> Schemas:  # installed sets may bring effect schemas and words too
+        return Schemas([(e.name, e.schema) for e in plugins.effect_types() if e.schema is not None],
+                       [(w.kind, w.name, w.schema) for w in plugins.words()])
 
     with_bloom = load_plugins(extra=[Bloom()])
-    plain = ValidationCache.open(Schemas(fragments(load_plugins())))
-    extended = ValidationCache.open(Schemas(fragments(with_bloom)))
+    plain = ValidationCache.open(schemas(load_plugins()))
+    extended = ValidationCache.open(schemas(with_bloom))
     assert plain is not None and extended is not None and plain.path != extended.path
     load_catalog(with_bloom)
     assert extended.path.exists()

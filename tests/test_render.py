@@ -611,3 +611,14 @@ def test_audit_leaves_reminder_cards_out(tmp_path: Path, catalog: Catalog, capsy
     assert [c.code for c in report.cards] == ["UNL-T02"] and report.totals()["not_compared"] == 1
     textaudit.main(["--reference", str(reference), "--set", "UNL"])
     assert "not compared (reminder cards, nothing to script): UNL-T04" in capsys.readouterr().out
+
+
+def test_a_keyword_printed_last_is_rendered_after_the_other_text() -> None:
+    """A keyword script's printed_last puts its line after the card's abilities (Vendetta prints [Flow] there);
+    the test-only keyword Retrace has it, Deflect doesn't."""
+    cards = Path(__file__).parent / "rules" / "cards"
+    catalog = load_catalog(extra_cards=[cards / "retrace.yaml", cards / "TSR-203.yaml"])
+    assert render_card(catalog.cards["TSR-203"], catalog).splitlines() == ["Draw 1.", "[Retrace] {2}{Mind}"]
+    assert render_card({"type": "unit", "keywords": ["Deflect"], "abilities": [
+        {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "effect": {"type": "draw", "amount": 1}}]},
+        catalog).splitlines()[0] == "[Deflect]"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from riftscript.tools.render.phrases import (ZONES, Ctx, Node, Phrase, about_the_turn, article_for, attached_givers,
                                              cap, end_sentence, installed_catalog, is_int, keyword_display, mark,
                                              norm_kw, number_word, ordinal, same_subject, series, step_condition,
-                                             string_leaves)
+                                             plugin_word, string_leaves)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -205,6 +205,13 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
         if isinstance(mod.get("or_power"), list):
             less += " or " + self.power(mod["or_power"])
         return f"{which} cost {less} less"
+    if kind == "ability_cost":
+        which = f"[{keyword_display(str(mod['keyword']))}] costs of {subj.text}" if isinstance(mod.get("keyword"), str) \
+            else f"activated abilities of {subj.text}"
+        change = self.resources(mod.get("energy"), mod.get("power") if isinstance(mod.get("power"), list) else None, ctx)
+        if isinstance(mod.get("or_power"), list):
+            change += " or " + self.power(mod["or_power"])
+        return f"{which} cost {change} {'more' if mod.get('increase') else 'less'}"
     if kind == "copy_text":
         return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
                f"for as long as {ctx.self_obj} is attached to it"
@@ -214,8 +221,10 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
     if kind == "play_from":
         cost = ", ".join(self.cost_parts(ctx, mod.get("cost") or {}, symbols=True)) or "{0}"
         zone = ZONES.get(str(mod.get("zone")), str(mod.get("zone")))
-        return f"you may play {ctx.self_obj if subj.text in ('I', 'this') else subj.text} from your {zone} " \
-               f"for {cost.replace(', ', '')}"
+        what = ctx.self_obj if subj.text in ('I', 'this') else subj.text
+        if "cost" not in mod:
+            return f"you may play {what.removesuffix(' in your ' + zone)} from your {zone}"
+        return f"you may play {what} from your {zone} for {cost.replace(', ', '')}"
     if kind == "show_facedown":
         return f"you can look at {self.poss(ctx, affects)} facedown cards"
     if kind == "damage_taken":
@@ -241,6 +250,8 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
     if kind == "prevent_damage":
         if mod.get("from") == "spell_or_ability":
             return f"prevent all spell and ability damage to {self.obj(ctx, affects)}"
+        if mod.get("from") == "enemy_spell_or_ability":
+            return f"prevent all damage that enemy spells and abilities would deal to {self.obj(ctx, affects)}"
         return f"{subj.text} {subj.verb('do')}n't take damage"
     if kind == "extra_trigger" and "event" in mod:
         event = str(mod["event"])
@@ -313,7 +324,10 @@ def cost_modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase
         sel = {k: v for k, v in chooses.items() if k != "zone"}
         return f"{subj.text} {subj.verb('cost')} " + " and ".join(parts) + \
             f" if you choose {self.obj(ctx, {**sel, 'pick': 'target'})}"
-    if "if_chooses" in mod:
+    if isinstance(chooses, Mapping) and chooses.get("pick") == "all":
+        chosen = self.obj(ctx, chooses)
+        subj = Phrase(f"{subj.text} that choose one or more {chosen.removeprefix('all ')}", plural=True)
+    elif "if_chooses" in mod:
         subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
     if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
             and "or_power" not in mod and is_int(mod.get("minimum")):
@@ -341,6 +355,9 @@ def restriction(self: Renderer, ctx: Ctx, name: str, subj: Phrase) -> str:
         "no_units_played_here": "units can't be played here",
         "cant_be_readied": f"{subj.text} can't be readied",
         "cant_play_spells": f"{subj.text} can't play spells",
+        "skip_draw_phase": f"{'skip your' if subj.text == 'you' else subj.text + ' skip their'} Draw Phase",
+        "banish_instead_of_trash": f"if a card would go to {'your' if subj.text == 'you' else subj.text + chr(39) + 's'} "
+                                   "trash from anywhere other than a Main Deck, banish it instead",
     }
     return table.get(name, mark(f"restriction {name!r}"))
 
@@ -349,6 +366,8 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
     hook, value = str(mod.get("hook")), mod.get("value")
     if hook == "damage_assignment":
         return f"{subj.text} must be assigned combat damage {'first' if value == 'first' else 'last'}"
+    if hook == "ignore_damage_assignment":
+        return f"you ignore [{'Tank' if value == 'first' else 'Backline'}] while assigning combat damage here"
     if hook == "timing":
         return f"{subj.text} {subj.verb('have')} [{str(value).capitalize()}]"
     if hook == "standard_move":
@@ -372,6 +391,14 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
         return f"{subj.text} {subj.verb('be')} {article_for(str(value))} {value}"
     if hook == "chosen_by":
         return f"{subj.text} can't be chosen by enemy spells and abilities"
+    if hook == "extra_might_loss":
+        return f"if a spell or ability you control would give -Might to a unit it chooses, it gives an additional " \
+               f"-{value} Might"
+    if hook == "channel_limit":
+        n = int(value) if is_int(value) else 1
+        return f"players only channel {n} rune{'' if n == 1 else 's'} at the start of their Channel Phase"
+    if hook == "moved_by":
+        return f"{subj.text} can't be moved by enemy spells and abilities"
     if hook == "event_alias":
         events = str(value).split()
         if len(events) == 2:
@@ -400,6 +427,19 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
     if hook == "extra_hidden_cards":
         n = value if is_int(value) else 1
         return "you may hide an additional card here" if n == 1 else f"you may hide {n} additional cards here"
+    if hook == "cant_be_countered":
+        if value == "controller":
+            return f"{ctx.your()} spells and abilities can't be countered"
+        return f"{subj.text} can't be countered"
+    if hook == "cant_be_played":
+        return f"{subj.text} can't be played"
+    if hook == "ignore_targeting_tax":
+        if ctx.spell:
+            return "ignore [Deflect] while paying this spell's cost"
+        return "players ignore [Deflect] while paying for spells and abilities choosing something here"
+    word = plugin_word("hook", hook)
+    if word is not None and word.text:
+        return word.text.format(subject=subj.text, value=value)
     return mark(f"hook {hook}={value!r}")
 
 

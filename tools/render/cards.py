@@ -79,7 +79,8 @@ def lines(self: Renderer) -> list[str]:
             continue
         effect_param = isinstance(entry, Mapping) and isinstance(next(iter(entry.values()), None), Mapping) \
             and "type" in next(iter(entry.values()))
-        (last if effect_param else out).append(safe(self.keyword_line, entry))
+        kw = self.catalog.keywords.get(norm_kw(name)) if self.catalog is not None else None
+        (last if effect_param or (kw is not None and kw.printed_last) else out).append(safe(self.keyword_line, entry))
     abilities = self.card.get("abilities")
     abilities = abilities if isinstance(abilities, list) else []
     last_activated: int | None = None  # the line of the last activated ability

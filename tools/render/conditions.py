@@ -6,9 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from riftscript.tools.render.phrases import (INTRANSITIVE, NOUNS, OPS, OPS_VALUE, PAST, PHASES, STATES, ZONES, Amt,
+from riftscript.tools.render.phrases import (INTRANSITIVE, NOUNS, OPS, OPS_VALUE, PAST, PHASES, ZONES, Amt,
                                              Ctx, Node, article_for, is_int, keyword_display, mark, number_word,
-                                             series, third_singular)
+                                             plugin_word, series, state_word, third_singular)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -99,6 +99,8 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
         equal, per = named.get(name, (f"the recorded {name.replace('_', ' ')}", ""))
         if name in ("x", "keyword_value") and times == 1 and plus == 0:
             return Amt("X", equal="X")
+    elif (word := plugin_word("amount", str(kind))) is not None and word.text:
+        equal = word.text.format(of=self.obj(ctx, node.get("of", "self")))
     else:
         return Amt(mark(f"amount type {kind!r}"))
     if times != 1:
@@ -125,7 +127,7 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
         subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
         if len(subjects) == 1 and all(isinstance(p, Mapping) and p.get("type") == "is" for p in parts):
             subject = self.subject(ctx, next(iter(subjects)))
-            states = [STATES.get(str(p.get("state")), mark(f"state {p.get('state')}")) for p in parts]
+            states = [state_word(str(p.get("state"))) for p in parts]
             last = {s.rsplit(" ", 1)[-1] for s in states}
             if len(last) == 1 and all(" " in s for s in states):
                 tail = last.pop()
@@ -147,7 +149,7 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
             return f"{subject.text} conquered this turn"
         if state == "died_alone":
             return f"{subject.text} died alone"
-        return f"{subject.be()} {STATES.get(state, mark(f'state {state}'))}"
+        return f"{subject.be()} {state_word(state)}"
     if kind == "exists":
         return self.exists(ctx, cond)
     if kind == "compare":
@@ -196,7 +198,7 @@ def negated(self: Renderer, ctx: Ctx, cond: Node) -> str:
                        f"from {ctx.your()} hand"
             if state == "conquered_this_turn":
                 return f"{subject.text} didn't conquer this turn"
-            return f"{subject.be()} not {STATES.get(state, mark(f'state {state}'))}"
+            return f"{subject.be()} not {state_word(state)}"
         if kind == "did":
             return {"succeed": "you don't", "fail": "you can", "kill": "this doesn't kill it",
                     "pay": "you didn't pay", "choose": "you didn't choose to"}.get(

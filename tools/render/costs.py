@@ -47,7 +47,10 @@ def cost_parts(self: Renderer, ctx: Ctx, cost: Node, *, symbols: bool) -> list[s
         parts.append(f"kill {ctx.self_obj}")
     if cost.get("recycle_self"):
         parts.append(f"recycle {ctx.self_obj}")
-    if "discard" in cost:
+    if "discard" in cost and isinstance(cost.get("discard_what"), Mapping):
+        noun = self.selection(ctx, {"pick": "choose", "what": "card", "where": cost["discard_what"]}).text
+        parts.append(f"discard {noun}" if cost["discard"] == 1 else f"discard {cost['discard']} x {noun}")
+    elif "discard" in cost:
         parts.append(f"discard {cost['discard']}")
     if "recycle_from_trash" in cost:
         parts.append(f"recycle {cost['recycle_from_trash']} from {ctx.your()} trash")
@@ -78,8 +81,8 @@ def cost_parts(self: Renderer, ctx: Ctx, cost: Node, *, symbols: bool) -> list[s
         parts.append("{Exhaust}" if symbols else f"exhaust {ctx.self_obj}")
     if symbols and cost.get("kill_self") and resources and parts and parts[0] == f"kill {ctx.self_obj}":
         parts = parts[1:] + parts[:1]  # "{1}{Calm}, {Exhaust}, Kill this"
-    known = {"kill", "kill_self", "recycle_self", "discard", "recycle_from_trash", "spend_buff_self", "spend_buff",
-             "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
+    known = {"kill", "kill_self", "recycle_self", "discard", "discard_what", "recycle_from_trash", "spend_buff_self",
+             "spend_buff", "exhaust", "energy", "power", "power_x", "exhaust_self", "recycle", "return_to_hand", "banish_self",
              "energy_x", "xp"}
     parts += [mark(f"cost {k}") for k in cost if k not in known]
     if symbols:

@@ -460,6 +460,8 @@ def e_add(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         out.append(Clause("use only to play gear or use gear abilities", subject=True))
     elif eff.get("only_for") == "showdowns":
         out.append(Clause("spend this Energy only during showdowns", subject=True))
+    elif eff.get("only_for") == "units":
+        out.append(Clause("spend this Energy only to play units or activated abilities of units", subject=True))
     return out
 
 
@@ -674,6 +676,13 @@ def e_extra_turn(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Claus
 def e_win_game(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     who = ctx.you()
     return [Clause(f"{who.text} {who.verb('win')} the game", subject=True)]
+
+
+def e_turn_into_copy(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
+    subj = self.subject(ctx, eff.get("target", "self"))
+    whom = ctx.self_obj if eff.get("target", "self") == "self" else "it"
+    return [Clause(f"{subj.text} {subj.verb('become')} a copy of {self.obj(ctx, eff.get('of'))} for as long as this "
+                   f"is attached to {whom}")]
 
 
 def e_attach(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:

@@ -11,6 +11,8 @@ from typing import Any, TypeGuard
 
 from riftscript.core.cards import CardDef
 from riftscript.core.catalog import Catalog
+from riftscript.core.effects import WORDS as LANGUAGE_WORDS
+from riftscript.core.registry import LanguageWord
 
 Node = Any
 
@@ -62,6 +64,21 @@ OPS_VALUE = {"ge": "at least", "gt": "greater than", "le": "at most", "lt": "les
 
 def mark(text: str) -> str:
     return f"{MARK_OPEN}{text}{MARK_CLOSE}"
+
+
+def plugin_word(kind: str, name: str) -> LanguageWord | None:
+    """A word a plugin added to the script language (its English is the plugin's)."""
+    return LANGUAGE_WORDS.get((kind, name))
+
+
+def state_word(state: str) -> str:
+    """An object state's adjective: the built-in ones', or a plugin's own English."""
+    word = plugin_word("state", state)
+    return STATES.get(state) or (word.text if word is not None and word.text else mark(f"state {state}"))
+
+
+# replaced events a spell or ability does to an object (core/actions.replaced)
+DONE_TO = {"stun": "stun {}", "lose_might": "give {} -Might", "return_to_hand": "return {} to hand"}
 
 
 def is_marked(text: str) -> bool:

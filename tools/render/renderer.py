@@ -161,6 +161,7 @@ class Renderer:
     e_prevent_damage = effects.e_prevent_damage
     e_extra_turn = effects.e_extra_turn
     e_win_game = effects.e_win_game
+    e_turn_into_copy = effects.e_turn_into_copy
     e_attach = effects.e_attach
     e_hide = effects.e_hide
     e_reveal_hand = effects.e_reveal_hand

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from riftscript.tools.render.phrases import (NOUNS, ZONES, Ctx, Node, Phrase, article_for, is_int, keyword_display,
-                                             mark, number_word, series)
+                                             mark, number_word, plugin_word, series)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -340,8 +340,17 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
              "same_controller_as", "attached_to", "banished_with", "in_hand", "chooses", "chooses_only", "not_keyword",
              "occupied_by", "not_at", "units_total_might", "paid", "tag_named"}
     for key in where:
-        if key not in known:
+        word = plugin_word("filter", key)
+        if key in known:
+            continue
+        if word is None or not word.text:
             posts.append(mark(f"filter {key}"))
+        elif where[key] is True:
+            adjs.append(word.text)
+        elif where[key] is False:
+            adjs.append(f"non-{word.text.strip('[]')}")
+        else:
+            posts.append(word.text.format(value=where[key]))
     return adjs, noun, posts, late
 
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from riftscript.tools.render.phrases import (NOUNS, PHASES, Ctx, Node, Phrase, TriggerParts, article_for, is_int,
-                                             mark, ordinal)
+                                             DONE_TO, mark, ordinal, plugin_word)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -197,6 +197,19 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
             if not isinstance(subject, Mapping) else other_np()
         parts = TriggerParts(np, "be", "returned to a player's hand" if player in (None, "any")
                              else f"returned to {ctx.your()} hand")
+    elif event == "might_reaches":
+        whom = ctx.self_poss if is_self else other_np().text + "'s"
+        number = t.get("at_least", 5)
+        parts = TriggerParts(Phrase(f"{whom} Might"), "become", f"{number} or more")
+    elif event == "lose_might":
+        whom = ctx.self_obj if is_self else other_np().text
+        parts = TriggerParts(Phrase("a spell or ability"), "give", f"{whom} -Might")
+    elif (word := plugin_word("event", event)) is not None:
+        if is_self or is_host:
+            verb, _, obj = word.text.partition(" ")
+            parts = TriggerParts(me, verb, obj)
+        else:
+            parts = TriggerParts(player_phrase, word.active or "make", other_np("permanent").text)
     else:
         parts = TriggerParts(Phrase(mark(f"event {event}")), "happen")
     extra: list[str] = []
@@ -235,6 +248,13 @@ def trigger(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> str:
 
 def would(self: Renderer, ctx: Ctx, t: Node) -> str:
     """A replaced event: 'a friendly unit would die'."""
+    event = t.get("event") if isinstance(t, Mapping) else None
+    if event in DONE_TO and t.get("subject") == "self":
+        # what a spell or ability does to the object: "a spell or ability that chooses me would stun me"
+        doer = f"a spell or ability that chooses {ctx.self_obj}" if t.get("by_chooser") else "a spell or ability"
+        return f"{doer} would {DONE_TO[str(event)].format(ctx.self_obj)}"
+    if event == "score" and t.get("player") in (None, "any"):
+        return "a player would score 1 point from conquering or holding"
     parts = self.trigger_parts(ctx, t)
     if not parts.verb:
         return f"{parts.rest} would begin"

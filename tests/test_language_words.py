@@ -1,0 +1,128 @@
+"""Plugins add words to the script language (hook ``riftscript_language``): a filter key, an object
+state, an amount and a trigger event, each checked by the schema, run by the engine and worded by the
+renderer like the built-in words; a word may not redefine a built-in one nor another plugin's."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from riftscript.core.builder import Builder
+from riftscript.core.catalog import load_catalog
+from riftscript.core.effects import EffectContext
+from riftscript.core.errors import PluginError
+from riftscript.core.hookspecs import hookimpl
+from riftscript.core.registry import EffectType, LanguageWord, load_plugins
+from riftscript.tools.render import render_card
+
+MARK = "marked"
+
+
+def _marked(ctx: Any, oid: int) -> bool:
+    return any(entry[0] == MARK and entry[2] == oid for entry in ctx.g.state.history)
+
+
+def _mark(ctx: Any, node: dict[str, Any]) -> None:
+    for oid in ctx.resolve(node["target"]):
+        ctx.g.remember(MARK, ctx.you, oid)
+        ctx.g.emit(MARK, obj=oid, player=ctx.you)
+
+
+class Words:
+    """A plugin marking units: a primitive, and the words that read the mark."""
+
+    @hookimpl
+    def riftscript_effect_types(self) -> list[EffectType]:
+        return [EffectType("mark", _mark, {"properties": {"target": {"$ref": "#/$defs/selector"}},
+                                           "required": ["target"]}, emits=(MARK,), text="mark {target}")]
+
+    @hookimpl
+    def riftscript_language(self) -> list[LanguageWord]:
+        return [
+            LanguageWord("state", MARK, lambda ctx, oid, obj: _marked(ctx, oid), text="marked"),
+            LanguageWord("filter", MARK, lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
+                         {"type": "boolean"}, text="marked"),
+            LanguageWord("amount", "marks", lambda ctx, node, subject: sum(
+                1 for e in ctx.g.state.history if e[0] == MARK and e[1] == ctx.you),
+                {"properties": {}}, text="the number of marks you made"),
+            LanguageWord("event", MARK, text="become marked", active="mark"),
+            LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
+        ]
+
+
+MARKER = {  # marks a unit when played; +1 Might for each mark while marked; draws when marked
+    "schema_version": 1, "code": "TST-001", "name": "Marker", "type": "unit", "cost": {"energy": 1}, "might": 1,
+    "abilities": [
+        {"kind": "activated", "cost": {"energy": 0},
+         "effect": {"type": "mark", "target": {"pick": "target", "what": "unit", "where": {MARK: False}}}},
+        {"kind": "static", "while": {"type": "is", "subject": "self", "state": MARK},
+         "modifiers": [{"type": "might", "amount": {"type": "marks"}}]},
+        {"kind": "triggered", "when": {"event": MARK, "subject": "self"}, "effect": {"type": "draw", "amount": 1}},
+        {"kind": "static", "modifiers": [{"type": "hook", "hook": "mark_limit", "value": 2}]},
+    ]}
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    folder = tmp_path_factory.mktemp("words")
+    import json
+
+    (folder / "TST-001.yaml").write_text(json.dumps(MARKER))
+    return load_catalog(load_plugins(extra=[Words()]), extra_cards=[folder], cache=False)
+
+
+def test_scripts_using_the_words_are_checked_and_run(catalog: Any) -> None:
+    b = Builder(catalog)
+    index = b.add(0, "TST-001")
+    b.deck(0, ["OGN-052"])
+    g, ids = b.build()
+    marker = ids[index]
+    activate = {"type": "activate", "source": marker, "ability": 0, "targets": [[marker]]}
+    assert activate in g.legal_actions()  # the unmarked marker is a legal target of its own ability
+    g.apply(activate)
+    g.apply({"type": "pass"})
+    g.apply({"type": "pass"})
+    assert {"type": "activate", "source": marker, "ability": 0, "targets": [[marker]]} not in g.legal_actions()
+    ctx = EffectContext(g, 0, marker)
+    assert ctx.state_of(marker, MARK)
+    assert ctx.matches(marker, {MARK: True}) and not ctx.matches(marker, {MARK: False})
+    assert ctx.amount({"type": "marks"}) == 1
+    assert [item.obj for item in g.state.chain] == [marker]  # the event triggered "when I become marked"
+    g.apply({"type": "pass"})
+    g.apply({"type": "pass"})
+    assert len(g.state.players[0].hand) == 1
+
+
+def test_the_renderer_words_them(catalog: Any) -> None:
+    lines = render_card(catalog.cards["TST-001"], catalog).splitlines()
+    assert lines[0] == "{0}: Mark a non-marked unit."
+    assert lines[1].startswith("While I'm marked,") and lines[1].endswith("by the number of marks you made.")
+    assert lines[2] == "When I become marked, draw 1."
+    assert lines[3] == "I can be marked 2 times."  # a hook name the plugin reads, in its own English
+
+
+def test_a_script_with_a_word_no_plugin_adds_is_refused() -> None:
+    schemas = load_catalog(cache=False).schemas
+    assert schemas is not None
+    problems = schemas.check("card", {**MARKER, "abilities": MARKER["abilities"][1:2]})
+    assert "'marked' is not a known state; did you mean 'damaged'?" in [message for _, message, _ in problems]
+
+
+def test_a_word_may_not_redefine_a_built_in_one() -> None:
+    class Bad:
+        @hookimpl
+        def riftscript_language(self) -> list[LanguageWord]:
+            return [LanguageWord("filter", "stunned", lambda *a: True)]
+
+    with pytest.raises(PluginError, match="built-in word"):
+        load_catalog(load_plugins(extra=[Bad()]), cache=False)
+
+
+def test_two_plugins_may_not_add_the_same_word() -> None:
+    class Other:
+        @hookimpl
+        def riftscript_language(self) -> list[LanguageWord]:
+            return [LanguageWord("state", MARK, lambda *a: False, plugin="other")]
+
+    with pytest.raises(PluginError, match="two plugins"):
+        load_catalog(load_plugins(extra=[Words(), Other()]), cache=False)
