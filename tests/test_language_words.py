@@ -47,6 +47,8 @@ class Words:
                 {"properties": {}}, text="the number of marks you made"),
             LanguageWord("amount", "times_marked", lambda ctx, node, subject: 1,
                          {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
+            LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
+                         {"type": "boolean"}, text="marked by you"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
             LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
@@ -148,3 +150,10 @@ def test_an_amount_word_counting_times_reads_per_time(catalog: Any) -> None:
     """A plugin amount 'the number of times {of_is} ...' words its subject ("I'm") and gives "for each time"."""
     static = {"kind": "static", "modifiers": [{"type": "might", "amount": {"type": "times_marked", "of": "self"}}]}
     assert render_card({**MARKER, "abilities": [static]}, catalog) == "I have +1 Might for each time I'm marked."
+
+
+def test_a_filter_word_that_is_a_phrase_follows_the_noun(catalog: Any) -> None:
+    """A one-word state is an adjective ("a non-marked unit" above); a phrase comes after the noun."""
+    kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
+                                                                    "where": {"marked_by_you": True}}}}
+    assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a unit marked by you."
