@@ -378,7 +378,7 @@ def test_one_card_of_yours_in_a_zone() -> None:
     ready = {"kind": "static", "while": {"type": "exists", "what": {
         "pick": "all", "what": "card", "zone": "trash", "whose": "you", "where": {"tag": "Poro"}}},
         "modifiers": [{"type": "enter_ready"}]}
-    assert render_card(card(abilities=[ready])) == "If you have a Poro card in your trash, I enter ready."
+    assert render_card(card(abilities=[ready])) == "I enter ready if you have a Poro card in your trash."
 
 
 def test_lasting_effects() -> None:

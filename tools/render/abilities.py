@@ -114,8 +114,9 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
             # "I cost {2} less to play from anywhere other than your hand"
             return [s + " to play from anywhere other than your hand" for s in sentences]
         what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
-        own_units = isinstance(what, Mapping) and what.get("what", "unit") == "unit" and \
-            (what.get("where") or {}).get("controller") in ("friendly", "you")
+        own_units = isinstance(what, Mapping) and (what.get("what", "unit") == "unit" and (
+            what.get("where") or {}).get("controller") in ("friendly", "you")
+            or bool(what.get("zone")) and what.get("whose") == "you")  # or a card of yours in a zone
         if moment and own_units and all(isinstance(m, Mapping) and m.get("type") in ("enter_ready",
                                                                                       "enter_exhausted")
                                         for m in modifiers):
