@@ -580,7 +580,7 @@ def triggered(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], head: str = 
         head, cond = f"While {self.condition(inner, ability['if'])}, {head[0].lower()}{head[1:]}", ""
     if cond and isinstance(t, Mapping) and t.get("event") == "phase_start" and head.startswith("At the start") \
             and self.styled("condition_first"):
-        # "If you control fewer runes than an opponent at the start of your Beginning Phase, ..."
+        # "If <condition> at the start of <phase>, ..." (the condition before the moment)
         head, cond = f"If {cond[3:-2]} a{head[1:]}", ""
     effect = self.text(inner, ability.get("effect"))
     if ability.get("optional"):

@@ -291,7 +291,7 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
     else:
         phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
     if zone and sel.get("whose") == "you" and quantity == "" and f" from {ctx.your()} " in f"{phrase} ":
-        # one card of yours in a zone: "you have a card with my name in your trash"
+        # one card of yours in a zone: "you have a <card> in your trash", not "there is a <card> from your trash"
         return f"{ctx.you().text} have {phrase.replace(f' from {ctx.your()} ', f' in {ctx.your()} ')}"
     if owned and not zone:
         verb = "have" if quantity and not (self.styled("control_counts") and quantity.endswith("or more")) \
@@ -353,7 +353,7 @@ def compare(self: Renderer, ctx: Ctx, cond: Mapping[str, Any]) -> str:
             and left.get("type") == right.get("type") == "stat" and left.get("stat") == right.get("stat") == "runes" \
             and set(left) == {"type", "stat"} and set(right) == {"type", "stat", "player"} \
             and right["player"] == "opponent":
-        # "you control fewer runes than an opponent"
+        # your runes against an opponent's: "you have fewer runes than ..." (control_counts: "control")
         verb = "control" if self.styled("control_counts") else "have"
         return f"{ctx.you().text} {verb} {'fewer' if op == 'lt' else 'more'} runes than an opponent"
     if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \

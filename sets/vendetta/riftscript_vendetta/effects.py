@@ -393,7 +393,7 @@ def _name_named(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
 
 
 def _name_of(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
-    """``name_of: self``: a card with that object's name ("a card with my name in your trash")."""
+    """``name_of: self``: a card whose name is that object's (Shadow Assassin's trash, Spiderling's neighbours)."""
     return card.name in {ctx.g.card(src).name for src in ctx.resolve(want)}
 
 
