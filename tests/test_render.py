@@ -93,13 +93,13 @@ def test_set_text_style() -> None:
 
 
 def test_counting_text_styles() -> None:
-    """'or_more_numerals', 'control_counts' and 'condition_first' (Vendetta's wording) change an invented
+    """'or_more_numerals', 'control_counts', 'condition_first' and 'unless' (Vendetta's wording) change an invented
     set's cards only: counts of what the player controls in numerals with 'control', the player's runes
     against an opponent's, the condition of a phase trigger first."""
     installed = load_catalog()
     origins = installed.sets["OGN"]
     manifest = {**origins.manifest, "code": "TST", "text_style": ["or_more_numerals", "control_counts",
-                                                                   "condition_first"]}
+                                                                   "condition_first", "unless"]}
     styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
     runes = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
              "if": {"type": "compare", "left": {"type": "stat", "stat": "runes"}, "op": "ge", "right": 9},
@@ -111,6 +111,10 @@ def test_counting_text_styles() -> None:
     phase = {**fewer, "when": {"event": "phase_start", "phase": "ending", "whose_turn": "yours"}}
     per_gear = {"kind": "static", "modifiers": [{"type": "might", "amount": {
         "type": "count", "of": {"pick": "all", "what": "gear", "where": {"controller": "you", "exhausted": True}}}}]}
+    unless = {"kind": "static", "while": {"type": "not", "of": {"type": "is", "subject": "self", "state": "stunned"}},
+              "modifiers": [{"type": "might", "amount": 2}]}
+    assert render_card(card(abilities=[unless]), styled) == "I have +2 Might unless I'm stunned."
+    assert render_card(card(code="OGN-999", abilities=[unless])) == "While I'm not stunned, I have +2 Might."
     assert render_card(card(abilities=[per_gear]), styled).endswith("each exhausted gear you control.")
     assert render_card(card(code="OGN-999", abilities=[per_gear])).endswith("each of your exhausted gear.")
     lines = render_card(card(abilities=[runes, fewer, gear, phase]), styled).splitlines()

@@ -124,6 +124,10 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
         if moment and affects == "self" and self.styled("cost_if_after") \
                 and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
+        if isinstance(cond, Mapping) and cond.get("type") == "not" and isinstance(cond.get("of"), Mapping) \
+                and self.styled("unless"):
+            # "I don't deal combat damage unless I'm at a battlefield ..."
+            return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
         # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
         past = isinstance(cond, Mapping) and (cond.get("type") == "history" or about_the_turn(cond))
         prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
