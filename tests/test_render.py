@@ -377,6 +377,17 @@ def test_a_label_says_its_own_condition_once() -> None:
     assert render_card(card(abilities=[static])) == "[Legion] — I have +1 Might."
 
 
+def test_at_a_battlefield_with_exactly_so_many_other_units() -> None:
+    """'I'm at a battlefield' and 'exactly N other units of yours here' read as one place with them."""
+    where = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "at_battlefield"}, {
+        "type": "exists", "what": {"pick": "all", "what": "unit",
+                                   "where": {"controller": "you", "other": True, "location": "here", "tag": "Poro"}},
+        "at_least": 2, "at_most": 2}]}
+    static = {"kind": "static", "while": where, "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card(card(code="OGN-999", abilities=[static])).startswith(
+        "While I'm at a battlefield with exactly 2 other Poro units you control,")
+
+
 def test_one_card_of_yours_in_a_zone() -> None:
     """'if you have a Poro card in your trash' (a selection's 'from your trash' reads 'in' in a condition)."""
     ready = {"kind": "static", "while": {"type": "exists", "what": {

@@ -134,6 +134,19 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
             "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
             "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}:
         return f"{self.subject(ctx, parts[0]['subject']).be()} attacking with another unit"
+    if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
+            "type": "is", "subject": "self", "state": "at_battlefield"} and isinstance(parts[1], Mapping) \
+            and parts[1].get("type") == "exists" and parts[1].get("at_least", 1) == parts[1].get("at_most") \
+            and isinstance(parts[1].get("what"), Mapping) and isinstance(parts[1]["what"].get("where"), Mapping) \
+            and parts[1]["what"]["where"].get("location") == "here" and set(parts[1]["what"]) <= {"pick", "what", "where"}:
+        # "I'm at a battlefield with exactly one other unit you control"
+        found = parts[1]["what"]
+        rest = {k: v for k, v in found["where"].items() if k != "location"}
+        count = parts[1]["at_most"]
+        noun = self.there_are(ctx, {**found, "where": rest}, f"exactly {number_word(count) if count == 1 else count}")
+        mine = noun.startswith(f"{ctx.you().text} have ")
+        noun = noun.removeprefix(f"{ctx.you().text} have ").removeprefix("there are ").removeprefix("there is ")
+        return f"{ctx.self_subj.be()} at a battlefield with {noun}" + (f" {ctx.you().text} control" if mine else "")
     if kind in ("all", "any") and isinstance(parts, list):
         word = "and" if kind == "all" else "or"
         subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
