@@ -388,6 +388,14 @@ def test_at_a_battlefield_with_exactly_so_many_other_units() -> None:
         "While I'm at a battlefield with exactly 2 other Poro units you control,")
 
 
+def test_played_this_turn_conditions_share_one_sentence() -> None:
+    """Several 'you've played X this turn' conditions read as one list."""
+    played = [{"type": "history", "event": "played", "player": "you", "subject": {"type": t}} for t in ("gear", "spell")]
+    trigger = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+               "if": {"type": "all", "of": played}, "effect": {"type": "draw", "amount": 2}}
+    assert "if you've played a gear and a spell this turn," in render_card(card(code="OGN-999", abilities=[trigger]))
+
+
 def test_one_card_of_yours_in_a_zone() -> None:
     """'if you have a Poro card in your trash' (a selection's 'from your trash' reads 'in' in a condition)."""
     ready = {"kind": "static", "while": {"type": "exists", "what": {

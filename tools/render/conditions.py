@@ -147,6 +147,15 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
         mine = noun.startswith(f"{ctx.you().text} have ")
         noun = noun.removeprefix(f"{ctx.you().text} have ").removeprefix("there are ").removeprefix("there is ")
         return f"{ctx.self_subj.be()} at a battlefield with {noun}" + (f" {ctx.you().text} control" if mine else "")
+    if kind == "all" and isinstance(parts, list) and len(parts) > 1 and all(
+            isinstance(p, Mapping) and p.get("type") == "history" and set(p) <= {"type", "event", "player", "subject"}
+            and p.get("event") == parts[0].get("event") and p.get("player") == parts[0].get("player") for p in parts):
+        # "you've played a non-token unit, a non-token gear, and a spell this turn"
+        said = [self.condition(ctx, p) for p in parts]
+        head = said[0].split(" ", 2)[:2]
+        if all(t.endswith(" this turn") and t.split(" ", 2)[:2] == head for t in said):
+            return " ".join(head) + " " + series([t.split(" ", 2)[2].removesuffix(" this turn") for t in said]) \
+                + " this turn"
     if kind in ("all", "any") and isinstance(parts, list):
         word = "and" if kind == "all" else "or"
         subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
