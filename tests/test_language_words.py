@@ -49,6 +49,8 @@ class Words:
                          {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
             LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked by you"),
+            LanguageWord("filter", "mark_colour", lambda ctx, oid, obj, card, want: False,
+                         {"enum": ["red", "blue"]}, text="{value}"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
             LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
@@ -158,3 +160,10 @@ def test_a_filter_word_that_is_a_phrase_follows_the_noun(catalog: Any) -> None:
     kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
                                                                     "where": {"marked_by_you": True}}}}
     assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a unit marked by you."
+
+
+def test_a_filter_word_that_is_its_value_is_an_adjective(catalog: Any) -> None:
+    """A filter word whose English is its value alone reads as an adjective ("a Red unit")."""
+    kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
+                                                                    "where": {"mark_colour": "red"}}}}
+    assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a Red unit."

@@ -351,6 +351,8 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
             (posts if " " in word.text.strip() else adjs).append(word.text)
         elif where[key] is False:
             adjs.append(f"non-{word.text.strip('[]')}")
+        elif word.text == "{value}":
+            adjs.append(str(where[key]).capitalize())  # the value itself is the adjective ("an enemy Chaos unit")
         else:
             posts.append(word.text.format(value=where[key]))
     return adjs, noun, posts, late
