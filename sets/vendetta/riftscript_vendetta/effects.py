@@ -419,7 +419,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="not the only spell an opponent has played this turn", plugin=PLUGIN),
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
-        LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
+        LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="{value}", plugin=PLUGIN),
         LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
                      text="with exactly {value} units there", plugin=PLUGIN),
