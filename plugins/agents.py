@@ -5,13 +5,13 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core import chain, decisions, layers, rng
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import AgentSpec
-from riftscript.core.state import NOWHERE, is_battlefield
+from riftscript.core.engine import chain, decisions, layers, rng
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import AgentSpec
+from riftscript.core.engine.state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
-    from riftscript.core.game import Game
+    from riftscript.core.engine.game import Game
 
 
 class RandomAgent:

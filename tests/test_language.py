@@ -1,6 +1,6 @@
 """No key without an effect: every key the schemas accept has one implementation, in one place.
 
-The script language's handler tables (``core/effects.py``: filters, states, stats, locations,
+The script language's handler tables (``core/engine/effects.py``: filters, states, stats, locations,
 amounts, conditions, player references, ...) are compared with the JSON Schemas both ways; each
 effect primitive must read every field its schema gives it; a primitive declares once whether it
 asks a player, and the compiler reads that declaration.
@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.effects import AMOUNTS, CONDITIONS, EffectContext, Table, language_tables
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType, load_plugins
-from riftscript.core.schema import raw_schema
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.engine.effects import AMOUNTS, CONDITIONS, EffectContext, Table, language_tables
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType, load_plugins
+from riftscript.core.script.schema import raw_schema
 from riftscript.tools import audit
 from riftscript.tools.pytest_plugin import catalog as shared_catalog
-from riftscript.core.offer import complete
+from riftscript.core.engine.offer import complete
 
 TABLES = language_tables()
 

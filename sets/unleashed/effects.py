@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core import actions, layers
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType
-from riftscript.core.state import BF0, NOWHERE, Battlefield
+from riftscript.core.engine import verbs, layers
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType
+from riftscript.core.engine.state import BF0, NOWHERE, Battlefield
 
 _PLUGIN = "unleashed-effects"
 
@@ -55,7 +55,7 @@ def _play_token_copy(g: Any, code: str, controller: int, loc: int, ready: bool) 
     card = g.defs[code]
     obj = g.new_obj(code, controller, "limbo", token=True)
     g.emit("create_token", obj=obj.id, player=controller, code=code)
-    actions.enter_board(g, obj.id, controller, loc, ready=ready)
+    verbs.enter_board(g, obj.id, controller, loc, ready=ready)
     g.emit("played", player=controller, obj=obj.id, code=code, type=card.type, loc=loc, token=True)
     return int(obj.id)
 

@@ -8,9 +8,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from riftscript.core.cards import Json
-from riftscript.core.catalog import Catalog, keyword_id
-from riftscript.core.registry import EffectType
+from riftscript.core.script.cards import Json
+from riftscript.core.script.catalog import Catalog, keyword_id
+from riftscript.core.script.registry import EffectType
 from riftscript.tools.audit.kernel import KERNEL_PROCEDURES, kernel_sources
 
 if TYPE_CHECKING:

@@ -20,6 +20,9 @@ KERNEL_PROCEDURES: dict[str, str] = {
 }
 
 
+# The subpackages of riftscript.core whose modules the reader finds by their own name.
+LAYERS = ("engine", "script")
+
 # ---------------------------------------------------------------------- kernel event sources
 FunctionKey = tuple[str, str]
 
@@ -40,9 +43,11 @@ class _CoreSource:
         self.modules: dict[str, dict[str, _Function]] = {}
 
     def module(self, name: str) -> dict[str, _Function]:
+        """The functions of the module ``name`` (a module's own name: ``turn`` is core/engine/turn.py)."""
         if name in self.modules:
             return self.modules[name]
-        entry = self.package.joinpath(f"{name}.py")
+        entry = next((e for e in (self.package.joinpath(folder, f"{name}.py") for folder in LAYERS) if e.is_file()),
+                     self.package.joinpath(f"{name}.py"))
         functions: dict[str, _Function] = {}
         self.modules[name] = functions
         if not entry.is_file():
@@ -83,13 +88,15 @@ class _CoreSource:
 
     @staticmethod
     def _import(node: ast.ImportFrom, modules: set[str], imported: dict[str, FunctionKey]) -> None:
-        if node.level != 1:
+        """A relative import inside riftscript.core; modules are named by their own name (short names
+        are unique across core/script and core/engine)."""
+        if node.level == 0:
             return
         for alias in node.names:
-            if node.module is None:
+            if node.module is None or node.module in LAYERS:
                 modules.add(alias.asname or alias.name)
             else:
-                imported[alias.asname or alias.name] = (node.module, alias.name)
+                imported[alias.asname or alias.name] = (node.module.rpartition(".")[2], alias.name)
 
     def function(self, key: FunctionKey) -> _Function | None:
         return self.module(key[0]).get(key[1])

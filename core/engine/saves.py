@@ -6,10 +6,10 @@
 1. **Parsing, bounded**: at most MAX_BYTES, nested at most MAX_DEPTH deep; numbers are integers
    written without a fraction (``NaN``, ``Infinity`` and ``1.5`` are refused as they are read).
 2. **Shape**: the document against ``schemas/state.schema.json`` (closed objects, every field's
-   type and range), compiled by core/jsonshape.py.
+   type and range), compiled by core/engine/jsonshape.py.
 3. **Invariants**: the mode and every card code are installed; every object id named anywhere
    exists; each card is in exactly one zone, and its zone, owner and location agree with the lists
-   holding it (core/invariants.py); seats, the turn order and the decision name players of the
+   holding it (core/engine/invariants.py); seats, the turn order and the decision name players of the
    game; the log's events are numbered one by one up to the state's count, and the setup event
    names the state's mode and seed.
 4. **The log**: a game started by ``Game.new`` (or a match by ``Match.new``) is replayed from its
@@ -25,12 +25,12 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from . import invariants, jsonshape, offer
-from .decks import Deck
-from .errors import CorruptStateError, RiftScriptError
+from ..script.decks import Deck
+from ..errors import CorruptStateError, RiftScriptError
 from .state import BF0, NOWHERE, from_jsonable
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
+    from ..script.catalog import Catalog
     from .game import Game
     from .match import Match
 
@@ -140,7 +140,7 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
         if obj["attached_to"] != NOWHERE and str(obj["attached_to"]) not in objs:
             raise _fail(where + ("attached_to",), f"no object {obj['attached_to']}")
         if obj["zone"] != "board":
-            # leaving the board ends statuses and attachments (436.4, core/actions.py _leave_board)
+            # leaving the board ends statuses and attachments (436.4, core/engine/verbs.py _leave_board)
             for field, default in OFF_BOARD:
                 if obj[field] != default:
                     raise _fail(where + (field,), f"is {obj[field]!r} off the board ({obj['zone']}); there it is "
@@ -239,7 +239,7 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
 
 
 def check_zones(g: "Game", at: jsonshape.Path = ()) -> None:
-    """The kernel's invariants (core/invariants.py): each object in exactly one zone, agreeing with
+    """The kernel's invariants (core/engine/invariants.py): each object in exactly one zone, agreeing with
     the lists holding it; no negative pool; no battlefield with units of three players; no unit with
     lethal damage while a player decides; attached cards with a unit on the board."""
     problems = invariants.check(g, *invariants.baseline(g), caches=False)  # nothing cached yet
@@ -248,7 +248,7 @@ def check_zones(g: "Game", at: jsonshape.Path = ()) -> None:
         named = first[1:].split(" ", 1)[0] if first.startswith("#") else ""
         raise _fail(at + ("state", "objs", named) if named.isdigit() else at + ("state",), first)
     # what the chain and the waiting triggers will resolve: an ability of an object, of a lasting
-    # effect, of an attached card or granted by a static ability (core/game.py ability_of)
+    # effect, of an attached card or granted by a static ability (core/engine/game.py ability_of)
     s = g.state
     refs = [(("chain", i), item.obj, item.ability, item.lasting) for i, item in enumerate(s.chain)
             if item.kind != "card"]

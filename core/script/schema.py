@@ -23,7 +23,7 @@ from jsonschema.validators import extend
 from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
-from .fastcheck import Check, compile_check
+from .schema_fastpath import Check, compile_check
 from .suggest import did_you_mean
 
 # Schemas name each other by file name ("effect.schema.json#/$defs/..."), relative to the file, so an
@@ -233,7 +233,7 @@ class Schemas:
 
     @cached_property
     def gates(self) -> dict[str, Check | None]:
-        """Compiled yes/no checks (core/fastcheck.py): most documents need nothing more."""
+        """Compiled yes/no checks (core/script/schema_fastpath.py): most documents need nothing more."""
         return {name: compile_check(doc) for name, doc in self._fast_documents.items()}
 
     @cached_property

@@ -2,10 +2,10 @@
 
 Actions are plain JSON-friendly dicts.  Each type is one ActionType record (the ACTIONS table):
 how it is listed, checked and performed.  ``check`` does every check before anything changes and
-returns what ``perform`` uses, and an action is accepted only if it is also listed (core/offer.py),
+returns what ``perform`` uses, and an action is accepted only if it is also listed (core/engine/offer.py),
 so ``Game.apply`` is atomic and exact: an illegal action raises IllegalActionError naming the rule
 and the state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
-also ``invite``: the turn player lends their priority to their teammate, 491.8.a, see core/chain.py),
+also ``invite``: the turn player lends their priority to their teammate, 491.8.a, see core/engine/chain.py),
 ``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
 (a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),
 ``battlefield`` (setup: which battlefield to present, 488.5) and ``turn_order`` (setup of a match's
@@ -18,10 +18,10 @@ import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from . import chain, combat, layers, loops, movement, offer, payment
-from .errors import IllegalActionError
+from . import chain, combat, layers, loop_draw, movement, offer, payment
+from ..errors import IllegalActionError
 from .state import NOWHERE, Decision, is_battlefield
-from .suggest import did_you_mean
+from ..script.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from .game import Game
@@ -368,10 +368,10 @@ _ONE_POWER = payment.Cost(0, [payment.ANY])
 
 def _hide_costs(g: "Game", player: int) -> list[payment.Cost]:
     """One power of any domain (811), or what a 'hide_cost' effect lets the player pay instead."""
-    from . import actions
+    from . import verbs
 
     costs = [_ONE_POWER]
-    for mod, src in actions.static_modifiers(g, "hide_cost"):
+    for mod, src in verbs.static_modifiers(g, "hide_cost"):
         if g.obj(src).controller == player:
             alternative = payment.ability_cost(g, player, src, mod["cost"])
             costs = costs + [alternative] if mod.get("optional") else [alternative]
@@ -398,7 +398,7 @@ def hide(g: "Game", player: int, action: Action, plan: payment.Plan) -> None:
 # Each action type is listed, checked and performed by the functions of one ActionType record.
 # ``check`` does every check before anything changes and returns what ``perform`` needs, so an
 # action is performed exactly as it was checked; Game.apply accepts an action only if it is also
-# one of the listed actions (core/offer.py), so what apply accepts and what legal_actions lists
+# one of the listed actions (core/engine/offer.py), so what apply accepts and what legal_actions lists
 # are the same set (concede aside: any player may concede at any time, and it is never listed).
 Listing = Callable[["Game", int, Decision], list[Action]]
 Check = Callable[["Game", int, Action, Decision], Any]
@@ -668,7 +668,7 @@ def perform(g: "Game", checked: Checked) -> None:
     assert d is not None
     s.decision = None
     if checked.type.name != "pass":
-        loops.decision_made(g)  # passing priority never breaks a mandatory loop (core/loops.py)
+        loop_draw.decision_made(g)  # passing priority never breaks a mandatory loop (core/engine/loop_draw.py)
     checked.type.perform(g, d.player if checked.type.name != "concede" else checked.player,
                          checked.action, checked.result, d)
 
@@ -697,7 +697,7 @@ def _is_id(value: Any) -> bool:
 # lasting effects end, and the battlefields they brought stay in play as locations, controlled by
 # nobody.  The game goes on around them: focus and priority skip them, a showdown or combat they were
 # in carries on as if their units had left it, and on their own turn the turn ends once what is under
-# way has finished (core/turn.py).  The last player or team standing wins.
+# way has finished (core/engine/turn.py).  The last player or team standing wins.
 _SETUP_DECISIONS = ("mulligan", "battlefield", "turn_order")
 
 
@@ -773,7 +773,7 @@ def _passes_without(g: "Game", passes: int, holder: int, player: int, active: li
 
 def _leave_game(g: "Game", player: int) -> None:
     """Everything the player owns leaves the game; what they control but don't own returns to its owner."""
-    from . import actions, scoring
+    from . import verbs, scoring
 
     s = g.state
     p = s.players[player]
@@ -818,7 +818,7 @@ def _leave_game(g: "Game", player: int) -> None:
             obj.attached_to = NOWHERE  # its unit left the game: the card is detached (Core Rules, attachment)
         if obj.controller == player:
             obj.controller = obj.owner
-            actions.recall(g, [oid])
+            verbs.recall(g, [oid])
     for bf in s.battlefields:
         for oid in list(bf.facedown):
             if g.obj(oid).controller == player:

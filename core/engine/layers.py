@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 
-from . import actions, effects
+from . import verbs, effects
 from .state import NOWHERE
 
 if TYPE_CHECKING:
-    from .cards import Ability, CardDef
+    from ..script.cards import Ability, CardDef
     from .game import Game
 
 
@@ -231,7 +231,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
-    copied = actions.copied_units(g)  # units whose text an attached card copies (Svellsongur)
+    copied = verbs.copied_units(g)  # units whose text an attached card copies (Svellsongur)
     copies = 1 + copied.count(oid) if copied else 1
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
     for ability in () if attached else card.facts.own_statics:
@@ -244,7 +244,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
-        for eq in actions.attached_to(g, oid):
+        for eq in verbs.attached_to(g, oid):
             for ability in g.card(eq).abilities:
                 if ability.kind != "static" or not ability.body.get("effect_text") \
                         or ability.body.get("affects", "self") != "self":
@@ -363,9 +363,9 @@ def _compute(g: "Game", oid: int) -> Chars:
     card = g.defs[obj.code]
     base = card.might
     keywords = printed_keywords(g, card)
-    if obj.zone == "board" and card.type == "unit" and card.keywords and actions.text_copies(g, oid):
+    if obj.zone == "board" and card.type == "unit" and card.keywords and verbs.text_copies(g, oid):
         keywords = dict(keywords)
-        for _ in range(actions.text_copies(g, oid)):  # its text copied: its keywords once more
+        for _ in range(verbs.text_copies(g, oid)):  # its text copied: its keywords once more
             for name, value in card.keywords:
                 _add_keyword(g, keywords, name, value)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))

@@ -5,10 +5,10 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from . import actions, rng
-from .catalog import Catalog
-from .decks import Deck, check, load_deck, team_violations
-from .errors import RiftScriptError, TeamDeckError
+from . import verbs, rng
+from ..script.catalog import Catalog
+from ..script.decks import Deck, check, load_deck, team_violations
+from ..errors import RiftScriptError, TeamDeckError
 from .state import BF0, Battlefield, Decision, GameState, Player
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
     if not spec.first_player_battlefields_unused:
         _turn_order(g)
     for i in state.turn_order:
-        actions.draw(g, i, 4)  # 116
+        verbs.draw(g, i, 4)  # 116
     for i in reversed(state.turn_order):
         state.tasks.append(["mulligan", i])  # 117: in turn order
     g.run()
@@ -134,8 +134,8 @@ def mulligan(g: "Game", player: int, cards: list[int]) -> None:
     for oid in cards:
         g.place(oid, "set_aside")
     g.emit("mulligan", player=player, count=len(cards))
-    actions.draw(g, player, len(cards))
-    actions.recycle(g, cards, random_order=True)
+    verbs.draw(g, player, len(cards))
+    verbs.recycle(g, cards, random_order=True)
     p.mulliganed = True
 
 
@@ -240,6 +240,6 @@ def opening_hands(g: "Game") -> None:
     """116, 117: four cards each in turn order, then the mulligans in turn order."""
     state = g.state
     for i in state.turn_order:
-        actions.draw(g, i, 4)  # 116
+        verbs.draw(g, i, 4)  # 116
     for i in reversed(state.turn_order):
         state.tasks.append(["mulligan", i])  # 117: in turn order

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from . import actions, layers, offer, payment
+from . import verbs, layers, offer, payment
 from .game import Game
 from .state import NOWHERE, is_battlefield
 
@@ -148,7 +148,7 @@ def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     order is that of indexing (a rebuilt index lists the objects by id), so like the dispatch index
     they are compared as sets."""
     def views(game: Game) -> dict[str, Any]:
-        by_kind = actions.statics_by_kind(game)
+        by_kind = verbs.statics_by_kind(game)
         return {"statics_by_kind": {kind: sorted((src, a.index, repr(a.body)) for src, a in found)
                                     for kind, found in by_kind.items()},
                 "object_statics": sorted((src, a.index, board_only, kinds)

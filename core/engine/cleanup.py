@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import actions, combat, layers, scoring
+from . import verbs, combat, layers, scoring
 from .events import Event
 from .state import NOWHERE, Decision, Showdown
 
@@ -60,10 +60,10 @@ def cleanup(g: "Game") -> None:
         # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
         hit = _last_damage(g, oid)
         if hit is not None and hit.get("by") in ("spell", "ability"):
-            actions.kill(g, [oid], source=int(hit.get("source", NOWHERE)), by=str(hit["by"]),
+            verbs.kill(g, [oid], source=int(hit.get("source", NOWHERE)), by=str(hit["by"]),
                          killer=int(hit.get("player", NOWHERE)), lethal=True)
         else:
-            actions.kill(g, [oid], by="damage", lethal=True)
+            verbs.kill(g, [oid], by="damage", lethal=True)
     open_state = not s.chain
     # 4. empty battlefields become uncontrolled in an open state
     for bf in s.battlefields if open_state else ():
@@ -77,14 +77,14 @@ def cleanup(g: "Game") -> None:
         for oid in [o for o in bf.here if defs[objs[o].code].type == "gear"]:
             obj = objs[oid]
             if obj.attached_to == NOWHERE and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
-                actions.recall(g, [oid])
+                verbs.recall(g, [oid])
         for oid in list(bf.facedown) if bf.facedown else ():
             if g.obj(oid).controller != bf.controller:
                 g.place(oid, "trash")
                 g.emit("hidden_lost", obj=oid, bf=bf.loc)
     for p in s.players:
         for oid in [o for o in p.base if objs[o].controller != p.index]:
-            actions.recall(g, [oid])
+            verbs.recall(g, [oid])
     # 6-7. stage showdowns and combats where contested was applied
     for bf in s.battlefields:
         if bf.contested_by == NOWHERE:
@@ -110,11 +110,11 @@ def cleanup(g: "Game") -> None:
             if s.lasting else ():
         if s.objs[lasting.source].zone != "board":
             s.lasting.remove(lasting)
-            actions.end_control(g, lasting)
+            verbs.end_control(g, lasting)
     # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
     for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"]:
         if s.objs[lasting.source].attached_to not in (lasting.affects or []):
-            actions.end_copy(g, lasting)
+            verbs.end_copy(g, lasting)
     # 8-9. begin a staged showdown or combat
     if open_state and sd is None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]

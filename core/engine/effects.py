@@ -2,7 +2,7 @@
 
 Effect primitives (``plugins/effects.py`` and third-party plugins) receive an ``EffectContext``
 and a script node; they read the node with the helpers here and change the game only through
-the game actions of ``core/actions.py``.  Choices made while resolving go through ``ask``: an
+the game actions of ``core/engine/verbs.py``.  Choices made while resolving go through ``ask``: an
 answer the game does not have yet raises ``NeedDecision`` and the resolution is replayed from
 its snapshot once the player has answered, so a paused resolution is plain serializable data.
 
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
-from .errors import EngineError
+from ..errors import EngineError
 from .state import NOWHERE, ChainItem, Obj, Zone, is_battlefield
 
 if TYPE_CHECKING:
-    from .cards import CardDef
+    from ..script.cards import CardDef
     from .game import Game
-    from .registry import LanguageWord
+    from ..script.registry import LanguageWord
 
 Node = dict[str, Any]
 BOARD_KINDS = ("unit", "gear", "permanent")
@@ -77,7 +77,7 @@ class Table(Generic[H]):
     def add_plugin_word(self, key: str, handler: H, plugin: str) -> None:
         """A plugin's word: it may not redefine a built-in one or another plugin's (the same plugin
         loading again replaces its own)."""
-        from .errors import PluginError
+        from ..errors import PluginError
 
         if key in self.entries:
             raise PluginError(f"plugin {plugin} adds the {self.name} {key!r}, but that is a built-in word "
@@ -92,7 +92,7 @@ class Table(Generic[H]):
 
     def schema_keys(self) -> set[str]:
         """The keys (or values) the JSON Schemas accept at this table's ``schema`` places."""
-        from .schema import raw_schema
+        from ..script.schema import raw_schema
 
         found: set[str] = set()
         for pointer in self.schema:
@@ -183,7 +183,7 @@ _WORD_TABLES: dict[str, Table[Any]] = {"filter": FILTERS, "state": STATES, "amou
 
 def add_words(words: list["LanguageWord"]) -> None:
     """Register plugins' words of the script language (the catalog does it as it loads)."""
-    from .errors import PluginError
+    from ..errors import PluginError
 
     for word in words:
         table = _WORD_TABLES.get(word.kind)
@@ -1083,7 +1083,7 @@ def _f_attached(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: A
 @FILTERS.register("equipped")
 def _f_equipped(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """A unit with at least one card attached to it ("an equipped unit")."""
-    return bool(bool(obj.zone == "board" and actions.attached_to(ctx.g, oid)) == want)
+    return bool(bool(obj.zone == "board" and verbs.attached_to(ctx.g, oid)) == want)
 
 
 @FILTERS.register("chooses")
@@ -1208,7 +1208,7 @@ def _s_in_showdown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
 @STATES.register("died_alone")
 def _s_died_alone(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     """It died with no other friendly unit at its location (Deathknell "if I didn't die alone");
-    judged as it died (``actions.kill`` remembers it), units dying with it counting as there."""
+    judged as it died (``verbs.kill`` remembers it), units dying with it counting as there."""
     return any(h[0] == "died_alone" and h[2] == oid for h in ctx.g.state.history)
 
 
@@ -1604,7 +1604,7 @@ def _c_keyword(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     kw = ctx.g.catalog.keywords.get(cond["keyword"].lower())
     if kw is None or kw.condition is None:
         raise EngineError(f"keyword {cond['keyword']!r} defines no condition")
-    from .catalog import _substitute
+    from ..script.catalog import _substitute
 
     return ctx.check(_substitute(kw.condition, cond.get("value")), subject)
 
@@ -1659,4 +1659,4 @@ _FILTER = FILTERS.entries
 
 
 # last: layers imports this module back (through actions and replacement), which needs EffectContext
-from . import actions, layers  # noqa: E402
+from . import verbs, layers  # noqa: E402

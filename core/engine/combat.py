@@ -13,8 +13,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Iterator
 
-from . import actions, layers, scoring
-from .errors import IllegalActionError
+from . import verbs, layers, scoring
+from ..errors import IllegalActionError
 from .state import NOWHERE, Decision
 
 if TYPE_CHECKING:
@@ -256,7 +256,7 @@ def damage_step(g: "Game") -> None:
         source_player = sd.attacker if side == "atk" else sd.defender
         for oid, amount in sorted(assignment.items()):
             if amount > 0:
-                dealt = actions.deal_damage(g, [oid], amount, NOWHERE, source_player, "combat")
+                dealt = verbs.deal_damage(g, [oid], amount, NOWHERE, source_player, "combat")
                 dealt_any = dealt_any or bool(dealt)
     g.emit("combat_damage", bf=sd.bf, attacker_excess=excess)
     g.record("excess_damage", sd.attacker, excess)
@@ -300,8 +300,8 @@ def combat_cleanup(g: "Game", loc: int) -> None:
     sd = s.showdown
     lethal_units = [oid for oid in g.board_objects() if g.card(oid).type == "unit"
                     and g.obj(oid).damage > 0 and g.obj(oid).damage >= layers.might(g, oid)]
-    actions.kill(g, lethal_units, by="combat", lethal=True)
-    actions.heal_all(g)  # 468.1.a.1
+    verbs.kill(g, lethal_units, by="combat", lethal=True)
+    verbs.heal_all(g)  # 468.1.a.1
     attacker = sd.attacker if sd else NOWHERE
     defender = sd.defender if sd else NOWHERE
     units = g.units_at(loc)
@@ -312,7 +312,7 @@ def combat_cleanup(g: "Game", loc: int) -> None:
 
         # 468.1.a.2; a replacement may change what the tie does (Symbol of the Solari: recall all)
         if not replacement.replace(g, "combat_end", NOWHERE, {"loc": loc, "bf": loc, "attacker": attacker}):
-            actions.recall(g, [u for u in units if g.obj(u).controller == attacker])
+            verbs.recall(g, [u for u in units if g.obj(u).controller == attacker])
         recalled = True
     units = g.units_at(loc)
     present = {g.obj(u).controller for u in units}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import actions, replacement
+from . import verbs, replacement
 from .state import NOWHERE, Battlefield
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 def victory_score(g: "Game") -> int:
     """194.3 (8 by default; the mode's score), changed by effects such as Aspirant's Climb."""
-    bonus = sum(int(mod["amount"]) for mod, _ in actions.static_modifiers(g, "victory_score"))
+    bonus = sum(int(mod["amount"]) for mod, _ in verbs.static_modifiers(g, "victory_score"))
     return g.state.victory_score + bonus
 
 
@@ -33,7 +33,7 @@ def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
     """Points from any source (470); points from cards are not scoring (473.1.a.1)."""
     if amount <= 0:
         return
-    if actions.restrictions_on(g, "cant_gain_points", player=player):
+    if verbs.restrictions_on(g, "cant_gain_points", player=player):
         g.emit("points_denied", player=player, amount=amount, via=via)  # "opponents can't gain points"
         return
     p = g.state.players[player]
@@ -120,7 +120,7 @@ def hold_all(g: "Game", player: int) -> None:
 
 def _score(g: "Game", player: int, loc: int, via: str) -> None:
     p = g.state.players[player]
-    for mod in actions.restrictions_on(g, "cant_score_here", player=player, loc=loc):
+    for mod in verbs.restrictions_on(g, "cant_score_here", player=player, loc=loc):
         if p.turns_taken < int(mod.get("before_turn", 999)):
             g.emit("score_denied", player=player, loc=loc, rule="restriction")  # "until their third turn"
             return
@@ -134,7 +134,7 @@ def _score(g: "Game", player: int, loc: int, via: str) -> None:
         if not every:
             # 473.1.b.1: the final point needs every battlefield scored this turn
             g.emit("final_point_denied", player=player, loc=loc)
-            actions.draw(g, player, 1)
+            verbs.draw(g, player, 1)
             return
     if replacement.replace(g, "score", NOWHERE, {"player": player, "loc": loc, "via": via, "amount": 1}):
         return  # "if a player would score 1 point ..., they draw 1 instead"

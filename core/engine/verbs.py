@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import layers
-from .cards import Ability
+from ..script.cards import Ability
 from .state import BF0, NOWHERE, Lasting, is_battlefield
 
 from . import effects, replacement
@@ -845,7 +845,7 @@ def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, c
     trigger (Weaponmaster on a Sand Soldier); tokens aren't cards (185), so no "cards played" count sees them."""
     card = g.catalog.tokens.get(name.lower())
     if card is None:
-        from .errors import EngineError
+        from ..errors import EngineError
 
         raise EngineError(f"no token named {name!r} is installed")
     made = []

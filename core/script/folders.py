@@ -5,7 +5,7 @@ plugin when it is named by ``riftscript --set PATH`` or listed in ``RIFTSCRIPT_S
 separated by ``os.pathsep``); its YAML keywords load with it.  The same folder becomes a
 pip-installable plugin through a one-line module (``riftscript new set`` writes it)::
 
-    from riftscript.core.folders import package_hooks; riftscript_sets, riftscript_keywords = package_hooks(__file__)
+    from riftscript.core.script.folders import package_hooks; riftscript_sets, riftscript_keywords = package_hooks(__file__)
 
 so every set, folder or package, is read by this one module.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
-from .errors import RiftScriptError
+from ..errors import RiftScriptError
 from .hookspecs import hookimpl
 from .registry import KeywordSource, PluginWarning, SetSpec
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import actions, chain, combat, loops, scoring
-from .errors import EngineError
+from . import verbs, chain, combat, loop_draw, scoring
+from ..errors import EngineError
 from .state import NOWHERE
 
 if TYPE_CHECKING:
     from .game import Game
-    from .registry import ModeSpec
+    from ..script.registry import ModeSpec
 
 ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
 PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
@@ -111,7 +111,7 @@ def advance(g: "Game") -> None:
             s.expiration_chain_used = False
             _expiration(g)
             return
-        loops.check_turn_limit(g)
+        loop_draw.check_turn_limit(g)
         if s.winners is not None:
             return
         if s.extra_turns:
@@ -137,19 +137,19 @@ def advance(g: "Game") -> None:
         if player.turns_taken == 1 and tp == last:
             count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
         # a static's hook channel_limit: "players only channel 1 rune at the start of their Channel Phase"
-        count = min([count] + [int(mod["value"]) for mod, _ in actions.static_modifiers(g, "hook")
+        count = min([count] + [int(mod["value"]) for mod, _ in verbs.static_modifiers(g, "hook")
                                if mod["hook"] == "channel_limit"])
         g.emit("phase_start", phase="channel", player=tp)
-        actions.channel(g, tp, count)  # 315.3.b, 431.4.a
+        verbs.channel(g, tp, count)  # 315.3.b, 431.4.a
     elif nxt == "draw":
         g.emit("phase_start", phase="draw", player=tp)
         # the player going first: a player who conceded before taking a turn (in setup) didn't go first
         first = next((p for p in s.turn_order if not s.players[p].conceded or s.players[p].turns_taken), tp)
-        skipped = actions.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
+        skipped = verbs.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
         if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1) and not skipped:
-            actions.draw(g, tp, 1)  # 315.4.b
+            verbs.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
-        actions.empty_pools(g)  # 167: pools empty at the start of each Main Phase
+        verbs.empty_pools(g)  # 167: pools empty at the start of each Main Phase
         g.emit("phase_start", phase="main", player=tp)
     elif nxt == "ending":
         g.emit("turn_end", player=tp)  # 317.1.a: end-of-turn effects
@@ -164,19 +164,19 @@ def advance(g: "Game") -> None:
 def _expiration(g: "Game") -> None:
     """317.2.b-d: heal all units, 'this turn' effects expire together, pools empty."""
     s = g.state
-    actions.heal_all(g)
+    verbs.heal_all(g)
     expired = [l for l in s.lasting if l.duration in ("this_turn", "this_combat") or l.uses == 0]
     if expired:
         s.lasting = [l for l in s.lasting if l not in expired]
         g.emit("expire", count=len(expired))
         for lasting in expired:
             if lasting.kind == "control":
-                actions.end_control(g, lasting)
+                verbs.end_control(g, lasting)
     for oid in list(g.board_objects()):
         obj = g.obj(oid)
         if obj.prevent:
             obj.prevent = 0
-    actions.empty_pools(g)
+    verbs.empty_pools(g)
     g.emit("expiration", player=s.turn_player)
 
 

@@ -1,7 +1,7 @@
 """What crosses the API boundary of actions: their closed shape, and the list offered to a player.
 
 ``Game.legal_actions()`` is the list *offered* to the deciding player: the engine's list with every
-object that player can't see written as its handle (core/observe.py).  ``Game.apply`` accepts an
+object that player can't see written as its handle (core/engine/observe.py).  ``Game.apply`` accepts an
 action only if it has the closed shape of its type (``schemas/action.schema.json``) and is one of
 the offered actions, compared with JSON types (``1`` is not ``1.0`` nor ``true``).  The offered
 list is remembered until the game changes (``Game.version``), so the usual loop - list, choose,
@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, Any
 from jsonschema import Draft202012Validator
 
 from . import chain, decisions, observe
-from .errors import IllegalActionError
-from .fastcheck import Check
+from ..errors import IllegalActionError
+from ..script.schema_fastpath import Check
 from .state import Decision
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def shape_problem(action: dict[str, Any]) -> str | None:
                     break
             else:
                 return None
-    from .schema import _describe, _leaves, shallow
+    from ..script.schema import _describe, _leaves, shallow
 
     for key, value in action.items():
         if not shallow(value, MAX_DEPTH):

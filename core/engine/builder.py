@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import rng
-from .catalog import Catalog
-from .errors import BuildError
+from ..script.catalog import Catalog
+from ..errors import BuildError
 from .game import Game
 from .state import BF0, NOWHERE, Battlefield, ChainItem, GameState, Lasting, Player
 

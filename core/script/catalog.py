@@ -13,15 +13,15 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from . import cardrefs, yamlio
-from .cache import ValidationCache
+from .validated_cache import ValidationCache
 from .cards import Ability, CardDef, Json, card_facts, created_abilities
-from .errors import PluginError, Problem, ScriptError
-from .effects import add_words
+from ..errors import PluginError, Problem, ScriptError
+from ..engine.effects import add_words
 from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
                        SetSpec, load_plugins)
 from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import closest
-from .version import ENGINE_VERSION, SCHEMA_VERSION
+from ..version import ENGINE_VERSION, SCHEMA_VERSION
 
 JsonPath = yamlio.JsonPath
 Reference = tuple[JsonPath, str, str]
@@ -299,7 +299,7 @@ class Compiler:
     Whether an ability may ask a player while it resolves (``Ability.decides``: it then resolves
     guarded, from a snapshot) is read from what the language declares: ``EffectType.decides`` of
     each primitive it uses, selections chosen on resolution, and the player references and
-    destinations whose handlers may ask (``Table.asks`` in ``core/effects.py``)."""
+    destinations whose handlers may ask (``Table.asks`` in ``core/engine/effects.py``)."""
 
     def __init__(self, keywords: dict[str, KeywordDef], effect_types: dict[str, EffectType] | None = None) -> None:
         self.keywords = keywords
@@ -375,7 +375,7 @@ class Compiler:
 
     def _decides(self, node: Json) -> bool:
         """Whether resolving this node may ask a player."""
-        from .effects import PLAYERS
+        from ..engine.effects import PLAYERS
 
         etype = self.effect_types.get(node.get("type", "")) if "type" in node else None
         return bool(
@@ -387,12 +387,12 @@ class Compiler:
             or (node.get("type") == "create_token" and "at" not in node))
 
 
-# the fields that hold player references (``PLAYERS`` in core/effects.py)
+# the fields that hold player references (``PLAYERS`` in core/engine/effects.py)
 PLAYER_KEYS = ("player", "chooser", "who")
 
 
 def _chosen_location(spec: Any) -> bool:
-    from .effects import PLACES
+    from ..engine.effects import PLACES
 
     return isinstance(spec, str) and spec in PLACES.asks
 

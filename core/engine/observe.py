@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, rng
+from . import verbs, layers, rng
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def visible(g: "Game", viewer: int, oid: int) -> bool:
     obj = g.state.objs[oid]
     zone = obj.zone
     if zone == "facedown":
-        return obj.controller == viewer or obj.controller in actions.facedown_shown_to(g, viewer)
+        return obj.controller == viewer or obj.controller in verbs.facedown_shown_to(g, viewer)
     if zone in _PRIVATE:
         return obj.owner == viewer
     return zone not in _SECRET
@@ -105,7 +105,7 @@ def hidden_from(g: "Game", viewer: int) -> set[int]:
             out.update(p.hand)
             out.update(p.removed)
             out.update(oid for oid in p.battlefields_owned if s.objs[oid].zone == "set_aside")
-    shown = actions.facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
+    shown = verbs.facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
     for bf in s.battlefields:
         out.update(oid for oid in bf.facedown if s.objs[oid].controller != viewer
                    and s.objs[oid].controller not in shown)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .catalog import Catalog, Loader
-from .errors import DeckError, ScriptError
+from ..errors import DeckError, ScriptError
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ What the match adds, and where it comes from:
 
 Decisions where the rules are silent, each with its source:
 
-* A drawn game (loop rule, core/loops.py) gives no game win and removes no battlefield: 488.6 and
+* A drawn game (loop rule, core/engine/loop_draw.py) gives no game win and removes no battlefield: 488.6 and
   game-modes.md remove battlefields only "after a game that someone wins".  It still counts as one
   of the match's games, so a best of 3 plays at most three games (488.6 "Best of 3").
 * After the last game, or once no game is left, the player with more game wins wins the match;
@@ -40,12 +40,12 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from . import rng
-from .catalog import Catalog
-from .decks import Deck, load_deck
-from .errors import GameOverError
+from ..script.catalog import Catalog
+from ..script.decks import Deck, load_deck
+from ..errors import GameOverError
 from .events import Event, log_hash
 from .game import Game
-from .registry import ModeSpec
+from ..script.registry import ModeSpec
 from .setup import MatchGame, SetupError
 from .state import Decision
 
@@ -162,7 +162,7 @@ class Match:
 
     @classmethod
     def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Match":
-        """A saved match, checked like a saved game (core/saves.py); else CorruptStateError."""
+        """A saved match, checked like a saved game (core/engine/saves.py); else CorruptStateError."""
         from . import saves
 
         return saves.load_match(cls, catalog, text, replay)

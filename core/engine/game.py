@@ -18,12 +18,12 @@ import operator
 import pickle
 from typing import Any, Callable
 
-from . import actions, chain, cleanup, decisions, loops, offer, rng, triggers, turn
-from .cards import Ability, CardDef
-from .catalog import Catalog, Compiler
-from .errors import EngineError, GameOverError, IllegalActionError, NeedDecision
+from . import verbs, chain, cleanup, decisions, loop_draw, offer, rng, triggers, turn
+from ..script.cards import Ability, CardDef
+from ..script.catalog import Catalog, Compiler
+from ..errors import EngineError, GameOverError, IllegalActionError, NeedDecision
 from .events import Event, log_hash
-from .registry import ModeSpec
+from ..script.registry import ModeSpec
 from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player,
                     Showdown, from_jsonable, is_battlefield, obj_values, to_jsonable)
 
@@ -77,7 +77,7 @@ class Game:
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         self.replaying = False
         self.answer_pos = 0
-        self._offer: Any = None  # the legal actions as last offered (core/offer.py)
+        self._offer: Any = None  # the legal actions as last offered (core/engine/offer.py)
         self.max_events = 20_000
         modes = catalog.plugins.modes() if catalog.plugins is not None else {}
         # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
@@ -128,7 +128,7 @@ class Game:
         self.run()
 
     def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` may know, as plain data (core/observe.py): turn and step, each player's
+        """What ``player`` may know, as plain data (core/engine/observe.py): turn and step, each player's
         zones (their own hand, only sizes of other hands and of decks), the battlefields, the chain,
         the showdown, the pending decision (its options only to the one deciding) and the winners.
         Facedown cards of others are written as handles, never by id: safe to show that player."""
@@ -143,7 +143,7 @@ class Game:
 
     @classmethod
     def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Game":
-        """A saved game, checked before anything is played (core/saves.py): its shape, its
+        """A saved game, checked before anything is played (core/engine/saves.py): its shape, its
         invariants and, with ``replay``, that its log replays to it; else CorruptStateError."""
         from . import saves
 
@@ -159,7 +159,7 @@ class Game:
         while self.state.decision is None and self.state.winners is None:
             s = self.state
             if s.log_count - s.loop_guard > self.max_events:
-                loops.settle_runaway(self)
+                loop_draw.settle_runaway(self)
                 continue
             if s.tasks:
                 task = s.tasks[-1]
@@ -359,7 +359,7 @@ class Game:
         """Move an object to a zone (and location); keeps lists and the trigger index in step."""
         obj = self.state.objs[oid]
         if zone == "trash" and obj.zone != "main_deck" \
-                and actions.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
+                and verbs.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
             zone = "banished"  # "if a card would go to your trash from anywhere other than your Main Deck, banish it"
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
@@ -368,7 +368,7 @@ class Game:
         obj.zone = zone
         obj.loc = loc
         if zone == "facedown":
-            obj.timestamp = self.state.log_count  # when it was hidden: its handle is drawn anew (core/observe.py)
+            obj.timestamp = self.state.log_count  # when it was hidden: its handle is drawn anew (core/engine/observe.py)
         if obj.token and zone not in ("board", "chain", "bfcard"):
             # 185.3.b: a token that leaves the board ceases to exist
             self._unindex(oid)
@@ -521,7 +521,7 @@ class Game:
         src = item.variables.get("_granted_by")
         if src is not None:
             index = item.variables["_granted_static"]
-            if index < 0:  # given by a created effect (actions.granted_abilities), whose id is minus the index
+            if index < 0:  # given by a created effect (verbs.granted_abilities), whose id is minus the index
                 lasting = self.find_lasting(-index)
                 if lasting is None:
                     raise EngineError(f"the created effect that gave {self.name(item.obj)} an ability is gone")
@@ -628,7 +628,7 @@ class Game:
 
     def fresh_copy(self) -> "Game":
         """An independent game in the same state with every cache empty and its dispatch index
-        built anew from the objects: what the caches are checked against (core/invariants.py)."""
+        built anew from the objects: what the caches are checked against (core/engine/invariants.py)."""
         other = self.copy()
         other._rebuild_index()
         return other

@@ -23,7 +23,7 @@ import ruamel.yaml
 
 from . import yamlio
 from .schema import Schemas
-from .version import ENGINE_VERSION, SCHEMA_VERSION
+from ..version import ENGINE_VERSION, SCHEMA_VERSION
 
 CACHE_DIR_ENV = "RIFTSCRIPT_CACHE_DIR"
 NO_CACHE_ENV = "RIFTSCRIPT_NO_CACHE"
@@ -48,7 +48,7 @@ def enabled() -> bool:
 
 
 # The modules whose code decides what a file parses to and whether it is accepted.
-LOADER_SOURCES = ("yamlio.py", "schema.py", "fastcheck.py", "catalog.py", "cache.py")
+LOADER_SOURCES = ("yamlio.py", "schema.py", "schema_fastpath.py", "catalog.py", "validated_cache.py")
 
 
 def fingerprint(schemas: Schemas) -> str:

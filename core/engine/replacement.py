@@ -110,16 +110,16 @@ def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bo
         if not answer:
             return False
         payment.pay(g, ctx.controller, plan)
-        from . import actions
+        from . import verbs
 
         if other.get("exhaust_self"):
-            actions.exhaust(g, [ctx.source])
+            verbs.exhaust(g, [ctx.source])
         if other.get("spend_buff"):
-            actions.spend_buff(g, oid, ctx.controller)
+            verbs.spend_buff(g, oid, ctx.controller)
         if other.get("kill_self"):
-            actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.controller)
+            verbs.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.controller)
         if "xp" in other:
-            actions.spend_xp(g, ctx.controller, int(other["xp"]))
+            verbs.spend_xp(g, ctx.controller, int(other["xp"]))
         return True
     return bool(ctx.ask(ctx.controller, f"use {g.name(ctx.source)} for {g.name(oid)}?",
                         [("yes", True), ("no", False)]))

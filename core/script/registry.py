@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
 import pluggy
 
 from . import hookspecs
-from .errors import PluginError
+from ..errors import PluginError
 
 if TYPE_CHECKING:
-    from .agents import Agent
-    from .effects import EffectContext
+    from ..engine.agents import Agent
+    from ..engine.effects import EffectContext
 
 GROUPS = ("riftscript.keywords", "riftscript.effects", "riftscript.sets", "riftscript.agents", "riftscript.modes")
 WORD_KINDS = ("filter", "state", "amount", "event", "hook")
@@ -70,7 +70,7 @@ class EffectType:
 
 @dataclass(frozen=True)
 class LanguageWord:
-    """A word a plugin adds to the script language, beside the built-in ones (``core/effects.py``).
+    """A word a plugin adds to the script language, beside the built-in ones (``core/engine/effects.py``).
 
     ``kind`` says where it goes: ``filter`` (a key of ``where:``; ``run(ctx, oid, obj, card, want)``),
     ``state`` (``{type: is, state: NAME}``; ``run(ctx, oid, obj)``), ``amount`` (``{type: NAME}``;

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import ANY as ANY, DOMAINS, Ability, CardDef, symbol as symbol  # re-exported: part of this API
+from ..script.cards import ANY as ANY, DOMAINS, Ability, CardDef, symbol as symbol  # re-exported: part of this API
 from .state import NOWHERE, Player, is_battlefield
 
-from . import actions, effects, layers
+from . import verbs, effects, layers
 
 if TYPE_CHECKING:
     from .game import Game
@@ -164,11 +164,11 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     for rune in plan.exhaust:
         g.obj(rune).exhausted = True
         g.emit("rune_exhaust", player=player, obj=rune)
-        actions.add_resources(g, player, 1, [])
+        verbs.add_resources(g, player, 1, [])
     for rune, domain in plan.recycle:
         g.emit("rune_recycle", player=player, obj=rune, domain=domain)
-        actions.recycle(g, [rune])
-        actions.add_resources(g, player, 0, [domain])
+        verbs.recycle(g, [rune])
+        verbs.add_resources(g, player, 0, [domain])
     p.energy -= plan.pool_energy + len(plan.exhaust)
     p.showdown_energy -= plan.pool_showdown_energy
     restricted = p.gear_power if plan.gear else p.spell_power
@@ -310,7 +310,7 @@ def _optional_cost_discounts(g: "Game", player: int, name: str, energy: int,
     """'Optional additional costs you pay cost {1} or {Any} less' (Ezreal, Prodigy), 'friendly [Repeat]
     costs cost {1} less' (Marai Spire): static optional_cost_discount modifiers of the player's objects.
     "{1} or {Any}": one energy if the cost has energy, else one power."""
-    for mod, src in actions.static_modifiers(g, "optional_cost_discount"):
+    for mod, src in verbs.static_modifiers(g, "optional_cost_discount"):
         if g.obj(src).controller != player or mod.get("cost", name) != name:
             continue
         less = int(mod.get("energy", 0))
@@ -588,7 +588,7 @@ def ability_cost_changes(g: "Game", oid: int, ability: Ability, cost: Cost) -> N
     activated abilities (only those of a keyword, with ``keyword``) cost less or more ("[Empower] costs of your
     units here cost {1} or {Any} less"; "{1} or {Any}": the energy first, the power when it has none)."""
     card = g.card(oid)
-    for mod, src in actions.static_modifiers_affecting(g, "ability_cost", oid):
+    for mod, src in verbs.static_modifiers_affecting(g, "ability_cost", oid):
         if "keyword" in mod and ability.keyword != str(mod["keyword"]).lower().replace("-", "_"):
             continue
         amount = effects.EffectContext(g, g.obj(src).controller, src).amount(mod.get("energy", 0))

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, payment
-from .errors import IllegalActionError
+from . import verbs, layers, payment
+from ..errors import IllegalActionError
 from .state import is_battlefield
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
             no_base = kept_from_base(g)
         if oid in no_base:
             return False
-    if actions.restrictions_on(g, "no_move", unit=oid):
+    if verbs.restrictions_on(g, "no_move", unit=oid):
         return False  # "They can't move it this turn": no standard move
     return True
 
@@ -45,7 +45,7 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
 def move_refusal(g: "Game", oid: int, dest: int) -> tuple[str, str] | None:
     """Why an effect can't move the unit to ``dest`` now, as (why, rule), or None: the one definition
     that both a move destination chosen as a card is played (355.4: no choice may knowingly lead to an
-    action that can't happen) and the move itself as it resolves (``actions.move_units``) follow."""
+    action that can't happen) and the move itself as it resolves (``verbs.move_units``) follow."""
     obj = g.obj(oid)
     if obj.zone == "board" and obj.loc == dest:
         return "a move's destination must be somewhere other than where the unit is", "355.4"
@@ -53,10 +53,10 @@ def move_refusal(g: "Game", oid: int, dest: int) -> tuple[str, str] | None:
         return "units are moved only to their controller's base or a battlefield", "144.4"
     if obj.zone == "board" and is_battlefield(obj.loc) and not is_battlefield(dest) and oid in kept_from_base(g):
         return f"{g.name(oid)} can't move to base", "171"
-    if is_battlefield(dest) and actions.teammate_occupies(g, dest, obj.controller):
+    if is_battlefield(dest) and verbs.teammate_occupies(g, dest, obj.controller):
         return "no move takes units to a battlefield their controller's teammate occupies", "449.2.b"
-    if is_battlefield(dest) and not actions.can_enter(g, dest, obj.controller):
-        if actions.in_others_combat(g, dest, obj.controller) and \
+    if is_battlefield(dest) and not verbs.can_enter(g, dest, obj.controller):
+        if verbs.in_others_combat(g, dest, obj.controller) and \
                 len({g.obj(u).controller for u in g.units_at(dest)} - {obj.controller}) < 2:
             return "no move takes units to a battlefield with a combat or showdown its controller isn't in", "449.2.a"
         return "no move takes units to a battlefield holding units of two other players", "451.2"
@@ -66,7 +66,7 @@ def move_refusal(g: "Game", oid: int, dest: int) -> tuple[str, str] | None:
 def kept_from_base(g: "Game") -> set[int]:
     """The units a 'can't move to base' restriction covers, as its 'affects' says (Vilemaw's Lair:
     units here)."""
-    return {oid for mod, src, covered in actions.restricted(g, "cant_move_to_base") for oid in covered}
+    return {oid for mod, src, covered in verbs.restricted(g, "cant_move_to_base") for oid in covered}
 
 
 def destinations(g: "Game", player: int) -> dict[int, list[int]]:
@@ -78,7 +78,7 @@ def destinations(g: "Game", player: int) -> dict[int, list[int]]:
     objs, defs = s.objs, g.defs
     units = [oid for oid in g.board_objects()
              if objs[oid].controller == player and defs[objs[oid].code].type == "unit" and not objs[oid].exhausted]
-    targets = [player] + [bf.loc for bf in s.battlefields if actions.can_enter(g, bf.loc, player)]
+    targets = [player] + [bf.loc for bf in s.battlefields if verbs.can_enter(g, bf.loc, player)]
     # asked once here instead of for every unit that could leave a battlefield for its base
     no_base = kept_from_base(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
     for dest in targets:
@@ -121,9 +121,9 @@ def check_move(g: "Game", player: int, action: dict[str, Any]) -> tuple[list[int
             if is_battlefield(obj.loc) and is_battlefield(dest):
                 raise IllegalActionError(f"{g.name(oid)} can't move between battlefields without Ganking", "144.4.c")
             raise IllegalActionError(f"{g.name(oid)} can't move there", "144.4")
-    if is_battlefield(dest) and actions.teammate_occupies(g, dest, player):
+    if is_battlefield(dest) and verbs.teammate_occupies(g, dest, player):
         raise IllegalActionError("your teammate's units are at that battlefield; you can't move there", "449.2.b")
-    if is_battlefield(dest) and not actions.can_enter(g, dest, player):
+    if is_battlefield(dest) and not verbs.can_enter(g, dest, player):
         raise IllegalActionError("that battlefield already holds units of two other players", "451.2")
     tax = move_tax(g, player, units, dest)
     if tax and payment.plan_payment(g, player, payment.Cost(0, [payment.ANY] * tax)) is None:
@@ -150,4 +150,4 @@ def standard_move(g: "Game", player: int, units: list[int], dest: int) -> None:
     for oid in units:
         g.obj(oid).exhausted = True  # 144.2: the cost
     g.emit("standard_move", player=player, units=units, to=dest)
-    actions.move_units(g, units, dest, player, standard=True)
+    verbs.move_units(g, units, dest, player, standard=True)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import actions
-from .cards import Ability, CardDef
+from . import verbs
+from ..script.cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
@@ -37,7 +37,7 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             controller = _controller(obj.controller, ability, event)
             if _matches(g, oid, controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, controller, event), ability)
-                for _ in range(_extra_triggers(g, controller, ability, oid, event) + actions.text_copies(g, oid)):
+                for _ in range(_extra_triggers(g, controller, ability, oid, event) + verbs.text_copies(g, oid)):
                     _queue(g, PendingTrigger(oid, index, controller, event), ability)
     if g.grant_sources:
         _dispatch_static_grants(g, event)
@@ -245,7 +245,7 @@ def _extra_triggers(g: "Game", controller: int, ability: Ability, oid: int = NOW
     ``event`` instead of ``keyword`` ("Your conquer effects for conquering here trigger an additional
     time"): one more trigger of its controller's abilities listening to that event, when the event
     happens at the modifier's source's location."""
-    mods = actions.static_modifiers(g, "extra_trigger")
+    mods = verbs.static_modifiers(g, "extra_trigger")
     if not mods:
         return 0
     extra = 0
@@ -458,14 +458,14 @@ def _w_at_least(g: "Game", oid: int, controller: int, ability: Ability, event: d
 @WHEN.register("by_chooser")
 def _w_by_chooser(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """The spell or ability doing it chose the object (the events a replacement of stun, return to hand or
-    Might loss sees carry it; core/replacement reads it there)."""
+    Might loss sees carry it; core/engine/replacement reads it there)."""
     return bool(event.get("chosen")) == bool(want)
 
 
 @WHEN.register("mover")
 def _w_mover(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """Who moved the unit ("When you move an enemy unit"): the player whose action or ability moved
-    it, as ``actions.move_units`` remembers it (``moved_by``)."""
+    it, as ``verbs.move_units`` remembers it (``moved_by``)."""
     movers = [h[1] for h in g.state.history if h[0] == "moved_by" and h[2] == event.get("obj", NOWHERE)]
     return bool(movers) and RELATIONS[want](g, controller, movers[-1], event)
 

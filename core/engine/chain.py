@@ -15,10 +15,10 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import actions, layers, movement, payment, triggers
-from .cards import Ability, CardDef, created_abilities
+from . import verbs, layers, movement, payment, triggers
+from ..script.cards import Ability, CardDef, created_abilities
 from .effects import EffectContext
-from .errors import IllegalActionError
+from ..errors import IllegalActionError
 from .state import NOWHERE, ChainItem, Decision, Lasting, is_battlefield
 
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                     return dict(mod["cost"])
-    for mod, _ in actions.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
+    for mod, _ in verbs.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
         if mod["zone"] == obj.zone:
             return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
     for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
@@ -150,7 +150,7 @@ def trash_plays(g: "Game", player: int) -> list[int]:
                     m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"]):
                 break
         else:
-            if not actions.statics_by_kind(g).get("play_from"):
+            if not verbs.statics_by_kind(g).get("play_from"):
                 return []
     return [oid for oid in trash if play_from_cost(g, player, oid) is not None]
 
@@ -397,7 +397,7 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
             # nothing of its own, and (off the board) no static ability of its own among the
             # sources: the answer is the same for every such card of its type that the same
             # other static abilities cover
-            covering = tuple(src for _, src in actions.static_modifiers_affecting(g, "play_location", oid))
+            covering = tuple(src for _, src in verbs.static_modifiers_affecting(g, "play_location", oid))
             shared = ("locations", player, card.type, covering)
             found = memo.get(shared)
             if found is None:
@@ -415,7 +415,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     if hidden_at != NOWHERE:
         # 811.1.d.1: only where it was hidden; 464.2, 451.2: not while two other players' units or their
         # combat are there (its controller may still control the battlefield after their units left)
-        return [hidden_at] if card.type != "unit" or actions.can_enter(g, hidden_at, player) else []
+        return [hidden_at] if card.type != "unit" or verbs.can_enter(g, hidden_at, player) else []
     locations = {player}
     extra = [m.get("location") for m in _play_location_mods(g, player, oid)]
     for bf in g.state.battlefields:
@@ -445,7 +445,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         locations = {int(h[4]) for h in g.state.history if h[0] == "conquer" and h[1] == player}
     if card.type == "unit" and any(m["restriction"] == "opponents_units_only_to_base"
                                    and not g.friendly(g.obj(src).controller, player)
-                                   for m, src in actions.static_modifiers(g, "restriction")):
+                                   for m, src in verbs.static_modifiers(g, "restriction")):
         locations = {player}  # an opponent's effect: units only to your base (Mageseeker Warden)
     # 451.2 / 464.2: never a battlefield holding units of two other players
     # 449.2.b: nor (for units) a battlefield the player's teammate occupies - playing a unit there would
@@ -453,8 +453,8 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     unit = card.type == "unit"
     if unit:  # "Units can't be played here" (a battlefield's restriction)
         locations = {loc for loc in locations if not is_battlefield(loc)
-                     or not actions.restrictions_on(g, "no_units_played_here", loc=loc)}
-    return sorted(loc for loc in locations if not is_battlefield(loc) or actions.can_enter(g, loc, player, unit))
+                     or not verbs.restrictions_on(g, "no_units_played_here", loc=loc)}
+    return sorted(loc for loc in locations if not is_battlefield(loc) or verbs.can_enter(g, loc, player, unit))
 
 
 def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
@@ -464,7 +464,7 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
             mods.extend(m for m in ability.body["modifiers"] if m["type"] == "play_location")
     # another object's static ability covers the card only as its 'affects' says ("Friendly units may
     # be played to open battlefields"); 'affects: self' is for that object alone (Sai Scout, Ambush)
-    for mod, src in actions.static_modifiers_affecting(g, "play_location", oid):
+    for mod, src in verbs.static_modifiers_affecting(g, "play_location", oid):
         if src != oid:
             mods.append(mod)
     return mods
@@ -545,7 +545,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
     if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed"
-                           for m, src in actions.static_modifiers_affecting(g, "restriction", oid)):
+                           for m, src in verbs.static_modifiers_affecting(g, "restriction", oid)):
         # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
         raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
     # None is the strictest timing: when it is allowed every timing is, and the card's own
@@ -559,7 +559,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         if location not in allowed:
             # 811.1.d.1: a hidden card only where it was hidden; 149.2: gear only to a base
             rule = "811.1.d.1" if from_hidden else "149.2" if card.type == "gear" else "355.2.a"
-            if card.type == "unit" and is_battlefield(location) and actions.in_others_combat(g, location, player):
+            if card.type == "unit" and is_battlefield(location) and verbs.in_others_combat(g, location, player):
                 # 464.2: players outside a combat (or a two-player showdown) can't play units there
                 raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}: a combat "
                                          "or showdown of two other players is going on there", "464.2")
@@ -576,7 +576,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
-    if card.type == "spell" and actions.restrictions_on(g, "cant_play_spells", player=player):
+    if card.type == "spell" and verbs.restrictions_on(g, "cant_play_spells", player=player):
         raise IllegalActionError("an effect stops you from playing spells this turn")
     return oid, card, location, from_hidden
 
@@ -898,23 +898,23 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     """Non-resource costs: exhaust, kill, discard, recycle from trash, spend a buff."""
     p = g.state.players[player]
     if other.get("exhaust_self"):
-        actions.exhaust(g, [oid])
+        verbs.exhaust(g, [oid])
     if "xp" in other:
-        actions.spend_xp(g, player, int(other["xp"]))
+        verbs.spend_xp(g, player, int(other["xp"]))
     if "discard" in other:
         count = int(other["discard"])
         given = pay_with.get("discard")
         picked = [int(c) for c in given] if isinstance(given, list) else [int(given)] if given is not None else None
-        actions.discard(g, player, picked or discardable(g, player, oid, other)[:count])
+        verbs.discard(g, player, picked or discardable(g, player, oid, other)[:count])
     if "recycle_from_trash" in other:
         picked = pay_with.get("recycle_from_trash") or p.trash[:int(other["recycle_from_trash"])]
-        actions.recycle(g, [int(c) for c in picked], random_order=True)
+        verbs.recycle(g, [int(c) for c in picked], random_order=True)
     if other.get("spend_buff_self"):
-        actions.spend_buff(g, oid, player)
+        verbs.spend_buff(g, oid, player)
     if other.get("spend_buff") in (1, "any_number") and pay_with.get("spend_buff") is not None:
         spent = pay_with["spend_buff"]
         for unit in (spent if isinstance(spent, list) else [spent]):
-            actions.spend_buff(g, int(unit), player)
+            verbs.spend_buff(g, int(unit), player)
     for key in ("kill", "exhaust", "recycle", "return_to_hand"):
         if key in other and pay_with.get(key) is not None:  # remembered for the reference 'paid'
             given = pay_with[key] if isinstance(pay_with[key], list) else [pay_with[key]]
@@ -923,19 +923,19 @@ def _pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Ch
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
-        actions.kill(g, victims, source=oid, by="cost", killer=player)
+        verbs.kill(g, victims, source=oid, by="cost", killer=player)
     if "exhaust" in other and pay_with.get("exhaust") is not None:
-        actions.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
+        verbs.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
     if "recycle" in other and pay_with.get("recycle") is not None:
-        actions.recycle(g, [int(pay_with["recycle"])])  # "recycle a unit from your trash"
+        verbs.recycle(g, [int(pay_with["recycle"])])  # "recycle a unit from your trash"
     if "return_to_hand" in other and pay_with.get("return_to_hand") is not None:
-        actions.return_to_hand(g, [int(pay_with["return_to_hand"])])  # "return a friendly gear to its owner's hand"
+        verbs.return_to_hand(g, [int(pay_with["return_to_hand"])])  # "return a friendly gear to its owner's hand"
     if other.get("kill_self"):
-        actions.kill(g, [oid], source=oid, by="cost", killer=player)
+        verbs.kill(g, [oid], source=oid, by="cost", killer=player)
     if other.get("recycle_self"):
-        actions.recycle(g, [oid])
+        verbs.recycle(g, [oid])
     if other.get("banish_self"):
-        actions.banish(g, [oid])
+        verbs.banish(g, [oid])
 
 
 def _after_add(g: "Game", player: int, discretionary: bool) -> None:
@@ -964,7 +964,7 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
                 sources.append(oid)
             if obj.attached_to != NOWHERE:
                 hosts.add(obj.attached_to)
-    granting = actions.may_grant_abilities(g)
+    granting = verbs.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
@@ -972,8 +972,8 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
         card = defs[obj.code]
         facts = card.facts
         own, borrows = facts.activated, facts.borrows
-        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and actions.attached_to(g, oid)) \
-                or (granting and actions.granted_abilities(g, oid)):
+        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and verbs.attached_to(g, oid)) \
+                or (granting and verbs.granted_abilities(g, oid)):
             for ability in activated_abilities(g, oid):
                 if ability.kind == "activated" and _active_text(g, oid, ability):
                     out.append((oid, ability))
@@ -995,9 +995,9 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     obj = g.state.objs.get(oid)
     if obj is None or obj.zone not in ("board", "legend"):
         return own
-    granted = actions.granted_abilities(g, oid)
+    granted = verbs.granted_abilities(g, oid)
     if not granted and (obj.zone != "board" or not card.facts.borrows
-                        and (card.type != "unit" or not actions.attached_to(g, oid))):
+                        and (card.type != "unit" or not verbs.attached_to(g, oid))):
         return own  # nothing borrowed, granted or attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
@@ -1047,7 +1047,7 @@ def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
     if g.card(oid).type != "unit":
         return []
     out: list[Ability] = []
-    for eq in actions.attached_to(g, oid):
+    for eq in verbs.attached_to(g, oid):
         for ability in g.card(eq).abilities:
             if ability.kind == "activated" and ability.body.get("effect_text"):
                 out.append(dataclasses.replace(ability, index=start + len(out),
@@ -1200,12 +1200,12 @@ def _rune(g: "Game", player: int, oid: int, index: int) -> None:
     if index == -1:
         g.obj(oid).exhausted = True
         g.emit("rune_exhaust", player=player, obj=oid)
-        actions.add_resources(g, player, 1, [])
+        verbs.add_resources(g, player, 1, [])
     else:
         domain = g.card(oid).domains[0]
         g.emit("rune_recycle", player=player, obj=oid, domain=domain)
-        actions.recycle(g, [oid])
-        actions.add_resources(g, player, 0, [domain])
+        verbs.recycle(g, [oid])
+        verbs.add_resources(g, player, 0, [domain])
 
 
 # ---------------------------------------------------------------------- priority
@@ -1338,7 +1338,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             if item in s.chain:
                 s.chain.remove(item)
             ready = _paid_enter_ready(g, item.obj, item.paid)
-            actions.enter_board(g, item.obj, item.controller, item.location, ready=ready)
+            verbs.enter_board(g, item.obj, item.controller, item.location, ready=ready)
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
                    nth=_played_count(g, item.controller), paid=list(item.paid))
@@ -1358,7 +1358,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             if any(other.obj == item.obj for other in s.chain):
                 pass  # played again while it resolved ("its controller may play this spell again"): still on the chain
             elif g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
-                actions.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
+                verbs.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
             elif g.obj(item.obj).zone == "chain":
                 g.place(item.obj, "trash")
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,

@@ -27,7 +27,7 @@ from ruamel.yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from ruamel.yaml.resolver import VersionedResolver, implicit_resolvers
 from ruamel.yaml.tag import Tag
 
-from .errors import Problem, ScriptError
+from ..errors import Problem, ScriptError
 
 MAX_FILE_BYTES = 1_000_000
 MAX_DEPTH = 64
