@@ -119,7 +119,8 @@ WORKER = """
 import json, sys, time
 from pathlib import Path
 from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import SetSpec, load_plugins
+from riftscript.core.script.registry import SetSpec
+from riftscript.core.script.discovery import load_plugins
 from riftscript.core.script.catalog import load_catalog
 from riftscript.core.script import yamlio
 

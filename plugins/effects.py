@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.engine import verbs, layers, payment, scoring
+from riftscript.core.engine import layers, movement, payment, points, verbs
 from riftscript.core.engine.effects import EffectContext
 from riftscript.core.errors import EngineError
 from riftscript.core.script.hookspecs import hookimpl
@@ -388,7 +388,7 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
             amount = ctx.amount(node.get("amount", 1))
         if node.get("negative") and any(oid in slot for slot in ctx.targets):
             # "if a spell or ability you control would give -Might to a unit it chooses, it gives an additional -1"
-            amount += sum(int(mod["value"]) for mod, src in verbs.static_modifiers(g, "hook")
+            amount += sum(int(mod["value"]) for mod, src in layers.static_modifiers(g, "hook")
                           if mod["hook"] == "extra_might_loss" and g.obj(src).controller == ctx.controller)
         mod: Node = {"type": "might", "amount": max(0, amount)}
         if node.get("negative") and verbs.replaced(g, "lose_might", oid, ctx.controller, _cause(ctx), amount=amount,
@@ -463,9 +463,9 @@ def move(ctx: EffectContext, node: Node) -> None:
     before = {oid: g.obj(oid).loc for oid in targets}
     if node["to"] in ("base", "its_base"):
         for oid in targets:
-            verbs.move_units(g, [oid], g.obj(oid).controller, ctx.you)
+            movement.move_units(g, [oid], g.obj(oid).controller, ctx.you)
     else:
-        verbs.move_units(g, targets, dest, ctx.you)
+        movement.move_units(g, targets, dest, ctx.you)
     ctx.last["succeed"] = any(g.obj(oid).zone == "board" and g.obj(oid).loc != loc for oid, loc in before.items())
     if node.get("ready"):
         verbs.ready(g, targets, ctx.controller)
@@ -480,8 +480,8 @@ def swap_locations(ctx: EffectContext, node: Node) -> None:
     if not a or not b:
         return
     la, lb = g.obj(a[0]).loc, g.obj(b[0]).loc
-    verbs.move_units(g, [a[0]], lb, ctx.you)
-    verbs.move_units(g, [b[0]], la, ctx.you)
+    movement.move_units(g, [a[0]], lb, ctx.you)
+    movement.move_units(g, [b[0]], la, ctx.you)
 
 
 # ---------------------------------------------------------------------- cards and resources
@@ -577,7 +577,7 @@ def create_token(ctx: EffectContext, node: Node) -> None:
             loc = int(ctx.ask(player, f"where to play the {node['token']} token", options))
         else:
             loc = ctx.place(at)
-        if loc == NOWHERE or (is_battlefield(loc) and not verbs.can_enter(g, loc, player)):
+        if loc == NOWHERE or (is_battlefield(loc) and not movement.can_enter(g, loc, player)):
             loc = player
         made += verbs.create_token(g, node["token"], player, loc, bool(node.get("ready", False)), batch,
                                      exhausted=bool(node.get("exhausted", False)))
@@ -585,7 +585,7 @@ def create_token(ctx: EffectContext, node: Node) -> None:
 
 
 def gain_points(ctx: EffectContext, node: Node) -> None:
-    scoring.gain_points(ctx.g, ctx.player(node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
+    points.gain_points(ctx.g, ctx.player(node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
 
 
 def gain_xp(ctx: EffectContext, node: Node) -> None:
@@ -666,7 +666,7 @@ def play(ctx: EffectContext, node: Node) -> None:
                 if card.type == "unit" and "also_at" in node:
                     # "if it is a unit, you may play it here" - besides where units may be played
                     extra = ctx.place(node["also_at"])
-                    if extra != NOWHERE and extra not in options and verbs.can_enter(g, extra, ctx.you):
+                    if extra != NOWHERE and extra not in options and movement.can_enter(g, extra, ctx.you):
                         options = options + [extra]
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
                                   [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you

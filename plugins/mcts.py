@@ -121,7 +121,7 @@ class Determinizer:
                     if oid not in shown:
                         public = Obj(id=0, code="", owner=p.index, controller=p.index, zone=zone)
                         slots.setdefault((p.index, pool), []).append(_Slot(ids, pos, public))
-        looked = verbs.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
+        looked = layers.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
         for bf in s.battlefields:
             for pos, oid in enumerate(bf.facedown):
                 obj = s.objs[oid]

@@ -19,7 +19,7 @@ import pytest
 
 from clihelp import run
 from riftscript.core.script.catalog import load_catalog
-from riftscript.core.script.registry import load_plugins
+from riftscript.core.script.discovery import load_plugins
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "community-set"
 PACKAGE = "riftscript_tidecallers"

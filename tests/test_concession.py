@@ -2,7 +2,7 @@
 invariants (core/engine/invariants.py) and end with the last player or team standing.
 
 A concession may come from any player still in the game, whoever the game is waiting for; the
-conceding player's cards leave the game to their ``removed`` zone (decisions.concede), so card counts
+conceding player's cards leave the game to their ``removed`` zone (concession.concede), so card counts
 are still conserved.
 """
 from __future__ import annotations

@@ -15,9 +15,11 @@ import pytest
 
 from riftscript.core.engine.builder import Builder
 from riftscript.core.script.catalog import Catalog, load_catalog
-from riftscript.core.engine.effects import AMOUNTS, CONDITIONS, EffectContext, Table, language_tables
+from riftscript.core.engine.effects import AMOUNTS, CONDITIONS, EffectContext, Table
+from riftscript.core.engine.language import language_tables
 from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import EffectType, load_plugins
+from riftscript.core.script.registry import EffectType
+from riftscript.core.script.discovery import load_plugins
 from riftscript.core.script.schema import raw_schema
 from riftscript.tools import audit
 from riftscript.tools.pytest_plugin import catalog as shared_catalog

@@ -14,7 +14,8 @@ from clihelp import run
 from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import PluginError
 from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import DISABLE_ENV, EffectType, ModeSpec, PluginWarning, SetSpec, load_plugins
+from riftscript.core.script.registry import DISABLE_ENV, EffectType, ModeSpec, PluginWarning, SetSpec
+from riftscript.core.script.discovery import load_plugins
 
 
 def make_set(root: Path, code: str, cards: dict[str, str] | None = None, engine: str = ">=0.1,<1",

@@ -125,7 +125,7 @@ def test_soak_checks_see_a_stale_statics_index() -> None:
     """The indexes kept while the static abilities are unchanged (which statics have which modifier kinds,
     which affect other objects) are compared with a fresh copy's: one left stale when a static source
     came or went fails the check even where the legal actions happen to be the same."""
-    from riftscript.core.engine import verbs
+    from riftscript.core.engine import layers
     from riftscript.core.engine.builder import Builder
 
     b = Builder(cat())
@@ -134,7 +134,7 @@ def test_soak_checks_see_a_stale_statics_index() -> None:
     cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
     counts = Counter(g.state.objs[o].code for o in cards)
     assert check(g, cards, counts) == []
-    assert verbs.statics_by_kind(g)["enter_ready"]
+    assert layers.statics_by_kind(g)["enter_ready"]
     g.statics_memo()["statics_with"] = {}  # as if the Wurm's static were not there, the generation unchanged
     assert any("statics index statics_by_kind" in m for m in check(g, cards, counts))
 

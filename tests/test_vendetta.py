@@ -19,7 +19,7 @@ from typing import Any, Iterator
 import pytest
 
 from riftscript.core.script.catalog import Catalog, load_catalog
-from riftscript.core.script.registry import load_plugins
+from riftscript.core.script.discovery import load_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "sets" / "vendetta"

@@ -30,9 +30,11 @@ from riftscript.core.script import validated_cache as cachemod
 from riftscript.core.script import folders
 from riftscript.core.script import yamlio
 from riftscript.core.script.cards import CardDef
-from riftscript.core.script.catalog import Catalog, keyword_id, load_catalog, script_files
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.compiler import keyword_id
+from riftscript.core.script.loader import script_files
 from riftscript.core.errors import Problem, RiftScriptError
-from riftscript.core.script.registry import load_plugins
+from riftscript.core.script.discovery import load_plugins
 from riftscript.core.script.schema import NAMES, Schemas, raw_schema
 from riftscript.core.script.suggest import did_you_mean
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION

@@ -1,12 +1,21 @@
-"""The rules engine, its modules in dependency order (each imports only those above it, except
-the pairs named in their docstrings as genuinely mutually recursive).
+"""The rules engine, its modules in dependency order: each imports only modules above it, except
+three groups that are genuinely mutually recursive, each saying why in its docstrings
+(``effects``/``layers``, ``verbs``/``replacement``/``payment``, ``decisions``/``offer``).
 
-1. ``state`` (plain data), ``events``, ``rng`` (chance);
-2. ``layers`` (characteristics and the queries on continuous effects) and ``effects`` (the
-   script interpreter);
-3. ``verbs`` (the game's verbs: draw, kill, move, ...), ``replacement``, ``payment``;
-4. ``triggers``, ``chain``, ``combat``, ``movement``, ``scoring``, ``cleanup``;
-5. ``turn``, ``setup``, ``loop_draw`` (the loop rule), the player actions (``decisions``), ``offer``,
-   ``observe``;
-6. ``game``, ``match``, ``builder``, ``saves``, ``invariants``, ``agents``.
+1. ``state`` (plain data: objects, zones, steps), ``events`` (the log and its hash), ``rng`` (chance);
+2. ``effects`` (the script interpreter) and ``layers`` (characteristics, and the queries on
+   continuous effects);
+3. ``points`` (points, the Victory Score), ``verbs`` (the game's verbs: draw, kill, deal, ...),
+   ``replacement``, ``payment``;
+4. ``movement``, ``chain`` (playing cards, paying, the chain and priority), ``triggers``,
+   ``scoring``, ``combat``, ``cleanup``;
+5. ``turn``, ``setup``, ``loop`` (which module runs each queued task), ``loop_draw`` (the rule for
+   endless loops), ``language`` (the script language's tables as a whole);
+6. the player's side: ``hide``, ``concession``, ``decisions`` (listing, checking and performing
+   actions) with ``offer`` (the list offered, the action's shape), ``observe`` (what a player sees);
+7. ``jsonshape``, ``invariants`` and ``saves`` (reading a saved game), then ``game`` (the public API),
+   then ``match``, ``builder`` and ``agents``.
+
+Nothing here is imported by ``core/script`` except the language tables of ``effects``, which the
+compiler checks names against.
 """

@@ -15,11 +15,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from . import verbs, layers, movement, payment, triggers
+from . import layers, movement, payment, verbs
 from ..script.cards import Ability, CardDef, created_abilities
 from .effects import EffectContext
 from ..errors import IllegalActionError
-from .state import NOWHERE, ChainItem, Decision, Lasting, is_battlefield
+from .state import EFFECT_TEXT, NOWHERE, ChainItem, Decision, Lasting, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -92,46 +92,8 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     if obj.owner != player and obj.controller != player:
         return False
     if obj.zone == "trash":
-        return obj.owner == player and play_from_cost(g, player, oid) is not None
+        return obj.owner == player and payment.play_from_cost(g, player, oid) is not None
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
-
-
-def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
-    """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
-    from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
-    effect on it - "you may play this from your trash for {A}"), else None."""
-    obj = g.obj(oid)
-    if obj.zone != "trash":
-        return None
-    card = g.card(oid)
-    own = card.facts.play_from
-    if not own and not g.state.lasting and layers.printed_only(g, oid):
-        return None
-    for ability in card.abilities if own else ():
-        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
-            continue
-        ctx = EffectContext(g, player, oid)
-        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
-            continue
-        for mod in ability.body["modifiers"]:
-            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
-                return dict(mod["cost"])
-    for lasting in g.active_lasting() if g.state.lasting else ():
-        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects \
-                and lasting.controller == player:
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "play_from" and mod["zone"] == obj.zone:
-                    return dict(mod["cost"])
-    for mod, _ in verbs.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
-        if mod["zone"] == obj.zone:
-            return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
-    for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
-        if "while" in ability.body and not EffectContext(g, player, oid).check(ability.body["while"]):
-            continue
-        for mod in ability.body["modifiers"]:
-            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
-                return dict(mod["cost"])
-    return None
 
 
 def trash_plays(g: "Game", player: int) -> list[int]:
@@ -150,9 +112,9 @@ def trash_plays(g: "Game", player: int) -> list[int]:
                     m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"]):
                 break
         else:
-            if not verbs.statics_by_kind(g).get("play_from"):
+            if not layers.statics_by_kind(g).get("play_from"):
                 return []
-    return [oid for oid in trash if play_from_cost(g, player, oid) is not None]
+    return [oid for oid in trash if payment.play_from_cost(g, player, oid) is not None]
 
 
 _SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
@@ -166,12 +128,12 @@ def target_slots(card: CardDef) -> list[dict[str, Any]]:
     slots: list[dict[str, Any]] = []
     for ability in card.abilities:
         if ability.kind == "spell":
-            slots.extend(_target_nodes(ability.body))
+            slots.extend(target_nodes(ability.body))
     _SLOTS[id(card)] = (card, slots)
     return slots
 
 
-def _target_nodes(node: Any) -> list[dict[str, Any]]:
+def target_nodes(node: Any) -> list[dict[str, Any]]:
     """Scripts are immutable once compiled, so the walk is done once per script node."""
     hit = _SLOTS.get(id(node))
     if hit is not None and hit[0] is node:
@@ -333,7 +295,7 @@ _LINKED: dict[int, tuple[list[dict[str, Any]], list[int]]] = {}
 
 def _linked_slots(slots: list[dict[str, Any]]) -> list[int]:
     """Later slots that refer to earlier targets (distinct_from); the slot lists are the compiled
-    scripts' own (target_slots, _target_nodes), so this is worked out once per list."""
+    scripts' own (target_slots, target_nodes), so this is worked out once per list."""
     hit = _LINKED.get(id(slots))
     if hit is not None and hit[0] is slots:
         return hit[1]
@@ -357,7 +319,7 @@ _MOVES: dict[int, tuple[list[dict[str, Any]], list[tuple[int, int]]]] = {}
 
 def _move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
     """(unit slot, destination slot) of move steps whose destination is chosen as played; the
-    slot lists are the compiled scripts' own (target_slots, _target_nodes), so this is worked out
+    slot lists are the compiled scripts' own (target_slots, target_nodes), so this is worked out
     once per list (callers must not change the answer)."""
     hit = _MOVES.get(id(slots))
     if hit is not None and hit[0] is slots:
@@ -397,7 +359,7 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
             # nothing of its own, and (off the board) no static ability of its own among the
             # sources: the answer is the same for every such card of its type that the same
             # other static abilities cover
-            covering = tuple(src for _, src in verbs.static_modifiers_affecting(g, "play_location", oid))
+            covering = tuple(src for _, src in layers.static_modifiers_affecting(g, "play_location", oid))
             shared = ("locations", player, card.type, covering)
             found = memo.get(shared)
             if found is None:
@@ -415,7 +377,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     if hidden_at != NOWHERE:
         # 811.1.d.1: only where it was hidden; 464.2, 451.2: not while two other players' units or their
         # combat are there (its controller may still control the battlefield after their units left)
-        return [hidden_at] if card.type != "unit" or verbs.can_enter(g, hidden_at, player) else []
+        return [hidden_at] if card.type != "unit" or movement.can_enter(g, hidden_at, player) else []
     locations = {player}
     extra = [m.get("location") for m in _play_location_mods(g, player, oid)]
     for bf in g.state.battlefields:
@@ -445,7 +407,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         locations = {int(h[4]) for h in g.state.history if h[0] == "conquer" and h[1] == player}
     if card.type == "unit" and any(m["restriction"] == "opponents_units_only_to_base"
                                    and not g.friendly(g.obj(src).controller, player)
-                                   for m, src in verbs.static_modifiers(g, "restriction")):
+                                   for m, src in layers.static_modifiers(g, "restriction")):
         locations = {player}  # an opponent's effect: units only to your base (Mageseeker Warden)
     # 451.2 / 464.2: never a battlefield holding units of two other players
     # 449.2.b: nor (for units) a battlefield the player's teammate occupies - playing a unit there would
@@ -453,8 +415,8 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
     unit = card.type == "unit"
     if unit:  # "Units can't be played here" (a battlefield's restriction)
         locations = {loc for loc in locations if not is_battlefield(loc)
-                     or not verbs.restrictions_on(g, "no_units_played_here", loc=loc)}
-    return sorted(loc for loc in locations if not is_battlefield(loc) or verbs.can_enter(g, loc, player, unit))
+                     or not layers.restrictions_on(g, "no_units_played_here", loc=loc)}
+    return sorted(loc for loc in locations if not is_battlefield(loc) or movement.can_enter(g, loc, player, unit))
 
 
 def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
@@ -464,7 +426,7 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
             mods.extend(m for m in ability.body["modifiers"] if m["type"] == "play_location")
     # another object's static ability covers the card only as its 'affects' says ("Friendly units may
     # be played to open battlefields"); 'affects: self' is for that object alone (Sai Scout, Ambush)
-    for mod, src in verbs.static_modifiers_affecting(g, "play_location", oid):
+    for mod, src in layers.static_modifiers_affecting(g, "play_location", oid):
         if src != oid:
             mods.append(mod)
     return mods
@@ -545,7 +507,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
     if from_hidden and obj.hidden_turn >= s.turn:
         raise IllegalActionError(f"{card.name} was hidden this turn; it can be played from the next turn", "811.1.c")
     if from_hidden and any(m["restriction"] == "hidden_cant_be_revealed"
-                           for m, src in verbs.static_modifiers_affecting(g, "restriction", oid)):
+                           for m, src in layers.static_modifiers_affecting(g, "restriction", oid)):
         # 811.1.d: playing a hidden card reveals it; an opponent's effect here forbids that (Noxus Saboteur)
         raise IllegalActionError(f"{card.name} can't be revealed here", "811.1.d")
     # None is the strictest timing: when it is allowed every timing is, and the card's own
@@ -559,7 +521,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         if location not in allowed:
             # 811.1.d.1: a hidden card only where it was hidden; 149.2: gear only to a base
             rule = "811.1.d.1" if from_hidden else "149.2" if card.type == "gear" else "355.2.a"
-            if card.type == "unit" and is_battlefield(location) and verbs.in_others_combat(g, location, player):
+            if card.type == "unit" and is_battlefield(location) and movement.in_others_combat(g, location, player):
                 # 464.2: players outside a combat (or a two-player showdown) can't play units there
                 raise IllegalActionError(f"{card.name} can't be played to {describe_loc(g, location)}: a combat "
                                          "or showdown of two other players is going on there", "464.2")
@@ -576,7 +538,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
         raise IllegalActionError(f"an effect stops you from playing cards this turn")
-    if card.type == "spell" and verbs.restrictions_on(g, "cant_play_spells", player=player):
+    if card.type == "spell" and layers.restrictions_on(g, "cant_play_spells", player=player):
         raise IllegalActionError("an effect stops you from playing spells this turn")
     return oid, card, location, from_hidden
 
@@ -841,7 +803,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                 lasting.affects = [oid]
     g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
-    _chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")
+    note_chosen(g, player, target_slots(card) * runs(g, oid, check.paid), check.targets, "spell")
     g.emit("finalize", player=player, obj=oid, item=item.id)
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
@@ -870,7 +832,7 @@ def _next_card_grants(g: "Game", player: int, oid: int) -> list[Lasting]:
     return out
 
 
-def _chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
+def note_chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
             source: int = NOWHERE) -> None:
     """A spell or ability chose these objects as targets (The Dreaming Tree listens to this); the
     history remembers whether a spell, a unit's ability or another ability chose ("if you've chosen
@@ -964,7 +926,7 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
                 sources.append(oid)
             if obj.attached_to != NOWHERE:
                 hosts.add(obj.attached_to)
-    granting = verbs.may_grant_abilities(g)
+    granting = layers.may_grant_abilities(g)
     for oid in sources:
         if oid == NOWHERE:
             continue
@@ -972,8 +934,8 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
         card = defs[obj.code]
         facts = card.facts
         own, borrows = facts.activated, facts.borrows
-        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and verbs.attached_to(g, oid)) \
-                or (granting and verbs.granted_abilities(g, oid)):
+        if borrows or (oid in hosts and card.type == "unit" and obj.zone == "board" and layers.attached_to(g, oid)) \
+                or (granting and layers.granted_abilities(g, oid)):
             for ability in activated_abilities(g, oid):
                 if ability.kind == "activated" and _active_text(g, oid, ability):
                     out.append((oid, ability))
@@ -995,9 +957,9 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     obj = g.state.objs.get(oid)
     if obj is None or obj.zone not in ("board", "legend"):
         return own
-    granted = verbs.granted_abilities(g, oid)
+    granted = layers.granted_abilities(g, oid)
     if not granted and (obj.zone != "board" or not card.facts.borrows
-                        and (card.type != "unit" or not verbs.attached_to(g, oid))):
+                        and (card.type != "unit" or not layers.attached_to(g, oid))):
         return own  # nothing borrowed, granted or attached
     memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
@@ -1047,7 +1009,7 @@ def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
     if g.card(oid).type != "unit":
         return []
     out: list[Ability] = []
-    for eq in verbs.attached_to(g, oid):
+    for eq in layers.attached_to(g, oid):
         for ability in g.card(eq).abilities:
             if ability.kind == "activated" and ability.body.get("effect_text"):
                 out.append(dataclasses.replace(ability, index=start + len(out),
@@ -1133,7 +1095,7 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost).
     ``targets_listed`` as for check_play_choices."""
     oid, index, ability, cost = base
-    slots = _target_nodes(ability.body.get("effect", {}))
+    slots = target_nodes(ability.body.get("effect", {}))
     targets = action.get("targets", [[] for _ in slots])
     if targets_listed:
         _check_target_counts(slots, targets)
@@ -1175,7 +1137,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) -
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
     if ability.body.get("once_per_turn"):
         g.remember("activated", player, oid, code=str(index))  # "use only once per turn"
-    _chosen(g, player, _target_nodes(ability.body.get("effect", {})), check.targets, "ability", oid)
+    note_chosen(g, player, target_nodes(ability.body.get("effect", {})), check.targets, "ability", oid)
     if is_add_ability(ability):
         # add_energy hooks of the source as it is before its costs are paid (a Gold killed to pay)
         extra = sum(int(v) for v in layers.hook_values(g, oid, "add_energy"))
@@ -1368,8 +1330,8 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             s.chain.remove(item)
         ability = g.item_ability(item) if item.ability >= 0 else rune_ability(item.ability)
         ctx = EffectContext(g, item.controller, item.obj, item, item.event)
-        if item.lasting <= triggers.EFFECT_TEXT:
-            ctx.text_of = triggers.EFFECT_TEXT - item.lasting  # the attached card whose effect text this is
+        if item.lasting <= EFFECT_TEXT:
+            ctx.text_of = EFFECT_TEXT - item.lasting  # the attached card whose effect text this is
         condition = ability.body.get("if")
         if item.kind == "trigger" and condition is not None and not ctx.check(condition):
             g.emit("fizzle", obj=item.obj, item=item.id, reason="its condition no longer holds")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import verbs, combat, layers, scoring
+from . import combat, layers, points, scoring, verbs
 from .events import Event
 from .state import NOWHERE, Decision, Showdown
 
@@ -17,34 +17,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def check_victory(g: "Game") -> None:
-    """194.2: at least the Victory Score and more points than every other player."""
-    s = g.state
-    if s.winners is not None:
-        return
-    target = scoring.victory_score(g)
-    for p in s.players:
-        if p.points >= target:
-            break
-    else:
-        return  # nobody has the Victory Score (most cleanups)
-    teams: dict[int, int] = {}
-    for p in s.players:
-        if not p.conceded:
-            teams[p.team] = max(teams.get(p.team, 0), p.points)
-    for team, points in teams.items():
-        if points >= target and all(points > other for t, other in teams.items() if t != team):
-            s.winners = [p.index for p in s.players if p.team == team]
-            s.result = "victory"
-            s.decision = None
-            g.emit("game_over", winners=s.winners, reason="victory score", points=points)
-            return
-
-
 def cleanup(g: "Game") -> None:
     s = g.state
     s.needs_cleanup = False
-    check_victory(g)
+    points.check_victory(g)
     if s.winners is not None:
         return
     sd = s.showdown

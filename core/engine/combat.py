@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Iterator
 
-from . import verbs, layers, scoring
+from . import layers, replacement, scoring, verbs
 from ..errors import IllegalActionError
 from .state import NOWHERE, Decision
 
 if TYPE_CHECKING:
     from .game import Game
+
 
 MAX_ORDERS = 24
 
@@ -308,8 +309,6 @@ def combat_cleanup(g: "Game", loc: int) -> None:
     present = {g.obj(u).controller for u in units}
     recalled = False
     if attacker in present and len(present) > 1:
-        from . import replacement
-
         # 468.1.a.2; a replacement may change what the tie does (Symbol of the Solari: recall all)
         if not replacement.replace(g, "combat_end", NOWHERE, {"loc": loc, "bf": loc, "attacker": attacker}):
             verbs.recall(g, [u for u in units if g.obj(u).controller == attacker])

@@ -10,6 +10,10 @@ also ``invite``: the turn player lends their priority to their teammate, 491.8.a
 (a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),
 ``battlefield`` (setup: which battlefield to present, 488.5) and ``turn_order`` (setup of a match's
 later game: the previous loser plays first or second); these last two are answered with ``choose``.
+Hiding a card is in ``hide``, conceding in ``concession``.
+
+Mutually recursive with ``offer`` (a genuine pair): ``check`` accepts an action only if ``offer``
+finds it in the list offered to the player, and that list is this module's ``legal_actions``.
 """
 from __future__ import annotations
 
@@ -18,15 +22,14 @@ import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from . import chain, combat, layers, loop_draw, movement, offer, payment
+from . import chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, setup, turn
 from ..errors import IllegalActionError
-from .state import NOWHERE, Decision, is_battlefield
+from .offer import Action
+from .state import NOWHERE, Decision, is_battlefield, is_id
 from ..script.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from .game import Game
-
-Action = dict[str, Any]
 
 
 def legal_actions(g: "Game") -> list[Action]:
@@ -174,7 +177,7 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
             continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
         if not chain.timing_allows(g, player, ability.timing)[0]:
             continue
-        slots = chain._target_nodes(ability.body.get("effect", {}))
+        slots = chain.target_nodes(ability.body.get("effect", {}))
         target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
         activation: chain.ActivationBase | None = None
         untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
@@ -305,95 +308,6 @@ def is_resource_action(g: "Game", action: Action) -> bool:
     return chain.is_add_ability(chain.activated_abilities(g, int(action["source"]))[index])
 
 
-# ---------------------------------------------------------------------- hiding (811)
-def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
-    out: list[Action] = []
-    s = g.state
-    if s.chain or s.turn_player != player or s.step != "main":
-        return out
-    alternative: bool | None = None
-    for oid in s.players[player].hand:
-        if True not in g_hook(g, oid, "hide"):
-            continue
-        if alternative is None:
-            alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
-        for bf in s.battlefields:
-            variants: list[Action] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
-            if alternative:
-                variants.append({"type": "hide", "card": oid, "battlefield": bf.loc, "costs": ["hide_cost"]})
-            for action in variants:
-                try:
-                    check_hide(g, player, action)
-                except IllegalActionError:
-                    continue
-                out.append(action)
-    return out
-
-
-def check_hide(g: "Game", player: int, action: Action) -> payment.Plan:
-    s = g.state
-    oid = action.get("card")
-    loc = action.get("battlefield")
-    if not isinstance(oid, int) or oid not in s.objs or g.obj(oid).zone != "hand" or g.obj(oid).owner != player:
-        raise IllegalActionError(f"#{oid} is not a card in your hand")
-    if True not in g_hook(g, oid, "hide"):
-        raise IllegalActionError(f"{g.name(oid)} doesn't have Hidden", "811")
-    if s.chain or s.turn_player != player:
-        raise IllegalActionError("cards are hidden only in your open state on your turn", "811.1.a")
-    if not isinstance(loc, int) or not is_battlefield(loc) or loc - 10 >= len(s.battlefields):
-        raise IllegalActionError(f"{loc!r} is not a battlefield")
-    bf = g.bf_at(loc)
-    if bf.controller != player:
-        raise IllegalActionError("cards are hidden only at a battlefield you control", "811.1.a")
-    room = 1 + sum(int(v) for v in g_hook(g, bf.card, "extra_hidden_cards"))
-    if len(bf.facedown) >= room:
-        raise IllegalActionError("that battlefield already has a hidden card", "811.1.a")
-    costs = _hide_costs(g, player)
-    default = costs[0] if costs and costs[0] is _ONE_POWER else None
-    if "hide_cost" in action.get("costs", []):
-        # the player pays what a 'hide_cost' effect offers instead of the power (Swift Scout, 811.1.a)
-        costs = [c for c in costs if c is not default]
-    else:
-        # otherwise a free way first (Guerilla Warfare: "hide ignoring costs"), then the power
-        costs = sorted(costs, key=lambda c: bool(c.energy or c.power or c.other))
-    for cost in costs:
-        plan = payment.plan_payment(g, player, cost)
-        if plan is not None:
-            return plan
-    raise IllegalActionError("hiding costs one power of any domain", "811.1.a")
-
-
-_ONE_POWER = payment.Cost(0, [payment.ANY])
-
-
-def _hide_costs(g: "Game", player: int) -> list[payment.Cost]:
-    """One power of any domain (811), or what a 'hide_cost' effect lets the player pay instead."""
-    from . import verbs
-
-    costs = [_ONE_POWER]
-    for mod, src in verbs.static_modifiers(g, "hide_cost"):
-        if g.obj(src).controller == player:
-            alternative = payment.ability_cost(g, player, src, mod["cost"])
-            costs = costs + [alternative] if mod.get("optional") else [alternative]
-    for lasting in g.active_lasting():
-        if lasting.controller == player and lasting.kind == "static":
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "hide_cost":
-                    alternative = payment.ability_cost(g, player, lasting.source, mod["cost"])
-                    costs = costs + [alternative] if mod.get("optional") else [alternative]
-    return costs
-
-
-def hide(g: "Game", player: int, action: Action, plan: payment.Plan) -> None:
-    payment.pay(g, player, plan)
-    oid = int(action["card"])
-    g.place(oid, "facedown", int(action["battlefield"]))
-    g.obj(oid).controller = player
-    g.obj(oid).hidden_turn = g.state.turn
-    g.emit("hide", player=player, obj=oid, loc=action["battlefield"])
-    g.state.needs_cleanup = True
-
-
 # ---------------------------------------------------------------------- the action table
 # Each action type is listed, checked and performed by the functions of one ActionType record.
 # ``check`` does every check before anything changes and returns what ``perform`` needs, so an
@@ -432,7 +346,7 @@ def _check_move(g: "Game", player: int, action: Action, d: Decision) -> tuple[li
 
 def _check_hide(g: "Game", player: int, action: Action, d: Decision) -> payment.Plan:
     _check_invited(g, player, action)
-    return check_hide(g, player, action)
+    return hide.check_hide(g, player, action)
 
 
 def _check_pass(g: "Game", player: int, action: Action, d: Decision) -> bool:
@@ -489,7 +403,7 @@ def _perform_move(g: "Game", player: int, action: Action, check: tuple[list[int]
 
 
 def _perform_hide(g: "Game", player: int, action: Action, plan: payment.Plan, d: Decision) -> None:
-    hide(g, player, action, plan)
+    hide.hide(g, player, action, plan)
 
 
 def _perform_pass(g: "Game", player: int, action: Action, hands_back: bool, d: Decision) -> None:
@@ -500,8 +414,6 @@ def _perform_pass(g: "Game", player: int, action: Action, hands_back: bool, d: D
 
 
 def _perform_end_turn(g: "Game", player: int, action: Action, check: None, d: Decision) -> None:
-    from . import turn
-
     turn.end_turn(g, player)
 
 
@@ -524,26 +436,20 @@ def _option_value(field: str) -> Check:
             if offer.same(option["value"], value):
                 return option["value"]
         if d.kind == "battlefield":
-            from . import setup
-
             raise IllegalActionError(*setup.battlefield_refusal(g, player, value))
         if d.kind == "mulligan":
             if isinstance(value, list) and len(value) > 2:
                 raise IllegalActionError("set aside at most 2 cards", "117.1")
-            raise IllegalActionError(f"{_short(value)} are not cards in your hand", "117.1")
-        raise IllegalActionError(f"{_short(value)} is not one of the options: {d.prompt}")
+            raise IllegalActionError(f"{offer.short(value)} are not cards in your hand", "117.1")
+        raise IllegalActionError(f"{offer.short(value)} is not one of the options: {d.prompt}")
     return check
 
 
 def _perform_mulligan(g: "Game", player: int, action: Action, cards: list[int], d: Decision) -> None:
-    from . import setup
-
     setup.mulligan(g, player, list(cards))
 
 
 def _perform_choose(g: "Game", player: int, action: Action, value: Any, d: Decision) -> None:
-    from . import cleanup, setup
-
     if d.kind == "battlefield":
         setup.battlefield_chosen(g, player, int(value))  # 488.5
     elif d.kind == "turn_order":
@@ -585,11 +491,11 @@ def _no_listing(g: "Game", player: int, d: Decision) -> list[Action]:
 
 
 def _check_concede(g: "Game", player: int, action: Action, d: Decision) -> int:
-    return conceder(g, action)
+    return concession.conceder(g, action)
 
 
 def _perform_concede(g: "Game", player: int, action: Action, who: int, d: Decision) -> None:
-    concede(g, who, d)
+    concession.concede(g, who, d)
 
 
 _PRIORITY = ("priority",)
@@ -599,7 +505,7 @@ ACTIONS: dict[str, ActionType] = {t.name: t for t in (
     ActionType("play", _PRIORITY, play_actions, _check_play, _perform_play),
     ActionType("activate", _PRIORITY, activate_actions, _check_activate, _perform_activate),
     ActionType("move", _PRIORITY, move_actions, _check_move, _perform_move),
-    ActionType("hide", _PRIORITY, hide_actions, _check_hide, _perform_hide),
+    ActionType("hide", _PRIORITY, hide.hide_actions, _check_hide, _perform_hide),
     ActionType("pass", _PRIORITY, pass_actions, _check_pass, _perform_pass),
     ActionType("end_turn", _PRIORITY, end_turn_actions, _check_end_turn, _perform_end_turn),
     ActionType("invite", _PRIORITY, invite_actions, _check_invite, _perform_invite),
@@ -636,12 +542,12 @@ def check(g: "Game", action: Any) -> Checked:
     d = g.state.decision
     assert d is not None
     if not isinstance(action, dict):
-        raise IllegalActionError(f"an action is a mapping with a 'type', got {_short(action)}")
+        raise IllegalActionError(f"an action is a mapping with a 'type', got {offer.short(action)}")
     kind = action.get("type")
     action_type = ACTIONS.get(kind) if isinstance(kind, str) else None
     if action_type is None:
         hint = did_you_mean(kind, list(ACTIONS)) if isinstance(kind, str) else ""
-        raise IllegalActionError(f"{_short(kind)} is not an action type{hint}; the types are {', '.join(ACTIONS)}")
+        raise IllegalActionError(f"{offer.short(kind)} is not an action type{hint}; the types are {', '.join(ACTIONS)}")
     problem = offer.shape_problem(action)
     if problem:
         raise IllegalActionError(f"malformed {kind} action: {problem}")
@@ -656,7 +562,7 @@ def check(g: "Game", action: Any) -> Checked:
     internal = offer.resolve(g, player, action)
     result = action_type.check(g, player, internal, d)
     if not offer.is_offered(g, action_type, player, d, action):
-        raise IllegalActionError(f"{_short(action)} is not one of the legal actions now: "
+        raise IllegalActionError(f"{offer.short(action)} is not one of the legal actions now: "
                                  f"{offer.not_listed_hint(g, action_type, player, d, action)}")
     return Checked(action_type, player, internal, result)
 
@@ -673,157 +579,5 @@ def perform(g: "Game", checked: Checked) -> None:
                          checked.action, checked.result, d)
 
 
-def _short(value: Any) -> str:
-    """A value shown in a message: cut short, and safe for any nesting depth."""
-    return _REPR.repr(value)
 
 
-_REPR = reprlib.Repr()
-_REPR.maxlevel = 3
-_REPR.maxstring = 40
-_REPR.maxother = 40
-
-
-def _is_id(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-# ---------------------------------------------------------------------- concession
-# The rules files don't say what becomes of a conceding player's cards (only that 2v2 partners lose
-# together: 491.6.a and the Oct 2025 patch note "one player conceding has their partner lose as well").
-# Decision (how-to-play.md: you win "if you're the last player left in the game"): a player who concedes
-# leaves the game.  Everything they own leaves it with them (zone "removed"; tokens cease to exist),
-# whatever they control but don't own goes back to its owner, their chain items, pending triggers and
-# lasting effects end, and the battlefields they brought stay in play as locations, controlled by
-# nobody.  The game goes on around them: focus and priority skip them, a showdown or combat they were
-# in carries on as if their units had left it, and on their own turn the turn ends once what is under
-# way has finished (core/engine/turn.py).  The last player or team standing wins.
-_SETUP_DECISIONS = ("mulligan", "battlefield", "turn_order")
-
-
-def conceder(g: "Game", action: Action) -> int:
-    """Who concedes: any player still in the game, at any time, even while another player decides."""
-    s = g.state
-    d = s.decision
-    who = action.get("player", d.player if d is not None else NOWHERE)
-    if not _is_id(who) or not 0 <= who < len(s.players):
-        raise IllegalActionError(f"{who!r} is not a player of this game")
-    if s.players[who].conceded:
-        raise IllegalActionError(f"{s.players[who].name} has already left the game")
-    return int(who)
-
-
-def concede(g: "Game", player: int, pending: Decision | None = None) -> None:
-    """A conceding player leaves the game (with their team, 491.6.a); if one team remains it wins."""
-    s = g.state
-    team = s.players[player].team
-    # 491.6.a: teammates win or lose together, so a concession takes the whole team out
-    leaving = [p.index for p in s.players if p.team == team and not p.conceded] if g.spec.teams else [player]
-    for who in leaving:
-        _adjust_passes(g, who)
-        s.players[who].conceded = True
-    g.emit("concede", player=player, team=leaving)
-    teams = {p.team for p in s.players if not p.conceded}
-    if len(teams) <= 1:
-        s.winners = [p.index for p in s.players if p.team in teams]
-        s.result = "concession"
-        s.decision = None
-        g.emit("game_over", winners=s.winners, reason="concession")
-        return
-    for who in leaving:
-        _leave_game(g, who)
-    s.decision = None
-    if pending is not None:
-        if pending.kind in _SETUP_DECISIONS and pending.player not in leaving:
-            s.decision = pending  # another player's setup choice still waits for its answer
-        elif pending.context.get("replay"):
-            s.answers = []  # the paused step runs again from its start in the changed game
-        if pending.kind == "assign" and s.showdown is not None:
-            s.showdown.assignments = {}
-    s.needs_cleanup = True
-    g.touch()
-
-
-def _adjust_passes(g: "Game", player: int) -> None:
-    """Passes in a row that counted the leaving player's own pass count one fewer; a leaving
-    holder of priority or focus hands it to the next player (347.1.b, 347.2.b)."""
-    s = g.state
-    if player not in s.turn_order:
-        return  # conceding in setup before the turn order is known (488.5 choices): nobody has passed
-    active = g.in_turn_order(player)
-    sd = s.showdown
-    if s.chain:
-        s.passes = _passes_without(g, s.passes, s.priority, player, active)
-        if s.priority == player:
-            s.priority = g.next_player(player)
-    if sd is not None:
-        sd.passes = _passes_without(g, sd.passes, sd.focus, player, active)
-        if sd.focus == player:
-            sd.focus = g.next_player(player)
-
-
-def _passes_without(g: "Game", passes: int, holder: int, player: int, active: list[int]) -> int:
-    """The passes in a row are the ``passes`` players just before the holder in turn order."""
-    if holder not in active or passes <= 0 or holder == player:
-        return passes
-    i = active.index(holder)
-    passed = {active[(i - k) % len(active)] for k in range(1, passes + 1)}
-    return passes - 1 if player in passed else passes
-
-
-def _leave_game(g: "Game", player: int) -> None:
-    """Everything the player owns leaves the game; what they control but don't own returns to its owner."""
-    from . import verbs, scoring
-
-    s = g.state
-    p = s.players[player]
-    top = s.chain[-1] if s.chain else None
-    gone_items = [i for i in s.chain if i.controller == player or (i.kind == "card" and g.obj(i.obj).owner == player)]
-    s.chain = [i for i in s.chain if i not in gone_items]
-    if top is not None and top in gone_items:
-        s.tasks = [t for t in s.tasks if t[0] != "resolve"]  # the item being resolved is gone
-        s.answers = []
-        if s.chain:
-            # a new item is on top: as after a resolution, its controller gets priority and the
-            # passes start again (passes given while the old top was there were about that one)
-            s.priority = s.chain[-1].controller
-            s.passes = 0
-    if gone_items and not s.chain:
-        s.passes = 0
-    for item in gone_items:
-        if item.kind == "card" and g.obj(item.obj).owner != player:
-            g.place(item.obj, "trash")  # a card of another owner goes to its owner's trash
-    s.pending_triggers = [t for t in s.pending_triggers if t.controller != player]
-    s.lasting = [lasting for lasting in s.lasting if lasting.controller != player]
-    s.extra_turns = [who for who in s.extra_turns if who != player]
-    s.tasks = [t for t in s.tasks if not (t[0] == "mulligan" and t[1] == player)]
-    p.energy = p.spell_energy = p.gear_energy = p.showdown_energy = p.unit_energy = 0
-    p.power = {}
-    p.spell_power = {}
-    p.gear_power = {}
-    for bf in s.battlefields:
-        if bf.controller == player:
-            g.emit("lose_control", bf=bf.loc, player=player)
-            scoring.set_controller(g, bf.loc, NOWHERE)
-    leaving: list[int] = []
-    for oid, obj in s.objs.items():
-        if obj.owner == player and obj.zone not in ("gone", "removed", "set_aside", "bfcard"):
-            leaving.append(oid)
-    for oid in leaving:
-        g.place(oid, "removed")
-    p.legend = NOWHERE
-    for oid in list(g.board_objects()):
-        obj = g.obj(oid)
-        if obj.attached_to != NOWHERE and g.obj(obj.attached_to).zone != "board":
-            obj.attached_to = NOWHERE  # its unit left the game: the card is detached (Core Rules, attachment)
-        if obj.controller == player:
-            obj.controller = obj.owner
-            verbs.recall(g, [oid])
-    for bf in s.battlefields:
-        for oid in list(bf.facedown):
-            if g.obj(oid).controller == player:
-                g.place(oid, "trash")
-    for oid in list(p.runes):
-        g.place(oid, "rune_deck")  # a rune of another owner goes to the bottom of its owner's rune deck
-        g.obj(oid).controller = g.obj(oid).owner
-    g.emit("left_game", player=player, objects=sorted(leaving))

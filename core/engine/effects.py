@@ -10,14 +10,19 @@ Every part of the script language that names things by key - filter keys, object
 player statistics, locations, amounts, conditions, references to players and objects - is a
 ``Table`` here: one handler per key, registered in one place.  ``tests/test_language.py``
 compares each table with the keys its JSON Schema accepts, both ways, and the audit's set of
-keys the engine reads is built from the tables (``language_keys``).
+keys the engine reads is built from the tables (``language_keys`` in core/engine/language.py).
+
+Mutually recursive with ``layers`` (a genuine pair): the interpreter reads characteristics (Might,
+keywords, hooks) from ``layers``, and ``layers`` interprets the conditions and selections of static
+abilities with this module's ``EffectContext``.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
 from ..errors import EngineError
-from .state import NOWHERE, ChainItem, Obj, Zone, is_battlefield
+from ..script.cards import substitute
+from .state import NOWHERE, PHASE_OF, ChainItem, Obj, Zone, is_battlefield
 
 if TYPE_CHECKING:
     from ..script.cards import CardDef
@@ -196,27 +201,6 @@ def add_words(words: list["LanguageWord"]) -> None:
             raise PluginError(f"{word.kind} {word.name!r} is added by two plugins: {known.plugin} and {word.plugin}")
         WORDS[(word.kind, word.name)] = word
 
-
-def language_tables() -> dict[str, Table[Any]]:
-    """Every handler table of the script language, the trigger filters included."""
-    from .triggers import WHEN
-
-    tables: list[Table[Any]] = [FILTERS, LOCATIONS, STATES, STATS, AMOUNTS, CONDITIONS, PLAYERS, RELATIONS,
-                                REFS, PLACES, ZONES, WHEN]
-    return {t.name: t for t in tables}
-
-
-def language_keys() -> frozenset[str]:
-    """The script keys the tables read: keys of tables that list properties (filter keys, trigger
-    filters) and the fields their entries read (what conditions and amounts are made of)."""
-    out: set[str] = set(SELECTION_KEYS) | {"named", "min", "max"}  # {named: NAME}; the bounds of a range
-    for table in language_tables().values():
-        if any(pointer.endswith("/properties") for pointer in table.schema):
-            out.update(table.entries)
-            out.update(table.plugin)
-        for fields in table.fields.values():
-            out.update(fields)
-    return frozenset(out)
 
 
 class EffectContext:
@@ -1083,7 +1067,7 @@ def _f_attached(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: A
 @FILTERS.register("equipped")
 def _f_equipped(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """A unit with at least one card attached to it ("an equipped unit")."""
-    return bool(bool(obj.zone == "board" and verbs.attached_to(ctx.g, oid)) == want)
+    return bool(bool(obj.zone == "board" and layers.attached_to(ctx.g, oid)) == want)
 
 
 @FILTERS.register("chooses")
@@ -1604,9 +1588,7 @@ def _c_keyword(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     kw = ctx.g.catalog.keywords.get(cond["keyword"].lower())
     if kw is None or kw.condition is None:
         raise EngineError(f"keyword {cond['keyword']!r} defines no condition")
-    from ..script.catalog import _substitute
-
-    return ctx.check(_substitute(kw.condition, cond.get("value")), subject)
+    return ctx.check(substitute(kw.condition, cond.get("value")), subject)
 
 
 @CONDITIONS.register("did", fields=("what",))
@@ -1626,8 +1608,6 @@ def _c_paid(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
 @CONDITIONS.register("turn", fields=("whose", "phase"))
 def _c_turn(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     # 491.8.c: "your turn" is yours alone; a teammate's turn is no opponent's turn either
-    from .turn import PHASE_OF
-
     if "phase" in cond and PHASE_OF.get(ctx.g.state.step) != cond["phase"]:
         return False  # "if it's your Beginning Phase"
     return ctx.relation(cond["whose"], ctx.g.state.turn_player)
@@ -1658,5 +1638,6 @@ def _c_first_time(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
 _FILTER = FILTERS.entries
 
 
-# last: layers imports this module back (through actions and replacement), which needs EffectContext
-from . import verbs, layers  # noqa: E402
+# last: layers and this module are mutually recursive (a static's condition is interpreted here; the
+# interpreter reads characteristics there), and layers needs EffectContext when it loads
+from . import layers  # noqa: E402

@@ -18,13 +18,14 @@ import operator
 import pickle
 from typing import Any, Callable
 
-from . import verbs, chain, cleanup, decisions, loop_draw, offer, rng, triggers, turn
+from . import chain, cleanup, decisions, layers, loop, loop_draw, observe, offer, rng, saves, setup, triggers, turn, verbs
 from ..script.cards import Ability, CardDef
-from ..script.catalog import Catalog, Compiler
+from ..script.catalog import Catalog
+from ..script.compiler import Compiler
 from ..errors import EngineError, GameOverError, IllegalActionError, NeedDecision
 from .events import Event, log_hash
 from ..script.registry import ModeSpec
-from .state import (BF0, NOWHERE, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player,
+from .state import (BF0, EFFECT_TEXT, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player,
                     Showdown, from_jsonable, is_battlefield, obj_values, to_jsonable)
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
@@ -91,8 +92,6 @@ class Game:
             names: list[str] | None = None, match: Any = None) -> "Game":
         """Create a game from decks (``Deck`` objects or deck names), a mode and a seed;
         ``match`` (a ``setup.MatchGame``) says what a Match allows in this game (488.6)."""
-        from . import setup
-
         return setup.new_game(cls, catalog, decks, mode, seed, names, match)
 
     # ------------------------------------------------------------------ public API
@@ -132,8 +131,6 @@ class Game:
         zones (their own hand, only sizes of other hands and of decks), the battlefields, the chain,
         the showdown, the pending decision (its options only to the one deciding) and the winners.
         Facedown cards of others are written as handles, never by id: safe to show that player."""
-        from . import observe
-
         return observe.observation(self, player)
 
     def to_json(self) -> str:
@@ -145,8 +142,6 @@ class Game:
     def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Game":
         """A saved game, checked before anything is played (core/engine/saves.py): its shape, its
         invariants and, with ``replay``, that its log replays to it; else CorruptStateError."""
-        from . import saves
-
         return saves.load_game(cls, catalog, text, replay)
 
     def log_hash(self) -> str:
@@ -163,10 +158,10 @@ class Game:
                 continue
             if s.tasks:
                 task = s.tasks[-1]
-                if turn.may_ask(self, task) or (len(s.players) > 2 and self.burn_out_may_ask()):
-                    self._guarded(lambda: turn.run_task(self, self.state.tasks.pop()))
+                if loop.may_ask(self, task) or (len(s.players) > 2 and self.burn_out_may_ask()):
+                    self._guarded(lambda: loop.run_task(self, self.state.tasks.pop()))
                 else:
-                    self._unguarded(lambda: turn.run_task(self, s.tasks.pop()))
+                    self._unguarded(lambda: loop.run_task(self, s.tasks.pop()))
                 continue
             if s.needs_cleanup:
                 if self.optional_replacements() or (len(s.players) > 2 and self.burn_out_may_ask()):
@@ -271,7 +266,7 @@ class Game:
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
         entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
-                            turn.PHASE_OF.get(self.state.step, "")]  # the phase: "during your Beginning Phase"
+                            PHASE_OF.get(self.state.step, "")]  # the phase: "during your Beginning Phase"
         self.state.history.append(entry)
 
     def record(self, name: str, player: int, value: int) -> None:
@@ -359,7 +354,7 @@ class Game:
         """Move an object to a zone (and location); keeps lists and the trigger index in step."""
         obj = self.state.objs[oid]
         if zone == "trash" and obj.zone != "main_deck" \
-                and verbs.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
+                and layers.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
             zone = "banished"  # "if a card would go to your trash from anywhere other than your Main Deck, banish it"
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
@@ -521,7 +516,7 @@ class Game:
         src = item.variables.get("_granted_by")
         if src is not None:
             index = item.variables["_granted_static"]
-            if index < 0:  # given by a created effect (verbs.granted_abilities), whose id is minus the index
+            if index < 0:  # given by a created effect (layers.granted_abilities), whose id is minus the index
                 lasting = self.find_lasting(-index)
                 if lasting is None:
                     raise EngineError(f"the created effect that gave {self.name(item.obj)} an ability is gone")
@@ -540,9 +535,9 @@ class Game:
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
         """The ability a pending trigger or chain item names: ``lasting`` says whether it is the
         object's own, a lasting effect's, a granted keyword's or an attached card's effect text."""
-        if lasting <= triggers.EFFECT_TEXT:
+        if lasting <= EFFECT_TEXT:
             # 435.1.e: an attached card's effect-text ability, acting as the unit's
-            return self.defs[self.state.objs[triggers.EFFECT_TEXT - lasting].code].abilities[index]
+            return self.defs[self.state.objs[EFFECT_TEXT - lasting].code].abilities[index]
         if lasting <= triggers.STATIC_GRANT:
             # a keyword's triggered ability granted by a static ability ("other units have [Vision]")
             keyword, value = triggers.decode_static_grant(self, lasting)
@@ -556,9 +551,7 @@ class Game:
             return self.lasting_ability(found)
         own = self.defs[self.state.objs[oid].code].abilities
         if index >= len(own):
-            from .chain import activated_abilities  # a borrowed ability (Heimerdinger, Inventor)
-
-            return activated_abilities(self, oid)[index]
+            return chain.activated_abilities(self, oid)[index]  # a borrowed ability (Heimerdinger, Inventor)
         return own[index]
 
     # ------------------------------------------------------------------ chance

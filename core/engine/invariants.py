@@ -14,11 +14,13 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from . import verbs, layers, offer, payment
-from .game import Game
+from . import layers, offer, payment, verbs
 from .state import NOWHERE, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 def zone_problems(g: Game) -> list[str]:
@@ -148,7 +150,7 @@ def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     order is that of indexing (a rebuilt index lists the objects by id), so like the dispatch index
     they are compared as sets."""
     def views(game: Game) -> dict[str, Any]:
-        by_kind = verbs.statics_by_kind(game)
+        by_kind = layers.statics_by_kind(game)
         return {"statics_by_kind": {kind: sorted((src, a.index, repr(a.body)) for src, a in found)
                                     for kind, found in by_kind.items()},
                 "object_statics": sorted((src, a.index, board_only, kinds)

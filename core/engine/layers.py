@@ -6,19 +6,24 @@ minimum, "to a minimum of 1").  Because a layer-2 grant may depend on layer-3 Mi
 "with Shield while Mighty"), the computation repeats until nothing changes.
 
 Results are cached per object and per state version, so a busy board costs nothing until a
-characteristic is actually read.
+characteristic is actually read.  The queries on the continuous effects themselves live here too
+(``static_modifiers``, ``restrictions_on``, ``granted_abilities``, ``attached_to``, ...): what the
+active static abilities say, read by every rules module.
+
+Mutually recursive with ``effects`` (a genuine pair): a static's condition and its ``affects``
+selection are interpreted there, and the interpreter reads characteristics here.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-
-from . import verbs, effects
-from .state import NOWHERE
+from ..script.cards import Ability
+from . import effects
+from .state import NOWHERE, Lasting, is_battlefield
 
 if TYPE_CHECKING:
-    from ..script.cards import Ability, CardDef
+    from ..script.cards import CardDef
     from .game import Game
 
 
@@ -231,7 +236,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     out: list[tuple[dict[str, Any], int, int, int]] = []
     # the object's own static abilities (work in every zone when they affect only itself)
     attached = obj.zone == "board" and obj.attached_to != NOWHERE
-    copied = verbs.copied_units(g)  # units whose text an attached card copies (Svellsongur)
+    copied = copied_units(g)  # units whose text an attached card copies (Svellsongur)
     copies = 1 + copied.count(oid) if copied else 1
     # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
     for ability in () if attached else card.facts.own_statics:
@@ -244,7 +249,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
     # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
     if obj.zone == "board" and card.type == "unit":
-        for eq in verbs.attached_to(g, oid):
+        for eq in attached_to(g, oid):
             for ability in g.card(eq).abilities:
                 if ability.kind != "static" or not ability.body.get("effect_text") \
                         or ability.body.get("affects", "self") != "self":
@@ -363,9 +368,9 @@ def _compute(g: "Game", oid: int) -> Chars:
     card = g.defs[obj.code]
     base = card.might
     keywords = printed_keywords(g, card)
-    if obj.zone == "board" and card.type == "unit" and card.keywords and verbs.text_copies(g, oid):
+    if obj.zone == "board" and card.type == "unit" and card.keywords and text_copies(g, oid):
         keywords = dict(keywords)
-        for _ in range(verbs.text_copies(g, oid)):  # its text copied: its keywords once more
+        for _ in range(text_copies(g, oid)):  # its text copied: its keywords once more
             for name, value in card.keywords:
                 _add_keyword(g, keywords, name, value)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
@@ -500,3 +505,187 @@ def combat_might(g: "Game", oid: int) -> int:
         return 0
     return max(0, might(g, oid))
 
+
+def attached_to(g: "Game", unit: int) -> list[int]:
+    """The cards attached to a unit (they are at its location: Core Rules, attachment)."""
+    obj = g.obj(unit)
+    if obj.zone != "board":
+        return []
+    here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
+    objs = g.state.objs
+    return [other for other in here if objs[other].attached_to == unit]
+
+
+def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
+    """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
+    if not _sources_with(g, kind):
+        return []
+    return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
+
+
+def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
+    """The static sources with modifiers of a kind (statics_by_kind)."""
+    return statics_by_kind(g).get(kind, _NONE)
+
+
+def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
+    """The static sources (source, ability) with modifiers of each kind, in index order: the index that
+    lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
+    ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
+    change (``_statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
+    memo = g.statics_memo()
+    by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
+    if by_kind is None:
+        by_kind = memo["statics_with"] = {}
+        for (src, index) in list(g.static_sources):
+            ability = g.ability_of(src, index)
+            for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
+                by_kind.setdefault(mod_kind, []).append((src, ability))
+    return by_kind
+
+
+_NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)
+
+
+def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
+    out: list[tuple[dict[str, Any], int, Ability]] = []
+    for src, ability in _sources_with(g, kind):
+        for mod in ability.body["modifiers"]:
+            if mod["type"] != kind:
+                continue
+            ctx = effects.EffectContext(g, g.obj(src).controller, src)
+            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                break
+            if "while" in ability.body and not ctx.check(ability.body["while"]):
+                break
+            out.append((mod, src, ability))
+    return out
+
+
+def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
+    of one kind."""
+    out: list[tuple[dict[str, Any], int, list[int]]] = []
+    for mod, src, ability in _active_modifiers(g, "restriction"):
+        if mod["restriction"] == restriction:
+            affects = ability.body.get("affects", "self")
+            covered = [src] if affects == "self" else \
+                effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
+            out.append((mod, src, covered))
+    if g.state.lasting:
+        # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
+        for lasting in g.active_lasting():
+            if lasting.kind != "static" or lasting.affects is None:
+                continue
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "restriction" and mod["restriction"] == restriction:
+                    out.append((mod, lasting.source, list(lasting.affects)))
+    return out
+
+
+def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
+    """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
+    of the viewer's covers ("you can look at their facedown cards this turn"; 811: hidden cards are
+    seen by their controller alone otherwise)."""
+    out: set[int] = set()
+    for _, src, ability in _active_modifiers(g, "show_facedown"):
+        if g.obj(src).controller == viewer:
+            out.update(effects.EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
+    if g.state.lasting:
+        for lasting in g.active_lasting():
+            if lasting.kind == "static" and lasting.controller == viewer and lasting.affects is not None \
+                    and any(m["type"] == "show_facedown" for m in lasting.body["modifiers"]):
+                out.update(lasting.affects)
+    out.discard(viewer)
+    return out
+
+
+def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
+    """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
+    being played from hand): ``self`` (the default) covers only the ability's own object, a
+    selection an object of its kind that meets its filter (where it is, only on the board)."""
+    if not _sources_with(g, kind):
+        return []
+    return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
+
+
+def text_copies(g: "Game", unit: int) -> int:
+    """How many cards attached to the unit copy its text into their effect text ("copy that unit's
+    text to this Equipment's effect text"): each is one more instance of the unit's own abilities
+    and keywords (435.1.e: effect text is the unit's)."""
+    copied = copied_units(g)
+    return copied.count(unit) if copied else 0
+
+
+def copied_units(g: "Game") -> list[int]:
+    """The units whose text an attached card copies, once per such card (worked out once per state)."""
+    if not _sources_with(g, "copy_text"):
+        return []
+    memo = g.memo()
+    found: list[int] | None = memo.get("copied_units")
+    if found is None:
+        copiers = static_modifiers(g, "copy_text")
+        found = memo["copied_units"] = [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
+    return found
+
+
+def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(grant_ability modifier, source, its static ability) of the statics giving the object an
+    activated ability ("friendly legends have '{Exhaust}: ...'"), then of the created effects on it
+    ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
+    the effect's id)."""
+    out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
+    for lasting in _granting_lasting(g):
+        if lasting.affects is not None and oid in lasting.affects:
+            static = Ability(kind="static", index=-lasting.id, body=lasting.body)
+            out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
+    return out
+
+
+def _granting_lasting(g: "Game") -> list["Lasting"]:
+    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
+
+
+def may_grant_abilities(g: "Game") -> bool:
+    """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
+    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
+
+
+def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
+    obj = g.obj(oid)
+    out: list[tuple[dict[str, Any], int, Ability]] = []
+    for mod, src, ability in _active_modifiers(g, kind):
+        affects = ability.body.get("affects", "self")
+        ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if affects == "self":
+            covered = src == oid
+        elif isinstance(affects, dict):
+            where = {k: v for k, v in (affects.get("where") or {}).items()
+                     if k != "location" or obj.zone in ("board", "facedown")}
+            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
+        else:
+            covered = oid in ctx.resolve(affects)
+        if covered:
+            out.append((mod, src, ability))
+    return out
+
+
+def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
+                    loc: int | None = None) -> list[dict[str, Any]]:
+    """The active restrictions of that name that apply: to a player or a unit their 'affects' covers
+    (without either, all of them), or - with loc - those of the battlefield at that location ("Units
+    can't be played here")."""
+    out: list[dict[str, Any]] = []
+    if not g.state.lasting and not _sources_with(g, "restriction"):
+        return out  # no restriction anywhere: the common case, asked for every unit and location listed
+    who = player if player is not None else unit
+    for mod, src, covered in restricted(g, restriction):
+        source = g.obj(src)
+        if loc is not None and not (source.zone == "bfcard" and source.loc == loc):
+            continue
+        if who is not None and who not in covered:
+            continue
+        out.append(mod)
+    return out

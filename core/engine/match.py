@@ -39,7 +39,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from . import rng
+from . import rng, saves
 from ..script.catalog import Catalog
 from ..script.decks import Deck, load_deck
 from ..errors import GameOverError
@@ -163,9 +163,7 @@ class Match:
     @classmethod
     def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Match":
         """A saved match, checked like a saved game (core/engine/saves.py); else CorruptStateError."""
-        from . import saves
-
-        return saves.load_match(cls, catalog, text, replay)
+        return saves.load_match(cls, catalog, text, replay, Game, MatchState, _spec)
 
     def log_hash(self) -> str:
         """The hash of the whole match: match events and every game's events, in order."""

@@ -53,7 +53,7 @@ def observation(g: "Game", viewer: int) -> dict[str, Any]:
             "champion": [_card(g, c) for c in p.champion],
             "legend": _card(g, p.legend) if p.legend != NOWHERE else None,  # built positions may have none
             "base": [_card(g, c) for c in p.base],
-            "conceded": p.conceded, "removed": len(p.removed),  # left the game (decisions.concede)
+            "conceded": p.conceded, "removed": len(p.removed),  # left the game (concession.concede)
         })
     battlefields = []
     for bf in s.battlefields:
@@ -88,7 +88,7 @@ def visible(g: "Game", viewer: int, oid: int) -> bool:
     obj = g.state.objs[oid]
     zone = obj.zone
     if zone == "facedown":
-        return obj.controller == viewer or obj.controller in verbs.facedown_shown_to(g, viewer)
+        return obj.controller == viewer or obj.controller in layers.facedown_shown_to(g, viewer)
     if zone in _PRIVATE:
         return obj.owner == viewer
     return zone not in _SECRET
@@ -105,7 +105,7 @@ def hidden_from(g: "Game", viewer: int) -> set[int]:
             out.update(p.hand)
             out.update(p.removed)
             out.update(oid for oid in p.battlefields_owned if s.objs[oid].zone == "set_aside")
-    shown = verbs.facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
+    shown = layers.facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
     for bf in s.battlefields:
         out.update(oid for oid in bf.facedown if s.objs[oid].controller != viewer
                    and s.objs[oid].controller not in shown)

@@ -6,8 +6,13 @@ action only if it has the closed shape of its type (``schemas/action.schema.json
 the offered actions, compared with JSON types (``1`` is not ``1.0`` nor ``true``).  The offered
 list is remembered until the game changes (``Game.version``), so the usual loop - list, choose,
 apply - compares against the list it was given instead of listing again.
+
+Mutually recursive with ``decisions`` (a genuine pair): the offered list is built from
+``decisions.legal_actions``, and ``decisions.check`` asks here whether an action is offered.
 """
 from __future__ import annotations
+
+import reprlib
 
 import json
 import re
@@ -20,10 +25,12 @@ from jsonschema import Draft202012Validator
 from . import chain, decisions, observe
 from ..errors import IllegalActionError
 from ..script.schema_fastpath import Check
-from .state import Decision
+from .state import Decision, is_id
+
+Action = dict[str, Any]  # an action as it crosses the API: a JSON object
 
 if TYPE_CHECKING:
-    from .decisions import Action, ActionType
+    from .decisions import ActionType
     from .game import Game
 
 MAX_DEPTH = 8  # no field of an action nests deeper (targets: 2)
@@ -196,8 +203,6 @@ def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, a
 def not_listed_hint(g: "Game", action_type: "ActionType", player: int, d: Decision,
                     action: dict[str, Any]) -> str:
     """Why a well-formed action that passed its checks is still not listed, and what is."""
-    from .decisions import _short
-
     hints = {
         "play": "targets in the order legal_actions lists them, at most 60 choices of targets, and what pays "
                 "a cost named in 'pay_with'",
@@ -210,7 +215,7 @@ def not_listed_hint(g: "Game", action_type: "ActionType", player: int, d: Decisi
               if all(a.get(k) == v for k, v in subject.items())]
     text = hints.get(action_type.name, "take one of the actions legal_actions() lists")
     if listed:
-        text += "; listed: " + "; ".join(_short(a) for a in listed[:3]) + (" ..." if len(listed) > 3 else "")
+        text += "; listed: " + "; ".join(short(a) for a in listed[:3]) + (" ..." if len(listed) > 3 else "")
     return text
 
 
@@ -225,12 +230,12 @@ def _object_slots(g: "Game", action: dict[str, Any]) -> list[bool] | None:
             index = int(action.get("ability", 0))
             if index < 0:
                 return []
-            slots = chain._target_nodes(chain.activated_abilities(g, int(action["source"]))[index].body.get("effect", {}))
+            slots = chain.target_nodes(chain.activated_abilities(g, int(action["source"]))[index].body.get("effect", {}))
         elif kind == "targets":
             d = g.state.decision
             group = [t for t in g.state.pending_triggers if d is not None and t.controller == d.player]
             ability = g.ability_of(group[0].obj, group[0].ability, group[0].lasting)
-            slots = chain._target_nodes(ability.body.get("effect", {}))
+            slots = chain.target_nodes(ability.body.get("effect", {}))
         else:
             return None
     except (KeyError, IndexError, TypeError, ValueError):
@@ -332,3 +337,15 @@ def _unordered(key: str, value: Any) -> Any:
     if key == "damage" and isinstance(value, dict):
         return {k: v for k, v in value.items() if v}
     return value
+
+
+def short(value: Any) -> str:
+    """A value cut to a readable length for an error message."""
+    """A value shown in a message: cut short, and safe for any nesting depth."""
+    return _REPR.repr(value)
+
+
+_REPR = reprlib.Repr()
+_REPR.maxlevel = 3
+_REPR.maxstring = 40
+_REPR.maxother = 40

@@ -4,6 +4,9 @@ The total cost is found in the rules' order: base cost (or its replacement), add
 increases, then discounts; energy and power never go below 0.  Payment uses the rune pool first,
 then the basic rune abilities (exhaust: add 1 energy; recycle: add one power of its domain, 164.2),
 planned so that a rune exhausted for energy can still be recycled for power (417.1).
+
+Mutually recursive with ``verbs`` and ``replacement`` (see core/engine/verbs.py): paying recycles
+runes and adds to the pool through the verbs, which may be replaced, at a cost paid here.
 """
 from __future__ import annotations
 
@@ -224,8 +227,6 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
     energy = card.energy
     power = list(facts.power)
     if g.obj(oid).zone == "trash":
-        from .chain import play_from_cost
-
         instead = play_from_cost(g, player, oid)  # "play me from your trash for {3}{Fury}"
         if instead is not None:
             energy = int(instead.get("energy", 0))
@@ -310,7 +311,7 @@ def _optional_cost_discounts(g: "Game", player: int, name: str, energy: int,
     """'Optional additional costs you pay cost {1} or {Any} less' (Ezreal, Prodigy), 'friendly [Repeat]
     costs cost {1} less' (Marai Spire): static optional_cost_discount modifiers of the player's objects.
     "{1} or {Any}": one energy if the cost has energy, else one power."""
-    for mod, src in verbs.static_modifiers(g, "optional_cost_discount"):
+    for mod, src in layers.static_modifiers(g, "optional_cost_discount"):
         if g.obj(src).controller != player or mod.get("cost", name) != name:
             continue
         less = int(mod.get("energy", 0))
@@ -588,7 +589,7 @@ def ability_cost_changes(g: "Game", oid: int, ability: Ability, cost: Cost) -> N
     activated abilities (only those of a keyword, with ``keyword``) cost less or more ("[Empower] costs of your
     units here cost {1} or {Any} less"; "{1} or {Any}": the energy first, the power when it has none)."""
     card = g.card(oid)
-    for mod, src in verbs.static_modifiers_affecting(g, "ability_cost", oid):
+    for mod, src in layers.static_modifiers_affecting(g, "ability_cost", oid):
         if "keyword" in mod and ability.keyword != str(mod["keyword"]).lower().replace("-", "_"):
             continue
         amount = effects.EffectContext(g, g.obj(src).controller, src).amount(mod.get("energy", 0))
@@ -624,3 +625,40 @@ def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = 
         return []
     return extra
 
+
+def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
+    """The cost of playing a card from its owner's trash when an effect allows it ("You may play me
+    from your trash for {3}{Fury}": a play_from modifier of its own static abilities, or of a created
+    effect on it - "you may play this from your trash for {A}"), else None."""
+    obj = g.obj(oid)
+    if obj.zone != "trash":
+        return None
+    card = g.card(oid)
+    own = card.facts.play_from
+    if not own and not g.state.lasting and layers.printed_only(g, oid):
+        return None
+    for ability in card.abilities if own else ():
+        if ability.kind != "static" or ability.body.get("affects", "self") != "self":
+            continue
+        ctx = effects.EffectContext(g, player, oid)
+        if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
+    for lasting in g.active_lasting() if g.state.lasting else ():
+        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects \
+                and lasting.controller == player:
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                    return dict(mod["cost"])
+    for mod, _ in layers.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
+        if mod["zone"] == obj.zone:
+            return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
+    for ability in layers.given_keyword_abilities(g, oid, "static"):  # a keyword an effect gave it ([Flow])
+        if "while" in ability.body and not effects.EffectContext(g, player, oid).check(ability.body["while"]):
+            continue
+        for mod in ability.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                return dict(mod["cost"])
+    return None

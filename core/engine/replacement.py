@@ -3,11 +3,15 @@
 A replacement applies at most once to an event.  Optional ones (a cost, or 'you may') ask their
 controller; several applying to one event are applied in the affected object's owner's order
 (here: printed abilities by timestamp, then lasting effects by creation).
+
+Mutually recursive with ``verbs`` and ``payment`` (see core/engine/verbs.py): the verbs ask here
+whether they are replaced, and a replacement's cost is paid with them.
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import payment, verbs
 from .effects import EffectContext
 from .state import NOWHERE
 
@@ -91,8 +95,6 @@ def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, s
 
 
 def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bool:
-    from . import payment
-
     if body.get("cost"):
         cost = payment.ability_cost(g, ctx.controller, ctx.source, body["cost"])
         plan = payment.plan_payment(g, ctx.controller, cost)
@@ -110,8 +112,6 @@ def _accept(g: "Game", ctx: EffectContext, body: dict[str, Any], oid: int) -> bo
         if not answer:
             return False
         payment.pay(g, ctx.controller, plan)
-        from . import verbs
-
         if other.get("exhaust_self"):
             verbs.exhaust(g, [ctx.source])
         if other.get("spend_buff"):

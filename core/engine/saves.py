@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import invariants, jsonshape, offer
 from ..script.decks import Deck
@@ -32,7 +32,8 @@ from .state import BF0, NOWHERE, from_jsonable
 if TYPE_CHECKING:
     from ..script.catalog import Catalog
     from .game import Game
-    from .match import Match
+    from ..script.registry import ModeSpec
+    from .match import Match, MatchState
 
 MAX_BYTES = 32_000_000
 MAX_DEPTH = 100
@@ -368,16 +369,17 @@ def _first_difference(a: Any, b: Any, path: jsonshape.Path = ()) -> jsonshape.Pa
 
 
 # ---------------------------------------------------------------------- the match document
-def load_match(cls: type["Match"], catalog: "Catalog", text: str | bytes, replay: bool = True) -> "Match":
-    """Steps 1-4 for a Match document: its record, its decks, its log and its current game."""
-    from .game import Game
-    from .match import MatchState, _spec
-
+def load_match(cls: type["Match"], catalog: "Catalog", text: str | bytes, replay: bool,
+               game_type: type["Game"], state_type: type["MatchState"],
+               spec_of: Callable[["Catalog", str], "ModeSpec"]) -> "Match":
+    """Steps 1-4 for a Match document: its record, its decks, its log and its current game (built as
+    ``game_type``; the match's record as ``state_type``, its mode looked up with ``spec_of``: the match
+    module hands them over, so that this module imports neither it nor the game's)."""
     data = parse(text)
     check_shape(data, "match_document")
     match_state = data["match"]
     try:
-        spec = _spec(catalog, match_state["mode"])
+        spec = spec_of(catalog, match_state["mode"])
     except RiftScriptError as exc:
         raise _fail(("match", "mode"), str(exc)) from None
     for i, deck in enumerate(data["decks"]):
@@ -391,10 +393,10 @@ def load_match(cls: type["Match"], catalog: "Catalog", text: str | bytes, replay
     for i, event in enumerate(data["log"]):
         if event.get("match") and event["n"] > match_state["count"]:
             raise _fail(("log", i, "n"), "a match event beyond the match's count: log does not match")
-    game = game_from_data(Game, catalog, data["game"], False, ("game",))
+    game = game_from_data(game_type, catalog, data["game"], False, ("game",))
     decks = [Deck(name=d["name"], legend=d["legend"], champion=d["champion"], main=tuple(d["main"]),
                   runes=tuple(d["runes"]), battlefields=tuple(d["battlefields"])) for d in data["decks"]]
-    match = cls(catalog, spec, decks, MatchState(**match_state), game, data["log"])
+    match = cls(catalog, spec, decks, state_type(**match_state), game, data["log"])
     if replay:
         try:
             again = cls.new(catalog, decks, mode=match_state["mode"], seed=match_state["seed"],

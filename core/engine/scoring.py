@@ -16,34 +16,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import verbs, replacement
+from . import layers, points, replacement, verbs
 from .state import NOWHERE, Battlefield
 
 if TYPE_CHECKING:
     from .game import Game
-
-
-def victory_score(g: "Game") -> int:
-    """194.3 (8 by default; the mode's score), changed by effects such as Aspirant's Climb."""
-    bonus = sum(int(mod["amount"]) for mod, _ in verbs.static_modifiers(g, "victory_score"))
-    return g.state.victory_score + bonus
-
-
-def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
-    """Points from any source (470); points from cards are not scoring (473.1.a.1)."""
-    if amount <= 0:
-        return
-    if verbs.restrictions_on(g, "cant_gain_points", player=player):
-        g.emit("points_denied", player=player, amount=amount, via=via)  # "opponents can't gain points"
-        return
-    p = g.state.players[player]
-    p.points += amount
-    for mate in g.state.players:
-        if mate.team == p.team and mate is not p:
-            mate.points = p.points  # 491.8.d, 491.8.d.1-2: one total for the team, shown by each teammate
-    g.remember("points", player, code=via)  # 491.8.d.3: "if you gained points" reads the team's history
-    g.emit("points", player=player, amount=amount, via=via, total=p.points)
-    g.state.needs_cleanup = True
 
 
 def team_scored(g: "Game", player: int, bf: Battlefield) -> bool:
@@ -120,11 +97,11 @@ def hold_all(g: "Game", player: int) -> None:
 
 def _score(g: "Game", player: int, loc: int, via: str) -> None:
     p = g.state.players[player]
-    for mod in verbs.restrictions_on(g, "cant_score_here", player=player, loc=loc):
+    for mod in layers.restrictions_on(g, "cant_score_here", player=player, loc=loc):
         if p.turns_taken < int(mod.get("before_turn", 999)):
             g.emit("score_denied", player=player, loc=loc, rule="restriction")  # "until their third turn"
             return
-    target = victory_score(g)
+    target = points.victory_score(g)
     if via == "conquer" and p.points >= target - 1:
         # 473.1.b.1; in 2v2 a battlefield counts when the team scored it (491.8.b: the team can't score
         # it twice), and the team whose turn it is needn't have scored those a teammate of the turn
@@ -139,5 +116,5 @@ def _score(g: "Game", player: int, loc: int, via: str) -> None:
     if replacement.replace(g, "score", NOWHERE, {"player": player, "loc": loc, "via": via, "amount": 1}):
         return  # "if a player would score 1 point ..., they draw 1 instead"
     g.emit("score", player=player, loc=loc, via=via)
-    gain_points(g, player, 1, via)
+    points.gain_points(g, player, 1, via)
 

@@ -116,7 +116,7 @@ class Player:
     banished: list[int] = field(default_factory=list)
     base: list[int] = field(default_factory=list)
     battlefields_owned: list[int] = field(default_factory=list)
-    # objects that left the game with their owner's concession (zone "removed"; see decisions.concede)
+    # objects that left the game with their owner's concession (zone "removed"; see concession.concede)
     removed: list[int] = field(default_factory=list)
     turns_taken: int = 0
     conceded: bool = False
@@ -285,3 +285,18 @@ def from_jsonable(data: dict[str, Any]) -> GameState:
     d["lasting"] = [Lasting(**l) for l in d["lasting"]]
     d["decision"] = Decision(**d["decision"]) if d["decision"] else None
     return GameState(**d)
+
+
+# The steps of a turn in order, and the phase each belongs to (core/engine/turn.py plays them)
+ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
+PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
+            "draw": "draw", "main": "main", "main_end": "main", "ending": "ending", "expiration": "ending"}
+
+# An attached card's effect-text trigger is the unit's ability (435.1.e): it triggers for the unit, and
+# its chain item (core/engine/triggers.py) names the unit and remembers the attached card in the lasting field.
+EFFECT_TEXT = -(1 << 40)
+
+
+def is_id(value: Any) -> bool:
+    """An object or player id as JSON gives it: an integer, never a boolean."""
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -11,13 +11,14 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import verbs
+from . import chain, layers, movement, payment, verbs
 from ..script.cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
-from .state import NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
+from .state import EFFECT_TEXT, NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
+
 
 PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": a unit of theirs there
 
@@ -37,7 +38,7 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
             controller = _controller(obj.controller, ability, event)
             if _matches(g, oid, controller, ability, event):
                 _queue(g, PendingTrigger(oid, index, controller, event), ability)
-                for _ in range(_extra_triggers(g, controller, ability, oid, event) + verbs.text_copies(g, oid)):
+                for _ in range(_extra_triggers(g, controller, ability, oid, event) + layers.text_copies(g, oid)):
                     _queue(g, PendingTrigger(oid, index, controller, event), ability)
     if g.grant_sources:
         _dispatch_static_grants(g, event)
@@ -100,9 +101,6 @@ def lasting_listens(g: "Game", etype: str) -> bool:
     return False
 
 
-# An attached card's effect-text trigger is the unit's ability (435.1.e): it triggers for the unit, and
-# its chain item names the unit and remembers the attached card in the lasting field.
-EFFECT_TEXT = -(1 << 40)
 
 
 def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event: dict[str, Any]) -> None:
@@ -131,8 +129,6 @@ def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
     """A unit whose event_alias hook pairs two events ("my hold effects are also conquer effects, and
     vice versa") also triggers its abilities - its own and its attached cards' effect text - that
     listen to the other event of the pair, as if that had happened."""
-    from . import layers
-
     s = g.state
     etype = event["t"]
     loc = event.get("loc")
@@ -245,7 +241,7 @@ def _extra_triggers(g: "Game", controller: int, ability: Ability, oid: int = NOW
     ``event`` instead of ``keyword`` ("Your conquer effects for conquering here trigger an additional
     time"): one more trigger of its controller's abilities listening to that event, when the event
     happens at the modifier's source's location."""
-    mods = verbs.static_modifiers(g, "extra_trigger")
+    mods = layers.static_modifiers(g, "extra_trigger")
     if not mods:
         return 0
     extra = 0
@@ -274,10 +270,8 @@ def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str,
 
 def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
     if 0 <= trigger.controller and g.state.players[trigger.controller].conceded:
-        return  # a player who left the game controls nothing more (decisions.concede: their battlefield)
+        return  # a player who left the game controls nothing more (concession.concede: their battlefield)
     if ability.keyword and trigger.obj in g.state.objs and g.state.objs[trigger.obj].zone == "board":
-        from . import layers
-
         if ability.keyword in (str(v).lower() for v in layers.hook_values(g, trigger.obj, "keyword_doesnt_trigger")):
             return  # "Your [Temporary] effects at my battlefield don't trigger"
     if ability.body["when"].get("one_or_more") and any(
@@ -465,7 +459,7 @@ def _w_by_chooser(g: "Game", oid: int, controller: int, ability: Ability, event:
 @WHEN.register("mover")
 def _w_mover(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """Who moved the unit ("When you move an enemy unit"): the player whose action or ability moved
-    it, as ``verbs.move_units`` remembers it (``moved_by``)."""
+    it, as ``movement.move_units`` remembers it (``moved_by``)."""
     movers = [h[1] for h in g.state.history if h[0] == "moved_by" and h[2] == event.get("obj", NOWHERE)]
     return bool(movers) and RELATIONS[want](g, controller, movers[-1], event)
 
@@ -542,13 +536,11 @@ def put_on_chain(g: "Game") -> None:
             return
     trigger = group[0]
     ability = g.ability_of(trigger.obj, trigger.ability, trigger.lasting)
-    from .chain import _target_nodes, target_options
-
-    slots = _target_nodes(ability.body.get("effect") or {})
+    slots = chain.target_nodes(ability.body.get("effect") or {})
     targets: list[list[int]] = []
     if slots:
         if trigger.targets is None:
-            combos = target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
+            combos = chain.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
             combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
@@ -562,16 +554,12 @@ def put_on_chain(g: "Game") -> None:
         targets = trigger.targets
         plan = _deflect_plan(g, trigger.controller, targets, trigger.obj)
         if plan:
-            from . import payment
-
             payment.pay(g, trigger.controller, plan)  # 809: choosing an opponent's Deflect unit costs power
     pending.remove(trigger)
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
     if targets:
-        from .chain import _chosen
-
-        _chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
+        chain.note_chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
@@ -584,8 +572,6 @@ def put_on_chain(g: "Game") -> None:
 
 def _deflect_plan(g: "Game", player: int, targets: list[list[int]], source: int) -> Any:
     """809: the Deflect tax for these targets - None if there is none, False if it can't be paid."""
-    from . import payment
-
     tax = payment.deflect_tax(g, player, targets, source)
     if not tax:
         return None

@@ -11,52 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import verbs, chain, combat, loop_draw, scoring
-from ..errors import EngineError
-from .state import NOWHERE
+from . import layers, loop_draw, scoring, verbs
+from .state import NOWHERE, ORDER, PHASE_OF
 
 if TYPE_CHECKING:
     from .game import Game
     from ..script.registry import ModeSpec
-
-ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
-PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
-            "draw": "draw", "main": "main", "main_end": "main", "ending": "ending", "expiration": "ending"}
-
-
-def may_ask(g: "Game", task: list[Any]) -> bool:
-    """Whether a task could need a player's answer mid-way (then it runs guarded)."""
-    if task[0] == "resolve":
-        item = g.state.chain[-1] if g.state.chain else None
-        if item is None:
-            return False
-        if item.kind == "card":
-            return any(a.decides for a in g.card(item.obj).abilities if a.kind == "spell") or g.optional_replacements()
-        ability = g.item_ability(item) if item.ability >= 0 else None
-        return ability is not None and (ability.decides or g.optional_replacements())
-    return task[0] in ("combat_cleanup", "showdown_end") and g.optional_replacements()
-
-
-def run_task(g: "Game", task: list[Any]) -> None:
-    name = task[0]
-    if name == "resolve":
-        chain.resolve_top(g)
-    elif name == "showdown_end":
-        combat.showdown_end(g)
-    elif name == "combat_damage":
-        combat.damage_step(g)
-    elif name == "combat_cleanup":
-        combat.combat_cleanup(g, int(task[1]))
-    elif name == "mulligan":
-        from . import setup
-
-        setup.ask_mulligan(g, int(task[1]))
-    elif name in ("battlefield", "reveal_battlefields", "turn_order", "opening_hands"):
-        from . import setup
-
-        setup.run_task(g, task)  # 488.5: chosen battlefields, then the turn order, then hands
-    else:
-        raise EngineError(f"unknown task {name!r}")
 
 
 def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
@@ -100,7 +60,7 @@ def advance(g: "Game") -> None:
         return
     step = s.step
     if s.players[s.turn_player].conceded and ORDER.index(step) < ORDER.index("main_end"):
-        # decisions.concede: the turn of a player who conceded ends once what is under way has
+        # concession.concede: the turn of a player who conceded ends once what is under way has
         # finished; the Ending Phase still follows (its effects expire), then the next player's turn
         s.step = "main_end"
         s.phase = "main"
@@ -137,7 +97,7 @@ def advance(g: "Game") -> None:
         if player.turns_taken == 1 and tp == last:
             count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
         # a static's hook channel_limit: "players only channel 1 rune at the start of their Channel Phase"
-        count = min([count] + [int(mod["value"]) for mod, _ in verbs.static_modifiers(g, "hook")
+        count = min([count] + [int(mod["value"]) for mod, _ in layers.static_modifiers(g, "hook")
                                if mod["hook"] == "channel_limit"])
         g.emit("phase_start", phase="channel", player=tp)
         verbs.channel(g, tp, count)  # 315.3.b, 431.4.a
@@ -145,7 +105,7 @@ def advance(g: "Game") -> None:
         g.emit("phase_start", phase="draw", player=tp)
         # the player going first: a player who conceded before taking a turn (in setup) didn't go first
         first = next((p for p in s.turn_order if not s.players[p].conceded or s.players[p].turns_taken), tp)
-        skipped = verbs.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
+        skipped = layers.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
         if not (mode.first_player_skips_draw and tp == first and player.turns_taken == 1) and not skipped:
             verbs.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":

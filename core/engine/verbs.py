@@ -1,17 +1,23 @@
 """Game actions: the closed set of verbs card text is built from (draw, kill, deal, move, ...).
 
 Each action changes the state, records events, and flags a cleanup where the rules call for one
-(322: after objects enter or leave the board, after any status change, after a move).
+(322: after objects enter or leave the board, after any status change, after a move).  Moving
+units is in ``movement`` (with the rules of where they may go), points in ``points``, and the
+queries on continuous effects (``static_modifiers``, ``restrictions_on``, ``attached_to``) in
+``layers``.
+
+Mutually recursive with ``replacement`` and ``payment`` (the one import cycle of three modules, and
+a genuine one): a verb asks ``replacement`` whether it is replaced ("if it would die, instead ..."),
+a replacement may have a cost that ``payment`` pays, and paying uses verbs (a rune is recycled for
+power, its energy added to the pool).
 """
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from . import layers
 from ..script.cards import Ability
+from . import effects, layers, points, replacement
 from .state import BF0, NOWHERE, Lasting, is_battlefield
-
-from . import effects, replacement
 
 if TYPE_CHECKING:
     from .game import Game
@@ -52,19 +58,15 @@ def burn_out(g: "Game", player: int) -> None:
     if opponents:
         # 432.2.c: the burning player chooses an opponent to gain 1 point; teammates share their
         # points (491.8.d), so one opponent of each team is offered, the first in turn order
-        from . import scoring
-
         offered: dict[int, int] = {}
         for other in g.in_turn_order(player):
             if other in opponents:
                 offered.setdefault(g.state.players[other].team, other)
         chosen = g.ask(player, "burn out: choose an opponent to gain 1 point",
                        [(f"{g.state.players[o].name} gains 1 point", o) for o in offered.values()])
-        scoring.gain_points(g, int(chosen), 1, "burn_out")
+        points.gain_points(g, int(chosen), 1, "burn_out")
         # 432.3.a: a burn-out point that reaches the Victory Score with a lead wins at once
-        from . import cleanup
-
-        cleanup.check_victory(g)
+        points.check_victory(g)
 
 
 def discard(g: "Game", player: int, ids: list[int]) -> None:
@@ -149,7 +151,7 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj = g.obj(oid)
     for lasting in [l for l in g.state.lasting if l.kind == "copy" and l.affects == [oid]]:
         end_copy(g, lasting)
-    for other in attached_to(g, oid):
+    for other in layers.attached_to(g, oid):
         detach(g, other)  # 719.5, 436.4.b: it stays where the unit was
     obj.exhausted = False
     obj.damage = 0
@@ -192,16 +194,6 @@ def end_copy(g: "Game", lasting: "Lasting") -> None:
     _cleanup(g)
 
 
-def attached_to(g: "Game", unit: int) -> list[int]:
-    """The cards attached to a unit (they are at its location: Core Rules, attachment)."""
-    obj = g.obj(unit)
-    if obj.zone != "board":
-        return []
-    here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
-    objs = g.state.objs
-    return [other for other in here if objs[other].attached_to == unit]
-
-
 def attach(g: "Game", eq: int, unit: int) -> None:
     """435.1.c-e: the card goes to the unit's location (not a move) and attaches to it;
     its rules text goes inactive (718.2) and its effect text becomes the unit's (150.2, 435.1.e)."""
@@ -230,7 +222,7 @@ def detach(g: "Game", eq: int) -> None:
     g.state.needs_cleanup = True  # 436.4.a: recalled from a battlefield at the next cleanup
 
 
-def _carry_attached(g: "Game", unit: int, cards: list[int]) -> None:
+def carry_attached(g: "Game", unit: int, cards: list[int]) -> None:
     """Attached cards are always at the unit's location and are not moved themselves (Core Rules, attachment)."""
     for eq in cards:
         if g.obj(eq).zone == "board" and g.obj(eq).attached_to == unit:
@@ -377,7 +369,7 @@ def damage_taken_times(g: "Game", oid: int) -> int:
 def bonus_damage(g: "Game", controller: int, loc: int, source: int = NOWHERE) -> int:
     """Static 'Bonus Damage' effects of the damaging player's objects or of the battlefield."""
     total = 0
-    for mod, src in static_modifiers(g, "bonus_damage"):
+    for mod, src in layers.static_modifiers(g, "bonus_damage"):
         holder = g.obj(src)
         if mod.get("to_units_here"):
             if holder.zone == "bfcard" and g.state.battlefields[holder.loc - BF0].loc == loc:
@@ -420,181 +412,6 @@ def prevent(g: "Game", oid: int, amount: int, by: str, controller: int = NOWHERE
         obj.prevent -= used
         amount -= used
     return amount
-
-
-def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
-    """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
-    if not _sources_with(g, kind):
-        return []
-    return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
-
-
-def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
-    """The static sources with modifiers of a kind (statics_by_kind)."""
-    return statics_by_kind(g).get(kind, _NONE)
-
-
-def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
-    """The static sources (source, ability) with modifiers of each kind, in index order: the index that
-    lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
-    ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
-    change (``_statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
-    memo = g.statics_memo()
-    by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
-    if by_kind is None:
-        by_kind = memo["statics_with"] = {}
-        for (src, index) in list(g.static_sources):
-            ability = g.ability_of(src, index)
-            for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
-                by_kind.setdefault(mod_kind, []).append((src, ability))
-    return by_kind
-
-
-_NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)
-
-
-def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
-    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
-    out: list[tuple[dict[str, Any], int, Ability]] = []
-    for src, ability in _sources_with(g, kind):
-        for mod in ability.body["modifiers"]:
-            if mod["type"] != kind:
-                continue
-            ctx = effects.EffectContext(g, g.obj(src).controller, src)
-            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
-                break
-            if "while" in ability.body and not ctx.check(ability.body["while"]):
-                break
-            out.append((mod, src, ability))
-    return out
-
-
-def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
-    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
-    of one kind."""
-    out: list[tuple[dict[str, Any], int, list[int]]] = []
-    for mod, src, ability in _active_modifiers(g, "restriction"):
-        if mod["restriction"] == restriction:
-            affects = ability.body.get("affects", "self")
-            covered = [src] if affects == "self" else \
-                effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
-            out.append((mod, src, covered))
-    if g.state.lasting:
-        # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
-        for lasting in g.active_lasting():
-            if lasting.kind != "static" or lasting.affects is None:
-                continue
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "restriction" and mod["restriction"] == restriction:
-                    out.append((mod, lasting.source, list(lasting.affects)))
-    return out
-
-
-def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
-    """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
-    of the viewer's covers ("you can look at their facedown cards this turn"; 811: hidden cards are
-    seen by their controller alone otherwise)."""
-    out: set[int] = set()
-    for _, src, ability in _active_modifiers(g, "show_facedown"):
-        if g.obj(src).controller == viewer:
-            out.update(effects.EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
-    if g.state.lasting:
-        for lasting in g.active_lasting():
-            if lasting.kind == "static" and lasting.controller == viewer and lasting.affects is not None \
-                    and any(m["type"] == "show_facedown" for m in lasting.body["modifiers"]):
-                out.update(lasting.affects)
-    out.discard(viewer)
-    return out
-
-
-def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
-    """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
-    being played from hand): ``self`` (the default) covers only the ability's own object, a
-    selection an object of its kind that meets its filter (where it is, only on the board)."""
-    if not _sources_with(g, kind):
-        return []
-    return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
-
-
-def text_copies(g: "Game", unit: int) -> int:
-    """How many cards attached to the unit copy its text into their effect text ("copy that unit's
-    text to this Equipment's effect text"): each is one more instance of the unit's own abilities
-    and keywords (435.1.e: effect text is the unit's)."""
-    copied = copied_units(g)
-    return copied.count(unit) if copied else 0
-
-
-def copied_units(g: "Game") -> list[int]:
-    """The units whose text an attached card copies, once per such card (worked out once per state)."""
-    if not _sources_with(g, "copy_text"):
-        return []
-    memo = g.memo()
-    found: list[int] | None = memo.get("copied_units")
-    if found is None:
-        copiers = static_modifiers(g, "copy_text")
-        found = memo["copied_units"] = [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
-    return found
-
-
-def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
-    """(grant_ability modifier, source, its static ability) of the statics giving the object an
-    activated ability ("friendly legends have '{Exhaust}: ...'"), then of the created effects on it
-    ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
-    the effect's id)."""
-    out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
-    for lasting in _granting_lasting(g):
-        if lasting.affects is not None and oid in lasting.affects:
-            static = Ability(kind="static", index=-lasting.id, body=lasting.body)
-            out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
-    return out
-
-
-def _granting_lasting(g: "Game") -> list["Lasting"]:
-    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
-            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
-
-
-def may_grant_abilities(g: "Game") -> bool:
-    """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
-    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
-
-
-def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
-    obj = g.obj(oid)
-    out: list[tuple[dict[str, Any], int, Ability]] = []
-    for mod, src, ability in _active_modifiers(g, kind):
-        affects = ability.body.get("affects", "self")
-        ctx = effects.EffectContext(g, g.obj(src).controller, src)
-        if affects == "self":
-            covered = src == oid
-        elif isinstance(affects, dict):
-            where = {k: v for k, v in (affects.get("where") or {}).items()
-                     if k != "location" or obj.zone in ("board", "facedown")}
-            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
-        else:
-            covered = oid in ctx.resolve(affects)
-        if covered:
-            out.append((mod, src, ability))
-    return out
-
-
-def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
-                    loc: int | None = None) -> list[dict[str, Any]]:
-    """The active restrictions of that name that apply: to a player or a unit their 'affects' covers
-    (without either, all of them), or - with loc - those of the battlefield at that location ("Units
-    can't be played here")."""
-    out: list[dict[str, Any]] = []
-    if not g.state.lasting and not _sources_with(g, "restriction"):
-        return out  # no restriction anywhere: the common case, asked for every unit and location listed
-    who = player if player is not None else unit
-    for mod, src, covered in restricted(g, restriction):
-        source = g.obj(src)
-        if loc is not None and not (source.zone == "bfcard" and source.loc == loc):
-            continue
-        if who is not None and who not in covered:
-            continue
-        out.append(mod)
-    return out
 
 
 def heal(g: "Game", ids: list[int]) -> None:
@@ -662,14 +479,14 @@ def spend_buff(g: "Game", oid: int, player: int) -> bool:
 
 def ready(g: "Game", ids: list[int], player: int = NOWHERE) -> None:
     """Ready by a spell or ability; an enemy's "can't ready" restriction stops units and gear."""
-    blockers = [g.obj(src).controller for m, src in static_modifiers(g, "restriction")
+    blockers = [g.obj(src).controller for m, src in layers.static_modifiers(g, "restriction")
                 if m["restriction"] == "cant_ready_enemy"]
     for oid in ids:
         obj = g.obj(oid)
         if blockers and g.card(oid).type in ("unit", "gear") and \
                 any(not g.friendly(b, obj.controller) for b in blockers):
             continue
-        if restrictions_on(g, "cant_be_readied", unit=oid):
+        if layers.restrictions_on(g, "cant_be_readied", unit=oid):
             continue  # "I can't be readied"
         if obj.exhausted and obj.zone in ("board", "runes", "legend"):
             obj.exhausted = False
@@ -693,90 +510,12 @@ def recall(g: "Game", ids: list[int]) -> None:
         if obj.zone != "board" or obj.loc == obj.controller:
             continue
         origin = obj.loc
-        carried = attached_to(g, oid)
+        carried = layers.attached_to(g, oid)
         g.place(oid, "board", obj.controller)
-        _carry_attached(g, oid, carried)
+        carry_attached(g, oid, carried)
         obj.designation = ""
         g.emit("recall", obj=oid, loc=origin, player=obj.controller)
         _cleanup(g)
-
-
-def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool = False) -> list[int]:
-    """Move units (448-455); a move to a destination it can't go becomes a recall (449.2.c)."""
-    moved: list[int] = []
-    for oid in ids:
-        obj = g.obj(oid)
-        if obj.zone != "board" or obj.loc == to:
-            continue
-        dest = to
-        if not is_battlefield(dest) and dest != obj.controller:
-            dest = obj.controller  # units are never moved to another player's base
-        from .movement import move_refusal  # the same rules as a destination chosen as a card is played
-
-        refusal = move_refusal(g, oid, dest)
-        if refusal is not None:
-            # "can't move from here to base" stops every move, not only the standard one (171); a
-            # battlefield the unit can't enter recalls it instead (449.2.c)
-            if refusal[1] in ("449.2.a", "449.2.b", "451.2"):
-                recall(g, [oid])
-            continue
-        if not standard and not g.friendly(obj.controller, player) \
-                and "friendly_only" in layers.hook_values(g, oid, "moved_by"):
-            continue  # "I can't be moved by enemy spells and abilities"
-        origin = obj.loc
-        carried = attached_to(g, oid)
-        g.place(oid, "board", dest)
-        _carry_attached(g, oid, carried)
-        obj.moves_this_turn += 1
-        if not is_battlefield(dest):
-            obj.designation = ""
-        g.remember("moved_by", player, oid, loc=dest)  # "when you move an enemy unit": read as it triggers
-        g.emit("move", obj=oid, player=obj.controller, **{"from": origin}, to=dest, standard=standard,
-               nth=obj.moves_this_turn)
-        g.remember("move", obj.controller, oid, loc=dest)
-        moved.append(oid)
-        if is_battlefield(dest):
-            contest(g, dest, obj.controller)
-    if moved:
-        g.emit("move_done", player=player, units=moved, to=to)
-        _cleanup(g)
-    return moved
-
-
-def can_enter(g: "Game", loc: int, player: int, units: bool = True) -> bool:
-    """451.2: no move takes units to a battlefield holding units of two other players; 449.2.b: nor
-    (for units; ``units=False`` asks for gear) to one the player's teammate occupies."""
-    if len(g.state.players) > 2:  # with two players, no other two players' units can be there
-        objs = g.state.objs
-        others = {objs[u].controller for u in g.units_at(loc)} - {player}
-        if len(others) >= 2:
-            return False
-    return not in_others_combat(g, loc, player) and not (units and teammate_occupies(g, loc, player))
-
-
-def teammate_occupies(g: "Game", loc: int, player: int) -> bool:
-    """449.2.b, 491.8.c: in 2v2 a battlefield with units of the player's teammate is closed to the
-    player's units (control isn't shared, so teammates never stand at one battlefield together)."""
-    if not g.spec.teams:
-        return False
-    return any(g.obj(u).controller != player and g.friendly(g.obj(u).controller, player) for u in g.units_at(loc))
-
-
-def in_others_combat(g: "Game", loc: int, player: int) -> bool:
-    """449.2.a, 464.1: with more than two players, a battlefield with an ongoing combat or a showdown
-    of two players is off-limits to players who aren't in it (a staged one holds both sides' units,
-    which 451.2 already covers)."""
-    sd = g.state.showdown
-    if sd is None or sd.bf != loc:
-        return False
-    if sd.combat:
-        return player not in (sd.attacker, sd.defender)
-    # 464, 464.1: a showdown not yet a combat belongs to the player who contested (they stay its contester
-    # even after their units leave) and to whoever else has units there; once that is two players, a
-    # third can't come in until every player has passed in a row (ruling:no-third-player-into-showdown)
-    party = {p for p in {sd.attacker} | {g.obj(u).controller for u in g.units_at(loc)}
-             if p != NOWHERE and not g.state.players[p].conceded}  # a player who left the game is in nothing
-    return player not in party and len(party) >= 2
 
 
 # ---------------------------------------------------------------------- resources
@@ -883,7 +622,7 @@ def end_control(g: "Game", lasting: "Lasting") -> None:
 def _uncounterable_by(g: "Game", player: int) -> bool:
     """Whether an active static gives the player's spells and abilities the cant_be_countered hook."""
     return any(mod["hook"] == "cant_be_countered" and mod["value"] == "controller" and g.obj(src).controller == player
-               for mod, src in static_modifiers(g, "hook"))
+               for mod, src in layers.static_modifiers(g, "hook"))
 
 
 def counter(g: "Game", card_obj: int, to: str = "trash") -> bool:

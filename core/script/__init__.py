@@ -2,9 +2,11 @@
 
 In the order a file travels: ``yamlio`` (safe YAML, bounded), ``schema`` (JSON Schema messages)
 with its fast path ``schema_fastpath`` (a compiled yes/no check), ``validated_cache`` (files whose
-validation is remembered by content hash), ``catalog`` (the loader, the compiler and the integrity
-checks, building ``Catalog``), ``cards`` (the compiled ``CardDef``/``Ability``), ``cardrefs`` and
+validation is remembered by content hash), ``loader`` (reading a file), ``compiler`` (a card's script
+into ``CardDef``), ``integrity`` (references between files), ``catalog`` (all of it in one run, building
+``Catalog``), ``cards`` (the compiled ``CardDef``/``Ability``), ``cardrefs`` and
 ``decks`` (deck and scenario references); plugins: ``hookspecs`` (the hooks), ``registry`` (their
-records and discovery), ``folders`` (sets as folders); ``suggest`` gives 'did you mean' hints.
-Nothing here imports the rules engine (``core/engine``) at load time.
+records), ``discovery`` (finding them), ``folders`` (sets as folders); ``suggest`` gives 'did you mean' hints.
+The one import of the rules engine (``core/engine``) is the catalog's: plugin words go into the
+script language's tables in ``core/engine/effects.py``, and the compiler checks names against them.
 """

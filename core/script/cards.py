@@ -153,3 +153,36 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
         trigger_zones=frozenset(a.body["when"]["from_zone"] for a in abilities if a.kind == "triggered"
                                 and a.body["when"].get("from_zone") and not a.body.get("effect_text")),
     )
+
+
+def substitute(node: Any, value: Any) -> Any:
+    """Put a keyword instance's parameter into its script."""
+    if isinstance(node, dict):
+        if node.get("type") == "variable" and node.get("name") == "keyword_value":
+            return value
+        if node.get("type") == "keyword_effect":
+            return value
+        return {k: substitute(v, value) for k, v in node.items()}
+    if isinstance(node, list):
+        return [substitute(v, value) for v in node]
+    return node
+
+
+@dataclass(frozen=True)
+class KeywordDef:
+    """A keyword as its YAML script defines it."""
+
+    keyword: str
+    name: str
+    rule: str
+    summary: str = ""
+    parameter_kind: str | None = None
+    default: int | None = None
+    stacking: str = "add"
+    condition: Json | None = None
+    deck_limit: int | None = None
+    abilities: tuple[Json, ...] = ()
+    additional_cost: Json | None = None
+    status: bool = False
+    source: str = ""
+    printed_last: bool = False  # its line comes after the card's other text (the renderer reads it)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .catalog import Catalog, Loader
+from .catalog import Catalog
+from .loader import Loader
 from ..errors import DeckError, ScriptError
 
 

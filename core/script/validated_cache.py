@@ -48,7 +48,7 @@ def enabled() -> bool:
 
 
 # The modules whose code decides what a file parses to and whether it is accepted.
-LOADER_SOURCES = ("yamlio.py", "schema.py", "schema_fastpath.py", "catalog.py", "validated_cache.py")
+LOADER_SOURCES = ("yamlio.py", "schema.py", "schema_fastpath.py", "loader.py", "catalog.py", "validated_cache.py")
 
 
 def fingerprint(schemas: Schemas) -> str:

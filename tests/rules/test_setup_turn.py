@@ -586,7 +586,7 @@ def _catalog_with_dusk_echo() -> Any:
     No printed Origins card triggers there, so this unit is compiled for the test: 'When units
     heal (once each turn), deal 1 damage to me and I get +2 Might this turn.'
     """
-    from riftscript.core.script.catalog import Compiler
+    from riftscript.core.script.compiler import Compiler
 
     catalog = load_catalog()
     card = Compiler(catalog.keywords).compile({

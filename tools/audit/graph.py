@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from riftscript.core.script.cards import Json
-from riftscript.core.script.catalog import Catalog, keyword_id
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.compiler import keyword_id
 from riftscript.core.script.registry import EffectType
 from riftscript.tools.audit.kernel import KERNEL_PROCEDURES, kernel_sources
 

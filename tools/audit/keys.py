@@ -7,20 +7,20 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from riftscript.core.script.catalog import Catalog
-from riftscript.core.engine.effects import language_keys, language_tables
+from riftscript.core.engine.language import language_keys, language_tables
 from riftscript.core.script.schema import raw_schema
 
 # The keys of card and keyword files and of the kernel's own nodes (abilities, costs, static
 # modifiers, keyword definitions), each with the module of riftscript.core or riftscript.plugins
 # that reads it (tests/test_language.py checks that it does).  Everything else a script may say is
-# read through the language's handler tables (core/engine/effects.py: language_tables, language_keys) and
+# read through the language's handler tables (core/engine/language.py: language_tables, language_keys) and
 # by the effect primitives, each of which reads the fields its schema gives it (read_keys).
 KERNEL_KEYS: dict[str, str] = {
-    "schema_version": "core/script/catalog", "code": "core/script/catalog", "name": "core/script/catalog", "supertype": "core/script/catalog",
-    "domains": "core/script/catalog", "tags": "core/script/catalog", "champion_tag": "core/script/catalog", "might_bonus": "core/script/catalog",
-    "keywords": "core/script/catalog", "abilities": "core/script/catalog", "kind": "core/script/catalog",
+    "schema_version": "core/script/catalog", "code": "core/script/catalog", "name": "core/script/catalog", "supertype": "core/script/compiler",
+    "domains": "core/script/compiler", "tags": "core/script/compiler", "champion_tag": "core/script/compiler", "might_bonus": "core/script/compiler",
+    "keywords": "core/script/compiler", "abilities": "core/script/catalog", "kind": "core/script/catalog",
     "effect_text": "core/engine/layers", "when": "core/engine/triggers", "once_per_turn": "core/engine/triggers",
-    "optional": "core/script/catalog", "if": "core/engine/triggers", "only_while": "core/engine/chain", "timing": "core/engine/chain",
+    "optional": "core/script/compiler", "if": "core/engine/triggers", "only_while": "core/engine/chain", "timing": "core/engine/chain",
     "replaces": "core/engine/replacement", "instead": "core/engine/replacement", "while": "core/engine/layers",
     "modifiers": "core/engine/layers", "hook": "core/engine/layers", "if_absent": "core/engine/layers", "increase": "core/engine/payment",
     "restriction": "core/engine/verbs", "to_units_here": "core/engine/verbs", "enter_ready": "core/engine/verbs",

@@ -47,7 +47,7 @@ def catalog_for(source: Source, fresh: bool = False) -> Catalog:
     tests), and a run must see what is installed now; its workers then reuse that catalog."""
     found = None if fresh else _CATALOGS.get(source)
     if found is None:
-        from riftscript.core.script.registry import load_plugins
+        from riftscript.core.script.discovery import load_plugins
         from riftscript.tools.cli import load_plugin_module
 
         plugins = load_plugins(extra=[load_plugin_module(s) for s in source.plugins]) if source.plugins else None

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from riftscript.core.script.catalog import Loader
+from riftscript.core.script.loader import Loader
 from riftscript.core.errors import Problem, RiftScriptError, ScriptError
 from riftscript.core.engine.game import Game
 from riftscript.core.script.schema import Schemas

@@ -18,7 +18,10 @@ from threading import Lock
 from typing import Any
 
 from riftscript.core.script.cards import CardDef
-from riftscript.core.script.catalog import Catalog, Compiler, Loader, document_problems
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.integrity import document_problems
+from riftscript.core.script.compiler import Compiler
+from riftscript.core.script.loader import Loader
 from riftscript.core.script.decks import Deck, violations
 from riftscript.core.errors import Problem, RiftScriptError
 from riftscript.tools import audit, auditdraw
