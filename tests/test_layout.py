@@ -58,3 +58,21 @@ def test_a_plugin_import_loads_nothing_of_the_engine() -> None:
             "print(sorted(m for m in sys.modules if m.startswith('riftscript.core.engine')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_no_module_reaches_into_another_modules_private_names() -> None:
+    """``g._x`` (a game's private state) or ``layers._x`` (another module's private function) from
+    outside their module: every such need has a public name."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "core").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        modules = {alias.asname or alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                   and node.level > 0 for alias in node.names}
+        owners = modules | {"g", "game", "fresh"}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in owners \
+                    and node.attr.startswith("_") and not node.attr.startswith("__"):
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value.id}.{node.attr}")
+    assert found == []

@@ -117,7 +117,7 @@ def test_soak_checks_see_a_stale_cache() -> None:
     g.touch()
     assert check(g, cards, counts) == []
     # a listener the objects don't have (an index entry not removed when it should have been)
-    g.listeners.setdefault("play", {})[(ids[unit], 0)] = None
+    g.index.listeners.setdefault("play", {})[(ids[unit], 0)] = None
     assert any("dispatch index" in m for m in check(g, cards, counts))
 
 

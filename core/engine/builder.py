@@ -260,7 +260,7 @@ class Builder:
             state.step = self.step
             state.phase = "main" if self.step in ("main", "main_end") else self.step
         self._chain(g, ids)
-        g._rebuild_index()
+        g.rebuild_index()
         g.run()
         return g, ids
 

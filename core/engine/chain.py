@@ -55,7 +55,7 @@ def timing_allows(g: "Game", player: int, timing: str | None) -> tuple[bool, str
 
 def card_timing(g: "Game", oid: int) -> str | None:
     """Action or Reaction timing (806, 813) from the card's timing hooks."""
-    memo = g.memo()
+    memo = g.caches.memo()
     key = ("timing", oid)
     if key not in memo:
         memo[key] = _timing(g, oid)
@@ -350,7 +350,7 @@ def _bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
     """Where a unit or gear may be played (355.2.a, 149.2, 822, 830, 811.1.d); remembered while the
     state is unchanged, since listing legal actions asks it for every play it checks."""
-    memo = g.memo()
+    memo = g.caches.memo()
     key = ("locations", player, oid, hidden_at)
     found: list[int] | None = memo.get(key)
     if found is None:
@@ -961,7 +961,7 @@ def activated_abilities(g: "Game", oid: int) -> list[Ability]:
     if not granted and (obj.zone != "board" or not card.facts.borrows
                         and (card.type != "unit" or not layers.attached_to(g, oid))):
         return own  # nothing borrowed, granted or attached
-    memo = g.memo()  # listing legal actions asks this for every source in one unchanged state
+    memo = g.caches.memo()  # listing legal actions asks this for every source in one unchanged state
     key = ("activated", oid)
     if key not in memo:
         memo[key] = own + _borrowed(g, oid, own) if obj.zone == "board" else list(own)

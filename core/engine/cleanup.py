@@ -113,7 +113,7 @@ def _becoming_mighty(g: "Game") -> None:
     """Engine notes, Mighty: a unit on the board becomes Mighty when its Might rises from below 5 to 5 or
     more (143.2); one that enters already Mighty doesn't.  Watched only while an ability listens."""
     s = g.state
-    if not g.listeners.get("become_mighty"):
+    if not g.index.listeners.get("become_mighty"):
         for lasting in s.lasting:
             if lasting.kind == "trigger" and lasting.body["when"]["event"] == "become_mighty":
                 break
@@ -138,7 +138,7 @@ def _might_reaching(g: "Game") -> None:
     each number a listener asks for (trigger key at_least), when the unit's Might rises from below it to it
     or more, as become_mighty does for 5; watched only while an ability listens."""
     s = g.state
-    listeners = g.listeners.get("might_reaches")
+    listeners = g.index.listeners.get("might_reaches")
     if not listeners:
         s.might_seen = None
         return

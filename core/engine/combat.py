@@ -235,11 +235,11 @@ def damage_step(g: "Game") -> None:
             continue
         total = sum(layers.combat_might(g, u) for u in own)
         if total == 0:
-            _store(g, side, {})
+            store_assignment(g, side, {})
             continue
         whole, options = assignment_options(g, total, other)
         if len(options) == 1:
-            _store(g, side, options[0])
+            store_assignment(g, side, options[0])
             continue
         s.tasks.append(["combat_damage"])
         # "whole": agents choose among the options giving all of the excess to one unit
@@ -275,7 +275,7 @@ def _assigned(g: "Game", side: str) -> dict[int, int] | None:
     return None if found is None else {int(k): v for k, v in found.items()}
 
 
-def _store(g: "Game", side: str, assignment: dict[int, int]) -> None:
+def store_assignment(g: "Game", side: str, assignment: dict[int, int]) -> None:
     """Record a side's assignment until both are made and dealt at once."""
     sd = g.state.showdown
     assert sd is not None

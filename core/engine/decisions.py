@@ -59,7 +59,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
     # else can reach (hook_values would find none) has the strictest timing and is not played now
     wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
-    reading = g._chars_reads
+    reading = g.caches.chars_reads
     for oid in sources:
         obj = objs[oid]
         card = defs[obj.code]
@@ -483,7 +483,7 @@ def _check_assign(g: "Game", player: int, action: Action, d: Decision) -> dict[i
 
 
 def _perform_assign(g: "Game", player: int, action: Action, parsed: dict[int, int], d: Decision) -> None:
-    combat._store(g, str(d.context["side"]), parsed)
+    combat.store_assignment(g, str(d.context["side"]), parsed)
 
 
 def _no_listing(g: "Game", player: int, d: Decision) -> list[Action]:

@@ -4,52 +4,29 @@ The API follows OpenSpiel: ``pending_decision()`` says who must decide what, ``l
 lists the actions, ``apply(action)`` is atomic (an illegal action raises IllegalActionError and
 leaves the state exactly as it was), ``observation(player)`` hides what that player can't see,
 and ``to_json``/``from_json`` round-trip the whole game.  Rules areas live in their own modules
-(turn, chain, combat, movement, scoring, payment, cleanup, ...); this module wires them together
-and owns the event log and trigger dispatch index.
+(turn, chain, combat, movement, scoring, payment, cleanup, ...).  This module holds the public API
+and the state: the event log, objects and zones, players.  What it delegates, each in one module:
+the run loop with snapshots, replay and every rule for which steps may ask a player
+(``loop.py``), the dispatch index (``trigger_index.py``), the per-state caches and what invalidates
+each (``caches.py``), conceding (``concession.py``).
 """
 from __future__ import annotations
 
-import copyreg
-import dataclasses
-import io
-import itertools
 import json
-import operator
-import pickle
-from typing import Any, Callable
+from typing import Any
 
-from . import chain, cleanup, decisions, layers, loop, loop_draw, observe, offer, rng, saves, setup, triggers, turn, verbs
+from . import chain, decisions, layers, loop, observe, offer, rng, saves, setup, triggers
 from ..script.cards import Ability, CardDef
 from ..script.catalog import Catalog
 from ..script.compiler import Compiler
-from ..errors import EngineError, GameOverError, IllegalActionError, NeedDecision
+from ..errors import EngineError, GameOverError
 from .events import Event, log_hash
 from ..script.registry import ModeSpec
-from .state import (BF0, EFFECT_TEXT, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player,
-                    Showdown, from_jsonable, is_battlefield, obj_values, to_jsonable)
-
-ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
-Snapshot = tuple[bytes, list[int], list[tuple[Any, ...]]]
-# the dispatch index as it was: listeners, static sources, grant sources, each object's listened events
-IndexCopy = tuple[dict[str, dict[tuple[int, int], None]], dict[tuple[int, int], None],
-                  dict[tuple[int, int], None], dict[int, list[str]]]
-
-
-def _fields_reducer(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
-    """Pickle a state record as its class and its fields in order: about twice as fast both ways
-    as the default for slotted dataclasses, and the same copy."""
-    values = operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
-
-    def reduce(record: Any) -> tuple[type, tuple[Any, ...]]:
-        return cls, values(record)
-    return reduce
-
-
-_SNAPSHOT_REDUCERS: dict[type, Any] = {
-    **copyreg.dispatch_table,
-    **{cls: _fields_reducer(cls) for cls in (GameState, Player, Battlefield, ChainItem, PendingTrigger,
-                                             Showdown, Lasting, Decision)}}
-
+from .caches import Caches
+from .loop import Snapshot as Snapshot  # the type of Game.snapshot(), for plugins that search
+from .state import (BF0, EFFECT_TEXT, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, Player,
+                    is_battlefield, to_jsonable)
+from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
 
 class Game:
     """One game of Riftbound."""
@@ -59,32 +36,17 @@ class Game:
         self.defs: dict[str, CardDef] = catalog.cards
         self.state = state
         self.log: list[Event] = log if log is not None else []
-        self.listeners: dict[str, dict[tuple[int, int], None]] = {}
-        self.static_sources: dict[tuple[int, int], None] = {}
-        self.grant_sources: dict[tuple[int, int], None] = {}  # statics granting keywords with triggers
-        self._indexed: dict[int, list[str]] = {}
-        self._chars: dict[int, Any] = {}
-        self._chars_version = -1
-        self._chars_reads: dict[int, bool] = {}  # objects being computed: was the partial result read?
-        self._memo: dict[Any, Any] = {}
-        self._memo_version = -1
-        self._statics_generation = 0
-        self._statics_memo: dict[Any, Any] = {}
-        self._statics_memo_generation = -1
-        self.version = 0
-        self._keyword_abilities: dict[tuple[str, Any], tuple[Ability, ...]] = {}
-        self._lasting_abilities: dict[int, Ability] = {}
-        self._granted_abilities: dict[int, tuple[dict[str, Any], Ability]] = {}
+        self.index = TriggerIndex()  # which abilities are live where (core/engine/trigger_index.py)
+        self.caches = Caches()  # every per-state cache, with what invalidates it (core/engine/caches.py)
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         self.replaying = False
         self.answer_pos = 0
-        self._offer: Any = None  # the legal actions as last offered (core/engine/offer.py)
         self.max_events = 20_000
         modes = catalog.plugins.modes() if catalog.plugins is not None else {}
         # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
         self.spec: ModeSpec = modes.get(state.mode) or ModeSpec(name=state.mode, players=len(state.players),
                                                                  victory_score=state.victory_score)
-        self._rebuild_index()
+        self.index.rebuild(self)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -148,103 +110,16 @@ class Game:
         """The running SHA-256 of the event log: equal for the same seed and the same decisions."""
         return log_hash(self.log)
 
-    # ------------------------------------------------------------------ the loop (HOT FEPR)
+    # ------------------------------------------------------------------ the loop (core/engine/loop.py)
     def run(self) -> None:
         """Handle outstanding tasks, cleanups and triggers, then give priority or move on."""
-        while self.state.decision is None and self.state.winners is None:
-            s = self.state
-            if s.log_count - s.loop_guard > self.max_events:
-                loop_draw.settle_runaway(self)
-                continue
-            if s.tasks:
-                task = s.tasks[-1]
-                if loop.may_ask(self, task) or (len(s.players) > 2 and self.burn_out_may_ask()):
-                    self._guarded(lambda: loop.run_task(self, self.state.tasks.pop()))
-                else:
-                    self._unguarded(lambda: loop.run_task(self, s.tasks.pop()))
-                continue
-            if s.needs_cleanup:
-                if self.optional_replacements() or (len(s.players) > 2 and self.burn_out_may_ask()):
-                    self._guarded(lambda: cleanup.cleanup(self))
-                else:
-                    self._unguarded(lambda: cleanup.cleanup(self))
-                continue
-            if s.pending_triggers:
-                triggers.put_on_chain(self)
-                continue
-            if chain.offer_priority(self):
-                continue
-            if len(s.players) > 2 and self.burn_out_may_ask():
-                self._guarded(lambda: turn.advance(self))  # the Draw Phase may burn out (432.2.c)
-            else:
-                turn.advance(self)
-
-    def _guarded(self, step: Any) -> None:
-        """Run a step that may ask a player; if it does, rewind it and wait for the answer.
-
-        The step is replayed from its snapshot with all answers given so far, so the paused
-        step is plain data (the task stays on the stack and the answers are in the state).
-        """
-        snap = self.snapshot()
-        index = self._index_copy()
-        self.answer_pos = 0
-        try:
-            step()
-        except NeedDecision as need:
-            answers = list(self.state.answers)
-            self.restore(snap, index, in_place=True)
-            self.state.answers = answers
-            need.decision.context["replay"] = True
-            self.state.decision = need.decision
-            return
-        self.state.answers = []
+        loop.run(self)
 
     def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
         """A player's choice among options, asked in a guarded step: the answer given for this
         point of the replay, or a pause (NeedDecision) until the player answers.  One option needs
         no decision."""
-        if len(options) == 1:
-            return options[0][1]
-        if not options:
-            raise EngineError(f"no options for: {prompt}")
-        if self.answer_pos < len(self.state.answers):
-            answer = self.state.answers[self.answer_pos]
-            self.answer_pos += 1
-            for _, value in options:
-                if value == answer:
-                    return value
-            raise EngineError(f"recorded answer {answer!r} is not an option of {prompt!r}")
-        raise NeedDecision(Decision(kind=kind, player=player, prompt=prompt,
-                                    options=[{"label": label, "value": value} for label, value in options]))
-
-    def burn_out_may_ask(self) -> bool:
-        """Whether a burn-out could ask whom to give the point (432.2.c: the burning player chooses an
-        opponent): with opponents in two or more teams and a main deck running low, steps that may draw
-        run guarded, so the question can pause the game.  Ten cards is more than any step draws."""
-        s = self.state
-        if len(s.players) < 3:
-            return False  # Duel and Match: a single opponent, nothing to choose
-        live = [p for p in s.players if not p.conceded]
-        return len({p.team for p in live}) > 2 and any(len(p.main_deck) < 10 for p in live)
-
-    def _unguarded(self, step: Any) -> None:
-        self.answer_pos = 0
-        try:
-            step()
-        except NeedDecision as need:
-            raise EngineError(f"a step that was not expected to ask a player asked: {need.decision.prompt}") from None
-
-    def optional_replacements(self) -> bool:
-        """Whether a replacement effect that asks its controller could apply now."""
-        for key, table in self.listeners.items():
-            if key.startswith("replace:"):
-                for (oid, index) in table:
-                    body = self.defs[self.state.objs[oid].code].abilities[index].body
-                    if body.get("optional") or body.get("cost"):
-                        return True
-        lasting = self.state.lasting
-        return bool(lasting) and any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
-                                     for l in lasting)
+        return loop.ask(self, player, prompt, options, kind)
 
     # ------------------------------------------------------------------ events
     def emit(self, etype: str, **fields: Any) -> Event:
@@ -253,8 +128,9 @@ class Game:
         s.log_count += 1
         event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
-        self.version += 1
-        if self.listeners.get(etype) or self.grant_sources or etype in triggers.PLAYER_EVENTS \
+        self.caches.version += 1
+        index = self.index
+        if index.listeners.get(etype) or index.grant_sources or etype in triggers.PLAYER_EVENTS \
                 or (s.lasting and triggers.lasting_listens(self, etype)):
             triggers.dispatch(self, event)
         return event
@@ -273,24 +149,23 @@ class Game:
         """A number scripts can read later this turn as {type: variable, name: ...}."""
         self.state.history.append(["var:" + name, player, NOWHERE, "", value])
 
+    @property
+    def version(self) -> int:
+        """A counter bumped by every change of the state (core/engine/caches.py says which)."""
+        return self.caches.version
+
     def memo(self) -> dict[Any, Any]:
         """A cache valid only while the state is unchanged (every change bumps the version)."""
-        if self._memo_version != self.version:
-            self._memo = {}
-            self._memo_version = self.version
-        return self._memo
+        return self.caches.memo()
 
     def statics_memo(self) -> dict[Any, Any]:
         """A cache valid while the active static abilities (``static_sources``) are unchanged, for
         what depends only on which they are: they change far less often than the state."""
-        if self._statics_memo_generation != self._statics_generation:
-            self._statics_memo = {}
-            self._statics_memo_generation = self._statics_generation
-        return self._statics_memo
+        return self.caches.statics_memo(self.index.statics_generation)
 
     def touch(self) -> None:
         """Invalidate ``memo()``: for changes to the state made without an event."""
-        self.version += 1
+        self.caches.version += 1
 
     # ------------------------------------------------------------------ objects and zones
     def obj(self, oid: int) -> Obj:
@@ -366,9 +241,9 @@ class Game:
             obj.timestamp = self.state.log_count  # when it was hidden: its handle is drawn anew (core/engine/observe.py)
         if obj.token and zone not in ("board", "chain", "bfcard"):
             # 185.3.b: a token that leaves the board ceases to exist
-            self._unindex(oid)
+            self.index.remove(self, oid)
             obj.zone = "gone"
-            self.version += 1
+            self.caches.version += 1
             return
         new_list = self.zone_list(obj)
         if new_list is not None:
@@ -377,126 +252,56 @@ class Game:
             else:
                 new_list.append(oid)
         now_active = zone in ACTIVE_ZONES
-        if was_active or now_active or self._listens_elsewhere(obj):
-            self._unindex(oid)
-            self._index(oid)
-        self.version += 1
+        if was_active or now_active or self.defs[obj.code].facts.trigger_zones:
+            self.index.remove(self, oid)
+            self.index.add(self, oid)
+        self.caches.version += 1
 
-    def _listens_elsewhere(self, obj: Obj) -> bool:
-        return bool(self.defs[obj.code].facts.trigger_zones)
+    def index_object(self, oid: int) -> None:
+        """Index the abilities of an object as they are now, after a change ``place`` does not see: put
+        in its zone without ``place`` (setup: a legend, a battlefield), changed to a copy of another
+        card, detached (after ``unindex_object`` while it was still what it was)."""
+        self.index.add(self, oid)
 
-    # ------------------------------------------------------------------ dispatch index
-    def _index(self, oid: int) -> None:
-        self.version += 1  # what is remembered per version may depend on the static sources
-        obj = self.state.objs[oid]
-        card = self.defs[obj.code]
-        active = obj.zone in ACTIVE_ZONES
-        attached = obj.zone == "board" and obj.attached_to != NOWHERE
-        keys: list[str] = []
-        for ability in card.abilities:
-            if ability.body.get("effect_text"):
-                # 150.2, 435.1.e: effect text works only while attached, and its triggers are the unit's
-                if attached and ability.kind == "triggered" and "from_zone" not in ability.body["when"]:
-                    self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
-                    keys.append(ability.event or "")
-                elif attached and ability.kind == "replacement":
-                    # the unit's "if I would ..." (Guardian Angel): replace.replace reads it as the unit's
-                    self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
-                    keys.append("replace:" + (ability.event or ""))
-                elif attached and ability.kind == "static" and (ability.body.get("affects", "self") != "self" or any(
-                        m["type"] == "copy_text" for m in ability.body["modifiers"])):
-                    # effect text reaching beyond the unit ("your units here have ...", "your spells deal ...")
-                    self.static_sources[(oid, ability.index)] = None
-                    self._statics_generation += 1
-                    if triggers.granted_trigger_mods(self, ability):
-                        self.grant_sources[(oid, ability.index)] = None
-                elif attached and ability.kind == "static" and triggers.granted_trigger_mods(self, ability):
-                    self.grant_sources[(oid, ability.index)] = None  # a keyword with a trigger, for the unit
-                continue
-            if attached:
-                continue  # 718.2: an attached card's rules text is inactive
-            if ability.kind == "triggered":
-                from_zone = ability.body["when"].get("from_zone")
-                if (from_zone is None and active) or (from_zone is not None and obj.zone == from_zone):
-                    self.listeners.setdefault(ability.event or "", {})[(oid, ability.index)] = None
-                    keys.append(ability.event or "")
-            elif ability.kind == "replacement" and active:
-                self.listeners.setdefault("replace:" + (ability.event or ""), {})[(oid, ability.index)] = None
-                keys.append("replace:" + (ability.event or ""))
-            elif ability.kind == "static" and active:
-                self.static_sources[(oid, ability.index)] = None
-                self._statics_generation += 1
-                if triggers.granted_trigger_mods(self, ability):
-                    self.grant_sources[(oid, ability.index)] = None
-        if keys:
-            self._indexed[oid] = keys
+    def unindex_object(self, oid: int) -> None:
+        """Take an object's abilities out of the index, before a change ``place`` does not see (it becomes
+        a copy of another card, is set aside) - then ``index_object`` if it stays in play."""
+        self.index.remove(self, oid)
 
-    def _unindex(self, oid: int) -> None:
-        """Remove an object's listeners: cost is its own abilities, not the size of the board."""
-        self.version += 1
-        for event in self._indexed.pop(oid, []):
-            table = self.listeners.get(event, {})
-            for key in [k for k in table if k[0] == oid]:
-                del table[key]
-        card = self.defs[self.state.objs[oid].code]
-        for ability in card.abilities:
-            if ability.kind == "static":
-                if (oid, ability.index) in self.static_sources:
-                    del self.static_sources[(oid, ability.index)]
-                    self._statics_generation += 1
-                self.grant_sources.pop((oid, ability.index), None)
-
-    def _index_copy(self) -> IndexCopy:
-        """The dispatch index as it is now, for a rewind to put back instead of rebuilding it from
-        every object (the index only ever replaces ``_indexed``'s lists, never changes them)."""
-        return ({event: dict(table) for event, table in self.listeners.items()}, dict(self.static_sources),
-                dict(self.grant_sources), dict(self._indexed))
-
-    def _rebuild_index(self) -> None:
-        self.listeners = {}
-        self.static_sources = {}
-        self._statics_generation += 1
-        self.grant_sources = {}
-        self._indexed = {}
-        defs = self.defs
-        for oid, obj in self.state.objs.items():
-            # off the board an object is indexed only for its 'from this zone' triggers
-            zone = obj.zone
-            if zone in ACTIVE_ZONES:
-                self._index(oid)
-            elif zone != "gone" and zone in defs[obj.code].facts.trigger_zones:
-                self._index(oid)
+    def rebuild_index(self) -> None:
+        """Index every object anew (a position built by hand)."""
+        self.index.rebuild(self)
 
     # ------------------------------------------------------------------ abilities
     def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
         """The compiled abilities of a keyword with a value, for keywords granted by effects;
         compiled once per keyword and value."""
         key = (keyword, json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value)
-        cached = self._keyword_abilities.get(key)
+        cached = self.caches.keyword_abilities.get(key)
         if cached is None:
             card = self._compiler.compile({"code": "KW-000", "name": keyword, "type": "unit",
                                            "keywords": [{keyword: value} if value is not None else keyword]},
                                           "KW", "keyword")
             cached = card.abilities
-            self._keyword_abilities[key] = cached
+            self.caches.keyword_abilities[key] = cached
         return cached
 
     def lasting_ability(self, lasting: Lasting) -> Ability:
         """The compiled ability of a lasting effect that carries one ('this turn, when ...'), compiled once."""
-        cached = self._lasting_abilities.get(lasting.id)
+        cached = self.caches.lasting_abilities.get(lasting.id)
         if cached is None:
             body = dict(lasting.body)
-            compiled = self._compiler._ability(body, 0, lasting.keyword, None)
-            self._lasting_abilities[lasting.id] = compiled
+            compiled = self._compiler.ability(body, 0, lasting.keyword, None)
+            self.caches.lasting_abilities[lasting.id] = compiled
             cached = compiled
         return cached
 
     def granted_ability(self, mod: dict[str, Any]) -> Ability:
         """The compiled activated ability of a grant_ability modifier (compiled once per modifier)."""
-        cached = self._granted_abilities.get(id(mod))
+        cached = self.caches.granted_abilities.get(id(mod))
         if cached is None or cached[0] is not mod:
-            cached = (mod, self._compiler._ability({**mod["ability"], "kind": "activated"}, 0, None, None))
-            self._granted_abilities[id(mod)] = cached
+            cached = (mod, self._compiler.ability({**mod["ability"], "kind": "activated"}, 0, None, None))
+            self.caches.granted_abilities[id(mod)] = cached
         return cached[1]
 
     def active_lasting(self) -> list[Lasting]:
@@ -564,50 +369,21 @@ class Game:
         """Shuffle ``items`` in place with the game's seeded generator."""
         self.state.rng = rng.shuffle(self.state.rng, items)
 
-    # ------------------------------------------------------------------ snapshots
+    # ------------------------------------------------------------------ snapshots (core/engine/loop.py)
     def snapshot(self) -> Snapshot:
-        """The state as it is now.  Objects are held only in ``objs`` and are flat records of
-        immutable values, so they are kept as tuples of their fields (several times faster than
-        pickling them); the rest is pickled."""
-        s = self.state
-        objs = s.objs
-        s.objs = {}
-        buffer = io.BytesIO()
-        pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        pickler.dispatch_table = _SNAPSHOT_REDUCERS
-        try:
-            pickler.dump((s, len(self.log)))
-        finally:
-            s.objs = objs
-        return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
+        """The state as it is now, to ``restore`` later."""
+        return loop.snapshot(self)
 
     def restore(self, snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False) -> None:
-        """Go back to a snapshot; ``index``, the dispatch index copied when it was taken, saves
-        rebuilding the index.  ``in_place``: the state being left is this game's own and is dropped
-        (a guarded step rewound), so its objects that still have the snapshot's values are kept
-        instead of rebuilt - never for a state another game shares (``copy``)."""
-        rest, ids, values = snap
-        state, log_len = pickle.loads(rest)
-        if in_place:
-            old = self.state.objs
-            objs: dict[int, Obj] = {}
-            for oid, fields in zip(ids, values):
-                obj = old.get(oid)
-                objs[oid] = obj if obj is not None and obj_values(obj) == fields else Obj(*fields)
-            state.objs = objs
-        else:
-            state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
-        self.state = state
-        del self.log[log_len:]
-        self._chars = {}
-        # lasting effects are numbered by the clock, so another line of play may reuse a number
-        self._lasting_abilities = {}
-        self.version += 1
-        if index is None:
-            self._rebuild_index()
-        else:
-            self.listeners, self.static_sources, self.grant_sources, self._indexed = index
-            self._statics_generation += 1
+        """Go back to a snapshot (``index``: the dispatch index copied with it; ``in_place``: the state
+        being left is this game's own, see ``loop.restore``)."""
+        loop.restore(self, snap, index, in_place)
+
+    def state_replaced(self) -> None:
+        """Forget what was worked out from the state being left (a restore): characteristics, and the
+        compiled abilities of lasting effects, which are numbered by the clock, so another line of play
+        may reuse a number."""
+        self.caches.state_replaced()
 
     def copy(self) -> "Game":
         """An independent game in the same state, for agents that look ahead (search): the state is
@@ -615,15 +391,17 @@ class Game:
         other = object.__new__(type(self))
         other.__dict__.update(self.__dict__)
         other.log = list(self.log)
-        other._chars, other._chars_reads, other._memo, other._statics_memo = {}, {}, {}, {}
-        other.restore(self.snapshot(), self._index_copy())
+        other.caches = self.caches.for_copy()
+        other.index = TriggerIndex()
+        other.index.statics_generation = self.index.statics_generation
+        other.restore(self.snapshot(), self.index.copy())
         return other
 
     def fresh_copy(self) -> "Game":
         """An independent game in the same state with every cache empty and its dispatch index
         built anew from the objects: what the caches are checked against (core/engine/invariants.py)."""
         other = self.copy()
-        other._rebuild_index()
+        other.index.rebuild(other)
         return other
 
     # ------------------------------------------------------------------ players

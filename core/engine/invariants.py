@@ -134,8 +134,8 @@ def cache_problems(g: Game) -> list[str]:
         cached, computed = layers.chars(g, oid), layers.chars(fresh, oid)
         if cached != computed:
             problems.append(f"#{oid} {g.name(oid)}: cached characteristics {cached} differ from a fresh copy's {computed}")
-    if {e: set(t) for e, t in g.listeners.items() if t} != {e: set(t) for e, t in fresh.listeners.items() if t} \
-            or set(g.static_sources) != set(fresh.static_sources) or set(g.grant_sources) != set(fresh.grant_sources):
+    if {e: set(t) for e, t in g.index.listeners.items() if t} != {e: set(t) for e, t in fresh.index.listeners.items() if t} \
+            or set(g.index.static_sources) != set(fresh.index.static_sources) or set(g.index.grant_sources) != set(fresh.index.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")
     for name, (cached, computed) in _statics_indexes(g, fresh).items():
         if cached != computed:
@@ -154,8 +154,8 @@ def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
         return {"statics_by_kind": {kind: sorted((src, a.index, repr(a.body)) for src, a in found)
                                     for kind, found in by_kind.items()},
                 "object_statics": sorted((src, a.index, board_only, kinds)
-                                         for src, a, _, board_only, kinds in layers._object_statics(game)),
-                "statics_beyond_board": layers._statics_beyond_board(game),
+                                         for src, a, _, board_only, kinds in layers.object_statics(game)),
+                "statics_beyond_board": layers.statics_beyond_board(game),
                 "statics_change_costs": payment.statics_change_costs(game)}
     mine, theirs = views(g), views(fresh)
     return {name: (mine[name], theirs[name]) for name in mine}

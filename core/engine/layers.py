@@ -37,13 +37,15 @@ class Chars:
 
 
 def chars(g: "Game", oid: int) -> Chars:
-    if g._chars_version != g.version:
-        g._chars = {}
-        g._chars_version = g.version
-    cached: Chars | None = g._chars.get(oid)
+    """The object's characteristics now (Might, keywords, hooks), computed once per state version."""
+    caches = g.caches
+    if caches.chars_version != caches.version:
+        caches.chars = {}
+        caches.chars_version = caches.version
+    cached: Chars | None = caches.chars.get(oid)
     if cached is not None:
-        if oid in g._chars_reads:
-            g._chars_reads[oid] = True  # a partial result was read while it is being computed
+        if oid in caches.chars_reads:
+            caches.chars_reads[oid] = True  # a partial result was read while it is being computed
         return cached
     obj = g.state.objs[oid]
     if obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid):
@@ -52,11 +54,11 @@ def chars(g: "Game", oid: int) -> Chars:
             return printed
     if obj.zone == "board" and _untouched(g, oid, obj.code):
         result = Chars(might=g.defs[obj.code].might + obj.buffs, keywords=dict(printed_keywords(g, g.defs[obj.code])))
-        g._chars[oid] = result
+        caches.chars[oid] = result
         return result
-    g._chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
+    caches.chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
     result = _compute(g, oid)
-    g._chars[oid] = result
+    caches.chars[oid] = result
     return result
 
 
@@ -86,10 +88,10 @@ def _untouched(g: "Game", oid: int, code: str) -> bool:
 def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
     """(some static ability of an object or some lasting effect may affect any board object, the
     objects a lasting effect names or a card is attached to), once per state version."""
-    memo = g.memo()
+    memo = g.caches.memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
     if found is None:
-        wide = bool(_object_statics(g))
+        wide = bool(object_statics(g))
         named: set[int] = set()
         for lasting in g.active_lasting():
             if lasting.affects is None:
@@ -109,10 +111,10 @@ def _reaches_off_board(g: "Game", oid: int) -> bool:
     """Whether another object's static or a lasting effect may change this off-board card (a unit
     giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per
     state version."""
-    memo = g.memo()
+    memo = g.caches.memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
     if found is None:
-        wide = _statics_beyond_board(g)
+        wide = statics_beyond_board(g)
         named: set[int] = set()
         for lasting in g.active_lasting():
             if lasting.kind == "static" and lasting.affects is None:
@@ -161,7 +163,7 @@ def has_keyword(g: "Game", oid: int, keyword: str) -> bool:
 
 def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
     obj = g.state.objs[oid]
-    if obj.zone not in _ACTIVE and oid not in g._chars_reads and not _hook_possible(g, oid, obj.code, obj.zone, hook):
+    if obj.zone not in _ACTIVE and oid not in g.caches.chars_reads and not _hook_possible(g, oid, obj.code, obj.zone, hook):
         return []
     return chars(g, oid).hooks.get(hook, [])
 
@@ -195,11 +197,11 @@ def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
     could touch any of them; the cards a lasting static or grant names).  Found once per state
     version (once while the statics are unchanged when no lasting effect is in play)."""
     if not g.state.lasting:
-        return (True, _UNTOUCHED[1]) if _statics_beyond_board(g) else _UNTOUCHED
-    memo = g.memo()
+        return (True, _UNTOUCHED[1]) if statics_beyond_board(g) else _UNTOUCHED
+    memo = g.caches.memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
     if found is None:
-        wide = _statics_beyond_board(g)
+        wide = statics_beyond_board(g)
         named: set[int] = set()
         for lasting in g.state.lasting:
             if lasting.kind == "static":
@@ -213,12 +215,12 @@ def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
     return found
 
 
-def _statics_beyond_board(g: "Game") -> bool:
+def statics_beyond_board(g: "Game") -> bool:
     """Whether an active static ability of another object could reach a card off the board."""
     memo = g.statics_memo()
     found: bool | None = memo.get("statics_beyond_board")
     if found is None:
-        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only, _ in _object_statics(g))
+        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only, _ in object_statics(g))
     return found
 
 
@@ -263,7 +265,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     # static abilities that affect a selection (Captain Farron, battlefields, legends): the selection
     # decides, so it covers its own source unless it says 'other' ("other friendly units", 'your Dragons')
     on_board = obj.zone == "board"
-    for src, ability, affects, board_only, kinds in _object_statics(g):
+    for src, ability, affects, board_only, kinds in object_statics(g):
         if (board_only and not on_board) or (kinds is not None and card.type not in kinds):
             continue
         source = g.obj(src)
@@ -303,7 +305,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
     return out
 
 
-def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
+def object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
     """(source, ability, affects, board only, card types) of the board's static abilities that
     affect other objects, in index order; found once while the static sources are unchanged, since
     every object's characteristics ask.  'Board only': its selector covers only objects on the
@@ -314,7 +316,7 @@ def _object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str,
     found: list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]] | None = memo.get("object_statics")
     if found is None:
         found = []
-        for (src, index) in list(g.static_sources):
+        for (src, index) in list(g.index.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if affects != "self" and _affects_objects(affects):
@@ -375,8 +377,8 @@ def _compute(g: "Game", oid: int) -> Chars:
                 _add_keyword(g, keywords, name, value)
     result = Chars(might=base + obj.buffs, keywords=dict(keywords))
     for _ in range(3):
-        g._chars[oid] = result
-        g._chars_reads[oid] = False
+        g.caches.chars[oid] = result
+        g.caches.chars_reads[oid] = False
         mods = _modifiers_for(g, oid)
         kw = dict(keywords)
         hooks: dict[str, list[Any]] = {}
@@ -432,9 +434,9 @@ def _compute(g: "Game", oid: int) -> Chars:
         if new == result:
             break
         result = new
-        if not g._chars_reads[oid]:
+        if not g.caches.chars_reads[oid]:
             break  # nothing read the partial result, so another pass would find the same
-    del g._chars_reads[oid]
+    del g.caches.chars_reads[oid]
     return result
 
 
@@ -532,12 +534,12 @@ def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
     """The static sources (source, ability) with modifiers of each kind, in index order: the index that
     lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
     ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
-    change (``_statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
+    change (``TriggerIndex.statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
     memo = g.statics_memo()
     by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
     if by_kind is None:
         by_kind = memo["statics_with"] = {}
-        for (src, index) in list(g.static_sources):
+        for (src, index) in list(g.index.static_sources):
             ability = g.ability_of(src, index)
             for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
                 by_kind.setdefault(mod_kind, []).append((src, ability))
@@ -622,7 +624,7 @@ def copied_units(g: "Game") -> list[int]:
     """The units whose text an attached card copies, once per such card (worked out once per state)."""
     if not _sources_with(g, "copy_text"):
         return []
-    memo = g.memo()
+    memo = g.caches.memo()
     found: list[int] | None = memo.get("copied_units")
     if found is None:
         copiers = static_modifiers(g, "copy_text")

@@ -4,7 +4,7 @@
 object that player can't see written as its handle (core/engine/observe.py).  ``Game.apply`` accepts an
 action only if it has the closed shape of its type (``schemas/action.schema.json``) and is one of
 the offered actions, compared with JSON types (``1`` is not ``1.0`` nor ``true``).  The offered
-list is remembered until the game changes (``Game.version``), so the usual loop - list, choose,
+list is remembered until the game changes (``Game.version``, core/engine/caches.py), so the usual loop - list, choose,
 apply - compares against the list it was given instead of listing again.
 
 Mutually recursive with ``decisions`` (a genuine pair): the offered list is built from
@@ -176,18 +176,18 @@ def offered(g: "Game") -> list[dict[str, Any]]:
     """The legal actions as offered to the deciding player (handles for what they can't see)."""
     d = g.state.decision
     assert d is not None
-    cache = g._offer
-    if cache is not None and cache[0] == g.version and cache[1] is d:
+    cache = g.caches.offered
+    if cache is not None and cache[0] == g.caches.version and cache[1] is d:
         return list(cache[2])
     listed = to_player(g, d.player, decisions.legal_actions(g))
-    g._offer = (g.version, d, listed)
+    g.caches.offered = (g.caches.version, d, listed)
     return list(listed)
 
 
 def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, action: dict[str, Any]) -> bool:
     """Whether the action (as the player wrote it) is one of the actions offered now."""
-    cache = g._offer
-    if cache is not None and cache[0] == g.version and cache[1] is d:
+    cache = g.caches.offered
+    if cache is not None and cache[0] == g.caches.version and cache[1] is d:
         listed = cache[2]
     else:
         listed = to_player(g, player, action_type.listing(g, player, d))

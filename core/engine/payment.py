@@ -60,7 +60,7 @@ def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, fo
     remembered until the state's version changes.
     """
     key = ("plan", player, cost.energy, tuple(cost.power), for_spell, for_gear, for_unit)
-    memo = g.memo()
+    memo = g.caches.memo()
     if key in memo:
         found: Plan | None = memo[key]
         return found
@@ -116,7 +116,7 @@ def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
     """(rune, the domain its recycling adds) of the player's runes that have a domain, exhausted ones
     first, each group in id order: the order a plan picks runes to recycle for power in.  Found once
     per state version; callers must not change the list."""
-    memo = g.memo()
+    memo = g.caches.memo()
     key = ("recycle_order", player)
     order: list[tuple[int, str]] | None = memo.get(key)
     if order is None:
@@ -129,7 +129,7 @@ def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
 def _ready_runes(g: "Game", player: int) -> list[int]:
     """The player's ready runes in id order, found once per state version (plans for every
     card in a listing of legal actions ask); callers must not change the list."""
-    memo = g.memo()
+    memo = g.caches.memo()
     key = ("ready_runes", player)
     ready: list[int] | None = memo.get(key)
     if ready is None:
@@ -210,7 +210,7 @@ def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: 
                      ignore: str = "", reduction: int = 0) -> Cost:
     """``play_cost`` as remembered for this state version, for callers that only read it."""
     key = ("cost", player, oid, tuple(paid), hidden, ignore, reduction)
-    memo = g.memo()
+    memo = g.caches.memo()
     cost: Cost | None = memo.get(key)
     if cost is None:
         cost = memo[key] = _play_cost(g, player, oid, paid, hidden, ignore, reduction)
@@ -379,7 +379,7 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     facts = card.facts
     if not (facts.cost_keyword or _cost_keywords_given(g)) or layers.printed_only(g, oid):
         return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
-    memo = g.memo()
+    memo = g.caches.memo()
     key = ("additional_costs", oid)
     if key not in memo:
         memo[key] = _with_granted(g, oid, card, facts.additional)
@@ -392,7 +392,7 @@ def _cost_keywords_given(g: "Game") -> bool:
     when no lasting effect is in play)."""
     if not g.state.lasting:
         return _cost_keyword_statics(g)
-    memo = g.memo()
+    memo = g.caches.memo()
     given: bool | None = memo.get("cost_keywords_given")
     if given is None:
         given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
@@ -407,7 +407,7 @@ def cost_changes(g: "Game") -> bool:
     found = statics_change_costs(g)
     if found or not g.state.lasting:
         return found
-    memo = g.memo()
+    memo = g.caches.memo()
     lasting_found: bool | None = memo.get("lasting_cost_changes")
     if lasting_found is None:
         lasting_found = memo["lasting_cost_changes"] = _cost_keywords_in_play(g) or any(
@@ -448,7 +448,7 @@ def _cost_keyword_statics(g: "Game") -> bool:
     if found is None:
         keywords = g.catalog.keywords
         found = statics["cost_keyword_statics"] = any(_gives_cost_keyword(keywords, g.ability_of(src, index).body)
-                                                      for (src, index) in list(g.static_sources))
+                                                      for (src, index) in list(g.index.static_sources))
     return found
 
 
@@ -559,7 +559,7 @@ def _cost_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
     found: list[tuple[int, Ability, str, dict[str, Any]]] | None = memo.get("cost_statics")
     if found is None:
         found = []
-        for (src, index) in list(g.static_sources):
+        for (src, index) in list(g.index.static_sources):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if isinstance(affects, dict) and any(m["type"] == "cost" for m in ability.body["modifiers"]):

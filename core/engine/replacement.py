@@ -31,7 +31,7 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
     s = g.state
     candidates: list[tuple[int, dict[str, Any], int, Any, int]] = []
     # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
-    for (src, index) in sorted(g.listeners.get("replace:" + event, {})):
+    for (src, index) in sorted(g.index.listeners.get("replace:" + event, {})):
         body = g.defs[s.objs[src].code].abilities[index].body
         holder = src
         if body.get("effect_text"):

@@ -65,7 +65,7 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         p = players[i]
         legend = g.new_obj(deck.legend, i, "legend")
         p.legend = legend.id
-        g._index(legend.id)
+        g.index_object(legend.id)
         champion = g.new_obj(deck.champion, i, "champion")
         p.champion.append(champion.id)
         p.chosen_champion = champion.id
@@ -106,7 +106,7 @@ def _put_battlefield(g: "Game", player: int, card: int) -> None:
     obj = g.obj(card)
     obj.zone = "bfcard"
     obj.loc = BF0 + bf.index
-    g._index(card)
+    g.index_object(card)
     g.emit("battlefield", player=player, obj=card, code=obj.code, loc=obj.loc)
 
 

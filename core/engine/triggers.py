@@ -1,6 +1,6 @@
 """Trigger dispatch and putting triggered abilities on the chain (383).
 
-Dispatch is by event type: ``Game.listeners`` maps each event type to the abilities that listen
+Dispatch is by event type: ``Game.index.listeners``, core/engine/trigger_index.py maps each event type to the abilities that listen
 to it, kept up to date as objects change zones, so an event costs only the abilities that
 actually listen — never a scan of the board.  Simultaneous triggers go on the chain in turn
 order, each controller ordering their own (383.3.d, Radiance patch notes); in the opening of a
@@ -26,7 +26,7 @@ PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
     s = g.state
     etype = event["t"]
-    table = g.listeners.get(etype)
+    table = g.index.listeners.get(etype)
     if table:
         # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
         for (oid, index) in sorted(table):
@@ -40,7 +40,7 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
                 _queue(g, PendingTrigger(oid, index, controller, event), ability)
                 for _ in range(_extra_triggers(g, controller, ability, oid, event) + layers.text_copies(g, oid)):
                     _queue(g, PendingTrigger(oid, index, controller, event), ability)
-    if g.grant_sources:
+    if g.index.grant_sources:
         _dispatch_static_grants(g, event)
     if etype in PLAYER_EVENTS:
         _dispatch_aliases(g, event)
@@ -146,7 +146,7 @@ def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
                 continue
             for other in pair:
                 seen = {**event, "t": other}
-                for (oid, index) in sorted(g.listeners.get(other, ())) if other != etype else ():
+                for (oid, index) in sorted(g.index.listeners.get(other, ())) if other != etype else ():
                     obj = s.objs[oid]
                     ability = g.defs[obj.code].abilities[index]
                     if ability.body.get("effect_text"):
@@ -186,7 +186,7 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
     separately (Gemcraft Seer: "Other friendly units have [Vision]")."""
     s = g.state
     etype = event["t"]
-    for (src, index) in sorted(g.grant_sources):
+    for (src, index) in sorted(g.index.grant_sources):
         static = g.ability_of(src, index)
         source = s.objs[src]
         sctx = EffectContext(g, source.controller, src)
@@ -294,7 +294,7 @@ WHEN: Table[WhenFn] = Table("trigger filter", ("effect#/$defs/trigger/properties
 
 @WHEN.register("event", "from_zone")
 def _w_indexed(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
-    """Read where abilities are indexed: the event type dispatches (``Game.listeners``), and
+    """Read where abilities are indexed: the event type dispatches (``Game.index.listeners``, core/engine/trigger_index.py), and
     ``from_zone`` is the zone an object listens from (``Game._index``)."""
     return True
 

@@ -41,7 +41,7 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
     to_ready += [r for r in p.runes if g.obj(r).exhausted]
     if p.legend != NOWHERE and g.obj(p.legend).exhausted:
         to_ready.append(p.legend)
-    listening = bool(g.listeners.get("ready"))
+    listening = bool(g.index.listeners.get("ready"))
     for oid in to_ready:
         g.obj(oid).exhausted = False
         if listening:

@@ -172,9 +172,9 @@ def become_copy(g: "Game", oid: int, code: str, source: int, controller: int) ->
     g.state.lasting.append(Lasting(id=g.tick(), kind="copy", source=source, source_code=g.obj(source).code,
                                    controller=controller, body={"code": code, "original": obj.code},
                                    duration="while_source_attached", affects=[oid], timestamp=g.state.clock))
-    g._unindex(oid)
+    g.unindex_object(oid)
     obj.code = code
-    g._index(oid)
+    g.index_object(oid)
     g.emit("become_copy", obj=oid, code=code, player=obj.controller)
     _cleanup(g)
 
@@ -187,9 +187,9 @@ def end_copy(g: "Game", lasting: "Lasting") -> None:
     obj = g.state.objs.get(oid)
     if obj is None:
         return
-    g._unindex(oid)
+    g.unindex_object(oid)
     obj.code = str(lasting.body["original"])
-    g._index(oid)
+    g.index_object(oid)
     g.emit("copy_ends", obj=oid, code=obj.code)
     _cleanup(g)
 
@@ -215,8 +215,8 @@ def detach(g: "Game", eq: int) -> None:
     if unit == NOWHERE:
         return
     obj.attached_to = NOWHERE
-    g._unindex(eq)
-    g._index(eq)
+    g.unindex_object(eq)
+    g.index_object(eq)
     g.touch()
     g.emit("detach", obj=eq, unit=unit)
     g.state.needs_cleanup = True  # 436.4.a: recalled from a battlefield at the next cleanup
@@ -257,7 +257,7 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
 
 def _enter_ready_effect(g: "Game", oid: int) -> bool:
     """Lasting and static 'enter ready' effects that cover other units (Confront, Magma Wurm)."""
-    for (src, index) in list(g.static_sources):
+    for (src, index) in list(g.index.static_sources):
         ability = g.ability_of(src, index)
         if ability.body.get("affects", "self") == "self":
             continue

@@ -64,7 +64,7 @@ class Compiler:
         keywords = self.keyword_uses(data.get("keywords", []))
         abilities: list[Ability] = []
         for body in data.get("abilities", []):
-            abilities.append(self._ability(body, len(abilities), None, None))
+            abilities.append(self.ability(body, len(abilities), None, None))
         for name, value in keywords:
             kw = self.keywords.get(name)
             if kw is None:
@@ -75,7 +75,7 @@ class Compiler:
                 body = substitute(body, value)
                 if kw.parameter_kind == "cost" and isinstance(value, dict):
                     body = _with_cost(body, value)
-                abilities.append(self._ability(body, len(abilities), name, value))
+                abilities.append(self.ability(body, len(abilities), name, value))
             if kw.additional_cost is not None:
                 extra = {"kind": "additional_cost", **kw.additional_cost}
                 if kw.parameter_kind == "cost" and isinstance(value, dict):
@@ -85,7 +85,7 @@ class Compiler:
                     # several instances of one cost keyword are separate costs (820: "[Repeat] {1} / {A}"):
                     # the second is named repeat_2, the third repeat_3
                     extra["name"] = next(f"{extra['name']}_{n}" for n in range(2, 99) if f"{extra['name']}_{n}" not in taken)
-                abilities.append(self._ability(extra, len(abilities), name, value))
+                abilities.append(self.ability(extra, len(abilities), name, value))
         cost = data.get("cost", {})
         domains = tuple(data.get("domains", []))
         power = tuple(cost.get("power", []))
@@ -106,7 +106,8 @@ class Compiler:
         kw = self.keywords.get(str(name).lower().replace("-", "_"))
         return kw is not None and kw.additional_cost is not None
 
-    def _ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
+    def ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
+        """Compile one ability's script (numbered ``index``; given by ``keyword`` with ``value``, if any)."""
         body = _number_targets(body)
         slots = sum(1 for node in _own_nodes(body) if node.get("pick") == "target")
         decides = any(self._decides(node) for node in _walk(body.get("effect") or body.get("instead") or {})) \

@@ -44,9 +44,9 @@ def become_copy(ctx: Any, node: dict[str, Any]) -> None:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board" or not obj.token or oid == models[0]:
             continue
-        g._unindex(oid)
+        g.unindex_object(oid)
         obj.code = code
-        g._index(oid)
+        g.index_object(oid)
         g.emit("become_copy", obj=oid, code=code, player=obj.controller)
 
 
@@ -103,7 +103,7 @@ def add_battlefield(ctx: Any, node: dict[str, Any]) -> None:
     g.state.battlefields.append(bf)
     obj.zone = "bfcard"
     obj.loc = BF0 + bf.index
-    g._index(obj.id)
+    g.index_object(obj.id)
     g.emit("battlefield", player=ctx.you, obj=obj.id, code=card.code, loc=obj.loc)
     ctx.bindings["there"] = [obj.loc]
     ctx.last["succeed"] = True
@@ -114,12 +114,12 @@ def _swap_battlefield(g: Any, loc: int, new: int) -> int:
     bf = g.bf_at(loc)
     old = bf.card
     before = g.obj(old)
-    g._unindex(old)
+    g.unindex_object(old)
     before.zone, before.loc = "set_aside", NOWHERE
     incoming = g.obj(new)
     incoming.zone, incoming.loc, incoming.controller = "bfcard", loc, before.controller
     bf.card = new
-    g._index(new)
+    g.index_object(new)
     g.emit("battlefield_replaced", obj=new, replaced=old, loc=loc, code=incoming.code)
     return int(old)
 
