@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.engine import layers, movement, payment, points, verbs
+from riftscript.core.engine import layers, movement, payment, playing, points, targeting, verbs
 from riftscript.core.engine.effects import EffectContext
 from riftscript.core.errors import EngineError
 from riftscript.core.script.hookspecs import hookimpl
@@ -27,7 +27,7 @@ def _by(ctx: EffectContext) -> str:
 
 def _new_choices(ctx: EffectContext, item: Any) -> None:
     """'You may make new choices for it': its new controller may pick other legal targets (355)."""
-    from riftscript.core.engine.chain import target_options, target_slots
+    from riftscript.core.engine.targeting import target_options, target_slots
 
     slots = target_slots(ctx.g.card(item.obj))
     if not slots:
@@ -70,7 +70,7 @@ def may(ctx: EffectContext, node: Node) -> None:
             ctx.last["pay"] = ctx.last["succeed"] = False
             return
         payment.pay(g, chooser, plan)
-        _pay_other(ctx, node["cost"])
+        pay_other(ctx, node["cost"])
     elif not ctx.ask(chooser, f"do {name}'s optional effect?", [("yes", True), ("no", False)]):
         ctx.last["pay"] = ctx.last["succeed"] = False
         return
@@ -113,7 +113,7 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
         return False
     if cost.get("spend_buff") and sum(g.obj(u).buffs for u in _buffed(ctx)) < _buffs_to_spend(cost):
         return False
-    if "discard" in cost and len(chain.discardable(g, ctx.you, NOWHERE, cost)) < int(cost["discard"]):
+    if "discard" in cost and len(playing.discardable(g, ctx.you, NOWHERE, cost)) < int(cost["discard"]):
         return False
     if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
         return False
@@ -122,7 +122,7 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
     return True
 
 
-def _pay_other(ctx: EffectContext, cost: Node) -> None:
+def pay_other(ctx: EffectContext, cost: Node) -> None:
     from riftscript.core.engine import chain
 
     g = ctx.g
@@ -137,7 +137,7 @@ def _pay_other(ctx: EffectContext, cost: Node) -> None:
         verbs.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
-                                 chain.discardable(g, ctx.you, NOWHERE, cost), "discard")
+                                 playing.discardable(g, ctx.you, NOWHERE, cost), "discard")
         verbs.discard(g, ctx.you, chosen)
     for _ in range(_buffs_to_spend(cost) if cost.get("spend_buff") else 0):
         chosen = ctx.choose_from({"what": "unit", "count": 1}, _buffed(ctx), "spend a buff from")
@@ -662,23 +662,23 @@ def play(ctx: EffectContext, node: Node) -> None:
             if "at" in node:
                 loc = ctx.place(node["at"])
             else:
-                options = chain.play_locations(g, ctx.you, oid)
+                options = playing.play_locations(g, ctx.you, oid)
                 if card.type == "unit" and "also_at" in node:
                     # "if it is a unit, you may play it here" - besides where units may be played
                     extra = ctx.place(node["also_at"])
                     if extra != NOWHERE and extra not in options and movement.can_enter(g, extra, ctx.you):
                         options = options + [extra]
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
-                                  [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you
+                                  [(targeting.describe_loc(g, l), l) for l in options])) if options else ctx.you
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc, paid=paid)
             g.place(oid, "chain")
             g.emit("play", player=ctx.you, obj=oid, code=card.code, location=loc, by="effect")
             chain.resolve_item(g, item)
         else:
-            slots = chain.target_slots(card)
+            slots = targeting.target_slots(card)
             targets: list[list[int]] = []
             if slots:
-                combos = chain.target_options(g, ctx.you, oid, slots)
+                combos = targeting.target_options(g, ctx.you, oid, slots)
                 if not combos:
                     g.emit("cant_play", obj=oid, reason="no legal targets")
                     continue
@@ -705,7 +705,7 @@ def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: i
 
     g = ctx.g
     paid: list[str] = []
-    names = chain.optional_costs(g, oid)
+    names = playing.optional_costs(g, oid)
     if not names:
         return paid
     card = g.card(oid)

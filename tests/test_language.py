@@ -59,7 +59,8 @@ def test_conditions_and_amounts_read_the_fields_their_schema_gives_them(table: T
 
 def _constants(fn: Any, seen: set[types.CodeType] | None = None) -> set[str]:
     """String constants of a function, of the functions nested in it, and of the functions of its
-    module it calls by name: what it can read from a script node."""
+    package it calls by name (a condition in core/engine/conditions.py may read its node through a
+    helper of the interpreter, core/engine/effects.py): what it can read from a script node."""
     seen = seen if seen is not None else set()
     code: types.CodeType = fn.__code__
     if code in seen:
@@ -76,7 +77,8 @@ def _constants(fn: Any, seen: set[types.CodeType] | None = None) -> set[str]:
                 stack.append(const)
         for name in current.co_names:
             callee = fn.__globals__.get(name)
-            if isinstance(callee, types.FunctionType) and callee.__module__ == fn.__module__:
+            if isinstance(callee, types.FunctionType) \
+                    and callee.__module__.rpartition(".")[0] == fn.__module__.rpartition(".")[0]:
                 found |= _constants(callee, seen)
     for cell in fn.__closure__ or ():
         if isinstance(cell.cell_contents, str):

@@ -76,3 +76,10 @@ def test_no_module_reaches_into_another_modules_private_names() -> None:
                     and node.attr.startswith("_") and not node.attr.startswith("__"):
                 found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.value.id}.{node.attr}")
     assert found == []
+
+
+def test_no_source_file_in_core_or_tools_is_over_1000_lines() -> None:
+    """A module that long holds more than one idea: split it along its seams (issue 13)."""
+    long = {str(path.relative_to(ROOT)): n for folder in ("core", "tools") for path in (ROOT / folder).rglob("*.py")
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > 1000}
+    assert long == {}

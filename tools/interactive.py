@@ -14,7 +14,7 @@ from typing import Any, TextIO
 from riftscript.core.engine import observe
 from riftscript.core.engine.agents import Agent
 from riftscript.core.script.catalog import Catalog, load_catalog
-from riftscript.core.engine.chain import describe_loc
+from riftscript.core.engine.targeting import describe_loc
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.engine.game import Game
 from riftscript.core.engine.match import Match

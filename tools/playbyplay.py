@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from riftscript.core.script.catalog import Catalog
-from riftscript.core.engine.chain import target_slots
+from riftscript.core.engine.targeting import target_slots
 from riftscript.core.engine.state import BF0
 from riftscript.tools.render import Renderer
 

@@ -22,7 +22,7 @@ import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
-from . import chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, setup, turn
+from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
 from ..errors import IllegalActionError
 from .offer import Action
 from .state import NOWHERE, Decision, is_battlefield, is_id
@@ -54,8 +54,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                                  if g.obj(oid).controller == player]
     objs, defs = s.objs, g.defs
     if p.trash:
-        sources += chain.trash_plays(g, player)  # "you may play me from your trash"
-    any_timing = chain.timing_allows(g, player, None)[0]  # None is the strictest timing
+        sources += playing.trash_plays(g, player)  # "you may play me from your trash"
+    any_timing = playing.timing_allows(g, player, None)[0]  # None is the strictest timing
     # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
     # else can reach (hook_values would find none) has the strictest timing and is not played now
     wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
@@ -69,7 +69,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
         if not wide and not hidden and not card.facts.timing_hooks and oid not in reading \
                 and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD):
             continue
-        if not any_timing and not chain.timing_allows(g, player, "reaction" if hidden else chain.card_timing(g, oid))[0] \
+        if not any_timing and not playing.timing_allows(g, player, "reaction" if hidden else playing.card_timing(g, oid))[0] \
                 and not (card.type == "unit" and "battlefield_with_own_units" in
                          g_hook(g, oid, "reaction_when_played_to")):
             continue
@@ -78,9 +78,9 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                     for_unit=card.type == "unit")
         if plan is None and not card.facts.cheapening and not card.facts.chooses_discount:
             continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
-        locations = chain.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
-        optional = chain.optional_costs(g, oid)
-        slots = chain.target_slots(card)
+        locations = playing.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
+        optional = playing.optional_costs(g, oid)
+        slots = targeting.target_slots(card)
         if plan is not None and not optional and not slots and not base.other:
             # nothing to choose but the location (most plays), and its cost is the one just planned:
             # check_play_choices would find that plan again and nothing else, so play_base decides
@@ -88,35 +88,35 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             continue
         own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
-        target_sets = chain.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
+        target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
                                            paid=optional) if slots else [[]]
         # A play's check depends on its location only through the location being allowed (these
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
         # first location decide for the others (the rest would only repeat the same reads).
-        decided: list[chain.PlayCheck | None] = []
+        decided: list[playing.PlayCheck | None] = []
         for location in locations:
             n = 0
             # check_play in its two parts, the one that doesn't read costs and targets once per location
-            play: chain.PlayBase | None = None
+            play: playing.PlayBase | None = None
             refused = False
             for size in range(len(optional) + 1):
                 for paid in itertools.combinations(optional, size):
-                    count = chain.runs(g, oid, paid) if paid else 1
-                    untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax
+                    count = payment.runs(g, oid, paid) if paid else 1
+                    untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax
                     # 820: a repeated spell's runs each have their own targets
-                    for targets in target_sets if count == 1 or not slots else chain.play_target_options(
+                    for targets in target_sets if count == 1 or not slots else playing.play_target_options(
                             g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
                         action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
-                        check: chain.PlayCheck | None
+                        check: playing.PlayCheck | None
                         if n < len(decided):
                             check = decided[n]
                         else:
                             check = None
                             if play is None and not refused:
                                 try:
-                                    play = chain.play_base(g, player, action)
+                                    play = playing.play_base(g, player, action)
                                 except IllegalActionError:
                                     refused = True
                             if play is not None:
@@ -125,12 +125,12 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                 listed = len(paid) == len(optional)
                                 plain = listed and count == 1 and len(target_sets) > 1 \
                                     and not payment.chooses_statics(g) and not own_discount \
-                                    and chain.untaxed_targets(g, player, slots, targets)
+                                    and playing.untaxed_targets(g, player, slots, targets)
                                 if plain and untaxed:
                                     check = untaxed[0]
                                 else:
                                     try:
-                                        check = chain.check_play_choices(g, player, action, play, targets_listed=listed)
+                                        check = playing.check_play_choices(g, player, action, play, targets_listed=listed)
                                     except IllegalActionError:
                                         pass
                                     if plain:
@@ -159,7 +159,7 @@ def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_tim
             action["location"] = location
         if allowed is None or not any_timing:
             try:
-                chain.play_base(g, player, action)
+                playing.play_base(g, player, action)
                 allowed = True
             except IllegalActionError:
                 allowed = False
@@ -172,25 +172,25 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
     """Activated abilities with every target choice and way to pay, then the rune abilities."""
     s = g.state
     out: list[Action] = []
-    for oid, ability in chain.activatable(g, player, runes=False):
+    for oid, ability in activation.activatable(g, player, runes=False):
         if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
             continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
-        if not chain.timing_allows(g, player, ability.timing)[0]:
+        if not playing.timing_allows(g, player, ability.timing)[0]:
             continue
-        slots = chain.target_nodes(ability.body.get("effect", {}))
-        target_sets = chain.target_options(g, player, oid, slots) if slots else [[]]
-        activation: chain.ActivationBase | None = None
-        untaxed: list[chain.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
+        slots = targeting.target_nodes(ability.body.get("effect", {}))
+        target_sets = targeting.target_options(g, player, oid, slots) if slots else [[]]
+        base: activation.ActivationBase | None = None
+        untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
         for targets in target_sets:
             action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
             plain = False
             try:
                 # check_activate in its two parts, the one that doesn't read the targets done once
-                if activation is None:
-                    activation = chain.activation_base(g, player, action)
-                source, index, activated, cost = activation
+                if base is None:
+                    base = activation.activation_base(g, player, action)
+                source, index, activated, cost = base
                 plain = len(target_sets) > 1 and not isinstance(ability.body["cost"].get("energy"), dict) \
-                    and chain.untaxed_targets(g, player, slots, targets)  # a computed cost may read the targets
+                    and playing.untaxed_targets(g, player, slots, targets)  # a computed cost may read the targets
                 if plain and untaxed:
                     found = untaxed[0]
                     if found is None:
@@ -198,12 +198,12 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
                     check = found
                 else:
                     own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
-                    check = chain.check_activation_targets(g, player, action, (source, index, activated, own_cost),
+                    check = activation.check_activation_targets(g, player, action, (source, index, activated, own_cost),
                                                             targets_listed=True)
                     if plain:
                         untaxed.append(check)
             except IllegalActionError:
-                if activation is None:
+                if base is None:
                     break  # the same refusal for every choice of targets
                 if plain and not untaxed:
                     untaxed.append(None)
@@ -267,13 +267,13 @@ def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Ac
 MAX_COST_VARIANTS = 64
 
 
-def _cost_variants(g: "Game", player: int, oid: int, check: chain.PlayCheck, action: Action) -> list[Action]:
+def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, action: Action) -> list[Action]:
     """One action per way to pay a 'kill a unit', 'exhaust a unit', 'spend a buff', 'discard' or
     'recycle from your trash' cost (the player chooses; 'any number' costs: one unit or several)."""
     other = check.other_costs or check.cost.other
     if not other:
         return [action]  # nothing to choose (most plays): cost_choices would find no choices
-    choices = chain.cost_choices(g, player, oid, other)
+    choices = playing.cost_choices(g, player, oid, other)
     for key, candidates in choices.items():
         spec = other.get(key)
         if spec == "any_number" or (isinstance(spec, dict) and spec.get("any_number")):
@@ -305,7 +305,7 @@ def is_resource_action(g: "Game", action: Action) -> bool:
     index = int(action.get("ability", 0))
     if index < 0:
         return True
-    return chain.is_add_ability(chain.activated_abilities(g, int(action["source"]))[index])
+    return activation.is_add_ability(activation.activated_abilities(g, int(action["source"]))[index])
 
 
 # ---------------------------------------------------------------------- the action table
@@ -330,13 +330,13 @@ class ActionType:
     perform: Perform
 
 
-def _check_play(g: "Game", player: int, action: Action, d: Decision) -> chain.PlayCheck:
+def _check_play(g: "Game", player: int, action: Action, d: Decision) -> playing.PlayCheck:
     _check_invited(g, player, action)
-    return chain.check_play(g, player, action)
+    return playing.check_play(g, player, action)
 
 
-def _check_activate(g: "Game", player: int, action: Action, d: Decision) -> chain.PlayCheck:
-    return chain.check_activate(g, player, action)
+def _check_activate(g: "Game", player: int, action: Action, d: Decision) -> playing.PlayCheck:
+    return activation.check_activate(g, player, action)
 
 
 def _check_move(g: "Game", player: int, action: Action, d: Decision) -> tuple[list[int], int]:
@@ -389,12 +389,12 @@ def _check_invited(g: "Game", player: int, action: Action) -> None:
                                  "491.8.a")
 
 
-def _perform_play(g: "Game", player: int, action: Action, check: chain.PlayCheck, d: Decision) -> None:
-    chain.play_card(g, player, action, check)
+def _perform_play(g: "Game", player: int, action: Action, check: playing.PlayCheck, d: Decision) -> None:
+    playing.play_card(g, player, action, check)
 
 
-def _perform_activate(g: "Game", player: int, action: Action, check: chain.PlayCheck, d: Decision) -> None:
-    chain.activate(g, player, action, check)
+def _perform_activate(g: "Game", player: int, action: Action, check: playing.PlayCheck, d: Decision) -> None:
+    activation.activate(g, player, action, check)
 
 
 def _perform_move(g: "Game", player: int, action: Action, check: tuple[list[int], int], d: Decision) -> None:

@@ -15,7 +15,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import chain, decisions, layers, loop, observe, offer, rng, saves, setup, triggers
+from . import activation, chain, decisions, layers, loop, observe, offer, rng, saves, setup, triggers
+from . import conditions, selectors  # noqa: F401 - the interpreter's words register as they load
 from ..script.cards import Ability, CardDef
 from ..script.catalog import Catalog
 from ..script.compiler import Compiler
@@ -356,7 +357,7 @@ class Game:
             return self.lasting_ability(found)
         own = self.defs[self.state.objs[oid].code].abilities
         if index >= len(own):
-            return chain.activated_abilities(self, oid)[index]  # a borrowed ability (Heimerdinger, Inventor)
+            return activation.activated_abilities(self, oid)[index]  # a borrowed ability (Heimerdinger, Inventor)
         return own[index]
 
     # ------------------------------------------------------------------ chance

@@ -10,6 +10,7 @@ from typing import Any
 from .effects import AMOUNTS, CONDITIONS, FILTERS, LOCATIONS, PLACES, PLAYERS, REFS, RELATIONS, SELECTION_KEYS, \
     STATES, STATS, ZONES, Table
 from .triggers import WHEN
+from . import conditions, selectors  # noqa: F401 - their words register as they load
 
 def language_tables() -> dict[str, Table[Any]]:
     """Every handler table of the script language, the trigger filters included."""

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from jsonschema import Draft202012Validator
 
-from . import chain, decisions, observe
+from . import activation, chain, decisions, observe, targeting
 from ..errors import IllegalActionError
 from ..script.schema_fastpath import Check
 from .state import Decision, is_id
@@ -225,17 +225,17 @@ def _object_slots(g: "Game", action: dict[str, Any]) -> list[bool] | None:
     kind = action.get("type")
     try:
         if kind == "play":
-            slots = chain.target_slots(g.card(int(action["card"])))
+            slots = targeting.target_slots(g.card(int(action["card"])))
         elif kind == "activate":
             index = int(action.get("ability", 0))
             if index < 0:
                 return []
-            slots = chain.target_nodes(chain.activated_abilities(g, int(action["source"]))[index].body.get("effect", {}))
+            slots = targeting.target_nodes(activation.activated_abilities(g, int(action["source"]))[index].body.get("effect", {}))
         elif kind == "targets":
             d = g.state.decision
             group = [t for t in g.state.pending_triggers if d is not None and t.controller == d.player]
             ability = g.ability_of(group[0].obj, group[0].ability, group[0].lasting)
-            slots = chain.target_nodes(ability.body.get("effect", {}))
+            slots = targeting.target_nodes(ability.body.get("effect", {}))
         else:
             return None
     except (KeyError, IndexError, TypeError, ValueError):

@@ -662,3 +662,25 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
             if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                 return dict(mod["cost"])
     return None
+
+
+def runs(g: "Game", oid: int, paid: list[str] | tuple[str, ...]) -> int:
+    """820: how many times a spell's instructions are carried out - once, and once more for each
+    paid additional cost that repeats them (Repeat)."""
+    if not paid:
+        return 1
+    return 1 + sum(1 for a in additional_costs(g, oid) if a.body["name"] in paid
+                   and a.body.get("effect_on_cost", {}).get("repeat"))
+
+
+_RUNE_EXHAUST = Ability(kind="activated", index=-1, body={"kind": "activated", "cost": {"exhaust_self": True},
+                                                          "timing": "reaction", "effect": {"type": "add", "energy": 1}})
+
+
+_RUNE_RECYCLE = Ability(kind="activated", index=-2, body={"kind": "activated", "cost": {"recycle_self": True},
+                                                          "timing": "reaction", "effect": {"type": "add", "power": ["own"]}})
+
+
+def rune_ability(index: int) -> Ability:
+    """164.2: every basic rune has '[E]: Add 1' and 'Recycle this: Add one power of its domain'."""
+    return _RUNE_EXHAUST if index == -1 else _RUNE_RECYCLE

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import chain, layers, movement, payment, verbs
+from . import chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import EFFECT_TEXT, NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
@@ -536,11 +536,11 @@ def put_on_chain(g: "Game") -> None:
             return
     trigger = group[0]
     ability = g.ability_of(trigger.obj, trigger.ability, trigger.lasting)
-    slots = chain.target_nodes(ability.body.get("effect") or {})
+    slots = targeting.target_nodes(ability.body.get("effect") or {})
     targets: list[list[int]] = []
     if slots:
         if trigger.targets is None:
-            combos = chain.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
+            combos = targeting.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
             combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
@@ -559,7 +559,7 @@ def put_on_chain(g: "Game") -> None:
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
                      ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
     if targets:
-        chain.note_chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
+        targeting.note_chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats

@@ -60,7 +60,7 @@ EVENT_LIMITS = {"attack": "once per combat", "defend": "once per combat",
                 "conquer": "once per battlefield each turn", "hold": "once per battlefield each turn"}
 SELF_LIMITS = {"die": "once per object (it dies)", "leave_board": "once per object (it leaves)"}
 
-# Non-resource costs and the events paying them emits (chain._pay_other, replacement._accept).
+# Non-resource costs and the events paying them emits (playing.pay_other, replacement._accept).
 COST_EVENTS: dict[str, tuple[str, ...]] = {
     "exhaust_self": ("exhaust",), "exhaust": ("exhaust",), "discard": ("discard",),
     "recycle_from_trash": ("recycle",), "recycle_self": ("recycle", "leave_board"),
