@@ -191,7 +191,7 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost).
     ``targets_listed`` as for check_play_choices."""
     oid, index, ability, cost = base
-    slots = targeting.target_nodes(ability.body.get("effect", {}))
+    slots = targeting.ability_targets(ability)
     targets = action.get("targets", [[] for _ in slots])
     if targets_listed:
         playing.check_target_counts(slots, targets)
@@ -233,7 +233,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: playing.Play
     g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
     if ability.body.get("once_per_turn"):
         g.remember("activated", player, oid, code=str(index))  # "use only once per turn"
-    targeting.note_chosen(g, player, targeting.target_nodes(ability.body.get("effect", {})), check.targets, "ability", oid)
+    targeting.note_chosen(g, player, targeting.ability_targets(ability), check.targets, "ability", oid)
     if is_add_ability(ability):
         # add_energy hooks of the source as it is before its costs are paid (a Gold killed to pay)
         extra = sum(int(v) for v in layers.hook_values(g, oid, "add_energy"))

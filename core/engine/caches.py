@@ -27,8 +27,8 @@ class Caches:
     - ``memo()``: answers keyed by name - ``board_reach``, ``off_board_reach``, ``off_board_touch``,
       ``copied_units`` (layers), ``cost_keywords_given``, ``lasting_cost_changes``, and keys such as
       ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
-      ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)``,
-      ``("activated", oid)`` (chain);
+      ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
+      ``("activated", oid)`` (activation);
     - ``chars``: each object's characteristics (``layers.chars``), dropped when ``chars_version``
       falls behind ``version``; ``chars_reads`` marks the objects being computed (was a partial
       result read?) and is empty between two computations;
@@ -36,7 +36,8 @@ class Caches:
       offered for (``offer.offered``).
 
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
-    abilities in force (``TriggerIndex.static_sources``) change.  Valid while it is unchanged:
+    abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
+    (it entered the board, changed control: the statics are ordered by it).  Valid while it is unchanged:
     ``statics_memo()``: ``statics_with`` (``layers.statics_by_kind``), ``object_statics``,
     ``statics_beyond_board`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
     only on which statics are in force, never on the state they read.

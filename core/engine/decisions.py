@@ -177,7 +177,7 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
             continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
         if not playing.timing_allows(g, player, ability.timing)[0]:
             continue
-        slots = targeting.target_nodes(ability.body.get("effect", {}))
+        slots = targeting.ability_targets(ability)
         target_sets = targeting.target_options(g, player, oid, slots) if slots else [[]]
         base: activation.ActivationBase | None = None
         untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)

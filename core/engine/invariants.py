@@ -146,15 +146,14 @@ def cache_problems(g: Game) -> list[str]:
 def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     """The indexes kept while the static abilities are unchanged (``Game.statics_memo``), as the game
     has them and as a fresh copy builds them; listing legal actions reads them, but a wrong one can
-    still list the same actions, so they are compared themselves.  They follow ``static_sources``, whose
-    order is that of indexing (a rebuilt index lists the objects by id), so like the dispatch index
-    they are compared as sets."""
+    still list the same actions, so they are compared themselves - in order, since the statics are
+    ordered by timestamp (``TriggerIndex.statics_in_order``), not by the order objects were indexed."""
     def views(game: Game) -> dict[str, Any]:
         by_kind = layers.statics_by_kind(game)
-        return {"statics_by_kind": {kind: sorted((src, a.index, repr(a.body)) for src, a in found)
+        return {"statics_by_kind": {kind: [(src, a.index, repr(a.body)) for src, a in found]
                                     for kind, found in by_kind.items()},
-                "object_statics": sorted((src, a.index, board_only, kinds)
-                                         for src, a, _, board_only, kinds in layers.object_statics(game)),
+                "object_statics": [(src, a.index, board_only, kinds)
+                                   for src, a, _, board_only, kinds in layers.object_statics(game)],
                 "statics_beyond_board": layers.statics_beyond_board(game),
                 "statics_change_costs": payment.statics_change_costs(game)}
     mine, theirs = views(g), views(fresh)

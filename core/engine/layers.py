@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..script.cards import Ability
+from ..script.cards import Ability, add_keyword
 from . import effects
 from .state import NOWHERE, Lasting, is_battlefield
 
@@ -307,7 +307,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
 
 def object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
     """(source, ability, affects, board only, card types) of the board's static abilities that
-    affect other objects, in index order; found once while the static sources are unchanged, since
+    affect other objects, oldest first (``TriggerIndex.statics_in_order``); found once while the static sources are unchanged, since
     every object's characteristics ask.  'Board only': its selector covers only objects on the
     board and no condition needs checking first, so objects elsewhere can skip it.  Card types
     (None: any): the only types its selector can match, when no condition needs checking first,
@@ -316,7 +316,7 @@ def object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, 
     found: list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]] | None = memo.get("object_statics")
     if found is None:
         found = []
-        for (src, index) in list(g.index.static_sources):
+        for (src, index) in g.index.statics_in_order(g):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if affects != "self" and _affects_objects(affects):
@@ -440,20 +440,15 @@ def _compute(g: "Game", oid: int) -> Chars:
     return result
 
 
-_KEYWORDS: dict[int, tuple[CardDef, Any, dict[str, Any]]] = {}
-
-
 def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
-    """The card's own keywords with their values, worked out once per card and keyword table
-    (callers copy it before changing it)."""
-    hit = _KEYWORDS.get(id(card))
-    if hit is not None and hit[0] is card and hit[1] is g.catalog.keywords:
-        return hit[2]
-    keywords: dict[str, Any] = {}
-    for name, value in card.keywords:
-        _add_keyword(g, keywords, name, value)
-    _KEYWORDS[id(card)] = (card, g.catalog.keywords, keywords)
-    return keywords
+    """The card's own keywords with their values (worked out by the compiler: ``CardFacts.printed_keywords``;
+    callers copy it before changing it)."""
+    found = card.facts.printed_keywords
+    if found is None:  # a value the compiler could not stack: as it stands (an error if it is no number)
+        found = {}
+        for name, value in card.keywords:
+            _add_keyword(g, found, name, value)
+    return found
 
 
 def given_keyword_abilities(g: "Game", oid: int, kind: str) -> list[Ability]:
@@ -483,17 +478,7 @@ def _equipment_bonus(g: "Game", oid: int) -> int:
 
 
 def _add_keyword(g: "Game", keywords: dict[str, Any], name: str, value: Any) -> None:
-    kw = g.catalog.keywords.get(name)
-    if kw is not None and kw.parameter_kind == "number":
-        amount = int(value if value is not None else (kw.default or 1))
-        if name in keywords and kw.stacking == "add":
-            keywords[name] = int(keywords[name]) + amount
-        elif name in keywords and kw.stacking == "max":
-            keywords[name] = max(int(keywords[name]), amount)
-        else:
-            keywords[name] = amount
-    else:
-        keywords.setdefault(name, value)
+    add_keyword(g.catalog.keywords, keywords, name, value)
 
 
 def is_stunned(g: "Game", oid: int) -> bool:
@@ -531,7 +516,7 @@ def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
 
 
 def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
-    """The static sources (source, ability) with modifiers of each kind, in index order: the index that
+    """The static sources (source, ability) with modifiers of each kind, oldest first: the index that
     lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
     ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
     change (``TriggerIndex.statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
@@ -539,7 +524,7 @@ def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
     by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
     if by_kind is None:
         by_kind = memo["statics_with"] = {}
-        for (src, index) in list(g.index.static_sources):
+        for (src, index) in g.index.statics_in_order(g):
             ability = g.ability_of(src, index)
             for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
                 by_kind.setdefault(mod_kind, []).append((src, ability))

@@ -230,12 +230,12 @@ def _object_slots(g: "Game", action: dict[str, Any]) -> list[bool] | None:
             index = int(action.get("ability", 0))
             if index < 0:
                 return []
-            slots = targeting.target_nodes(activation.activated_abilities(g, int(action["source"]))[index].body.get("effect", {}))
+            slots = targeting.ability_targets(activation.activated_abilities(g, int(action["source"]))[index])
         elif kind == "targets":
             d = g.state.decision
             group = [t for t in g.state.pending_triggers if d is not None and t.controller == d.player]
             ability = g.ability_of(group[0].obj, group[0].ability, group[0].lasting)
-            slots = targeting.target_nodes(ability.body.get("effect", {}))
+            slots = targeting.ability_targets(ability)
         else:
             return None
     except (KeyError, IndexError, TypeError, ValueError):

@@ -553,13 +553,13 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
 
 def _cost_statics(g: "Game") -> list[tuple[int, Ability, str, dict[str, Any]]]:
     """(source, ability, kind of card affected, card filter) of the board's static abilities that
-    change other cards' costs, in index order; found once while the static sources are unchanged
+    change other cards' costs, oldest first; found once while the static sources are unchanged
     (every card's cost asks)."""
     memo = g.statics_memo()
     found: list[tuple[int, Ability, str, dict[str, Any]]] | None = memo.get("cost_statics")
     if found is None:
         found = []
-        for (src, index) in list(g.index.static_sources):
+        for (src, index) in g.index.statics_in_order(g):
             ability = g.ability_of(src, index)
             affects = ability.body.get("affects", "self")
             if isinstance(affects, dict) and any(m["type"] == "cost" for m in ability.body["modifiers"]):

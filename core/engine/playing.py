@@ -204,20 +204,14 @@ def _covers(g: "Game", controller: int, source: int, affects: Any, oid: int, pla
     return ctx.is_kind(oid, affects.get("what", "card")) and ctx.matches(oid, where)
 
 
-_OPTIONAL: dict[int, tuple[tuple[Ability, ...], list[str]]] = {}
-
-
 def optional_costs(g: "Game", oid: int) -> list[str]:
-    """The names of the card's optional additional costs (those of keywords given to it too), found
-    once per list of costs; callers must not change the list."""
+    """The names of the card's optional additional costs (those of keywords given to it too); callers
+    must not change the list."""
     costs = payment.additional_costs(g, oid)
-    hit = _OPTIONAL.get(id(costs))
-    if hit is not None and hit[0] is costs:
-        return hit[1]
-    names = [a.body["name"] for a in costs if a.body.get("optional")]
-    if costs is payment.own_additional_costs(g.card(oid)):
-        _OPTIONAL[id(costs)] = (costs, names)  # a card's own costs live as long as its script
-    return names
+    card = g.card(oid)
+    if costs is payment.own_additional_costs(card):
+        return card.facts.optional_costs  # worked out by the compiler
+    return [a.body["name"] for a in costs if a.body.get("optional")]
 
 
 def play_target_options(g: "Game", player: int, oid: int, slots: list[dict[str, Any]], count: int,

@@ -8,7 +8,7 @@ import itertools
 from typing import TYPE_CHECKING, Any
 
 from . import layers, movement
-from ..script.cards import CardDef, created_abilities
+from ..script.cards import Ability, CardDef, walk_targets
 from .effects import EffectContext
 from .state import NOWHERE, ChainItem, is_battlefield
 
@@ -19,46 +19,23 @@ if TYPE_CHECKING:
 MAX_TARGET_COMBOS = 60
 
 
-_SLOTS: dict[int, tuple[Any, list[dict[str, Any]]]] = {}
-
-
 def target_slots(card: CardDef) -> list[dict[str, Any]]:
-    """The 'pick: target' selections of a card's spell abilities, in slot order."""
-    hit = _SLOTS.get(id(card))
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    slots: list[dict[str, Any]] = []
-    for ability in card.abilities:
-        if ability.kind == "spell":
-            slots.extend(target_nodes(ability.body))
-    _SLOTS[id(card)] = (card, slots)
-    return slots
+    """The 'pick: target' selections of a card's spell abilities, in slot order (worked out by the
+    compiler: ``CardFacts.target_slots``; callers must not change the list)."""
+    return card.facts.target_slots
 
 
 def target_nodes(node: Any) -> list[dict[str, Any]]:
-    """Scripts are immutable once compiled, so the walk is done once per script node."""
-    hit = _SLOTS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
-    out = _walk_targets(node)
-    _SLOTS[id(node)] = (node, out)
-    return out
+    """The 'pick: target' selections in a script node, in slot order (walked each time: an ability's
+    own are ``ability_targets``)."""
+    return walk_targets(node)
 
 
-def _walk_targets(node: Any) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    stack = [node]
-    while stack:
-        cur = stack.pop()
-        if isinstance(cur, dict):
-            if cur.get("pick") == "target":
-                out.append(cur)
-            skip = created_abilities(cur)  # a created trigger's targets are chosen as it triggers
-            stack.extend(reversed([v for k, v in cur.items() if k not in skip]))
-        elif isinstance(cur, list):
-            stack.extend(reversed(cur))
-    out.sort(key=lambda n: int(n.get("_slot", 0)))
-    return out
+def ability_targets(ability: Ability) -> list[dict[str, Any]]:
+    """The 'pick: target' selections of an ability's effect, in slot order (worked out by the compiler,
+    ``Ability.effect_targets``; walked for an ability made at run time)."""
+    found = ability.effect_targets
+    return found if found is not None else walk_targets(ability.body.get("effect") or {})
 
 
 def choosable(g: "Game", player: int, oid: int) -> bool:

@@ -10,8 +10,9 @@ and never changed by them:
 - ``static_sources``: the (object, ability index) pairs of the static abilities in force;
 - ``grant_sources``: the statics that give keywords with triggered abilities ("other units have
   [Vision]"), so that dispatch can look at the objects they affect;
-- ``statics_generation``: a counter bumped whenever ``static_sources`` changes, which keys the
-  caches that depend only on which statics are in force (``Game.statics_memo``).
+- ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
+  an object changes (``order_changed``), which keys the caches that depend only on which statics
+  are in force and in what order (``Game.statics_memo``).
 """
 from __future__ import annotations
 
@@ -100,6 +101,19 @@ class TriggerIndex:
                     del self.static_sources[(oid, ability.index)]
                     self.statics_generation += 1
                 self.grant_sources.pop((oid, ability.index), None)
+
+    def statics_in_order(self, g: "Game") -> list[tuple[int, int]]:
+        """The static abilities in force as (object, ability index), oldest first: by their object's
+        timestamp, then its id, then the ability's place on the card - an order that doesn't depend
+        on the order objects were indexed in (a loaded game indexes them by id), so that layers
+        applied in it ("to a minimum of 1") come out the same after a save and a load."""
+        objs = g.state.objs
+        return sorted(self.static_sources, key=lambda key: (objs[key[0]].timestamp, key[0], key[1]))
+
+    def order_changed(self) -> None:
+        """An object's timestamp changed (it entered the board, changed control): what is cached in
+        the order of the statics (``statics_in_order``) is stale."""
+        self.statics_generation += 1
 
     def rebuild(self, g: "Game") -> None:
         """Index every object anew (a loaded or built game, or a check against the caches)."""

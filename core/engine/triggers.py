@@ -112,19 +112,6 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
         _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
 
 
-_ALIAS: dict[int, tuple[CardDef, bool]] = {}
-
-
-def _declares_alias(card: CardDef) -> bool:
-    """Whether the card's text declares an event_alias hook (worked out once per card)."""
-    hit = _ALIAS.get(id(card))
-    if hit is None or hit[0] is not card:
-        found = any(m.get("type") == "hook" and m.get("hook") == "event_alias"
-                    for a in card.abilities if a.kind == "static" for m in a.body.get("modifiers", []))
-        hit = _ALIAS[id(card)] = (card, found)
-    return hit[1]
-
-
 def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
     """A unit whose event_alias hook pairs two events ("my hold effects are also conquer effects, and
     vice versa") also triggers its abilities - its own and its attached cards' effect text - that
@@ -135,7 +122,7 @@ def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
     if not isinstance(loc, int):
         return
     here = g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
-    if not any(_declares_alias(g.defs[s.objs[o].code]) for o in here):
+    if not any(g.defs[s.objs[o].code].facts.declares_alias for o in here):
         return  # nothing there can carry the hook (its text or its attachments')
     for unit in g.units_at(loc):
         if s.objs[unit].controller != event.get("player"):
@@ -536,7 +523,7 @@ def put_on_chain(g: "Game") -> None:
             return
     trigger = group[0]
     ability = g.ability_of(trigger.obj, trigger.ability, trigger.lasting)
-    slots = targeting.target_nodes(ability.body.get("effect") or {})
+    slots = targeting.ability_targets(ability)
     targets: list[list[int]] = []
     if slots:
         if trigger.targets is None:

@@ -239,6 +239,7 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     card = g.card(oid)
     g.place(oid, "board", loc)
     obj.timestamp = g.tick()
+    g.index.order_changed()
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
     enters_ready = ready or (card.type != "unit" and not exhausted) or layers.chars(g, oid).enter_ready
@@ -603,6 +604,7 @@ def take_control(g: "Game", oid: int, player: int) -> None:
         return
     obj.controller = player
     obj.timestamp = g.tick()
+    g.index.order_changed()
     g.emit("control", obj=oid, player=player)
     _cleanup(g)
 

@@ -47,6 +47,9 @@ class Ability:
     event: str | None = None
     target_slots: int = 0
     decides: bool = False
+    # the 'pick: target' selections of its effect, in slot order (worked out by the compiler; None for
+    # an ability made at run time, whose targets are walked when asked: targeting.ability_targets)
+    effect_targets: list[Json] | None = field(default=None, compare=False)
 
     @property
     def effect(self) -> Json | None:
@@ -81,6 +84,15 @@ class CardFacts:
     borrows: bool = False  # a static of its own gives it other cards' abilities (abilities_of)
     location_mods: bool = False  # a static of its own changes where it may be played (play_location)
     trigger_zones: frozenset[str] = frozenset()  # the zones off the board its triggers listen from
+    # its own keywords with their values (numbers stacked as the keyword table says): layers.printed_keywords;
+    # None when a value is no number where the keyword takes one (a keyword granted with an amount to
+    # work out in play: such a pseudo-card's printed keywords are never read)
+    printed_keywords: dict[str, Any] | None = field(default_factory=dict)
+    # the 'pick: target' selections of its spell abilities, in slot order (targeting.target_slots);
+    # callers must not change the list
+    target_slots: list[Json] = field(default_factory=list)
+    declares_alias: bool = False  # a static of its own declares an event_alias hook (triggers)
+    optional_costs: list[str] = field(default_factory=list)  # its optional additional costs' names
     # its own text may give it a hook that decides when it may be played (timing, reaction_when_played_to)
     timing_hooks: bool = False
 
@@ -124,9 +136,10 @@ _CHEAPER = frozenset({"reduce_energy", "reduce_power", "ignore_cost", "per_unit"
 
 
 def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: tuple[str, ...],
-               has_cost_keyword: Callable[[str], bool]) -> CardFacts:
+               has_cost_keyword: Callable[[str], bool], printed_keywords: dict[str, Any] | None) -> CardFacts:
     """The CardFacts of a compiled script; ``has_cost_keyword`` says whether a keyword (by the name a
-    modifier gives) brings an additional cost in the catalog's keyword table."""
+    modifier gives) brings an additional cost in the catalog's keyword table, ``printed_keywords`` are
+    the card's own keywords as the keyword table stacks them (``add_keyword``)."""
     statics = [a for a in abilities if a.kind == "static"]
     own = [a for a in statics if a.body.get("affects", "self") == "self"]
     own_text = [a for a in own if not a.body.get("effect_text")]
@@ -152,7 +165,46 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
             "timing", "reaction_when_played_to")) for m in mods),
         trigger_zones=frozenset(a.body["when"]["from_zone"] for a in abilities if a.kind == "triggered"
                                 and a.body["when"].get("from_zone") and not a.body.get("effect_text")),
+        printed_keywords=printed_keywords,
+        target_slots=[slot for a in abilities if a.kind == "spell" for slot in walk_targets(a.body)],
+        declares_alias=any(m.get("type") == "hook" and m.get("hook") == "event_alias"
+                           for a in statics for m in a.body.get("modifiers", [])),
+        optional_costs=[a.body["name"] for a in abilities if a.kind == "additional_cost" and a.body.get("optional")],
     )
+
+
+def walk_targets(node: Any) -> list[Json]:
+    """The 'pick: target' selections in a script node, in slot order (a created trigger's targets are
+    chosen as it triggers, so they are not the node's)."""
+    out: list[Json] = []
+    stack = [node]
+    while stack:
+        cur = stack.pop()
+        if isinstance(cur, dict):
+            if cur.get("pick") == "target":
+                out.append(cur)
+            skip = created_abilities(cur)
+            stack.extend(reversed([v for k, v in cur.items() if k not in skip]))
+        elif isinstance(cur, list):
+            stack.extend(reversed(cur))
+    out.sort(key=lambda n: int(n.get("_slot", 0)))
+    return out
+
+
+def add_keyword(table: dict[str, "KeywordDef"], keywords: dict[str, Any], name: str, value: Any) -> None:
+    """Add one keyword instance to a card's keywords: a number keyword stacks as its definition says
+    (``stacking``: add or max), any other keeps its first value."""
+    kw = table.get(name)
+    if kw is not None and kw.parameter_kind == "number":
+        amount = int(value if value is not None else (kw.default or 1))
+        if name in keywords and kw.stacking == "add":
+            keywords[name] = int(keywords[name]) + amount
+        elif name in keywords and kw.stacking == "max":
+            keywords[name] = max(int(keywords[name]), amount)
+        else:
+            keywords[name] = amount
+    else:
+        keywords.setdefault(name, value)
 
 
 def substitute(node: Any, value: Any) -> Any:

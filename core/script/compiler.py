@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .cards import Ability, CardDef, Json, KeywordDef, card_facts, created_abilities, substitute
+from .cards import Ability, CardDef, Json, KeywordDef, add_keyword, card_facts, created_abilities, substitute, walk_targets
 from .registry import EffectType
 
 
@@ -86,6 +86,13 @@ class Compiler:
                     # the second is named repeat_2, the third repeat_3
                     extra["name"] = next(f"{extra['name']}_{n}" for n in range(2, 99) if f"{extra['name']}_{n}" not in taken)
                 abilities.append(self.ability(extra, len(abilities), name, value))
+        stacked: dict[str, Any] = {}
+        printed: dict[str, Any] | None = stacked
+        try:
+            for name, value in keywords:
+                add_keyword(self.keywords, stacked, name, value)
+        except (TypeError, ValueError):
+            printed = None  # a number keyword with an amount to work out in play (layers reads it then)
         cost = data.get("cost", {})
         domains = tuple(data.get("domains", []))
         power = tuple(cost.get("power", []))
@@ -98,7 +105,7 @@ class Compiler:
             equipment=bool(data.get("equipment", False)),
             token=bool(data.get("token", False) or data.get("supertype") == "token"),
             keywords=tuple(keywords), abilities=tuple(abilities), source=source, raw=data,
-            facts=card_facts(tuple(abilities), power, domains, self._has_cost_keyword),
+            facts=card_facts(tuple(abilities), power, domains, self._has_cost_keyword, printed),
         )
 
     def _has_cost_keyword(self, name: str) -> bool:
@@ -116,7 +123,8 @@ class Compiler:
         if body.get("kind") == "replacement":
             event = body["replaces"]["event"]
         return Ability(kind=body["kind"], index=index, body=body, keyword=keyword, keyword_value=value,
-                       event=event, target_slots=slots, decides=decides)
+                       event=event, target_slots=slots, decides=decides,
+                       effect_targets=walk_targets(body.get("effect") or {}))
 
 
     def _decides(self, node: Json) -> bool:
