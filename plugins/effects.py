@@ -170,7 +170,7 @@ def choose_one(ctx: EffectContext, node: Node) -> None:
     options = [(opt.get("label", f"option {i + 1}"), i) for i, opt in enumerate(node["options"])
                if "if" not in opt or ctx.check(opt["if"])]
     if node.get("not_chosen_this_turn"):
-        used = {h[3] for h in g.state.history if h[0] == "mode" and h[2] == ctx.source}
+        used = {h.code for h in g.state.history if h.kind == "mode" and h.obj == ctx.source}
         options = [(label, i) for label, i in options if str(i) not in used]
     chosen: list[int] = []
     for _ in range(int(node.get("count", 1))):

@@ -141,9 +141,8 @@ class Determinizer:
             hidden.append((ids, codes))
         s.objs = dict(sorted(s.objs.items()))
         gone = {oid for ids, _ in hidden for oid in ids}
-        for entry in s.history:  # 'drew #12 this turn': which object was drawn is not public
-            if entry[2] in gone:
-                entry[2] = NOWHERE
+        s.history = [entry._replace(obj=NOWHERE) if entry.obj in gone else entry  # 'drew #12 this turn':
+                     for entry in s.history]  # which object was drawn is not public
         s.rng = s.seed = 0
         sim.log = []
         self.game = sim

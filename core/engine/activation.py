@@ -173,7 +173,7 @@ def activation_base(g: "Game", player: int, action: dict[str, Any]) -> Activatio
     for key in ("only_while", "condition"):
         if key in ability.body and not ctx.check(ability.body[key]):
             raise IllegalActionError(f"{g.name(oid)}'s ability can't be used now (its condition doesn't hold)")
-    if ability.body.get("once_per_turn") and any(h[0] == "activated" and h[2] == oid and h[3] == str(index)
+    if ability.body.get("once_per_turn") and any(h.kind == "activated" and h.obj == oid and h.code == str(index)
                                                  for h in g.state.history):
         raise IllegalActionError(f"{g.name(oid)}'s ability can be used only once each turn")
     cost_body = ability.body["cost"]

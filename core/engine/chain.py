@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from . import layers, payment, targeting, verbs
 from ..script.cards import Ability
 from .effects import EffectContext
-from .state import EFFECT_TEXT, NOWHERE, ChainItem, Decision
+from .state import NOWHERE, ChainItem, Decision
 
 if TYPE_CHECKING:
     from .game import Game
@@ -178,8 +178,9 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             s.chain.remove(item)
         ability = g.item_ability(item) if item.ability >= 0 else payment.rune_ability(item.ability)
         ctx = EffectContext(g, item.controller, item.obj, item, item.event)
-        if item.lasting <= EFFECT_TEXT:
-            ctx.text_of = EFFECT_TEXT - item.lasting  # the attached card whose effect text this is
+        origin = item.origin if item.lasting != NOWHERE else None
+        if origin is not None and origin.kind == "effect_text":
+            ctx.text_of = origin.source  # the attached card whose effect text this is
         condition = ability.body.get("if")
         if item.kind == "trigger" and condition is not None and not ctx.check(condition):
             g.emit("fizzle", obj=item.obj, item=item.id, reason="its condition no longer holds")
@@ -206,7 +207,7 @@ def _paid_enter_ready(g: "Game", oid: int, paid: list[str]) -> bool:
 
 
 def _played_count(g: "Game", player: int) -> int:
-    return sum(1 for h in g.state.history if h[0] == "played" and h[1] == player)
+    return sum(1 for h in g.state.history if h.kind == "played" and h.player == player)
 
 
 # ---------------------------------------------------------------------- timing (308-310)

@@ -53,19 +53,19 @@ def _st_moves_this_turn(ctx: EffectContext, player: int) -> int:
 
 @STATS.register("cards_played_this_turn")
 def _st_cards_played(ctx: EffectContext, player: int) -> int:
-    return sum(1 for h in ctx.g.state.history if h[0] == "played" and h[1] == player)
+    return sum(1 for h in ctx.g.state.history if h.kind == "played" and h.player == player)
 
 
 @STATS.register("hold_points_this_turn")
 def _st_hold_points(ctx: EffectContext, player: int) -> int:
     """Points the player scored from holding this turn (472)."""
-    return sum(1 for h in ctx.g.state.history if h[0] == "points" and h[1] == player and h[3] == "hold")
+    return sum(1 for h in ctx.g.state.history if h.kind == "points" and h.player == player and h.code == "hold")
 
 
 @STATS.register("power_spent_this_turn")
 def _st_power_spent(ctx: EffectContext, player: int) -> int:
     """Power the player spent this turn, of any domain ("if you've spent at least [A][A] this turn")."""
-    return sum(int(h[4]) for h in ctx.g.state.history if h[0] == "spent_power" and h[1] == player)
+    return sum(int(h.number) for h in ctx.g.state.history if h.kind == "spent_power" and h.player == player)
 
 
 @STATS.register("opponent_points_max")
@@ -102,7 +102,7 @@ def _a_might(ctx: EffectContext, value: Node, subject: int | None) -> int:
         return sum(layers.might(ctx.g, oid) for oid in ids)  # "your other units have total Might 5+"
     if ids and ctx.g.obj(ids[0]).zone != "board":
         # a unit that died: its last known Might ("then, if it had 3 Might or less")
-        last = [h[4] for h in ctx.g.state.history if h[0] == "died_with_might" and h[2] == ids[0]]
+        last = [h.number for h in ctx.g.state.history if h.kind == "died_with_might" and h.obj == ids[0]]
         if last:
             return int(last[-1])
     return layers.might(ctx.g, ids[0]) if ids else 0
@@ -131,7 +131,7 @@ def _a_variable(ctx: EffectContext, value: Node, subject: int | None) -> int:
     name = value["name"]
     if name in ctx.variables:
         return ctx.variables[name]
-    recorded = [h[4] for h in ctx.g.state.history if h[0] == "var:" + name and h[1] == ctx.you]
+    recorded = [h.number for h in ctx.g.state.history if h.kind == "var:" + name and h.player == ctx.you]
     return int(recorded[-1]) if recorded else 0
 
 
@@ -139,10 +139,10 @@ def _a_variable(ctx: EffectContext, value: Node, subject: int | None) -> int:
 def _a_history(ctx: EffectContext, value: Node, subject: int | None) -> int:
     """How many times something happened this turn ("for each time this spell has dealt damage this
     turn": event dealt_damage, only_self)."""
-    entries = [h for h in ctx.g.state.history if h[0] == value["event"]
-               and ctx.relation(value.get("player", "any"), h[1])]
+    entries = [h for h in ctx.g.state.history if h.kind == value["event"]
+               and ctx.relation(value.get("player", "any"), h.player)]
     if value.get("only_self"):
-        entries = [h for h in entries if h[2] == ctx.source]
+        entries = [h for h in entries if h.obj == ctx.source]
     return len(entries)
 
 
@@ -247,7 +247,7 @@ def _c_attached_this_turn(ctx: EffectContext, cond: Node, subject: int | None) -
     card = g.state.objs.get(ctx.text_of)
     if card is None or card.attached_to == NOWHERE:
         return False
-    return any(h[0] == "attach" and h[2] == ctx.text_of and h[4] == card.attached_to for h in g.state.history)
+    return any(h.kind == "attach" and h.obj == ctx.text_of and h.number == card.attached_to for h in g.state.history)
 
 
 @CONDITIONS.register("first_time", fields=("event",))

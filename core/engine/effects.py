@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
 
 from ..errors import EngineError
-from .state import NOWHERE, ChainItem, Obj, is_battlefield
+from .state import NOWHERE, ChainItem, DecisionKind, HistoryRow, Obj, is_battlefield
 
 if TYPE_CHECKING:
     from ..script.cards import CardDef
@@ -241,7 +241,7 @@ class EffectContext:
             raise EngineError(f"effect type {node['type']!r} has no installed primitive")
         etype.run(self, node)
 
-    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
+    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: DecisionKind = "choose") -> Any:
         """Get a player's choice among options; one option needs no decision."""
         return self.g.ask(player, prompt, options, kind)
 
@@ -585,45 +585,45 @@ def history_count(ctx: EffectContext, cond: Node) -> int:
     subject = cond.get("subject")
     count = 0
     for entry in g.state.history:
-        if entry[0] != event:
+        if entry.kind != event:
             continue
-        player = entry[1]
+        player = entry.player
         # "you" did it: the player alone, except that 491.8.d.3 makes point gains the team's
         if who == "you" and event == "points":
             if not g.friendly(player, ctx.you):
                 continue
         elif not ctx.relation(who, player):
             continue
-        if exclude and entry[2] == ctx.source:
+        if exclude and entry.obj == ctx.source:
             continue
-        if "by" in cond and entry[3] not in cond["by"]:
+        if "by" in cond and entry.code not in cond["by"]:
             continue  # chosen by a spell / a unit's ability / another ability
-        if "during" in cond and (len(entry) < 6 or entry[5] != cond["during"]):
+        if "during" in cond and entry.phase != cond["during"]:  # a recorded number has no phase
             continue  # "during your Beginning Phase this turn": the phase it happened in
-        if "min_value" in cond and not (isinstance(entry[4], int) and entry[4] >= int(cond["min_value"])):
+        if "min_value" in cond and not (isinstance(entry.number, int) and entry.number >= int(cond["min_value"])):
             continue  # the number the entry carries: energy spent to play a spell ("{4} or more")
-        if subject is not None and entry[2] != NOWHERE and entry[2] in g.state.objs:
+        if subject is not None and entry.obj != NOWHERE and entry.obj in g.state.objs:
             if not _history_subject(ctx, entry, subject):
                 continue
         count += 1
     return count
 
 
-def _history_subject(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
+def _history_subject(ctx: EffectContext, entry: HistoryRow, subject: Node) -> bool:
     """Whether the object of a history entry meets a filter: on the board, as it is now; after it
     left the board, its controller then was the player who did it, and the rest is judged by its card
     (a spell played, a gear that died: "if you've played an Equipment this turn")."""
-    obj = ctx.g.state.objs[entry[2]]
+    obj = ctx.g.state.objs[entry.obj]
     if obj.zone == "board":
-        return ctx.matches(entry[2], subject)
+        return ctx.matches(entry.obj, subject)
     rest = {key: want for key, want in subject.items() if key != "controller"}
-    return _matches_dead(ctx, entry, subject) and ctx.matches(entry[2], rest)
+    return _matches_dead(ctx, entry, subject) and ctx.matches(entry.obj, rest)
 
 
-def _matches_dead(ctx: EffectContext, entry: list[Any], subject: Node) -> bool:
+def _matches_dead(ctx: EffectContext, entry: HistoryRow, subject: Node) -> bool:
     """History entries about objects that left the board are judged by their card only."""
     if "controller" in subject and subject["controller"] in ("friendly", "enemy"):
-        return ctx.relation(subject["controller"], entry[1])
+        return ctx.relation(subject["controller"], entry.player)
     return True
 
 

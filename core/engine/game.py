@@ -25,7 +25,7 @@ from .events import Event, log_hash
 from ..script.registry import ModeSpec
 from .caches import Caches
 from .loop import Snapshot as Snapshot  # the type of Game.snapshot(), for plugins that search
-from .state import (BF0, EFFECT_TEXT, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, GameState, Lasting, Obj, Player,
+from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, HistoryRow, Lasting, Obj, Origin, Player,
                     is_battlefield, to_jsonable)
 from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
 
@@ -116,7 +116,7 @@ class Game:
         """Handle outstanding tasks, cleanups and triggers, then give priority or move on."""
         loop.run(self)
 
-    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
+    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: DecisionKind = "choose") -> Any:
         """A player's choice among options, asked in a guarded step: the answer given for this
         point of the replay, or a pause (NeedDecision) until the player answers.  One option needs
         no decision."""
@@ -142,13 +142,12 @@ class Game:
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
-        entry: list[Any] = [kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
-                            PHASE_OF.get(self.state.step, "")]  # the phase: "during your Beginning Phase"
-        self.state.history.append(entry)
+        self.state.history.append(HistoryRow(kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+                                             PHASE_OF.get(self.state.step, "")))  # "during your Beginning Phase"
 
     def record(self, name: str, player: int, value: int) -> None:
         """A number scripts can read later this turn as {type: variable, name: ...}."""
-        self.state.history.append(["var:" + name, player, NOWHERE, "", value])
+        self.state.history.append(HistoryRow("var:" + name, player, NOWHERE, "", value))
 
     @property
     def version(self) -> int:
@@ -339,17 +338,19 @@ class Game:
         return None
 
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
-        """The ability a pending trigger or chain item names: ``lasting`` says whether it is the
-        object's own, a lasting effect's, a granted keyword's or an attached card's effect text."""
-        if lasting <= EFFECT_TEXT:
-            # 435.1.e: an attached card's effect-text ability, acting as the unit's
-            return self.defs[self.state.objs[EFFECT_TEXT - lasting].code].abilities[index]
-        if lasting <= triggers.STATIC_GRANT:
-            # a keyword's triggered ability granted by a static ability ("other units have [Vision]")
-            keyword, value = triggers.decode_static_grant(self, lasting)
-            return self.keyword_abilities(keyword, value)[index]
-        if lasting != NOWHERE:
-            found = self.find_lasting(lasting)
+        """The ability a pending trigger or chain item names: ``lasting`` (an ``Origin``'s number) says
+        whether it is the object's own, a lasting effect's, a granted keyword's or an attached card's
+        effect text."""
+        if lasting != NOWHERE:  # the object's own ability is the common case: no Origin to decode
+            origin = Origin.of(lasting)
+            if origin.kind == "effect_text":
+                # 435.1.e: an attached card's effect-text ability, acting as the unit's
+                return self.defs[self.state.objs[origin.source].code].abilities[index]
+            if origin.kind == "static_grant":
+                # a keyword's triggered ability granted by a static ability ("other units have [Vision]")
+                keyword, value = triggers.granted_keyword(self, origin)
+                return self.keyword_abilities(keyword, value)[index]
+            found = self.find_lasting(origin.lasting)
             if found is None:
                 raise EngineError(f"lasting effect {lasting} is gone")
             if found.kind == "grant":

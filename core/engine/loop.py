@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn
 from ..errors import EngineError, NeedDecision
-from .state import Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player, Showdown, \
+from .state import Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
     obj_values
 from .trigger_index import IndexCopy
 
@@ -78,8 +78,8 @@ def run(g: "Game") -> None:
 
 
 def run_task(g: "Game", task: list[Any]) -> None:
-    """Run one queued task (popped by the caller)."""
-    name = task[0]
+    """Run one queued task (popped by the caller): ``[name, *arguments]``, the name a ``TaskName``."""
+    name: TaskName = task[0]
     if name == "resolve":
         chain.resolve_top(g)
     elif name == "showdown_end":
@@ -178,7 +178,7 @@ def unguarded(g: "Game", step: Callable[[], None]) -> None:
         raise EngineError(f"a step that was not expected to ask a player asked: {need.decision.prompt}") from None
 
 
-def ask(g: "Game", player: int, prompt: str, options: list[tuple[str, Any]], kind: str = "choose") -> Any:
+def ask(g: "Game", player: int, prompt: str, options: list[tuple[str, Any]], kind: DecisionKind = "choose") -> Any:
     """A player's choice among options, asked in a guarded step: the answer given for this point of
     the replay, or a pause (NeedDecision) until the player answers.  One option needs no decision."""
     if len(options) == 1:

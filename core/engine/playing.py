@@ -166,7 +166,7 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         locations.add(sd.bf)  # "I can be played to a battlefield you're attacking"
     if "only_battlefield_conquered_this_turn" in extra:
         # "Play me only to a battlefield you conquered this turn (you can't play me anywhere else)"
-        locations = {int(h[4]) for h in g.state.history if h[0] == "conquer" and h[1] == player}
+        locations = {int(h.number) for h in g.state.history if h.kind == "conquer" and h.player == player}
     if card.type == "unit" and any(m["restriction"] == "opponents_units_only_to_base"
                                    and not g.friendly(g.obj(src).controller, player)
                                    for m, src in layers.static_modifiers(g, "restriction")):

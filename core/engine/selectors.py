@@ -389,13 +389,13 @@ def _s_in_showdown(ctx: EffectContext, oid: int, obj: Obj) -> bool:
 def _s_died_alone(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     """It died with no other friendly unit at its location (Deathknell "if I didn't die alone");
     judged as it died (``verbs.kill`` remembers it), units dying with it counting as there."""
-    return any(h[0] == "died_alone" and h[2] == oid for h in ctx.g.state.history)
+    return any(h.kind == "died_alone" and h.obj == oid for h in ctx.g.state.history)
 
 
 @STATES.register("conquered_this_turn")
 def _s_conquered_this_turn(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     """It conquered this turn: it was one of its controller's units at a battlefield they conquered."""
-    return any(h[0] == "conquered_with" and h[2] == oid for h in ctx.g.state.history)
+    return any(h.kind == "conquered_with" and h.obj == oid for h in ctx.g.state.history)
 
 
 @STATES.register("played_hidden")
@@ -438,7 +438,7 @@ def _s_was_mighty(ctx: EffectContext, oid: int, obj: Obj) -> bool:
     (Deathknell "if I was Mighty"); on the board, by its Might now."""
     if obj.zone == "board":
         return layers.might(ctx.g, oid) >= 5
-    return any(h[0] == "died_mighty" and h[2] == oid for h in ctx.g.state.history)
+    return any(h.kind == "died_mighty" and h.obj == oid for h in ctx.g.state.history)
 
 
 @STATES.register("controlled")

@@ -12,7 +12,7 @@ import dataclasses
 import operator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, NamedTuple, get_args
 
 BF0 = 10
 NOWHERE = -1
@@ -158,7 +158,12 @@ class ChainItem:
     from_hidden: bool = False
     mode: list[int] = field(default_factory=list)
     variables: dict[str, int] = field(default_factory=dict)
-    lasting: int = NOWHERE
+    lasting: int = NOWHERE  # where an ability comes from, as a number: see ``Origin``
+
+    @property
+    def origin(self) -> "Origin":
+        """Where the ability comes from (what ``lasting`` encodes)."""
+        return Origin.of(self.lasting)
 
 
 @dataclass(slots=True)
@@ -169,9 +174,14 @@ class PendingTrigger:
     ability: int
     controller: int
     event: dict[str, Any]
-    lasting: int = NOWHERE
+    lasting: int = NOWHERE  # where the ability comes from, as a number: see ``Origin``
     ordered: bool = False
     targets: list[list[int]] | None = None
+
+    @property
+    def origin(self) -> "Origin":
+        """Where the ability comes from (what ``lasting`` encodes)."""
+        return Origin.of(self.lasting)
 
 
 @dataclass(slots=True)
@@ -208,15 +218,41 @@ class Lasting:
     keyword: str | None = None
 
 
+# The kinds of decision a game waits for (core/engine/decisions.py says which actions answer each):
+# priority (play, activate, move, hide, pass, end_turn, invite), mulligan, choose (a choice while
+# something resolves), order (triggers), targets (a trigger's targets), assign (combat damage),
+# showdown (which battlefield first), battlefield and turn_order (setup; answered with choose).
+DecisionKind = Literal["priority", "mulligan", "choose", "order", "targets", "assign", "showdown", "battlefield",
+                       "turn_order"]
+DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
+# The tasks a game queues (GameState.tasks holds [name, *arguments]; core/engine/loop.py runs them)
+TaskName = Literal["resolve", "showdown_end", "combat_damage", "combat_cleanup", "mulligan", "battlefield",
+                   "reveal_battlefields", "turn_order", "opening_hands"]
+TASK_NAMES: tuple[TaskName, ...] = get_args(TaskName)
+
+
 @dataclass(slots=True)
 class Decision:
-    """What the game waits for: who must decide, and what kind of decision."""
+    """What the game waits for: who must decide, and what kind of decision (``DecisionKind``)."""
 
-    kind: str
+    kind: DecisionKind
     player: int
     prompt: str
     options: list[dict[str, Any]] = field(default_factory=list)
     context: dict[str, Any] = field(default_factory=dict)
+
+
+class HistoryRow(NamedTuple):
+    """One thing that happened this turn, for 'this turn' conditions (``Game.remember``), or a number a
+    script recorded (``Game.record``: ``kind`` is ``var:NAME``, ``number`` its value).  Saved as a JSON
+    list in this order; a recorded number's row has no phase there (its five items, as always)."""
+
+    kind: str  # what happened: an event type or a kernel word ("played", "died_alone", "fired", ...)
+    player: int
+    obj: int = NOWHERE
+    code: str = ""  # a card code or a word about it ("hold", the ability index of "fired", ...)
+    number: int = NOWHERE  # a location or an amount, as the kind says
+    phase: str = ""  # the phase it happened in ("during your Beginning Phase")
 
 
 @dataclass(slots=True)
@@ -252,7 +288,7 @@ class GameState:
     winners: list[int] | None = None
     result: str = ""
     needs_cleanup: bool = False
-    history: list[list[Any]] = field(default_factory=list)
+    history: list[HistoryRow] = field(default_factory=list)
     expiration_chain_used: bool = False
     log_count: int = 0
     loop_guard: int = 0
@@ -271,6 +307,7 @@ class GameState:
 def to_jsonable(state: GameState) -> dict[str, Any]:
     data = dataclasses.asdict(state)
     data["objs"] = {str(k): v for k, v in data["objs"].items()}
+    data["history"] = [list(h[:5]) if h.kind.startswith("var:") else list(h) for h in state.history]
     return data
 
 
@@ -284,6 +321,7 @@ def from_jsonable(data: dict[str, Any]) -> GameState:
     d["pending_triggers"] = [PendingTrigger(**p) for p in d["pending_triggers"]]
     d["lasting"] = [Lasting(**l) for l in d["lasting"]]
     d["decision"] = Decision(**d["decision"]) if d["decision"] else None
+    d["history"] = [HistoryRow(*h) for h in d["history"]]
     return GameState(**d)
 
 
@@ -292,11 +330,58 @@ ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end"
 PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
             "draw": "draw", "main": "main", "main_end": "main", "ending": "ending", "expiration": "ending"}
 
-# An attached card's effect-text trigger is the unit's ability (435.1.e): it triggers for the unit, and
-# its chain item (core/engine/triggers.py) names the unit and remembers the attached card in the lasting field.
-EFFECT_TEXT = -(1 << 40)
 
 
 def is_id(value: Any) -> bool:
     """An object or player id as JSON gives it: an integer, never a boolean."""
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# Where the ability of a pending trigger or a chain item comes from is one number in their ``lasting``
+# field (saved games keep it so); ``Origin`` is what the number says.
+EFFECT_TEXT = -(1 << 40)  # EFFECT_TEXT - card: an attached card's effect text, acting as the unit's (435.1.e)
+STATIC_GRANT = -1000  # STATIC_GRANT - packed: a keyword's trigger given by a static ability
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a pending trigger's or a chain item's ability comes from - what its ``lasting`` number
+    encodes (``Origin.of``; ``code`` gives the number back):
+
+    - ``own``: the object's own ability (``NOWHERE``; an index past its card's abilities is one it
+      borrows);
+    - ``lasting``: a lasting effect's (``lasting`` is its id, above 0): a created trigger, or a keyword's
+      trigger the effect grants;
+    - ``static_grant``: a keyword's trigger that a static ability gives ("other units have [Vision]"):
+      the static's object (``source``), its ability index (``static``) and its modifier (``modifier``);
+    - ``effect_text``: an attached card's effect-text trigger, acting as the unit's (435.1.e):
+      ``source`` is the attached card.
+    """
+
+    kind: Literal["own", "lasting", "static_grant", "effect_text"]
+    lasting: int = NOWHERE
+    source: int = NOWHERE
+    static: int = 0
+    modifier: int = 0
+
+    @staticmethod
+    def of(code: int) -> "Origin":
+        """What a ``lasting`` number says."""
+        if code <= EFFECT_TEXT:
+            return Origin("effect_text", source=EFFECT_TEXT - code)
+        if code <= STATIC_GRANT:
+            src, rest = divmod(STATIC_GRANT - code, 4096)
+            static, modifier = divmod(rest, 64)
+            return Origin("static_grant", source=src, static=static, modifier=modifier)
+        if code != NOWHERE:
+            return Origin("lasting", lasting=code)
+        return Origin("own")
+
+    @property
+    def code(self) -> int:
+        """The ``lasting`` number for this origin."""
+        if self.kind == "effect_text":
+            return EFFECT_TEXT - self.source
+        if self.kind == "static_grant":
+            return STATIC_GRANT - ((self.source * 64 + self.static) * 64 + self.modifier)
+        return self.lasting if self.kind == "lasting" else NOWHERE

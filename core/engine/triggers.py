@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
-from .state import EFFECT_TEXT, NOWHERE, ChainItem, Decision, PendingTrigger, is_battlefield
+from .state import NOWHERE, ChainItem, Decision, Origin, PendingTrigger, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -109,7 +109,7 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
         return
     controller = g.state.objs[unit].controller
     if _matches(g, unit, controller, ability, event):
-        _queue(g, PendingTrigger(unit, index, controller, event, lasting=EFFECT_TEXT - eq), ability)
+        _queue(g, PendingTrigger(unit, index, controller, event, lasting=Origin("effect_text", source=eq).code), ability)
 
 
 def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
@@ -145,9 +145,6 @@ def _dispatch_aliases(g: "Game", event: dict[str, Any]) -> None:
 
 # A trigger of a keyword granted by a static ability is remembered by its grant: the source, the
 # static ability and the modifier, packed into the (otherwise positive) lasting field.
-STATIC_GRANT = -1000
-
-
 def granted_trigger_mods(g: "Game", ability: Ability) -> list[tuple[int, str, Any]]:
     """(modifier index, keyword, value) of a static ability's keyword grants that have triggers."""
     out: list[tuple[int, str, Any]] = []
@@ -160,11 +157,9 @@ def granted_trigger_mods(g: "Game", ability: Ability) -> list[tuple[int, str, An
     return out
 
 
-def decode_static_grant(g: "Game", code: int) -> tuple[str, Any]:
-    packed = STATIC_GRANT - code
-    src, rest = divmod(packed, 4096)
-    index, mod_index = divmod(rest, 64)
-    mod = g.ability_of(src, index).body["modifiers"][mod_index]
+def granted_keyword(g: "Game", origin: Origin) -> tuple[str, Any]:
+    """The keyword (and its value) a static grants, for a trigger whose origin is that grant."""
+    mod = g.ability_of(origin.source, origin.static).body["modifiers"][origin.modifier]
     return str(mod["keyword"]).lower().replace("-", "_"), mod.get("value")
 
 
@@ -208,7 +203,7 @@ def _dispatch_static_grants(g: "Game", event: dict[str, Any]) -> None:
                     if _one_instance_queued(g, oid, ability, event):
                         continue
                     if _matches(g, oid, obj.controller, ability, event):
-                        code = STATIC_GRANT - ((src * 64 + index) * 64 + mod_index)
+                        code = Origin("static_grant", source=src, static=index, modifier=mod_index).code
                         _queue(g, PendingTrigger(oid, ability.index, obj.controller, event, lasting=code), ability)
 
 
@@ -271,7 +266,7 @@ def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
 
 
 def _fired_this_turn(g: "Game", oid: int, index: int) -> bool:
-    return any(h[0] == "fired" and h[2] == oid and h[3] == str(index) for h in g.state.history)
+    return any(h.kind == "fired" and h.obj == oid and h.code == str(index) for h in g.state.history)
 
 
 WhenFn = Callable[["Game", int, int, Ability, dict[str, Any], Any], bool]
@@ -339,7 +334,7 @@ def _w_here(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
     where = event.get("loc", event.get("to", NOWHERE))
     if where == NOWHERE and event.get("obj", NOWHERE) != NOWHERE:
         # an event about an object that left the board (returned to a hand): where it last was
-        left = [h[4] for h in g.state.history if h[0] == "left_from" and h[2] == event["obj"]]
+        left = [h.number for h in g.state.history if h.kind == "left_from" and h.obj == event["obj"]]
         where = left[-1] if left else NOWHERE
     return here != NOWHERE and where == here
 
@@ -360,7 +355,7 @@ def _w_from_battlefield(g: "Game", oid: int, controller: int, ability: Ability, 
 def _w_from_uncontrolled(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
                          want: Any) -> bool:
     """A conquer of a battlefield nobody controlled before ("a battlefield that was uncontrolled")."""
-    return not want or any(h[0] == "took_uncontrolled" and h[1] == event.get("player") and h[2] == event.get("bf")
+    return not want or any(h.kind == "took_uncontrolled" and h.player == event.get("player") and h.obj == event.get("bf")
                            for h in g.state.history)
 
 
@@ -389,7 +384,7 @@ def _w_nth(g: "Game", oid: int, controller: int, ability: Ability, event: dict[s
     if nth is None:
         # events without a count (draw): this one and the turn's history of that kind by its player
         # ("when you draw your second card each turn"); the history is written after the event
-        nth = 1 + sum(1 for h in g.state.history if h[0] == event["t"] and h[1] == event.get("player"))
+        nth = 1 + sum(1 for h in g.state.history if h.kind == event["t"] and h.player == event.get("player"))
     return bool(nth == want)
 
 
@@ -419,7 +414,7 @@ def _w_min_cost(g: "Game", oid: int, controller: int, ability: Ability, event: d
 def _w_min_spent(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """A card played with that much energy or more spent on it ("if you spent {4} or more"): the
     energy its player paid, as ``chain`` remembers it (``spent_energy``) when the cost is paid."""
-    spent = [h[4] for h in g.state.history if h[0] == "spent_energy" and h[2] == event.get("obj", NOWHERE)]
+    spent = [h.number for h in g.state.history if h.kind == "spent_energy" and h.obj == event.get("obj", NOWHERE)]
     return bool(spent) and int(spent[-1]) >= int(want)
 
 
@@ -447,7 +442,7 @@ def _w_by_chooser(g: "Game", oid: int, controller: int, ability: Ability, event:
 def _w_mover(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
     """Who moved the unit ("When you move an enemy unit"): the player whose action or ability moved
     it, as ``movement.move_units`` remembers it (``moved_by``)."""
-    movers = [h[1] for h in g.state.history if h[0] == "moved_by" and h[2] == event.get("obj", NOWHERE)]
+    movers = [h.player for h in g.state.history if h.kind == "moved_by" and h.obj == event.get("obj", NOWHERE)]
     return bool(movers) and RELATIONS[want](g, controller, movers[-1], event)
 
 
