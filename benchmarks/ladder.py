@@ -172,13 +172,17 @@ def report(results: list[dict[str, Any]], agents: list[str], markdown: bool) -> 
         row([f"{a} vs {b}", str(n), str(wins), str(draws.get((a, b), 0) + draws.get((b, a), 0)),
              f"{won / n:.1%}", f"{low:.1%}-{high:.1%}"])
     lines.append("")
-    ratings = elo(agents, score, games, agents[0])
-    row(["agent", f"Elo ({agents[0]} = 0)", "wall s/decision: mean", "p95", "max",
+    # An agent that played no game has no rating: Bradley-Terry would leave it at its starting strength,
+    # which reads like a measured Elo.
+    played = [x for x in agents if any(games.get((x, y)) for y in agents)]
+    ratings = elo(played, score, games, played[0]) if played else {}
+    anchor = played[0] if played else agents[0]
+    row(["agent", f"Elo ({anchor} = 0)", "wall s/decision: mean", "p95", "max",
          "CPU s/decision with a choice: mean", "p95", "max"])
     rule(8)
-    for x in sorted(agents, key=lambda x: -ratings[x]):
+    for x in sorted(agents, key=lambda x: -ratings.get(x, -math.inf)):
         t, c = times[x], choices[x]
-        row([x, f"{ratings[x]:.0f}", f"{sum(t) / max(1, len(t)):.3f}", f"{_percentile(t, 0.95):.3f}",
+        row([x, f"{ratings[x]:.0f}" if x in ratings else "no games", f"{sum(t) / max(1, len(t)):.3f}", f"{_percentile(t, 0.95):.3f}",
              f"{max(t, default=0.0):.3f}", f"{sum(c) / max(1, len(c)):.3f}", f"{_percentile(c, 0.95):.3f}",
              f"{max(c, default=0.0):.3f}"])
     return "\n".join(lines)

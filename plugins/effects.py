@@ -662,7 +662,8 @@ def play(ctx: EffectContext, node: Node) -> None:
             if "at" in node:
                 loc = ctx.place(node["at"])
             else:
-                options = playing.play_locations(g, ctx.you, oid)
+                options = [loc for loc in playing.play_locations(g, ctx.you, oid)
+                           if playing.priced_location(g, ctx.you, oid, loc, paid)]
                 if card.type == "unit" and "also_at" in node:
                     # "if it is a unit, you may play it here" - besides where units may be played
                     extra = ctx.place(node["also_at"])

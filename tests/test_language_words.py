@@ -127,3 +127,17 @@ def test_two_plugins_may_not_add_the_same_word() -> None:
 
     with pytest.raises(PluginError, match="two plugins"):
         load_catalog(load_plugins(extra=[Words(), Other()]), cache=False)
+
+
+def test_a_plugin_step_on_itself_first_reads_as_part_of_the_cost(catalog: Any) -> None:
+    """An ability usable only while its object has a state, whose first step is a plugin's primitive
+    acting on that object, words that step before the cost; any other first step stays in the text."""
+    ability = {"kind": "activated", "cost": {"energy": 1, "exhaust_self": True},
+               "only_while": {"type": "is", "subject": "self", "state": MARK},
+               "effect": {"type": "sequence", "steps": [{"type": "mark", "target": "self"},
+                                                        {"type": "draw", "amount": 1}]}}
+    card = {**MARKER, "abilities": [ability]}
+    assert render_card(card, catalog) == "Mark me, {1}, {Exhaust}: Draw 1."
+    built_in = {**ability, "effect": {"type": "sequence", "steps": [{"type": "stun", "target": "self"},
+                                                                    {"type": "draw", "amount": 1}]}}
+    assert render_card({**MARKER, "abilities": [built_in]}, catalog).startswith("{1}, {Exhaust}: Stun me")

@@ -325,6 +325,15 @@ def test_additional_costs() -> None:
     assert render_card(spell) == "As an additional cost to play this, discard 2."
 
 
+def test_a_battlefields_cost_for_playing_units_there() -> None:
+    den = card(type="battlefield", abilities=[{"kind": "static", "affects": {"pick": "all", "what": "unit",
+                                                                              "where": {"tag": "Poro"}},
+                                               "modifiers": [{"type": "play_location", "location": "here",
+                                                              "cost": {"energy": 1}}]}])
+    text = render_card(den)
+    assert text.startswith("Any player may pay {1} as") and text.endswith("a Poro. If they do, it's played here.")
+
+
 def test_lasting_effects() -> None:
     next_time = {"type": "create_effect", "duration": "this_turn", "uses": 1,
                  "affects": {"pick": "target", "what": "unit", "where": {"controller": "friendly"}},

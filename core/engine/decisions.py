@@ -94,6 +94,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
         # first location decide for the others (the rest would only repeat the same reads).
         decided: list[playing.PlayCheck | None] = []
+        # a battlefield's own optional cost for playing there ties a choice of costs to a location
+        reuse = any_timing and not (optional and card.type == "unit" and payment.location_costs(g, oid))
         for location in locations:
             n = 0
             # check_play in its two parts, the one that doesn't read costs and targets once per location
@@ -135,7 +137,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                         pass
                                     if plain:
                                         untaxed.append(check)
-                            if any_timing:
+                            if reuse:
                                 decided.append(check)
                         n += 1
                         if check is None:

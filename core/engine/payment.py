@@ -377,14 +377,33 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     have [Accelerate]", "give the next spell you play [Repeat]" - 805, 820)."""
     card = g.card(oid)
     facts = card.facts
-    if not (facts.cost_keyword or _cost_keywords_given(g)) or layers.printed_only(g, oid):
+    priced = card.type == "unit" and any(mod.get("location") == "here" for _, ability in
+                                         layers.statics_by_kind(g).get("play_location", ())
+                                         for mod in ability.body["modifiers"])
+    if not (facts.cost_keyword or priced or _cost_keywords_given(g)) or (not priced and layers.printed_only(g, oid)):
         return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
     memo = g.caches.memo()
     key = ("additional_costs", oid)
     if key not in memo:
-        memo[key] = _with_granted(g, oid, card, facts.additional)
+        costs = _with_granted(g, oid, card, facts.additional)
+        names = {a.body["name"] for a in costs}
+        for _, name, mod in location_costs(g, oid) if priced else ():
+            if name not in names:  # two battlefields of one name give one cost, paid for either
+                names.add(name)
+                costs += (Ability(kind="additional_cost", index=-1,
+                                  body={"name": name, "optional": True, "cost": mod["cost"]}),)
+        memo[key] = costs
     found: tuple[Ability, ...] = memo[key]
     return found
+
+
+def location_costs(g: "Game", oid: int) -> list[tuple[int, str, dict[str, Any]]]:
+    """(location, cost name, modifier) of the battlefields whose static lets the unit be played there
+    for an optional additional cost (``play_location`` ``here`` with a ``cost``): "any player may pay
+    {Any}{Any} as an additional cost to play such a unit; if they do, they play it to this battlefield"."""
+    return [(g.obj(src).loc, str(mod.get("name") or g.card(src).name), mod)
+            for mod, src in layers.static_modifiers_affecting(g, "play_location", oid)
+            if mod.get("location") == "here" and "cost" in mod and g.obj(src).zone == "bfcard"]
 
 
 def _cost_keywords_given(g: "Game") -> bool:

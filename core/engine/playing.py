@@ -132,7 +132,7 @@ def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -
     return list(found)
 
 
-def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[int]:
+def _play_locations(g: "Game", player: int, oid: int, hidden_at: int, priced: bool = True) -> list[int]:
     card = g.card(oid)
     if card.type not in ("unit", "gear"):
         return [NOWHERE]
@@ -158,6 +158,8 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         elif card.type == "unit" and "occupied_enemy_battlefield" in extra and bf.controller != NOWHERE \
                 and not g.friendly(bf.controller, player) and g.units_at(bf.loc):  # 740.1.a: not a teammate's
             locations.add(bf.loc)
+    if card.type == "unit" and priced:
+        locations.update(loc for loc, _, _ in payment.location_costs(g, oid))  # any player, paying (priced_location)
     if card.type == "gear" and "any_battlefield" in extra:
         locations.discard(player)
     sd = g.state.showdown
@@ -179,6 +181,20 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int) -> list[in
         locations = {loc for loc in locations if not is_battlefield(loc)
                      or not layers.restrictions_on(g, "no_units_played_here", loc=loc)}
     return sorted(loc for loc in locations if not is_battlefield(loc) or movement.can_enter(g, loc, player, unit))
+
+
+def priced_location(g: "Game", player: int, oid: int, location: int, paid: list[str] | tuple[str, ...]) -> bool:
+    """Whether the location agrees with the optional costs a battlefield gives for being played there
+    (payment.location_costs): paying one plays the unit to that battlefield, and that battlefield takes
+    one paid unless the unit may be played there anyway (355.2.a: one its player controls)."""
+    priced = payment.location_costs(g, oid) if g.card(oid).type == "unit" else []
+    if not priced:
+        return True
+    tied = {loc for loc, name, _ in priced if name in paid}
+    if tied:
+        return location in tied
+    return location not in {loc for loc, _, _ in priced} \
+        or location in _play_locations(g, player, oid, NOWHERE, priced=False)
 
 
 def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]]:
@@ -303,6 +319,9 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         if ability.body["name"] in paid and "condition" in ability.body \
                 and not EffectContext(g, player, oid).check(ability.body["condition"]):
             raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
+    if (paid or not from_hidden) and not priced_location(g, player, oid, location, paid):
+        raise IllegalActionError(f"{card.name} is played to {targeting.describe_loc(g, location)} only with that "
+                                 "battlefield's additional cost paid, and paying it plays it there", "355.2.a")
     slots = targeting.target_slots(card)
     count = payment.runs(g, oid, paid) if paid else 1
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])

@@ -231,6 +231,18 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
         times = mod.get("times", 2)
         how = "double" if times == 2 else f"multiply by {times}"
         return f"{how} all damage that would be dealt to {subj.text}"
+    if kind == "play_location" and mod.get("location") == "here":
+        if not isinstance(mod.get("cost"), Mapping) or not isinstance(affects, Mapping):
+            return f"you may play {ctx.self_obj} here" if subj.text in ("I", "this") else f"{subj.text} may be played here"
+        # a battlefield's optional cost for playing the units it affects there
+        where_node = affects.get("where")
+        found: Mapping[str, Any] = where_node if isinstance(where_node, Mapping) else {}
+        adjs, noun, posts, _ = self.filter_words(ctx, found, str(affects.get("what", "unit")), False)
+        if noun == "unit" and set(found) == {"tag"}:
+            adjs, noun = [], str(found["tag"])  # "a Poro": the tag is the noun
+        one = " ".join(adjs + [noun] + posts)
+        return f"any player may {self.pay(ctx, mod['cost'])} as an additional cost to play {article_for(one)} " \
+               f"{one}. If they do, it's played here"
     if kind == "play_location":
         where = {"open_battlefield": "an open battlefield", "occupied_enemy_battlefield":
                  "an occupied enemy battlefield", "battlefield_with_own_units":
@@ -585,9 +597,34 @@ def reduction(self: Renderer, ctx: Ctx, cost: Node) -> tuple[Node, str]:
     return {**cost, "energy": energy["plus"]}, note
 
 
+def paid_first(self: Renderer, ability: Mapping[str, Any]) -> tuple[Node, Node] | None:
+    """An ability usable only while its object has a state, whose instructions begin by having a plugin's
+    primitive act on that object (a status it ends): that step reads as part of the cost, before it
+    ("Disempower me, {1}, {Exhaust}: Draw 1.").  (the step, the rest of the instructions), else None."""
+    cond, effect = ability.get("only_while"), ability.get("effect")
+    if not isinstance(cond, Mapping) or set(cond) != {"type", "subject", "state"} or cond.get("type") != "is" \
+            or cond.get("subject") != "self" or not isinstance(effect, Mapping) or effect.get("type") != "sequence":
+        return None
+    steps = effect.get("steps")
+    if not isinstance(steps, list) or len(steps) < 2 or not isinstance(steps[0], Mapping) \
+            or set(steps[0]) != {"type", "target"} or steps[0].get("target") != "self":
+        return None
+    kind = str(steps[0]["type"])
+    catalog = self.catalog if self.catalog is not None else installed_catalog()
+    etype = catalog.effect_types.get(kind) if catalog is not None else None
+    if etype is None or not etype.text or getattr(self, f"e_{kind}", None) is not None:
+        return None  # a built-in primitive (worded by the renderer's own method) stays in the text
+    rest = steps[1] if len(steps) == 2 else {**effect, "steps": steps[1:]}
+    return steps[0], rest
+
+
 def activated(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], labels: list[str]) -> str:
     cost, note = self.reduction(ctx, ability.get("cost") or {})
     parts = self.cost_parts(ctx, cost, symbols=True)
+    paid = self.paid_first(ability)
+    if paid is not None:
+        parts = [cap(self.text(ctx, paid[0]))] + parts
+        ability = {k: v for k, v in ability.items() if k != "only_while"} | {"effect": paid[1]}
     head = ", ".join(parts) if parts else "{0}"
     timing = ability.get("timing")
     tags = ([f"[{str(timing).capitalize()}]"] if timing in ("action", "reaction") else []) + labels

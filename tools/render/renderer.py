@@ -201,6 +201,7 @@ class Renderer:
     triggered = abilities.triggered
     reduction = abilities.reduction
     activated = abilities.activated
+    paid_first = abilities.paid_first
     shared_only_while = abilities.shared_only_while
     additional_cost = abilities.additional_cost
     cost_effect = abilities.cost_effect
