@@ -19,7 +19,7 @@ import sys
 import time
 from typing import Any, Callable
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.tools import audit
 
 

@@ -28,9 +28,9 @@ import statistics
 import time
 from typing import Any
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.game import Game
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.engine.game import Game
 
 HAND = ["OGN-169", "OGN-168", "OGN-003", "OGN-185", "OGN-006"]  # Jinx Champion Deck cards
 RUNES = ["OGN-007"] * 3 + ["OGN-166"] * 3

@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from riftscript.core.agents import play_out
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
+from riftscript.core.engine.agents import play_out
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
 
 
 def run(catalog, decks: list[str], agent: str, seconds: float) -> tuple[int, int, float]:

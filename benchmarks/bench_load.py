@@ -118,10 +118,11 @@ def generate(root: Path, count: int, seed: int = 7) -> Path:
 WORKER = """
 import json, sys, time
 from pathlib import Path
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import SetSpec, load_plugins
-from riftscript.core.catalog import load_catalog
-from riftscript.core import yamlio
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import SetSpec
+from riftscript.core.script.discovery import load_plugins
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script import yamlio
 
 root = Path(sys.argv[1])
 
@@ -186,7 +187,7 @@ def main() -> None:
                   f"cold {statistics.median(cold):5.0f} ms (best {min(cold):4.0f})   "
                   f"warm {statistics.median(warm):4.0f} ms (best {min(warm):4.0f})")
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "import riftscript.core.catalog"], check=True)
+        subprocess.run([sys.executable, "-c", "import riftscript.core.script.catalog"], check=True)
         print(f"python start-up + imports (not included above): {1000 * (time.perf_counter() - started):.0f} ms")
 
 

@@ -12,11 +12,11 @@ import itertools
 import time
 from typing import Any
 
-from riftscript.core.agents import play_out
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.decks import load_deck, team_violations
-from riftscript.core.game import Game
-from riftscript.core.match import Match
+from riftscript.core.engine.agents import play_out
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.decks import load_deck, team_violations
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
 
 
 def seatings(catalog: Catalog, players: int, teams: tuple[tuple[int, ...], ...]) -> list[tuple[str, ...]]:

@@ -19,8 +19,8 @@ import argparse
 import time
 from typing import Any, Callable
 
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import MCTS_LEVELS, GreedyAgent
 from riftscript.plugins.mcts import Determinizer, MCTSAgent, _meaningful
 

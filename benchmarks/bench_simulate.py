@@ -15,7 +15,7 @@ import argparse
 import statistics
 from typing import Any
 
-from riftscript.core.decks import load_deck
+from riftscript.core.script.decks import load_deck
 from riftscript.tools.lab.backends import Options, cpu_seconds
 from riftscript.tools.lab.engine import FixedPlan, Job, Record, Source, catalog_for
 from riftscript.tools.lab.run import run

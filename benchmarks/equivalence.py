@@ -32,7 +32,7 @@ DECKS = ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck", "Ga
 # Runs inside each revision's virtualenv; uses only API present in every revision since the modes.
 WORKER = r'''
 import hashlib, json, sys
-from riftscript.core.catalog import load_catalog
+from riftscript.core.catalog import load_catalog  # old paths: aliases since issue 13 (core/old_paths.py)
 from riftscript.core.game import Game
 from riftscript.core.match import Match
 modes, games, decks = json.loads(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])

@@ -38,7 +38,7 @@ _CATALOG: Any = None
 def _catalog() -> Any:
     global _CATALOG
     if _CATALOG is None:
-        from riftscript.core.catalog import load_catalog
+        from riftscript.core.script.catalog import load_catalog
 
         _CATALOG = load_catalog()
     return _CATALOG
@@ -46,7 +46,7 @@ def _catalog() -> Any:
 
 def play(a: str, b: str, index: int, seed: int) -> dict[str, Any]:
     """Game ``index`` of the pairing a-b: pair index // 2, agents swapped on odd indexes."""
-    from riftscript.core.game import Game
+    from riftscript.core.engine.game import Game
 
     catalog = _catalog()
     pair = index // 2

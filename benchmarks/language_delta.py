@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def old_schemas(base: str) -> dict[str, dict[str, Any]]:
     """The schema documents of BASE, by name."""
-    from riftscript.core.schema import NAMES
+    from riftscript.core.script.schema import NAMES
 
     out = {}
     for name in NAMES:
@@ -57,8 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--format", choices=["text", "json"], default="text")
     args = parser.parse_args(argv)
 
-    from riftscript.core import schema
-    from riftscript.core.catalog import load_catalog
+    from riftscript.core.script import schema
+    from riftscript.core.script.catalog import load_catalog
 
     catalog = load_catalog()
     docs = old_schemas(args.base)

@@ -1,5 +1,5 @@
 """Soak: random games in every installed mode and every seating of the installed decks, with every
-invariant checked after every action (riftscript.core.invariants).  Reports failures, stuck games and
+invariant checked after every action (riftscript.core.engine.invariants).  Reports failures, stuck games and
 games/s per core; each failing game is written to a records file that ``riftscript replay`` reproduces.
 
     python3 benchmarks/soak.py [--games 1000] [--workers N] [--seed 0] [--failures soak-failures.jsonl]
@@ -20,8 +20,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.decks import Deck, load_deck, team_violations
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.decks import Deck, load_deck, team_violations
 from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers
 from riftscript.tools.lab.engine import GameSpec, Job, Record, Source, catalog_for
 from riftscript.tools.lab.records import open_writer

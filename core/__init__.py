@@ -15,48 +15,58 @@ Everything a user of the engine needs is importable from here, and only what is 
 - cards: ``load_catalog`` and ``Catalog``, ``load_deck`` and ``Deck``;
 - plugins: ``hookimpl`` and the records the hooks return (``SetSpec``, ``KeywordSource``,
   ``EffectType``, ``AgentSpec``, ``ModeSpec``); the hooks themselves are documented in
-  ``riftscript.core.hookspecs``;
+  ``riftscript.core.script.hookspecs``;
 - the event log: ``Event``, ``log_hash``; zones: ``Zone`` (with the names scripts use);
 - every exception raised on purpose (``riftscript.core.errors``).
 
 Names are imported when first used (PEP 562), so ``from riftscript.core import hookimpl`` in a
 plugin does not load the rules engine.
+
+The package has two layers a reader meets in the folder listing: ``core/script/`` reads, checks and
+compiles scripts (YAML, schemas, the catalog, plugins, decks) and ``core/engine/`` plays the rules,
+its modules in dependency order in ``core/engine/__init__.py``.  The module paths of the flat
+layout before (``riftscript.core.script.catalog``, ``riftscript.core.script.folders``, ...) still import, as
+documented aliases (``core/old_paths.py``).
 """
 from __future__ import annotations
 
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from . import old_paths
+
+old_paths.install()
+
 if TYPE_CHECKING:
-    from .agents import Agent, play_out
-    from .builder import Builder
-    from .catalog import Catalog, load_catalog
-    from .decks import Deck, load_deck
+    from .engine.agents import Agent, play_out
+    from .engine.builder import Builder
+    from .script.catalog import Catalog, load_catalog
+    from .script.decks import Deck, load_deck
     from .errors import (BuildError, CorruptStateError, DeckError, EngineError, GameOverError,
                          IllegalActionError, NeedDecision, PluginError, Problem, RiftScriptError, ScriptError,
                          TeamDeckError)
-    from .events import Event, log_hash
-    from .game import Game
-    from .hookspecs import hookimpl
-    from .match import Match
-    from .registry import AgentSpec, EffectType, KeywordSource, ModeSpec, SetSpec
-    from .state import Zone
+    from .engine.events import Event, log_hash
+    from .engine.game import Game
+    from .script.hookspecs import hookimpl
+    from .engine.match import Match
+    from .script.registry import AgentSpec, EffectType, KeywordSource, ModeSpec, SetSpec
+    from .engine.state import Zone
     from .version import ENGINE_VERSION, SCHEMA_VERSION
 
 _MODULE_OF = {
-    "Agent": "agents", "play_out": "agents",
-    "Builder": "builder",
-    "Catalog": "catalog", "load_catalog": "catalog",
-    "Deck": "decks", "load_deck": "decks",
+    "Agent": "engine.agents", "play_out": "engine.agents",
+    "Builder": "engine.builder",
+    "Catalog": "script.catalog", "load_catalog": "script.catalog",
+    "Deck": "script.decks", "load_deck": "script.decks",
     **{name: "errors" for name in ("BuildError", "CorruptStateError", "DeckError", "EngineError", "GameOverError",
                                    "IllegalActionError", "NeedDecision", "PluginError", "Problem",
                                    "RiftScriptError", "ScriptError", "TeamDeckError")},
-    "Event": "events", "log_hash": "events",
-    "Game": "game",
-    "hookimpl": "hookspecs",
-    "Match": "match",
-    **{name: "registry" for name in ("AgentSpec", "EffectType", "KeywordSource", "ModeSpec", "SetSpec")},
-    "Zone": "state",
+    "Event": "engine.events", "log_hash": "engine.events",
+    "Game": "engine.game",
+    "hookimpl": "script.hookspecs",
+    "Match": "engine.match",
+    **{name: "script.registry" for name in ("AgentSpec", "EffectType", "KeywordSource", "ModeSpec", "SetSpec")},
+    "Zone": "engine.state",
     "ENGINE_VERSION": "version", "SCHEMA_VERSION": "version",
 }
 

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .state import Decision
+    from .engine.state import Decision
 
 
 class RiftScriptError(Exception):

@@ -5,13 +5,13 @@ import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core import chain, decisions, layers, rng
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import AgentSpec
-from riftscript.core.state import NOWHERE, is_battlefield
+from riftscript.core.engine import activation, chain, decisions, layers, rng
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import AgentSpec
+from riftscript.core.engine.state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
-    from riftscript.core.game import Game
+    from riftscript.core.engine.game import Game
 
 
 class RandomAgent:
@@ -217,7 +217,7 @@ class _Board:
         if kind == "hide":
             return 20
         if kind == "activate":
-            ability = chain.activated_abilities(self.game, int(action["source"]))[int(action.get("ability", 0))]
+            ability = activation.activated_abilities(self.game, int(action["source"]))[int(action.get("ability", 0))]
             return 30 + self.aim(ability.body.get("effect"), action.get("targets", []))
         if kind == "assign":
             return self.assign(action["damage"])

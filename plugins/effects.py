@@ -1,19 +1,19 @@
 """The built-in effect primitives, registered through the same hook third-party sets use.
 
 Each primitive reads its script node (schema: ``schemas/effect.schema.json``) and acts through
-the game actions of ``riftscript.core.actions``.  ``emits`` lists the events a primitive can
+the game actions of ``riftscript.core.engine.verbs``.  ``emits`` lists the events a primitive can
 cause, for the interaction audit.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core import actions, layers, payment, scoring
-from riftscript.core.effects import EffectContext
+from riftscript.core.engine import layers, movement, payment, playing, points, targeting, verbs
+from riftscript.core.engine.effects import EffectContext
 from riftscript.core.errors import EngineError
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType
-from riftscript.core.state import NOWHERE, ChainItem, Lasting, Zone, is_battlefield
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType
+from riftscript.core.engine.state import NOWHERE, ChainItem, Lasting, Zone, is_battlefield
 
 Node = dict[str, Any]
 
@@ -27,7 +27,7 @@ def _by(ctx: EffectContext) -> str:
 
 def _new_choices(ctx: EffectContext, item: Any) -> None:
     """'You may make new choices for it': its new controller may pick other legal targets (355)."""
-    from riftscript.core.chain import target_options, target_slots
+    from riftscript.core.engine.targeting import target_options, target_slots
 
     slots = target_slots(ctx.g.card(item.obj))
     if not slots:
@@ -70,7 +70,7 @@ def may(ctx: EffectContext, node: Node) -> None:
             ctx.last["pay"] = ctx.last["succeed"] = False
             return
         payment.pay(g, chooser, plan)
-        _pay_other(ctx, node["cost"])
+        pay_other(ctx, node["cost"])
     elif not ctx.ask(chooser, f"do {name}'s optional effect?", [("yes", True), ("no", False)]):
         ctx.last["pay"] = ctx.last["succeed"] = False
         return
@@ -106,14 +106,14 @@ def _pay_x(ctx: EffectContext, chooser: int, node: Node) -> None:
 
 
 def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
-    from riftscript.core import chain
+    from riftscript.core.engine import chain
 
     g = ctx.g
     if cost.get("exhaust_self") and g.obj(ctx.source).exhausted:
         return False
     if cost.get("spend_buff") and sum(g.obj(u).buffs for u in _buffed(ctx)) < _buffs_to_spend(cost):
         return False
-    if "discard" in cost and len(chain.discardable(g, ctx.you, NOWHERE, cost)) < int(cost["discard"]):
+    if "discard" in cost and len(playing.discardable(g, ctx.you, NOWHERE, cost)) < int(cost["discard"]):
         return False
     if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
         return False
@@ -122,27 +122,27 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
     return True
 
 
-def _pay_other(ctx: EffectContext, cost: Node) -> None:
-    from riftscript.core import chain
+def pay_other(ctx: EffectContext, cost: Node) -> None:
+    from riftscript.core.engine import chain
 
     g = ctx.g
     if cost.get("exhaust_self"):
-        actions.exhaust(g, [ctx.source])
+        verbs.exhaust(g, [ctx.source])
     if cost.get("kill_self"):
-        actions.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.you)
+        verbs.kill(g, [ctx.source], source=ctx.source, by="cost", killer=ctx.you)
     if "xp" in cost:
-        actions.spend_xp(g, ctx.you, int(cost["xp"]))
+        verbs.spend_xp(g, ctx.you, int(cost["xp"]))
     if "kill" in cost:
         victims = ctx.choose_from(cost["kill"], ctx.candidates(cost["kill"]), "kill")
-        actions.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
+        verbs.kill(g, victims, source=ctx.source, by="cost", killer=ctx.you)
     if "discard" in cost:
         chosen = ctx.choose_from({"what": "card", "count": int(cost["discard"])},
-                                 chain.discardable(g, ctx.you, NOWHERE, cost), "discard")
-        actions.discard(g, ctx.you, chosen)
+                                 playing.discardable(g, ctx.you, NOWHERE, cost), "discard")
+        verbs.discard(g, ctx.you, chosen)
     for _ in range(_buffs_to_spend(cost) if cost.get("spend_buff") else 0):
         chosen = ctx.choose_from({"what": "unit", "count": 1}, _buffed(ctx), "spend a buff from")
         for oid in chosen:
-            actions.spend_buff(g, oid, ctx.you)
+            verbs.spend_buff(g, oid, ctx.you)
 
 
 def _buffed(ctx: EffectContext) -> list[int]:
@@ -170,7 +170,7 @@ def choose_one(ctx: EffectContext, node: Node) -> None:
     options = [(opt.get("label", f"option {i + 1}"), i) for i, opt in enumerate(node["options"])
                if "if" not in opt or ctx.check(opt["if"])]
     if node.get("not_chosen_this_turn"):
-        used = {h[3] for h in g.state.history if h[0] == "mode" and h[2] == ctx.source}
+        used = {h.code for h in g.state.history if h.kind == "mode" and h.obj == ctx.source}
         options = [(label, i) for label, i in options if str(i) not in used]
     chosen: list[int] = []
     for _ in range(int(node.get("count", 1))):
@@ -245,9 +245,9 @@ def deal_damage(ctx: EffectContext, node: Node) -> None:
             shares[pick] += 1
         for oid, share in shares.items():
             if share:
-                actions.deal_damage(g, [oid], share, source, ctx.controller, _by(ctx))
+                verbs.deal_damage(g, [oid], share, source, ctx.controller, _by(ctx))
     elif amount > 0:
-        actions.deal_damage(g, targets, amount, source, ctx.controller, _by(ctx))
+        verbs.deal_damage(g, targets, amount, source, ctx.controller, _by(ctx))
     ctx.bindings["it"] = targets
     lethal = [t for t in targets
               if g.obj(t).zone == "board" and g.obj(t).damage >= layers.might(g, t) and g.obj(t).damage > 0]
@@ -266,14 +266,14 @@ def mutual_damage(ctx: EffectContext, node: Node) -> None:
         return
     might_a, might_b = layers.might(g, ua), layers.might(g, ub)
     if might_a > 0:
-        actions.deal_damage(g, [ub], might_a, ua, ctx.controller, _by(ctx))
+        verbs.deal_damage(g, [ub], might_a, ua, ctx.controller, _by(ctx))
     if might_b > 0:
-        actions.deal_damage(g, [ua], might_b, ub, ctx.controller, _by(ctx))
+        verbs.deal_damage(g, [ua], might_b, ub, ctx.controller, _by(ctx))
 
 
 def kill(ctx: EffectContext, node: Node) -> None:
     targets = ctx.resolve(node["target"], "kill")
-    killed = actions.kill(ctx.g, targets, source=ctx.source, by=_by(ctx), killer=ctx.controller)
+    killed = verbs.kill(ctx.g, targets, source=ctx.source, by=_by(ctx), killer=ctx.controller)
     ctx.last["kill"] = bool(killed)
     ctx.bindings["it"] = targets
 
@@ -306,31 +306,31 @@ def _simple(name: str) -> Any:
         targets = ctx.resolve(node["target"], name.replace("_", " "))
         cause = _cause(ctx)
         if name == "stun":
-            actions.stun(g, targets, ctx.controller, cause)
+            verbs.stun(g, targets, ctx.controller, cause)
         elif name == "buff":
-            actions.buff(g, targets, ctx.controller)
+            verbs.buff(g, targets, ctx.controller)
         elif name == "ready":
-            actions.ready(g, targets, ctx.controller)
+            verbs.ready(g, targets, ctx.controller)
         elif name == "exhaust":
-            actions.exhaust(g, targets)
+            verbs.exhaust(g, targets)
         elif name == "heal":
-            actions.heal(g, targets)
+            verbs.heal(g, targets)
         elif name == "recall":
-            actions.recall(g, targets)
+            verbs.recall(g, targets)
         elif name == "return_to_hand":
-            actions.return_to_hand(g, targets, cause, ctx.controller)
+            verbs.return_to_hand(g, targets, cause, ctx.controller)
         elif name == "banish":
-            actions.banish(g, targets)
+            verbs.banish(g, targets)
             if "with" in node:
                 # "banish me with this" (The Zero Drive): remembered for 'where: {banished_with: ...}'
                 holders = ctx.resolve(node["with"])
                 for oid in targets:
                     g.state.banished_with[str(oid)] = list(holders)
         elif name == "put_in_hand":
-            actions.put_in_hand(g, targets)
+            verbs.put_in_hand(g, targets)
         elif name == "counter":
             for oid in targets:
-                actions.counter(g, oid, node.get("to", "trash"))  # "return it to its owner's hand instead"
+                verbs.counter(g, oid, node.get("to", "trash"))  # "return it to its owner's hand instead"
         elif name == "take_control":
             for oid in targets:
                 if g.obj(oid).zone == "chain":
@@ -343,7 +343,7 @@ def _simple(name: str) -> Any:
                     g.emit("control", obj=oid, player=ctx.you)
                 else:
                     before = g.obj(oid).controller
-                    actions.take_control(g, oid, ctx.you)
+                    verbs.take_control(g, oid, ctx.you)
                     if node.get("duration", "permanent") != "permanent" and before != ctx.you:
                         # "until end of turn" / "until I leave the board": then control goes back (and,
                         # with then: recall, it is recalled - "lose control of it and recall it")
@@ -351,7 +351,7 @@ def _simple(name: str) -> Any:
                                  node["duration"], [oid])
         elif name == "detach":
             for oid in targets:
-                actions.detach(g, oid)  # 436.4.b
+                verbs.detach(g, oid)  # 436.4.b
         elif name == "reveal":
             for oid in targets:
                 g.emit("reveal", obj=oid, code=g.obj(oid).code, player=g.obj(oid).owner)
@@ -362,7 +362,7 @@ def _simple(name: str) -> Any:
 
 def spend_buff(ctx: EffectContext, node: Node) -> None:
     targets = ctx.resolve(node["target"], "spend a buff from")
-    spent = [oid for oid in targets if actions.spend_buff(ctx.g, oid, ctx.controller)]
+    spent = [oid for oid in targets if verbs.spend_buff(ctx.g, oid, ctx.controller)]
     ctx.variables["spent"] = ctx.variables.get("spent", 0) + len(spent)
     ctx.last["pay"] = bool(spent)
     ctx.bindings["it"] = targets
@@ -370,7 +370,7 @@ def spend_buff(ctx: EffectContext, node: Node) -> None:
 
 def recycle(ctx: EffectContext, node: Node) -> None:
     targets = ctx.resolve(node["target"], "recycle")
-    actions.recycle(ctx.g, targets, random_order=bool(node.get("random_order", len(targets) > 1)))
+    verbs.recycle(ctx.g, targets, random_order=bool(node.get("random_order", len(targets) > 1)))
     ctx.bindings["it"] = targets
     # "Recycle me. If you do, ..." (Ekko, Recurrent): it did if every card reached a deck
     ctx.last["succeed"] = bool(targets) and all(ctx.g.obj(t).zone in ("main_deck", "rune_deck") for t in targets)
@@ -388,10 +388,10 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
             amount = ctx.amount(node.get("amount", 1))
         if node.get("negative") and any(oid in slot for slot in ctx.targets):
             # "if a spell or ability you control would give -Might to a unit it chooses, it gives an additional -1"
-            amount += sum(int(mod["value"]) for mod, src in actions.static_modifiers(g, "hook")
+            amount += sum(int(mod["value"]) for mod, src in layers.static_modifiers(g, "hook")
                           if mod["hook"] == "extra_might_loss" and g.obj(src).controller == ctx.controller)
         mod: Node = {"type": "might", "amount": max(0, amount)}
-        if node.get("negative") and actions.replaced(g, "lose_might", oid, ctx.controller, _cause(ctx), amount=amount,
+        if node.get("negative") and verbs.replaced(g, "lose_might", oid, ctx.controller, _cause(ctx), amount=amount,
                                                      duration=node.get("duration", "this_turn")):
             continue  # "if a spell that chooses me would give me -Might, give me +3 Might instead"
         if node.get("negative"):
@@ -463,12 +463,12 @@ def move(ctx: EffectContext, node: Node) -> None:
     before = {oid: g.obj(oid).loc for oid in targets}
     if node["to"] in ("base", "its_base"):
         for oid in targets:
-            actions.move_units(g, [oid], g.obj(oid).controller, ctx.you)
+            movement.move_units(g, [oid], g.obj(oid).controller, ctx.you)
     else:
-        actions.move_units(g, targets, dest, ctx.you)
+        movement.move_units(g, targets, dest, ctx.you)
     ctx.last["succeed"] = any(g.obj(oid).zone == "board" and g.obj(oid).loc != loc for oid, loc in before.items())
     if node.get("ready"):
-        actions.ready(g, targets, ctx.controller)
+        verbs.ready(g, targets, ctx.controller)
     ctx.bindings["it"] = targets
     ctx.bindings["there"] = [dest]
 
@@ -480,8 +480,8 @@ def swap_locations(ctx: EffectContext, node: Node) -> None:
     if not a or not b:
         return
     la, lb = g.obj(a[0]).loc, g.obj(b[0]).loc
-    actions.move_units(g, [a[0]], lb, ctx.you)
-    actions.move_units(g, [b[0]], la, ctx.you)
+    movement.move_units(g, [a[0]], lb, ctx.you)
+    movement.move_units(g, [b[0]], la, ctx.you)
 
 
 # ---------------------------------------------------------------------- cards and resources
@@ -497,7 +497,7 @@ def draw(ctx: EffectContext, node: Node) -> None:
                 g.remember("draw", obj.owner, oid)
         return
     player = ctx.player(node.get("player"))
-    actions.draw(g, player, ctx.amount(node.get("amount", 1)))
+    verbs.draw(g, player, ctx.amount(node.get("amount", 1)))
 
 
 def mill(ctx: EffectContext, node: Node) -> None:
@@ -522,7 +522,7 @@ def discard(ctx: EffectContext, node: Node) -> None:
         ctx.you = chooser
         chosen = ctx.choose_from({"what": "card", "count": count}, hand, "discard") if count else []
         ctx.you = saved
-    actions.discard(g, player, chosen)
+    verbs.discard(g, player, chosen)
     ctx.bindings["it"] = chosen
     ctx.variables["discarded"] = len(chosen)
 
@@ -530,7 +530,7 @@ def discard(ctx: EffectContext, node: Node) -> None:
 def channel(ctx: EffectContext, node: Node) -> None:
     player = ctx.player(node.get("player"))
     wanted = ctx.amount(node.get("amount", 1))
-    done = actions.channel(ctx.g, player, wanted, exhausted=bool(node.get("exhausted", False)))
+    done = verbs.channel(ctx.g, player, wanted, exhausted=bool(node.get("exhausted", False)))
     ctx.last["fail"] = done < wanted
     ctx.last["succeed"] = done == wanted
 
@@ -548,14 +548,14 @@ def add(ctx: EffectContext, node: Node) -> None:
     power *= ctx.amount(node["times"]) if "times" in node else 1  # "add that much [A]"
     # add_energy hooks on the source ("your Gold add an additional {1}"), as it was when activated
     extra = ctx.variables.get("_add_energy", 0)
-    actions.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)) + extra, power,
+    verbs.add_resources(g, ctx.you, ctx.amount(node.get("energy", 0)) + extra, power,
                           only_for=str(node.get("only_for", "")))
 
 
 def ready_runes(ctx: EffectContext, node: Node) -> None:
     g = ctx.g
     exhausted = [r for r in g.player(ctx.you).runes if g.obj(r).exhausted][: int(node["count"])]
-    actions.ready(g, exhausted, ctx.you)
+    verbs.ready(g, exhausted, ctx.you)
 
 
 def create_token(ctx: EffectContext, node: Node) -> None:
@@ -577,15 +577,15 @@ def create_token(ctx: EffectContext, node: Node) -> None:
             loc = int(ctx.ask(player, f"where to play the {node['token']} token", options))
         else:
             loc = ctx.place(at)
-        if loc == NOWHERE or (is_battlefield(loc) and not actions.can_enter(g, loc, player)):
+        if loc == NOWHERE or (is_battlefield(loc) and not movement.can_enter(g, loc, player)):
             loc = player
-        made += actions.create_token(g, node["token"], player, loc, bool(node.get("ready", False)), batch,
+        made += verbs.create_token(g, node["token"], player, loc, bool(node.get("ready", False)), batch,
                                      exhausted=bool(node.get("exhausted", False)))
     ctx.bindings["it"] = made
 
 
 def gain_points(ctx: EffectContext, node: Node) -> None:
-    scoring.gain_points(ctx.g, ctx.player(node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
+    points.gain_points(ctx.g, ctx.player(node.get("player")), ctx.amount(node.get("amount", 1)), "effect")
 
 
 def gain_xp(ctx: EffectContext, node: Node) -> None:
@@ -635,7 +635,7 @@ def predict(ctx: EffectContext, node: Node) -> None:
 
 def play(ctx: EffectContext, node: Node) -> None:
     """Play a card from wherever the selector finds it, with its cost ignored or reduced."""
-    from riftscript.core import chain
+    from riftscript.core.engine import chain
 
     g = ctx.g
     # 185.3.b: a token that left the board (banished by Portal Rescue) no longer exists to be played
@@ -662,24 +662,24 @@ def play(ctx: EffectContext, node: Node) -> None:
             if "at" in node:
                 loc = ctx.place(node["at"])
             else:
-                options = [loc for loc in chain.play_locations(g, ctx.you, oid)
-                           if chain.priced_location(g, ctx.you, oid, loc, paid)]
+                options = [loc for loc in playing.play_locations(g, ctx.you, oid)
+                           if playing.priced_location(g, ctx.you, oid, loc, paid)]
                 if card.type == "unit" and "also_at" in node:
                     # "if it is a unit, you may play it here" - besides where units may be played
                     extra = ctx.place(node["also_at"])
-                    if extra != NOWHERE and extra not in options and actions.can_enter(g, extra, ctx.you):
+                    if extra != NOWHERE and extra not in options and movement.can_enter(g, extra, ctx.you):
                         options = options + [extra]
                 loc = int(ctx.ask(ctx.you, f"where to play {card.name}",
-                                  [(chain.describe_loc(g, l), l) for l in options])) if options else ctx.you
+                                  [(targeting.describe_loc(g, l), l) for l in options])) if options else ctx.you
             item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, location=loc, paid=paid)
             g.place(oid, "chain")
             g.emit("play", player=ctx.you, obj=oid, code=card.code, location=loc, by="effect")
             chain.resolve_item(g, item)
         else:
-            slots = chain.target_slots(card)
+            slots = targeting.target_slots(card)
             targets: list[list[int]] = []
             if slots:
-                combos = chain.target_options(g, ctx.you, oid, slots)
+                combos = targeting.target_options(g, ctx.you, oid, slots)
                 if not combos:
                     g.emit("cant_play", obj=oid, reason="no legal targets")
                     continue
@@ -702,11 +702,11 @@ def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: i
     """Step 3 of playing (engine notes): a permanent an effect plays may still have its optional
     additional costs paid ([Accelerate], 805) - those paid with energy and power alone, offered
     one by one while the player can afford them."""
-    from riftscript.core import chain
+    from riftscript.core.engine import chain
 
     g = ctx.g
     paid: list[str] = []
-    names = chain.optional_costs(g, oid)
+    names = playing.optional_costs(g, oid)
     if not names:
         return paid
     card = g.card(oid)
@@ -748,7 +748,7 @@ def attach(ctx: EffectContext, node: Node) -> None:
         return  # 818.1.b: attach to a unit on the board
     if "equip_cost" in node and not _pay_equip_cost(ctx, eq, int(node["equip_cost"].get("less_power", 0))):
         return  # 821: Weaponmaster attaches only by paying the Equip cost (less one power of any domain)
-    actions.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
+    verbs.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
 
 
 def turn_into_copy(ctx: EffectContext, node: Node) -> None:
@@ -762,7 +762,7 @@ def turn_into_copy(ctx: EffectContext, node: Node) -> None:
     if not models or not targets or g.obj(holder).attached_to != targets[0] or models[0] == targets[0] \
             or any(l.kind == "copy" and l.source == holder for l in g.state.lasting):
         return
-    actions.become_copy(g, targets[0], g.obj(models[0]).code, holder, ctx.controller)
+    verbs.become_copy(g, targets[0], g.obj(models[0]).code, holder, ctx.controller)
 
 
 def _pay_equip_cost(ctx: EffectContext, eq: int, less_power: int) -> bool:
@@ -843,7 +843,7 @@ def _before_reveal(ctx: EffectContext, owner: int) -> None:
     g.emit("looked_at", obj=top, player=ctx.you, owner=owner)
     if ctx.ask(ctx.you, f"recycle the top card of {g.player(owner).name}'s deck before the reveal?",
                [("yes", True), ("no", False)]):
-        actions.recycle(g, [top])
+        verbs.recycle(g, [top])
 
 
 def _revealed_from_deck(ctx: EffectContext, oid: int) -> None:
@@ -854,13 +854,13 @@ def _revealed_from_deck(ctx: EffectContext, oid: int) -> None:
     g.emit("reveal", obj=oid, code=obj.code, player=obj.owner)
     energy = sum(int(v) for v in layers.hook_values(g, oid, "add_when_revealed"))
     if energy:
-        actions.add_resources(g, obj.owner, energy, [])
+        verbs.add_resources(g, obj.owner, energy, [])
 
 
 def _dispose(ctx: EffectContext, rest: list[int], how: str) -> None:
     """What happens to looked-at or revealed cards nobody took: recycled, trashed, or left."""
     if how == "recycle" and rest:
-        actions.recycle(ctx.g, rest, random_order=True)
+        verbs.recycle(ctx.g, rest, random_order=True)
     elif how == "trash":
         for oid in rest:
             ctx.g.place(oid, "trash")
@@ -893,7 +893,7 @@ def put_in_zone(ctx: EffectContext, node: Node) -> None:
 
 def trigger_abilities(ctx: EffectContext, node: Node) -> None:
     """The selected objects' abilities for an event trigger as if it had happened to them."""
-    from riftscript.core.state import PendingTrigger
+    from riftscript.core.engine.state import PendingTrigger
 
     g = ctx.g
     event_type = node["event"]

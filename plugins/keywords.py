@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import KeywordSource
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import KeywordSource
 
 
 @hookimpl

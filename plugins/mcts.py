@@ -32,13 +32,13 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core import actions, layers, rng
+from riftscript.core.engine import verbs, layers, rng
 from riftscript.core.errors import RiftScriptError
-from riftscript.core.state import NOWHERE, GameState, Obj
+from riftscript.core.engine.state import NOWHERE, GameState, Obj
 from riftscript.plugins.agents import GreedyAgent, _single_or_all
 
 if TYPE_CHECKING:
-    from riftscript.core.game import Game, Snapshot
+    from riftscript.core.engine.game import Game, Snapshot
 
 Action = dict[str, Any]
 
@@ -121,7 +121,7 @@ class Determinizer:
                     if oid not in shown:
                         public = Obj(id=0, code="", owner=p.index, controller=p.index, zone=zone)
                         slots.setdefault((p.index, pool), []).append(_Slot(ids, pos, public))
-        looked = actions.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
+        looked = layers.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
         for bf in s.battlefields:
             for pos, oid in enumerate(bf.facedown):
                 obj = s.objs[oid]
@@ -141,9 +141,8 @@ class Determinizer:
             hidden.append((ids, codes))
         s.objs = dict(sorted(s.objs.items()))
         gone = {oid for ids, _ in hidden for oid in ids}
-        for entry in s.history:  # 'drew #12 this turn': which object was drawn is not public
-            if entry[2] in gone:
-                entry[2] = NOWHERE
+        s.history = [entry._replace(obj=NOWHERE) if entry.obj in gone else entry  # 'drew #12 this turn':
+                     for entry in s.history]  # which object was drawn is not public
         s.rng = s.seed = 0
         sim.log = []
         self.game = sim

@@ -1,8 +1,8 @@
 """Built-in modes of play, registered like any third-party mode (487-491)."""
 from __future__ import annotations
 
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import ModeSpec
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import ModeSpec
 
 
 @hookimpl

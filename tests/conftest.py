@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from riftscript.core.cache import CACHE_DIR_ENV
-from riftscript.core.folders import SETS_ENV
+from riftscript.core.script.validated_cache import CACHE_DIR_ENV
+from riftscript.core.script.folders import SETS_ENV
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from riftscript.core.catalog import Catalog
+from riftscript.core.script.catalog import Catalog
 
 
 def builtin_set_codes(catalog: Catalog) -> set[str]:

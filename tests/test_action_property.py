@@ -19,12 +19,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from riftscript.core.catalog import load_catalog
-from riftscript.core.decisions import ACTIONS
-from riftscript.core.offer import same
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.decisions import ACTIONS
+from riftscript.core.engine.offer import same
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
 from riftscript.plugins.agents import RandomAgent
 
 DECKS = ["Annie Starter Deck", "Garen Starter Deck", "Lee Sin Champion Deck", "Jinx Champion Deck"]

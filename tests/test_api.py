@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import RandomAgent
 
 JINX = "Jinx Champion Deck"
@@ -350,7 +350,7 @@ def test_snapshot_keeps_every_object_field() -> None:
     """Snapshots keep objects as tuples of their fields: a field they missed would be lost on a replay."""
     import dataclasses
 
-    from riftscript.core.state import Obj
+    from riftscript.core.engine.state import Obj
 
     g = new(3)
     values: dict[str, Any] = {}

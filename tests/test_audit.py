@@ -19,8 +19,8 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.tools import audit
 from tests.clihelp import run
 
@@ -151,7 +151,7 @@ def alone() -> tuple[Catalog, Any]:
     """The test cards without the installed sets, whose cards may link any two loops of them."""
     import os
 
-    from riftscript.core.registry import DISABLE_ENV
+    from riftscript.core.script.registry import DISABLE_ENV
 
     saved = os.environ.get(DISABLE_ENV)
     os.environ[DISABLE_ENV] = ",".join(info.plugin for info in cat().sets.values() if info.plugin)
@@ -272,7 +272,7 @@ def test_unread_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_a_filter_key_without_a_handler_is_unread(monkeypatch: pytest.MonkeyPatch) -> None:
     """The read keys are built from the language's tables: a filter key with no handler is unread."""
-    from riftscript.core import effects
+    from riftscript.core.engine import effects
 
     monkeypatch.setattr(effects.FILTERS, "entries", {k: v for k, v in effects.FILTERS.entries.items() if k != "tag"})
     assert "tag" not in audit.read_keys()
@@ -281,9 +281,9 @@ def test_a_filter_key_without_a_handler_is_unread(monkeypatch: pytest.MonkeyPatc
 
 # ---------------------------------------------------------------------- the key list stays honest
 def _module_literals(module: str) -> set[str]:
-    """String constants in one module of the engine (``core/chain``)."""
-    package, name = module.split("/")
-    text = resources.files(f"riftscript.{package}").joinpath(f"{name}.py").read_text(encoding="utf-8")
+    """String constants in one module of the engine (``core/engine/chain``, ``plugins/effects``)."""
+    package, _, name = module.rpartition("/")
+    text = resources.files("riftscript." + package.replace("/", ".")).joinpath(f"{name}.py").read_text(encoding="utf-8")
     return {node.value for node in ast.walk(ast.parse(text))
             if isinstance(node, ast.Constant) and isinstance(node.value, str)}
 

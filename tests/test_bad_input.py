@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from clihelp import run
-from riftscript.core import yamlio
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script import yamlio
+from riftscript.core.script.catalog import load_catalog
 
 BAD = Path(__file__).parent / "bad_cards"
 

@@ -7,11 +7,12 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.cache import CACHE_DIR_ENV, NO_CACHE_ENV, PREFIX, ValidationCache, default_dir
-from riftscript.core.catalog import load_catalog
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType, Plugins, SetSpec, load_plugins
-from riftscript.core.schema import Schemas
+from riftscript.core.script.validated_cache import CACHE_DIR_ENV, NO_CACHE_ENV, PREFIX, ValidationCache, default_dir
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType, Plugins, SetSpec
+from riftscript.core.script.discovery import load_plugins
+from riftscript.core.script.schema import Schemas
 
 CARD = "schema_version: 1\ncode: CCH-{n:03d}\nname: Cached {n}\ntype: unit\nmight: {n}\nkeywords: [Tank]\n"
 

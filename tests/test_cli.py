@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from clihelp import run
-from riftscript.core import yamlio
+from riftscript.core.script import yamlio
 from riftscript.tools import cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from clihelp import run
-from riftscript.core.registry import DISABLE_ENV
+from riftscript.core.script.registry import DISABLE_ENV
 from riftscript.tools import cli
 
 

@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from clihelp import run
-from riftscript.core.catalog import load_catalog
-from riftscript.core.registry import load_plugins
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.discovery import load_plugins
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "community-set"
 PACKAGE = "riftscript_tidecallers"

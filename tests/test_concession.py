@@ -1,8 +1,8 @@
 """Concession in every mode: random games where players concede at random moments keep the kernel's
-invariants (core/invariants.py) and end with the last player or team standing.
+invariants (core/engine/invariants.py) and end with the last player or team standing.
 
 A concession may come from any player still in the game, whoever the game is waiting for; the
-conceding player's cards leave the game to their ``removed`` zone (decisions.concede), so card counts
+conceding player's cards leave the game to their ``removed`` zone (concession.concede), so card counts
 are still conserved.
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.invariants import baseline, check
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.invariants import baseline, check
 from riftscript.plugins.agents import RandomAgent
 
 MAX_ACTIONS = 20_000

@@ -12,8 +12,8 @@ from typing import Any, Callable
 
 import pytest
 
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.decks import Deck, violations
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.decks import Deck, violations
 from riftscript.tools.cli import main
 from installed import builtin_decks
 

@@ -14,7 +14,7 @@ pytest.importorskip("pettingzoo")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from riftscript.core.catalog import load_catalog  # noqa: E402
+from riftscript.core.script.catalog import load_catalog  # noqa: E402
 from riftscript.core.errors import IllegalActionError, RiftScriptError  # noqa: E402
 from riftscript.env import ACTION_SIZE, RiftboundEnv, SingleAgentEnv, env  # noqa: E402
 from riftscript.env import encoding  # noqa: E402

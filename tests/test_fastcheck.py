@@ -1,7 +1,7 @@
 """The fast validation paths give the same verdicts as plain jsonschema on the shipped schemas.
 
-Loading uses a compiled yes/no gate (core/fastcheck.py) and validators whose if/then chains and
-$refs are rewritten for speed (core/schema.py).  A document the gate wrongly accepted would
+Loading uses a compiled yes/no gate (core/script/schema_fastpath.py) and validators whose if/then chains and
+$refs are rewritten for speed (core/script/schema.py).  A document the gate wrongly accepted would
 slip through unchecked, so both are compared with an unmodified Draft 2020-12 validator on
 every installed card and keyword and on thousands of seeded mutations of them.
 """
@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from riftscript.core import yamlio
-from riftscript.core.catalog import load_catalog
-from riftscript.core.fastcheck import compile_check, equal
-from riftscript.core.schema import Schemas
+from riftscript.core.script import yamlio
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.schema_fastpath import compile_check, equal
+from riftscript.core.script.schema import Schemas
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import GreedyAgent
 
 CATALOG = load_catalog()

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from riftscript.core import observe
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
-from riftscript.core.match import Match
+from riftscript.core.engine import observe
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
 from riftscript.plugins.agents import RandomAgent
 from riftscript.tools import interactive
 
@@ -172,7 +172,7 @@ def test_a_handle_is_drawn_anew_when_a_card_is_hidden_again() -> None:
 def test_legal_actions_name_hidden_targets_by_handle_and_apply_takes_them() -> None:
     """In 2v2 a teammate's facedown card is hidden from you, yet 'a friendly facedown card' (Pack of
     Wonders, OGN-181) may target it: the action names it by the handle your observation shows."""
-    from riftscript.core.builder import Builder
+    from riftscript.core.engine.builder import Builder
 
     b = Builder(cat(), players=4, mode="magma-chamber")
     bf = b.battlefield("OGN-294", controller=2)

@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import RandomAgent
 from riftscript.tools.interactive import cmd_play, describe
 

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from clihelp import run
-from riftscript.core.catalog import load_catalog
-from riftscript.core.decks import load_deck
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.decks import load_deck
 from riftscript.tools.lab import engine, progress
 from riftscript.tools.lab.stats import newcombe, wilson
 from riftscript.tools.lab.tournament import ab_sentence, make_plan

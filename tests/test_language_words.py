@@ -7,12 +7,13 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
-from riftscript.core.effects import EffectContext
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.effects import EffectContext
 from riftscript.core.errors import PluginError
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType, LanguageWord, load_plugins
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType, LanguageWord
+from riftscript.core.script.discovery import load_plugins
 from riftscript.tools.render import render_card
 
 MARK = "marked"

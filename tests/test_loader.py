@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from clihelp import run
-from riftscript.core import yamlio
-from riftscript.core.catalog import check_integrity, load_catalog
+from riftscript.core.script import yamlio
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.integrity import check_integrity
 from riftscript.core.errors import ScriptError
 
 ORIGINS = Path(__file__).resolve().parent.parent / "sets" / "origins" / "cards"

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError, TeamDeckError
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import RandomAgent
 
 # seats 1+3 (Jinx, Viktor) and 2+4 (Lee Sin, Annie): teammates share no legend and no battlefield

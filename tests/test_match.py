@@ -1,4 +1,4 @@
-"""The Match API (core/match.py, 488): determinism, atomic illegal actions, secrecy of the
+"""The Match API (core/engine/match.py, 488): determinism, atomic illegal actions, secrecy of the
 battlefield choice, JSON round trips, drawn games, and random matches that finish."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.agents import play_out
+from riftscript.core.engine.agents import play_out
 from riftscript.core.errors import GameOverError, IllegalActionError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
-from riftscript.core.setup import SetupError
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
+from riftscript.core.engine.setup import SetupError
 from riftscript.plugins.agents import RandomAgent
 from riftscript.tools.pytest_plugin import catalog
 
@@ -132,7 +132,7 @@ def test_a_drawn_game_gives_no_win_removes_nothing_and_keeps_the_order() -> None
     first = m.game.state.turn_order[0]
     while m.pending_decision() is not None and m.pending_decision().kind == "mulligan":  # type: ignore[union-attr]
         m.apply({"type": "mulligan", "cards": []})
-    m.game.max_events = 0  # the next action's events settle the game as a loop draw (core/loops.py)
+    m.game.max_events = 0  # the next action's events settle the game as a loop draw (core/engine/loop_draw.py)
     m.apply({"type": "end_turn"})
     s = m.state
     assert s.games[0]["result"] == "draw" and s.wins == [0, 0] and s.draws == 1
@@ -249,7 +249,7 @@ def test_a_match_needs_a_best_of_mode() -> None:
 
 
 def draw_game(m: Match) -> None:
-    """End the current game as a loop draw (core/loops.py) once its setup is done."""
+    """End the current game as a loop draw (core/engine/loop_draw.py) once its setup is done."""
     while m.pending_decision().kind == "mulligan":  # type: ignore[union-attr]
         m.apply({"type": "mulligan", "cards": []})
     m.game.max_events = 0

@@ -8,10 +8,10 @@ from typing import Callable
 
 import pytest
 
-from riftscript.core import rng
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
-from riftscript.core.state import Lasting
+from riftscript.core.engine import rng
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.state import Lasting
 from riftscript.plugins.agents import GreedyAgent
 from riftscript.plugins.mcts import Determinizer, MCTSAgent, _meaningful, action_key
 from riftscript.tools.interactive import cmd_play

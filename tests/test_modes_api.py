@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import RandomAgent
 from test_api import _mutate
 

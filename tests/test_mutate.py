@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.tools import mutate
 from tests.clihelp import run
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.tools.play import narrate
 from riftscript.tools.playbyplay import listing
 from riftscript.tools.pytest_plugin import catalog

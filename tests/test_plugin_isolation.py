@@ -18,7 +18,7 @@ from typing import Any, Callable
 import pytest
 
 from clihelp import run
-from riftscript.core.registry import DISABLE_ENV
+from riftscript.core.script.registry import DISABLE_ENV
 
 CARD = "schema_version: 1\ncode: {code}\nname: {name}\ntype: unit\ndomains: [fury]\ncost: {{energy: 1}}\nmight: 1\n"
 CASES = {
@@ -40,8 +40,8 @@ def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: str) -> Path:
     (root / "decks").mkdir()
     (package / "__init__.py").write_text(
         "from pathlib import Path\n"
-        "from riftscript.core.hookspecs import hookimpl\n"
-        "from riftscript.core.registry import SetSpec\n"
+        "from riftscript.core.script.hookspecs import hookimpl\n"
+        "from riftscript.core.script.registry import SetSpec\n"
         "ROOT = Path(__file__).parent / 'brokenset'\n\n\n"
         "@hookimpl\n"
         "def riftscript_sets():\n"

@@ -11,10 +11,11 @@ from typing import Any, Callable
 import pytest
 
 from clihelp import run
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import PluginError
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import DISABLE_ENV, EffectType, ModeSpec, PluginWarning, SetSpec, load_plugins
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import DISABLE_ENV, EffectType, ModeSpec, PluginWarning, SetSpec
+from riftscript.core.script.discovery import load_plugins
 
 
 def make_set(root: Path, code: str, cards: dict[str, str] | None = None, engine: str = ">=0.1,<1",
@@ -205,7 +206,7 @@ def mode_plugin(name: str, *specs: ModeSpec) -> object:
 
 def test_a_third_party_mode_plays_like_a_builtin_one() -> None:
     """A mode is only data registered through riftscript_modes: here three players racing to 4."""
-    from riftscript.core.game import Game
+    from riftscript.core.engine.game import Game
     from riftscript.plugins.agents import RandomAgent
 
     race = ModeSpec(name="three-way-race", players=3, victory_score=4, first_player_skips_draw=True,

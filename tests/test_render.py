@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.tools import textaudit
 from riftscript.tools.cli import main as cli_main
 from riftscript.tools.render import MARK_OPEN, render_card, render_effect, render_lines

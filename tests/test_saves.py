@@ -14,13 +14,13 @@ from typing import Any, Iterator
 
 import pytest
 
-from riftscript.core import invariants, saves
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
+from riftscript.core.engine import invariants, saves
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import CorruptStateError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
-from riftscript.core.state import Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player, \
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
+from riftscript.core.engine.state import Battlefield, ChainItem, Decision, GameState, Lasting, Obj, PendingTrigger, Player, \
     Showdown
 from riftscript.plugins.agents import RandomAgent
 

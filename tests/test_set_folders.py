@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from clihelp import run
-from riftscript.core.folders import SETS_ENV
+from riftscript.core.script.folders import SETS_ENV
 from riftscript.tools.cli import main
 from riftscript.tools.pytest_plugin import context
 from riftscript.tools.scaffold import ENTRY

@@ -17,9 +17,9 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from riftscript.core.invariants import check, play_checked
-from riftscript.core.catalog import load_catalog
-from riftscript.core.game import Game
+from riftscript.core.engine.invariants import check, play_checked
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import RandomAgent
 from installed import builtin_decks
 
@@ -101,8 +101,8 @@ def test_soak_checks_can_fail() -> None:
 def test_soak_checks_see_a_stale_cache() -> None:
     """A change the caches didn't hear of (here: a buff set without a new state version) makes the
     cached characteristics and legal actions disagree with a fresh copy of the game, and the soak fails."""
-    from riftscript.core import layers
-    from riftscript.core.builder import Builder
+    from riftscript.core.engine import layers
+    from riftscript.core.engine.builder import Builder
 
     b = Builder(cat())
     unit = b.add(0, "OGN-003")
@@ -117,7 +117,7 @@ def test_soak_checks_see_a_stale_cache() -> None:
     g.touch()
     assert check(g, cards, counts) == []
     # a listener the objects don't have (an index entry not removed when it should have been)
-    g.listeners.setdefault("play", {})[(ids[unit], 0)] = None
+    g.index.listeners.setdefault("play", {})[(ids[unit], 0)] = None
     assert any("dispatch index" in m for m in check(g, cards, counts))
 
 
@@ -125,8 +125,8 @@ def test_soak_checks_see_a_stale_statics_index() -> None:
     """The indexes kept while the static abilities are unchanged (which statics have which modifier kinds,
     which affect other objects) are compared with a fresh copy's: one left stale when a static source
     came or went fails the check even where the legal actions happen to be the same."""
-    from riftscript.core import actions
-    from riftscript.core.builder import Builder
+    from riftscript.core.engine import layers
+    from riftscript.core.engine.builder import Builder
 
     b = Builder(cat())
     b.add(0, "OGN-011")  # Magma Wurm: "other friendly units enter ready" (a static affecting objects)
@@ -134,14 +134,14 @@ def test_soak_checks_see_a_stale_statics_index() -> None:
     cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
     counts = Counter(g.state.objs[o].code for o in cards)
     assert check(g, cards, counts) == []
-    assert actions.statics_by_kind(g)["enter_ready"]
+    assert layers.statics_by_kind(g)["enter_ready"]
     g.statics_memo()["statics_with"] = {}  # as if the Wurm's static were not there, the generation unchanged
     assert any("statics index statics_by_kind" in m for m in check(g, cards, counts))
 
 
 def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order() -> None:
     """Found by the soak: 11 defenders once meant all 11! orders in memory before the first option."""
-    from riftscript.core.builder import Builder
+    from riftscript.core.engine.builder import Builder
 
     b = Builder(cat())
     bf = b.battlefield("OGN-294", controller=1)
@@ -164,7 +164,7 @@ def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order()
 def test_144_3_a_move_of_more_than_64_units_is_listed_and_accepted() -> None:
     """144.3: any number of units move together; the action schema once refused a listed move of 80
     units (found by benchmarks/bench_board.py)."""
-    from riftscript.core.builder import Builder
+    from riftscript.core.engine.builder import Builder
 
     b = Builder(cat())
     bf = b.battlefield("OGN-276", controller=1, owner=1)

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.catalog import load_catalog
-from riftscript.core.decks import load_deck, team_violations
-from riftscript.core.game import Game
-from riftscript.core.invariants import check, play_checked
-from riftscript.core.match import Match
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.decks import load_deck, team_violations
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.invariants import check, play_checked
+from riftscript.core.engine.match import Match
 from riftscript.plugins.agents import RandomAgent
 
 GAMES_PER_MODE = 80  # the default run; the slow run plays SLOW_GAMES_PER_MODE

@@ -1,4 +1,4 @@
-"""Validated saves (core/saves.py) accept the state Spiritforged's cards make: every scenario of the cards
+"""Validated saves (core/engine/saves.py) accept the state Spiritforged's cards make: every scenario of the cards
 that leave new kinds of state behind - control for a while (a lasting effect of kind control), cards
 banished "with" another, a gear-only pool, units watched for becoming Mighty - saves and loads back to
 the same game.  Without the state schema's entries for them the save is refused as corrupt."""
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.tools.pytest_plugin import catalog
 from riftscript.tools.scenario import load_file, run_scenario
 

@@ -22,8 +22,8 @@ from typing import Any, Iterator
 
 import pytest
 
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.registry import load_plugins
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.discovery import load_plugins
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "sets" / "vendetta"
@@ -99,7 +99,7 @@ def test_found_through_its_entry_points(catalog: Catalog) -> None:
 
 
 def _pending() -> int:
-    from riftscript.core.yamlio import load_file
+    from riftscript.core.script.yamlio import load_file
 
     return sum(1 for path in SCENARIOS for scenario in load_file(path).get("scenarios", []) if scenario.get("pending"))
 
@@ -109,7 +109,7 @@ PENDING = _pending()
 
 def _scenarios() -> list[Any]:
     """One parameter per scenario of the package (read as plain YAML: the words it uses load later)."""
-    from riftscript.core.yamlio import load_file
+    from riftscript.core.script.yamlio import load_file
 
     return [pytest.param(path, index, id=f"{path.stem}: {scenario.get('name', index)}")
             for path in SCENARIOS for index, scenario in enumerate(load_file(path).get("scenarios", []))]
@@ -130,7 +130,7 @@ RUN_SCENARIOS = """
 import sys
 from pathlib import Path
 import riftscript_vendetta
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.tools.scenario import load_file, run_scenario
 catalog = load_catalog()  # the cache 'riftscript sets' has just written in this venv's cache folder
 folder = Path(riftscript_vendetta.__file__).parent / "scenarios"

@@ -17,8 +17,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # Starlette's note about httpx's successor
     from starlette.testclient import TestClient
 
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.game import Game
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.engine.game import Game
 from riftscript.tools import cli
 from riftscript.tools.web import command
 from riftscript.tools.web.app import create_app

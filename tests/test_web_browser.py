@@ -23,7 +23,7 @@ pytest.importorskip("playwright", reason="playwright is not installed: pip insta
 import uvicorn
 from playwright.sync_api import Browser, Page, expect, sync_playwright
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.tools.web.app import create_app
 
 CHROMIUM = os.environ.get("RIFTSCRIPT_CHROMIUM", "/usr/bin/chromium")

@@ -26,15 +26,17 @@ from riftscript.tools.argtypes import lower_choice
 from riftscript.tools.lab import replay, tournament
 from riftscript.tools.web import command as web_command
 from riftscript.tools.render import render_lines
-from riftscript.core import cache as cachemod
-from riftscript.core import folders
-from riftscript.core import yamlio
-from riftscript.core.cards import CardDef
-from riftscript.core.catalog import Catalog, keyword_id, load_catalog, script_files
+from riftscript.core.script import validated_cache as cachemod
+from riftscript.core.script import folders
+from riftscript.core.script import yamlio
+from riftscript.core.script.cards import CardDef
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.compiler import keyword_id
+from riftscript.core.script.loader import script_files
 from riftscript.core.errors import Problem, RiftScriptError
-from riftscript.core.registry import load_plugins
-from riftscript.core.schema import NAMES, Schemas, raw_schema
-from riftscript.core.suggest import did_you_mean
+from riftscript.core.script.discovery import load_plugins
+from riftscript.core.script.schema import NAMES, Schemas, raw_schema
+from riftscript.core.script.suggest import did_you_mean
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
 
 DEBUG_ENV = "RIFTSCRIPT_DEBUG"

@@ -19,8 +19,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence, TextIO
 
-from riftscript.core import folders, yamlio
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.script import folders, yamlio
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError, ScriptError
 from riftscript.tools.scenario import Scenario, ScenarioFailure, load_file, run_scenario
 

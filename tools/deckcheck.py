@@ -13,8 +13,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, TextIO
 
-from riftscript.core.catalog import Catalog, load_catalog, script_files
-from riftscript.core.decks import Deck, load_deck, team_violations, violations
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.loader import script_files
+from riftscript.core.script.decks import Deck, load_deck, team_violations, violations
 from riftscript.tools.play import seating
 from riftscript.core.errors import DeckError, RiftScriptError, ScriptError
 

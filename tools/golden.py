@@ -12,9 +12,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from riftscript.core.agents import play_out
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.match import Match
+from riftscript.core.engine.agents import play_out
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.engine.match import Match
 from riftscript.tools.play import make_agents, narrate, narrate_match, play_one
 
 # (decks in seat order, seed, agent for every seat, mode): five Duels, then one game of every other mode

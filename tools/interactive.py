@@ -11,14 +11,14 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from riftscript.core import observe
-from riftscript.core.agents import Agent
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.chain import describe_loc
+from riftscript.core.engine import observe
+from riftscript.core.engine.agents import Agent
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.engine.targeting import describe_loc
 from riftscript.core.errors import IllegalActionError, RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
-from riftscript.core.state import NOWHERE
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
+from riftscript.core.engine.state import NOWHERE
 from riftscript.tools.play import DEMO_DECKS, make_agents, match_summary, seating, summary
 from riftscript.tools.argtypes import whole
 from riftscript.tools.playbyplay import Narrator

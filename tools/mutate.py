@@ -41,10 +41,12 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterator, TextIO
 
-from riftscript.core import yamlio
-from riftscript.core.cache import ValidationCache
-from riftscript.core.catalog import Catalog, Compiler, Loader
-from riftscript.core.cards import CardDef
+from riftscript.core.script import yamlio
+from riftscript.core.script.validated_cache import ValidationCache
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.compiler import Compiler
+from riftscript.core.script.loader import Loader
+from riftscript.core.script.cards import CardDef
 from riftscript.core.errors import RiftScriptError
 from riftscript.tools.scenario import Runner, Scenario, ScenarioFailure
 

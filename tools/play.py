@@ -5,12 +5,12 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from riftscript.core.agents import Agent, play_out
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.engine.agents import Agent, play_out
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
-from riftscript.core.registry import ModeSpec
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
+from riftscript.core.script.registry import ModeSpec
 from riftscript.tools.argtypes import output_file, whole
 from riftscript.tools.playbyplay import render
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.chain import target_slots
-from riftscript.core.state import BF0
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.engine.targeting import target_slots
+from riftscript.core.engine.state import BF0
 from riftscript.tools.render import Renderer
 
 Event = dict[str, Any]
@@ -108,7 +108,7 @@ class Narrator:
                           for p, c in zip(e["players"], e["cards"]))
         return f"  Battlefields revealed: {shown}"
 
-    # match events (core/match.py)
+    # match events (core/engine/match.py)
     def e_match_start(self, e: Event) -> str:
         return f"Match, best of {e['best_of']} ({e['mode']}, seed {e['seed']}): " + " vs ".join(
             f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))

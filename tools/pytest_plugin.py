@@ -19,8 +19,9 @@ from typing import Any, Iterator
 
 import pytest
 
-from riftscript.core import cardrefs, folders, yamlio
-from riftscript.core.catalog import Catalog, detect_kind, load_catalog, script_files
+from riftscript.core.script import cardrefs, folders, yamlio
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.loader import detect_kind, script_files
 from riftscript.core.errors import Problem, ScriptError
 from riftscript.tools.scenario import Scenario, ScenarioFailure, load_file, run_scenario
 

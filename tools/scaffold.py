@@ -2,7 +2,7 @@
 
 The folder is a set as it stands (``riftscript --set DIR ...``, ``RIFTSCRIPT_SETS``, and
 ``pytest DIR`` runs its scenarios); its ``pyproject.toml`` makes it pip-installable as a plugin
-whose only module is one line handing the folder to :func:`riftscript.core.folders.package_hooks`.
+whose only module is one line handing the folder to :func:`riftscript.core.script.folders.package_hooks`.
 Nothing in it is Python a card author has to write or read.
 """
 from __future__ import annotations
@@ -14,13 +14,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import RiftScriptError
-from riftscript.core.folders import MANIFEST
+from riftscript.core.script.folders import MANIFEST
 from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
 
 CODE = re.compile(r"^[A-Z0-9]{2,5}$")
-ENTRY = "from riftscript.core.folders import package_hooks; riftscript_sets, riftscript_keywords = package_hooks(__file__)\n"
+ENTRY = "from riftscript.core.script.folders import package_hooks; riftscript_sets, riftscript_keywords = package_hooks(__file__)\n"
 
 
 class ScaffoldError(RiftScriptError):

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import RiftScriptError
 from riftscript.tools.argtypes import fraction
 from riftscript.tools.render import render_card

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core import layers
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType
+from riftscript.core.engine import layers
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType
 
 SCHEMA: dict[str, Any] = {
     "properties": {

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core import actions, layers
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType
-from riftscript.core.state import BF0, NOWHERE, Battlefield
+from riftscript.core.engine import verbs, layers
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType
+from riftscript.core.engine.state import BF0, NOWHERE, Battlefield
 
 _PLUGIN = "unleashed-effects"
 
@@ -44,9 +44,9 @@ def become_copy(ctx: Any, node: dict[str, Any]) -> None:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board" or not obj.token or oid == models[0]:
             continue
-        g._unindex(oid)
+        g.unindex_object(oid)
         obj.code = code
-        g._index(oid)
+        g.index_object(oid)
         g.emit("become_copy", obj=oid, code=code, player=obj.controller)
 
 
@@ -55,7 +55,7 @@ def _play_token_copy(g: Any, code: str, controller: int, loc: int, ready: bool) 
     card = g.defs[code]
     obj = g.new_obj(code, controller, "limbo", token=True)
     g.emit("create_token", obj=obj.id, player=controller, code=code)
-    actions.enter_board(g, obj.id, controller, loc, ready=ready)
+    verbs.enter_board(g, obj.id, controller, loc, ready=ready)
     g.emit("played", player=controller, obj=obj.id, code=code, type=card.type, loc=loc, token=True)
     return int(obj.id)
 
@@ -103,7 +103,7 @@ def add_battlefield(ctx: Any, node: dict[str, Any]) -> None:
     g.state.battlefields.append(bf)
     obj.zone = "bfcard"
     obj.loc = BF0 + bf.index
-    g._index(obj.id)
+    g.index_object(obj.id)
     g.emit("battlefield", player=ctx.you, obj=obj.id, code=card.code, loc=obj.loc)
     ctx.bindings["there"] = [obj.loc]
     ctx.last["succeed"] = True
@@ -114,12 +114,12 @@ def _swap_battlefield(g: Any, loc: int, new: int) -> int:
     bf = g.bf_at(loc)
     old = bf.card
     before = g.obj(old)
-    g._unindex(old)
+    g.unindex_object(old)
     before.zone, before.loc = "set_aside", NOWHERE
     incoming = g.obj(new)
     incoming.zone, incoming.loc, incoming.controller = "bfcard", loc, before.controller
     bf.card = new
-    g._index(new)
+    g.index_object(new)
     g.emit("battlefield_replaced", obj=new, replaced=old, loc=loc, code=incoming.code)
     return int(old)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from riftscript.core.catalog import Catalog
+from riftscript.core.script.catalog import Catalog
 from riftscript.tools.pytest_plugin import catalog
 
 

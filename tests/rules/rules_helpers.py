@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.tools.pytest_plugin import catalog
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from riftscript.core import chain as chain_mod
-from riftscript.core import layers
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
+from riftscript.core.engine import chain as chain_mod
+from riftscript.core.engine import layers
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.offer import complete
+from riftscript.core.engine.offer import complete
 from rules_helpers import events, pass_
 
 # Cards used (facts only): vanilla units, and spells identified by their keywords.
@@ -502,7 +502,7 @@ def test_347_1_playing_a_unit_with_focus_is_a_chain_so_focus_passes(cat):
 def test_383_3_d_orders_that_only_swap_instances_of_one_ability_are_offered_once(cat):
     """Two Deathknells of one Sentry (as if it died twice) and one of another: of the 6 orders only 3
     differ (where the other Sentry's goes), so the player is offered 3."""
-    from riftscript.core.state import PendingTrigger
+    from riftscript.core.engine.state import PendingTrigger
 
     b, grove, plaza = base_position(cat)
     s1 = b.add(0, SENTRY, at=grove)

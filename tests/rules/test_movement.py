@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.offer import complete
+from riftscript.core.engine.offer import complete
 from rules_helpers import events, pass_
 
 SKULKER = "OGN-175"      # unit, 3 Might, no text

@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.game import Game
-from riftscript.core.offer import complete
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.offer import complete
 from rules_helpers import catalog as cat
 
 FURY_RUNE = "OGN-007"

@@ -10,12 +10,12 @@ from typing import Any
 
 import pytest
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import load_catalog
-from riftscript.core.decks import load_deck
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.decks import load_deck
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.game import Game
-from riftscript.core.offer import complete
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.offer import complete
 from rules_helpers import events, catalog as cat
 
 JINX = "Jinx Champion Deck"
@@ -505,7 +505,7 @@ def test_317_2_b_all_units_heal_at_end_of_turn() -> None:
 
 
 def test_317_2_c_this_turn_effects_expire() -> None:
-    from riftscript.core import layers
+    from riftscript.core.engine import layers
 
     b = Builder(cat())
     u = b.add(0, SKULKER, at="base")
@@ -586,7 +586,7 @@ def _catalog_with_dusk_echo() -> Any:
     No printed Origins card triggers there, so this unit is compiled for the test: 'When units
     heal (once each turn), deal 1 damage to me and I get +2 Might this turn.'
     """
-    from riftscript.core.catalog import Compiler
+    from riftscript.core.script.compiler import Compiler
 
     catalog = load_catalog()
     card = Compiler(catalog.keywords).compile({
@@ -602,7 +602,7 @@ def _catalog_with_dusk_echo() -> Any:
 
 
 def test_317_2_f_expiration_repeats_after_a_trigger_went_on_the_chain() -> None:
-    from riftscript.core import layers
+    from riftscript.core.engine import layers
 
     b = Builder(_catalog_with_dusk_echo())
     u = b.add(0, "TST-001", at="base", damage=1)
@@ -620,7 +620,7 @@ def test_317_2_f_expiration_repeats_after_a_trigger_went_on_the_chain() -> None:
 
 
 def test_317_2_f_this_turn_effect_played_during_expiration_still_ends_this_turn() -> None:
-    from riftscript.core import layers
+    from riftscript.core.engine import layers
 
     b = Builder(_catalog_with_dusk_echo())
     b.add(0, "TST-001", at="base", damage=1)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable, TextIO
 
-from riftscript.core.catalog import load_catalog
+from riftscript.core.script.catalog import load_catalog
 from riftscript.core.errors import RiftScriptError
 from riftscript.tools.argtypes import output_file, whole
 from riftscript.tools.audit.graph import build_graph

@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
-from riftscript.core.suggest import did_you_mean
+from riftscript.core.script.suggest import did_you_mean
 from riftscript.tools.audit.graph import event_node_id
 from riftscript.tools.audit.keys import KeyUse
 

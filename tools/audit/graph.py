@@ -8,9 +8,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
-from riftscript.core.cards import Json
-from riftscript.core.catalog import Catalog, keyword_id
-from riftscript.core.registry import EffectType
+from riftscript.core.script.cards import Json
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.compiler import keyword_id
+from riftscript.core.script.registry import EffectType
 from riftscript.tools.audit.kernel import KERNEL_PROCEDURES, kernel_sources
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ EVENT_LIMITS = {"attack": "once per combat", "defend": "once per combat",
                 "conquer": "once per battlefield each turn", "hold": "once per battlefield each turn"}
 SELF_LIMITS = {"die": "once per object (it dies)", "leave_board": "once per object (it leaves)"}
 
-# Non-resource costs and the events paying them emits (chain._pay_other, replacement._accept).
+# Non-resource costs and the events paying them emits (playing.pay_other, replacement._accept).
 COST_EVENTS: dict[str, tuple[str, ...]] = {
     "exhaust_self": ("exhaust",), "exhaust": ("exhaust",), "discard": ("discard",),
     "recycle_from_trash": ("recycle",), "recycle_self": ("recycle", "leave_board"),

@@ -20,6 +20,15 @@ KERNEL_PROCEDURES: dict[str, str] = {
 }
 
 
+# The modules (or ``module.function``) of each kernel procedure, by default the module of its name:
+# playing a card and activating an ability went from chain.py to modules of their own, and the
+# queued tasks of setup run from the loop's dispatch (once turn.run_task); they stay these procedures'.
+KERNEL_MODULES: dict[str, tuple[str, ...]] = {"chain": ("chain", "playing", "activation", "targeting"),
+                                              "turn": ("turn", "loop.run_task")}
+
+# The subpackages of riftscript.core whose modules the reader finds by their own name.
+LAYERS = ("engine", "script")
+
 # ---------------------------------------------------------------------- kernel event sources
 FunctionKey = tuple[str, str]
 
@@ -40,9 +49,11 @@ class _CoreSource:
         self.modules: dict[str, dict[str, _Function]] = {}
 
     def module(self, name: str) -> dict[str, _Function]:
+        """The functions of the module ``name`` (a module's own name: ``turn`` is core/engine/turn.py)."""
         if name in self.modules:
             return self.modules[name]
-        entry = self.package.joinpath(f"{name}.py")
+        entry = next((e for e in (self.package.joinpath(folder, f"{name}.py") for folder in LAYERS) if e.is_file()),
+                     self.package.joinpath(f"{name}.py"))
         functions: dict[str, _Function] = {}
         self.modules[name] = functions
         if not entry.is_file():
@@ -83,13 +94,15 @@ class _CoreSource:
 
     @staticmethod
     def _import(node: ast.ImportFrom, modules: set[str], imported: dict[str, FunctionKey]) -> None:
-        if node.level != 1:
+        """A relative import inside riftscript.core; modules are named by their own name (short names
+        are unique across core/script and core/engine)."""
+        if node.level == 0:
             return
         for alias in node.names:
-            if node.module is None:
+            if node.module is None or node.module in LAYERS:
                 modules.add(alias.asname or alias.name)
             else:
-                imported[alias.asname or alias.name] = (node.module, alias.name)
+                imported[alias.asname or alias.name] = (node.module.rpartition(".")[2], alias.name)
 
     def function(self, key: FunctionKey) -> _Function | None:
         return self.module(key[0]).get(key[1])
@@ -101,27 +114,39 @@ def kernel_sources() -> dict[str, tuple[str, ...]]:
     actions it calls (actions.kill -> die, ...).  A call into another kernel procedure belongs to
     that procedure's source."""
     source = _CoreSource()
-    memo: dict[FunctionKey, frozenset[str]] = {}
 
-    def closure(key: FunctionKey, seen: frozenset[FunctionKey]) -> frozenset[str]:
-        if key in memo:
-            return memo[key]
-        record = source.function(key)
-        if record is None or key in seen:
-            return frozenset()
-        events = set(record.emits)
-        for call in record.calls:
-            events |= closure(call, seen | {key})
-        memo[key] = frozenset(events)
-        return memo[key]
-
-    out: dict[str, tuple[str, ...]] = {}
-    for module in KERNEL_PROCEDURES:
+    def closure(key: FunctionKey, seen: set[FunctionKey]) -> set[str]:
+        """The events of every function reachable from ``key`` not yet in ``seen`` (which it extends):
+        a walk, not a memo, so that a cycle of calls (verbs -> replacement -> payment -> verbs) never
+        leaves a function's events half counted."""
         events: set[str] = set()
-        for record in source.module(module).values():
-            events |= record.emits
-            for call in record.calls:
-                if call[0] == module or call[0] not in KERNEL_PROCEDURES:
-                    events |= closure(call, frozenset())
-        out[module] = tuple(sorted(events))
+        stack = [key]
+        while stack:
+            current = stack.pop()
+            if current in seen:
+                continue
+            seen.add(current)
+            record = source.function(current)
+            if record is not None:
+                events |= record.emits
+                stack.extend(record.calls)
+        return events
+
+    owner = {module: procedure for procedure in KERNEL_PROCEDURES
+             for module in KERNEL_MODULES.get(procedure, (procedure,)) if "." not in module}
+    out: dict[str, tuple[str, ...]] = {}
+    for procedure in KERNEL_PROCEDURES:
+        events: set[str] = set()
+        reached: set[FunctionKey] = set()
+        for part in KERNEL_MODULES.get(procedure, (procedure,)):
+            module, _, only = part.partition(".")
+            functions = source.module(module)
+            for name, record in functions.items():
+                if only and name != only:
+                    continue
+                events |= record.emits
+                for call in record.calls:
+                    if owner.get(call[0], procedure) == procedure:
+                        events |= closure(call, reached)
+        out[procedure] = tuple(sorted(events))
     return out

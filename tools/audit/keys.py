@@ -6,38 +6,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.effects import language_keys, language_tables
-from riftscript.core.schema import raw_schema
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.engine.language import language_keys, language_tables
+from riftscript.core.script.schema import raw_schema
 
 # The keys of card and keyword files and of the kernel's own nodes (abilities, costs, static
 # modifiers, keyword definitions), each with the module of riftscript.core or riftscript.plugins
 # that reads it (tests/test_language.py checks that it does).  Everything else a script may say is
-# read through the language's handler tables (core/effects.py: language_tables, language_keys) and
+# read through the language's handler tables (core/engine/language.py: language_tables, language_keys) and
 # by the effect primitives, each of which reads the fields its schema gives it (read_keys).
 KERNEL_KEYS: dict[str, str] = {
-    "schema_version": "core/catalog", "code": "core/catalog", "name": "core/catalog", "supertype": "core/catalog",
-    "domains": "core/catalog", "tags": "core/catalog", "champion_tag": "core/catalog", "might_bonus": "core/catalog",
-    "keywords": "core/catalog", "abilities": "core/catalog", "kind": "core/catalog",
-    "effect_text": "core/layers", "when": "core/triggers", "once_per_turn": "core/triggers",
-    "optional": "core/catalog", "if": "core/triggers", "only_while": "core/chain", "timing": "core/chain",
-    "replaces": "core/replacement", "instead": "core/replacement", "while": "core/layers",
-    "modifiers": "core/layers", "hook": "core/layers", "if_absent": "core/layers", "increase": "core/payment",
-    "restriction": "core/actions", "to_units_here": "core/actions", "enter_ready": "core/actions",
-    "additional_cost": "core/payment", "effect_on_cost": "core/payment", "reduce_energy": "core/payment",
-    "reduce_power": "core/payment", "per_unit": "core/payment", "reduce_by_killed_cost": "core/payment",
-    "exhaust_self": "core/chain", "kill_self": "core/chain", "recycle_self": "core/chain",
-    "spend_buff_self": "core/chain", "spend_buff": "core/chain", "discard": "core/chain", "kill": "core/chain",
-    "discard_what": "core/chain",
-    "exhaust": "core/chain", "recycle_from_trash": "core/chain", "power_x": "plugins/effects",
-    "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/chain",
-    "parameter": "core/catalog", "default": "core/catalog", "stacking": "core/catalog", "status": "core/catalog",
-    "printed_last": "core/catalog",
-    "deck_limit": "core/catalog", "rule": "core/catalog", "summary": "core/catalog",
-    "banish_self": "core/chain", "recycle": "core/chain", "return_to_hand": "core/chain", "repeat": "core/chain",
-    "before_turn": "core/scoring", "energy_x": "plugins/effects", "if_chooses": "core/payment",
-    "ignore_energy": "core/payment", "or_power": "core/payment", "power_times": "core/payment",
-    "xp": "core/chain", "controlled_by": "core/replacement",
+    "schema_version": "core/script/catalog", "code": "core/script/catalog", "name": "core/script/catalog", "supertype": "core/script/compiler",
+    "domains": "core/script/compiler", "tags": "core/script/compiler", "champion_tag": "core/script/compiler", "might_bonus": "core/script/compiler",
+    "keywords": "core/script/compiler", "abilities": "core/script/catalog", "kind": "core/script/catalog",
+    "effect_text": "core/engine/layers", "when": "core/engine/triggers", "once_per_turn": "core/engine/triggers",
+    "optional": "core/script/compiler", "if": "core/engine/triggers", "only_while": "core/engine/activation", "timing": "core/engine/playing",
+    "replaces": "core/engine/replacement", "instead": "core/engine/replacement", "while": "core/engine/layers",
+    "modifiers": "core/engine/layers", "hook": "core/engine/layers", "if_absent": "core/engine/layers", "increase": "core/engine/payment",
+    "restriction": "core/engine/verbs", "to_units_here": "core/engine/verbs", "enter_ready": "core/engine/verbs",
+    "additional_cost": "core/engine/payment", "effect_on_cost": "core/engine/payment", "reduce_energy": "core/engine/payment",
+    "reduce_power": "core/engine/payment", "per_unit": "core/engine/payment", "reduce_by_killed_cost": "core/engine/payment",
+    "exhaust_self": "core/engine/activation", "kill_self": "core/engine/playing", "recycle_self": "core/engine/playing",
+    "spend_buff_self": "core/engine/playing", "spend_buff": "core/engine/playing", "discard": "core/engine/playing", "kill": "core/engine/playing",
+    "discard_what": "core/engine/playing",
+    "exhaust": "core/engine/playing", "recycle_from_trash": "core/engine/playing", "power_x": "plugins/effects",
+    "less_power": "plugins/effects", "label": "plugins/effects", "ability": "core/engine/activation",
+    "parameter": "core/script/catalog", "default": "core/script/catalog", "stacking": "core/script/catalog", "status": "core/script/catalog",
+    "printed_last": "core/script/catalog",
+    "deck_limit": "core/script/catalog", "rule": "core/script/catalog", "summary": "core/script/catalog",
+    "banish_self": "core/engine/playing", "recycle": "core/engine/playing", "return_to_hand": "core/engine/playing", "repeat": "core/engine/payment",
+    "before_turn": "core/engine/scoring", "energy_x": "plugins/effects", "if_chooses": "core/engine/payment",
+    "ignore_energy": "core/engine/payment", "or_power": "core/engine/payment", "power_times": "core/engine/payment",
+    "xp": "core/engine/playing", "controlled_by": "core/engine/replacement",
 }
 
 

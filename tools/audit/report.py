@@ -7,9 +7,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
 
-from riftscript.core.catalog import Catalog, keyword_id
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.compiler import keyword_id
 from riftscript.core.errors import RiftScriptError
-from riftscript.core.suggest import did_you_mean
+from riftscript.core.script.suggest import did_you_mean
 from riftscript.tools.audit.findings import Report, find_dead, find_loops, keyword_interactions
 from riftscript.tools.audit.graph import ability_graph, build_graph
 from riftscript.tools.audit.keys import unread_keys, unused_language

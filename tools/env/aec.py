@@ -8,10 +8,10 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # PettingZoo ships no type information
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.registry import ModeSpec
+from riftscript.core.engine.game import Game
+from riftscript.core.script.registry import ModeSpec
 from riftscript.tools.play import narrate, seating
 
 from . import encoding

@@ -40,11 +40,11 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from riftscript.core import decisions, layers
-from riftscript.core.state import BF0, NOWHERE, PHASES, is_battlefield
+from riftscript.core.engine import decisions, layers
+from riftscript.core.engine.state import BF0, NOWHERE, PHASES, is_battlefield
 
 if TYPE_CHECKING:
-    from riftscript.core.game import Game
+    from riftscript.core.engine.game import Game
 
 Action = dict[str, Any]
 

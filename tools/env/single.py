@@ -8,10 +8,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from riftscript.core.agents import Agent
-from riftscript.core.catalog import Catalog, load_catalog
+from riftscript.core.engine.agents import Agent
+from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import IllegalActionError
-from riftscript.core.game import Game
+from riftscript.core.engine.game import Game
 from riftscript.tools.play import make_agents
 
 from . import encoding

@@ -11,11 +11,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator, Protocol
 
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.decks import Deck
-from riftscript.core.game import Game
-from riftscript.core.invariants import InvariantError, baseline, check
-from riftscript.core.match import Match
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.decks import Deck
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.invariants import InvariantError, baseline, check
+from riftscript.core.engine.match import Match
 from riftscript.core.version import ENGINE_VERSION
 from riftscript.tools.play import make_agents, match_summary, narrate, narrate_match, summary
 
@@ -47,7 +47,7 @@ def catalog_for(source: Source, fresh: bool = False) -> Catalog:
     tests), and a run must see what is installed now; its workers then reuse that catalog."""
     found = None if fresh else _CATALOGS.get(source)
     if found is None:
-        from riftscript.core.registry import load_plugins
+        from riftscript.core.script.discovery import load_plugins
         from riftscript.tools.cli import load_plugin_module
 
         plugins = load_plugins(extra=[load_plugin_module(s) for s in source.plugins]) if source.plugins else None
@@ -104,7 +104,7 @@ class Job:
     """A plan and how to play it."""
 
     plan: Plan
-    checked: bool = False  # invariants after every action (core/invariants.py): the soak
+    checked: bool = False  # invariants after every action (core/engine/invariants.py): the soak
     narrate: bool = False  # each record carries its play-by-play under "log" (simulate --log)
     max_actions: int = 100_000
     time_limit: float = 0.0  # CPU seconds one game may take before it is recorded as stuck (0: no limit)

@@ -8,8 +8,8 @@ import argparse
 import re
 from typing import Any
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.decks import load_deck
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.decks import load_deck
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.version import ENGINE_VERSION
 from riftscript.tools.lab.engine import FixedPlan, GameSpec, Job, Record, catalog_for, play

@@ -10,8 +10,8 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.decks import load_deck
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.decks import load_deck
 from riftscript.core.errors import RiftScriptError
 from riftscript.tools.lab.engine import FixedPlan, Job, Record, catalog_for, new_game, winner_key
 from riftscript.tools.lab.records import Writer, open_writer

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.decks import Deck, load_deck, team_violations
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.decks import Deck, load_deck, team_violations
 from riftscript.core.errors import RiftScriptError
-from riftscript.core.registry import ModeSpec
+from riftscript.core.script.registry import ModeSpec
 from riftscript.tools.lab import heatmap
 from riftscript.tools.lab.engine import GameSpec, Job, Record, catalog_for
 from riftscript.tools.lab.records import Writer, open_writer

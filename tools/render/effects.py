@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core.cards import CardDef
+from riftscript.core.script.cards import CardDef
 from riftscript.tools.render.phrases import (MORE_KEYWORDS, MORE_TARGETS, NOUNS, YOU, ZONES, Clause, Ctx, Node,
                                              Phrase, article_for, cap, installed_catalog, is_int, is_marked,
                                              keyword_display, mark, number_word, series)

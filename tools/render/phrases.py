@@ -9,10 +9,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
-from riftscript.core.cards import CardDef
-from riftscript.core.catalog import Catalog
-from riftscript.core.effects import WORDS as LANGUAGE_WORDS
-from riftscript.core.registry import LanguageWord
+from riftscript.core.script.cards import CardDef
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.engine.effects import WORDS as LANGUAGE_WORDS
+from riftscript.core.script.registry import LanguageWord
 
 Node = Any
 
@@ -488,7 +488,7 @@ def safe(func: Any, node: Node) -> str:
 def installed_catalog() -> Catalog | None:
     """The installed catalog, for token facts when the caller gave none."""
     try:
-        from riftscript.core.catalog import load_catalog
+        from riftscript.core.script.catalog import load_catalog
         return load_catalog(strict=False)
     except Exception:  # token facts are optional: render without them
         return None

@@ -7,8 +7,8 @@ import functools
 from collections.abc import Mapping
 from typing import Any
 
-from riftscript.core.cards import CardDef
-from riftscript.core.catalog import Catalog
+from riftscript.core.script.cards import CardDef
+from riftscript.core.script.catalog import Catalog
 from riftscript.tools.render import abilities, cards, conditions, control, costs, effects, selectors, triggers
 from riftscript.tools.render.phrases import (NOUNS, Ctx, Node, Phrase, cap, end_sentence, installed_catalog,
                                              raw_script, safe)

@@ -7,7 +7,7 @@ waits for.  Failures say what was expected and what was found, with the scenario
 ``file:line`` and the tail of the event log.
 
 Deck checks (103, 161.2.a, 825.3.a ...): a scenario with ``deck:`` (an installed deck's name, or a
-deck in the deck-file format without ``schema_version``) runs ``riftscript.core.decks.violations``
+deck in the deck-file format without ``schema_version``) runs ``riftscript.core.script.decks.violations``
 on it; ``expect_legal: true`` wants none, ``expect_violations: [text, ...]`` wants each text in
 some violation, ``expect_no_violations: [text, ...]`` wants each text in none.  ``setup``/``steps``
 are then optional.

@@ -6,13 +6,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from riftscript.core.catalog import Loader
+from riftscript.core.script.loader import Loader
 from riftscript.core.errors import Problem, RiftScriptError, ScriptError
-from riftscript.core.game import Game
-from riftscript.core.schema import Schemas
-from riftscript.core.state import is_battlefield
-from riftscript.core.suggest import did_you_mean
-from riftscript.core import yamlio
+from riftscript.core.engine.game import Game
+from riftscript.core.script.schema import Schemas
+from riftscript.core.engine.state import is_battlefield
+from riftscript.core.script.suggest import did_you_mean
+from riftscript.core.script import yamlio
 
 Json = dict[str, Any]
 

@@ -6,13 +6,13 @@ import json
 import re
 from typing import Any
 
-from riftscript.core import layers, observe
-from riftscript.core.catalog import Catalog
+from riftscript.core.engine import layers, observe
+from riftscript.core.script.catalog import Catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
-from riftscript.core.offer import complete
-from riftscript.core.state import NOWHERE, Zone, is_battlefield
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
+from riftscript.core.engine.offer import complete
+from riftscript.core.engine.state import NOWHERE, Zone, is_battlefield
 from riftscript.tools.scenario.model import (LOCATION_FIELDS, OBJECT_FIELDS, PLAYER_FIELDS, Json, Refs,
                                               Scenario, ScenarioFailure)
 from riftscript.tools.scenario.setup import plays_match, build, build_match
@@ -346,7 +346,7 @@ class Runner:
 
     def check_deck(self) -> None:
         """The deck-construction rules: ``violations()`` against the scenario's expectations."""
-        from riftscript.core.decks import Deck, load_deck, violations
+        from riftscript.core.script.decks import Deck, load_deck, violations
 
         data = self.scenario.data
         spec = data["deck"]
@@ -508,7 +508,7 @@ class Runner:
                 if actual != value:
                     raise ScenarioFailure(f"expected {key} of {name} = {value!r}, got {actual!r}")
         elif key == "seen_by":
-            # {card: [A, B]}: exactly these players may see which card it is (core/observe.py)
+            # {card: [A, B]}: exactly these players may see which card it is (core/engine/observe.py)
             for name, value in wanted.items():
                 oid = refs.obj(name)
                 seers = [refs.players[p.index] for p in s.players if observe.visible(game, p.index, oid)]

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.builder import Builder
-from riftscript.core.catalog import Catalog
-from riftscript.core.game import Game
-from riftscript.core.match import Match
-from riftscript.core.state import BF0, NOWHERE
+from riftscript.core.engine.builder import Builder
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
+from riftscript.core.engine.state import BF0, NOWHERE
 from riftscript.tools.scenario.model import Json, Refs, Scenario, ScenarioFailure
 
 
@@ -16,7 +16,7 @@ from riftscript.tools.scenario.model import Json, Refs, Scenario, ScenarioFailur
 def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
     setup = scenario.data["setup"]
     if "decks" in setup:
-        from riftscript.core.decks import Deck
+        from riftscript.core.script.decks import Deck
 
         names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
         # an installed deck's name, or a deck-file body (named after its seat: "A's deck")
@@ -174,7 +174,7 @@ def plays_match(catalog: Catalog, setup: Json) -> bool:
 
 def build_match(catalog: Catalog, scenario: Scenario) -> tuple[Match, Refs]:
     """``setup: {mode: match, seed: S, decks: [A, B]}``: a Match; steps act in its current game."""
-    from riftscript.core.decks import Deck
+    from riftscript.core.script.decks import Deck
 
     setup = scenario.data["setup"]
     names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]

@@ -29,8 +29,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from riftscript.core.catalog import Catalog, load_catalog
-from riftscript.core.decks import Deck
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.decks import Deck
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.tools.web import board, replay, workshop
 from riftscript.tools.web.games import ID_PATTERN, PERSON, GameStore, NotFound, Stale

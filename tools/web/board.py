@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.decisions import is_resource_action
-from riftscript.core.game import Game
-from riftscript.core.match import Match
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.engine.decisions import is_resource_action
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
 from riftscript.tools.interactive import describe
 from riftscript.tools.play import match_summary, summary
 from riftscript.tools.playbyplay import render

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from riftscript.core import cache as cachemod
+from riftscript.core.script import validated_cache as cachemod
 from riftscript.core.errors import RiftScriptError
 
 NEEDS = ("starlette", "uvicorn", "jinja2", "multipart")

@@ -24,12 +24,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from riftscript.core.agents import Agent
-from riftscript.core.catalog import Catalog
-from riftscript.core.decks import Deck
+from riftscript.core.engine.agents import Agent
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.decks import Deck
 from riftscript.core.errors import IllegalActionError, RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
 from riftscript.tools.web.workshop import CardCatalogs
 
 FORMAT = "riftscript-web-game"
@@ -211,7 +211,7 @@ class GameStore:
             self.save(table)
 
     def concede(self, gid: str, token: str) -> None:
-        """The seat of ``token`` leaves the game (any time, 491.6.a's concession; core/decisions.py)."""
+        """The seat of ``token`` leaves the game (any time, 491.6.a's concession; core/engine/decisions.py)."""
         with self.locked(gid) as table:
             seat = table.seat_of(token)
             if table.game.over or table.game.pending_decision() is None:

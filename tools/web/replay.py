@@ -24,11 +24,11 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from riftscript.core.catalog import Catalog
-from riftscript.core.decks import load_deck
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.decks import load_deck
 from riftscript.core.errors import RiftScriptError
-from riftscript.core.game import Game
-from riftscript.core.match import Match
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.match import Match
 from riftscript.tools.interactive import describe
 from riftscript.tools.play import make_agents
 from riftscript.tools.web.games import FORMAT as GAME_FORMAT

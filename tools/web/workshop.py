@@ -1,7 +1,7 @@
 """The card workshop: a card's YAML typed in a browser, checked as ``riftscript validate`` checks a file.
 
 The text is untrusted.  It is written to a fresh private temporary folder under a name the server
-chooses and read back by the same :class:`~riftscript.core.catalog.Loader` as every card file
+chooses and read back by the same :class:`~riftscript.core.script.catalog.Loader` as every card file
 (safe loader, size, depth, alias and scalar limits, JSON Schema), then its keyword and token
 references are checked against the installed catalog (:func:`document_problems`).  A valid card
 is compiled into a copy of the installed catalog, where it replaces an installed card of the same
@@ -17,9 +17,12 @@ from pathlib import Path
 from threading import Lock
 from typing import Any
 
-from riftscript.core.cards import CardDef
-from riftscript.core.catalog import Catalog, Compiler, Loader, document_problems
-from riftscript.core.decks import Deck, violations
+from riftscript.core.script.cards import CardDef
+from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.integrity import document_problems
+from riftscript.core.script.compiler import Compiler
+from riftscript.core.script.loader import Loader
+from riftscript.core.script.decks import Deck, violations
 from riftscript.core.errors import Problem, RiftScriptError
 from riftscript.tools import audit, auditdraw
 from riftscript.tools import scenario as scenarios_mod

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType
 
 SCHEMA: dict[str, Any] = {
     "properties": {

@@ -1,8 +1,8 @@
 """The Undertow keyword, scripted in YAML (entry point group ``riftscript.keywords``)."""
 from __future__ import annotations
 
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import KeywordSource
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import KeywordSource
 
 from . import HERE
 

@@ -1,8 +1,8 @@
 """The Tidecallers set: its manifest and card folder (entry point group ``riftscript.sets``)."""
 from __future__ import annotations
 
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import SetSpec
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import SetSpec
 
 from . import HERE
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core import actions, layers
-from riftscript.core.hookspecs import hookimpl
-from riftscript.core.registry import EffectType, LanguageWord
-from riftscript.core.state import Lasting, is_battlefield
+from riftscript.core.engine import verbs, layers
+from riftscript.core.script.hookspecs import hookimpl
+from riftscript.core.script.registry import EffectType, LanguageWord
+from riftscript.core.engine.state import Lasting, is_battlefield
 
 Node = dict[str, Any]
 PLUGIN = "vendetta-effects"
@@ -104,7 +104,7 @@ def burn(ctx: Any, node: Node) -> None:
     burned: list[int] = []
     for _ in range(max(0, ctx.amount(node["amount"]))):
         while not deck and g.state.winners is None and g.opponents(player):
-            actions.burn_out(g, player)
+            verbs.burn_out(g, player)
         if g.state.winners is not None or not deck:
             break
         oid = deck[0]
@@ -258,7 +258,7 @@ def give_control(ctx: Any, node: Node) -> None:
     targets = [oid for oid in ctx.resolve(node["target"], "give control of") if ctx.g.obj(oid).zone == "board"]
     for oid in targets:
         if ctx.g.obj(oid).controller != chosen[0]:
-            actions.take_control(ctx.g, oid, chosen[0])
+            verbs.take_control(ctx.g, oid, chosen[0])
     ctx.bindings["it"] = targets
 
 

@@ -1,0 +1,94 @@
+"""What a game works out from its state and keeps, and exactly what makes each answer stale.
+
+Every per-state cache of the engine is held by one ``Caches`` object (``Game.caches``), so that the
+rules for forgetting are written in one place.  ``invariants.cache_problems`` (run by the soaks)
+compares the cached answers with those of a fresh copy of the game, so a change that should have
+made an answer stale and did not fails a soak.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..script.cards import Ability
+    from .state import Decision
+
+
+class Caches:
+    """The caches of one game, by what invalidates them.
+
+    **version** - a counter bumped by every change of the state: each event (``Game.emit``), each
+    move of an object (``Game.place``), each change of the dispatch index (``TriggerIndex.add`` and
+    ``remove``), each ``restore``, and ``Game.touch()`` for the changes the rules make without an
+    event or a move (a combat designation, a concession's bookkeeping, a scoring record, the Awaken
+    Phase's readying, a detach's index change, a plugin's direct change of an object).  Valid while
+    it is unchanged:
+
+    - ``memo()``: answers keyed by name - ``board_reach``, ``off_board_reach``, ``off_board_touch``,
+      ``copied_units`` (layers), ``cost_keywords_given``, ``lasting_cost_changes``, and keys such as
+      ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
+      ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
+      ``("activated", oid)`` (activation);
+    - ``chars``: each object's characteristics (``layers.chars``), dropped when ``chars_version``
+      falls behind ``version``; ``chars_reads`` marks the objects being computed (was a partial
+      result read?) and is empty between two computations;
+    - ``offered``: the legal actions last offered, with the version and the decision they were
+      offered for (``offer.offered``).
+
+    **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
+    abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
+    (it entered the board, changed control: the statics are ordered by it).  Valid while it is unchanged:
+    ``statics_memo()``: ``statics_with`` (``layers.statics_by_kind``), ``object_statics``,
+    ``statics_beyond_board`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
+    only on which statics are in force, never on the state they read.
+
+    **Compiled once** (valid for the game's life; they depend on the catalog only):
+    ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
+    ``grant_ability`` modifier's ability, keyed by the modifier, which is part of a card's script or
+    of a lasting effect's body and is kept with the entry).  ``lasting_abilities`` (a lasting
+    effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
+    line of play may reuse one.
+    """
+
+    def __init__(self) -> None:
+        self.version = 0
+        self.chars: dict[int, Any] = {}
+        self.chars_version = -1
+        self.chars_reads: dict[int, bool] = {}
+        self.offered: tuple[int, "Decision", list[dict[str, Any]]] | None = None
+        self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
+        self.lasting_abilities: dict[int, "Ability"] = {}
+        self.granted_abilities: dict[int, tuple[dict[str, Any], "Ability"]] = {}
+        self._memo: dict[Any, Any] = {}
+        self._memo_version = -1
+        self._statics_memo: dict[Any, Any] = {}
+        self._statics_memo_generation = -1
+
+    def memo(self) -> dict[Any, Any]:
+        """A dict valid only while the state is unchanged (``version``)."""
+        if self._memo_version != self.version:
+            self._memo = {}
+            self._memo_version = self.version
+        return self._memo
+
+    def statics_memo(self, generation: int) -> dict[Any, Any]:
+        """A dict valid while the static abilities in force are unchanged (their ``generation``)."""
+        if self._statics_memo_generation != generation:
+            self._statics_memo = {}
+            self._statics_memo_generation = generation
+        return self._statics_memo
+
+    def state_replaced(self) -> None:
+        """The game went back to a snapshot: forget the characteristics and the lasting effects'
+        abilities, and start a new version."""
+        self.chars = {}
+        self.lasting_abilities = {}
+        self.version += 1
+
+    def for_copy(self) -> "Caches":
+        """The caches of an independent copy of the game: the counters carried on, every answer worked
+        out from the state dropped, the compiled abilities shared (they depend on the catalog only)."""
+        other = Caches()
+        other.__dict__.update(self.__dict__)
+        other.chars, other.chars_reads, other._memo, other._statics_memo = {}, {}, {}, {}
+        return other

@@ -1,0 +1,585 @@
+"""Player decisions: listing legal actions, checking an action, and performing it.
+
+Actions are plain JSON-friendly dicts.  Each type is one ActionType record (the ACTIONS table):
+how it is listed, checked and performed.  ``check`` does every check before anything changes and
+returns what ``perform`` uses, and an action is accepted only if it is also listed (core/engine/offer.py),
+so ``Game.apply`` is atomic and exact: an illegal action raises IllegalActionError naming the rule
+and the state is untouched.  Decision kinds: ``priority`` (play, activate, move, hide, pass, end_turn; in 2v2
+also ``invite``: the turn player lends their priority to their teammate, 491.8.a, see core/engine/chain.py),
+``mulligan``, ``choose`` (a choice while something resolves), ``order`` (triggers), ``targets``
+(a trigger's targets), ``assign`` (combat damage), ``showdown`` (which battlefield first),
+``battlefield`` (setup: which battlefield to present, 488.5) and ``turn_order`` (setup of a match's
+later game: the previous loser plays first or second); these last two are answered with ``choose``.
+Hiding a card is in ``hide``, conceding in ``concession``.
+
+Mutually recursive with ``offer`` (a genuine pair): ``check`` accepts an action only if ``offer``
+finds it in the list offered to the player, and that list is this module's ``legal_actions``.
+"""
+from __future__ import annotations
+
+import itertools
+import reprlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
+from ..errors import IllegalActionError
+from .offer import Action
+from .state import NOWHERE, Decision, is_battlefield, is_id
+from ..script.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def legal_actions(g: "Game") -> list[Action]:
+    """Every action the deciding player may take now, in the engine's ids (see Game.legal_actions
+    for the list as offered to the player, with handles for what the player can't see)."""
+    d = g.state.decision
+    assert d is not None
+    out: list[Action] = []
+    for action_type in BY_DECISION.get(d.kind, ()):
+        out.extend(action_type.listing(g, d.player, d))
+    return out
+
+
+def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    """Plays from the hand, the champion zone and the player's hidden cards: every location,
+    optional cost, target choice and way to pay that the checks accept."""
+    s = g.state
+    out: list[Action] = []
+    p = s.players[player]
+    invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
+    sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
+                                                 if g.obj(oid).controller == player]
+    objs, defs = s.objs, g.defs
+    if p.trash:
+        sources += playing.trash_plays(g, player)  # "you may play me from your trash"
+    any_timing = playing.timing_allows(g, player, None)[0]  # None is the strictest timing
+    # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
+    # else can reach (hook_values would find none) has the strictest timing and is not played now
+    wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
+    reading = g.caches.chars_reads
+    for oid in sources:
+        obj = objs[oid]
+        card = defs[obj.code]
+        if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
+            continue
+        hidden = obj.zone == "facedown"
+        if not wide and not hidden and not card.facts.timing_hooks and oid not in reading \
+                and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD):
+            continue
+        if not any_timing and not playing.timing_allows(g, player, "reaction" if hidden else playing.card_timing(g, oid))[0] \
+                and not (card.type == "unit" and "battlefield_with_own_units" in
+                         g_hook(g, oid, "reaction_when_played_to")):
+            continue
+        base = payment.shared_play_cost(g, player, oid, [], hidden=hidden)
+        plan = payment.plan_payment(g, player, base, for_spell=card.type == "spell", for_gear=card.type == "gear",
+                                    for_unit=card.type == "unit")
+        if plan is None and not card.facts.cheapening and not card.facts.chooses_discount:
+            continue  # unaffordable, unless an optional cost or its targets make it cheaper (357)
+        locations = playing.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
+        optional = playing.optional_costs(g, oid)
+        slots = targeting.target_slots(card)
+        if plan is not None and not optional and not slots and not base.other:
+            # nothing to choose but the location (most plays), and its cost is the one just planned:
+            # check_play_choices would find that plan again and nothing else, so play_base decides
+            out.extend(_plain_plays(g, player, oid, locations, any_timing))
+            continue
+        own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
+        # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
+        target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
+                                           paid=optional) if slots else [[]]
+        # A play's check depends on its location only through the location being allowed (these
+        # are) and its timing, which doesn't matter when every timing is: then the checks at the
+        # first location decide for the others (the rest would only repeat the same reads).
+        decided: list[playing.PlayCheck | None] = []
+        # a battlefield's own optional cost for playing there ties a choice of costs to a location
+        reuse = any_timing and not (optional and card.type == "unit" and payment.location_costs(g, oid))
+        for location in locations:
+            n = 0
+            # check_play in its two parts, the one that doesn't read costs and targets once per location
+            play: playing.PlayBase | None = None
+            refused = False
+            for size in range(len(optional) + 1):
+                for paid in itertools.combinations(optional, size):
+                    count = payment.runs(g, oid, paid) if paid else 1
+                    untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax
+                    # 820: a repeated spell's runs each have their own targets
+                    for targets in target_sets if count == 1 or not slots else playing.play_target_options(
+                            g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
+                        action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
+                        if location != NOWHERE:
+                            action["location"] = location
+                        check: playing.PlayCheck | None
+                        if n < len(decided):
+                            check = decided[n]
+                        else:
+                            check = None
+                            if play is None and not refused:
+                                try:
+                                    play = playing.play_base(g, player, action)
+                                except IllegalActionError:
+                                    refused = True
+                            if play is not None:
+                                # the targets were listed for every optional cost paid: only then
+                                # are they exactly what target_options gives for this choice of costs
+                                listed = len(paid) == len(optional)
+                                plain = listed and count == 1 and len(target_sets) > 1 \
+                                    and not payment.chooses_statics(g) and not own_discount \
+                                    and playing.untaxed_targets(g, player, slots, targets)
+                                if plain and untaxed:
+                                    check = untaxed[0]
+                                else:
+                                    try:
+                                        check = playing.check_play_choices(g, player, action, play, targets_listed=listed)
+                                    except IllegalActionError:
+                                        pass
+                                    if plain:
+                                        untaxed.append(check)
+                            if reuse:
+                                decided.append(check)
+                        n += 1
+                        if check is None:
+                            continue
+                        if check.other_costs or check.cost.other:
+                            out.extend(_cost_variants(g, player, oid, check, action))
+                        else:
+                            out.append(action)  # nothing to choose to pay with (most plays)
+    return out
+
+
+def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[Action]:
+    """The plays of a card with no target, no optional cost and no cost but energy and power that
+    the player can pay: one per location that check_play's first part (play_base) accepts; when
+    every timing is allowed, the first location's answer holds for the others (see play_actions)."""
+    out: list[Action] = []
+    allowed: bool | None = None
+    for location in locations:
+        action: Action = {"type": "play", "card": oid, "targets": [], "costs": []}
+        if location != NOWHERE:
+            action["location"] = location
+        if allowed is None or not any_timing:
+            try:
+                playing.play_base(g, player, action)
+                allowed = True
+            except IllegalActionError:
+                allowed = False
+        if allowed:
+            out.append(action)
+    return out
+
+
+def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    """Activated abilities with every target choice and way to pay, then the rune abilities."""
+    s = g.state
+    out: list[Action] = []
+    for oid, ability in activation.activatable(g, player, runes=False):
+        if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
+            continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
+        if not playing.timing_allows(g, player, ability.timing)[0]:
+            continue
+        slots = targeting.ability_targets(ability)
+        target_sets = targeting.target_options(g, player, oid, slots) if slots else [[]]
+        base: activation.ActivationBase | None = None
+        untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
+        for targets in target_sets:
+            action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
+            plain = False
+            try:
+                # check_activate in its two parts, the one that doesn't read the targets done once
+                if base is None:
+                    base = activation.activation_base(g, player, action)
+                source, index, activated, cost = base
+                plain = len(target_sets) > 1 and not isinstance(ability.body["cost"].get("energy"), dict) \
+                    and playing.untaxed_targets(g, player, slots, targets)  # a computed cost may read the targets
+                if plain and untaxed:
+                    found = untaxed[0]
+                    if found is None:
+                        continue
+                    check = found
+                else:
+                    own_cost = payment.Cost(cost.energy, list(cost.power), dict(cost.other))
+                    check = activation.check_activation_targets(g, player, action, (source, index, activated, own_cost),
+                                                            targets_listed=True)
+                    if plain:
+                        untaxed.append(check)
+            except IllegalActionError:
+                if base is None:
+                    break  # the same refusal for every choice of targets
+                if plain and not untaxed:
+                    untaxed.append(None)
+                continue
+            if check.other_costs or check.cost.other:
+                out.extend(_cost_variants(g, player, oid, check, action))
+            else:
+                out.append(action)
+    # 164.2: rune abilities have Reaction and cost nothing but exhausting or recycling the rune
+    append = out.append
+    objs = s.objs
+    for rune in s.players[player].runes:
+        if not objs[rune].exhausted:
+            append({"type": "activate", "source": rune, "ability": -1})
+        append({"type": "activate", "source": rune, "ability": -2})
+    return out
+
+
+MAX_MOVE_GROUPS = 64
+
+
+def move_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    """Standard moves: each unit alone, all of them together, then the other groups (144.3: any
+    number of units may move together), at most MAX_MOVE_GROUPS per destination."""
+    out: list[Action] = []
+    for dest, units in movement.destinations(g, player).items():
+        for oid in units:
+            out.append({"type": "move", "units": [oid], "to": dest})
+        if len(units) > 1:
+            out.append({"type": "move", "units": list(units), "to": dest})
+        listed = len(units) + 1
+        for size in range(2, len(units)):
+            for group in itertools.combinations(units, size):
+                if listed >= MAX_MOVE_GROUPS:
+                    break
+                out.append({"type": "move", "units": list(group), "to": dest})
+                listed += 1
+    return out
+
+
+def pass_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    s = g.state
+    if s.chain or s.showdown is not None or s.invited == player:
+        return [{"type": "pass"}]  # invited: hand the priority back (491.8.a)
+    return []
+
+
+def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    s = g.state
+    if not (s.chain or s.showdown is not None or s.invited == player) and s.step == "main" \
+            and player == s.turn_player:
+        return [{"type": "end_turn"}]
+    return []
+
+
+def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+    mate = chain.can_invite(g, player)
+    return [] if mate == NOWHERE else [{"type": "invite", "teammate": mate}]
+
+
+MAX_COST_VARIANTS = 64
+
+
+def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, action: Action) -> list[Action]:
+    """One action per way to pay a 'kill a unit', 'exhaust a unit', 'spend a buff', 'discard' or
+    'recycle from your trash' cost (the player chooses; 'any number' costs: one unit or several)."""
+    other = check.other_costs or check.cost.other
+    if not other:
+        return [action]  # nothing to choose (most plays): cost_choices would find no choices
+    choices = playing.cost_choices(g, player, oid, other)
+    for key, candidates in choices.items():
+        spec = other.get(key)
+        if spec == "any_number" or (isinstance(spec, dict) and spec.get("any_number")):
+            # "kill any number of friendly units" (Commander Ledros), "spend any number of buffs" (Kraken Hunter)
+            groups = [list(c) for size in range(2, len(candidates) + 1)
+                      for c in itertools.combinations(candidates, size)]
+            choices[key] = candidates + groups[:MAX_COST_VARIANTS]
+    if not any(len(c) > 1 for c in choices.values()):
+        return [action]
+    out: list[Action] = []
+    keys = sorted(choices)
+    for combo in itertools.islice(itertools.product(*(choices[k] for k in keys)), MAX_COST_VARIANTS):
+        pay_with = dict(zip(keys, combo))
+        recycled = choices.get("recycle_from_trash")
+        if recycled and pay_with.get("recycle_from_trash") == recycled[0]:
+            del pay_with["recycle_from_trash"]  # the first cards of the trash: the action says nothing
+        out.append({**action, "pay_with": pay_with} if pay_with else action)
+    return out
+
+
+def g_hook(g: "Game", oid: int, hook: str) -> list[Any]:
+    return layers.hook_values(g, oid, hook)
+
+
+def is_resource_action(g: "Game", action: Action) -> bool:
+    """Rune abilities and other Add abilities: they only fill the pool (payment does that too)."""
+    if action.get("type") != "activate":
+        return False
+    index = int(action.get("ability", 0))
+    if index < 0:
+        return True
+    return activation.is_add_ability(activation.activated_abilities(g, int(action["source"]))[index])
+
+
+# ---------------------------------------------------------------------- the action table
+# Each action type is listed, checked and performed by the functions of one ActionType record.
+# ``check`` does every check before anything changes and returns what ``perform`` needs, so an
+# action is performed exactly as it was checked; Game.apply accepts an action only if it is also
+# one of the listed actions (core/engine/offer.py), so what apply accepts and what legal_actions lists
+# are the same set (concede aside: any player may concede at any time, and it is never listed).
+Listing = Callable[["Game", int, Decision], list[Action]]
+Check = Callable[["Game", int, Action, Decision], Any]
+Perform = Callable[["Game", int, Action, Any, Decision], None]
+
+
+@dataclass(frozen=True)
+class ActionType:
+    """One type of player action: the decisions it answers, how it is listed, checked, performed."""
+
+    name: str
+    answers: tuple[str, ...]
+    listing: Listing
+    check: Check
+    perform: Perform
+
+
+def _check_play(g: "Game", player: int, action: Action, d: Decision) -> playing.PlayCheck:
+    _check_invited(g, player, action)
+    return playing.check_play(g, player, action)
+
+
+def _check_activate(g: "Game", player: int, action: Action, d: Decision) -> playing.PlayCheck:
+    return activation.check_activate(g, player, action)
+
+
+def _check_move(g: "Game", player: int, action: Action, d: Decision) -> tuple[list[int], int]:
+    _check_invited(g, player, action)
+    return movement.check_move(g, player, action)  # the units and the destination
+
+
+def _check_hide(g: "Game", player: int, action: Action, d: Decision) -> payment.Plan:
+    _check_invited(g, player, action)
+    return hide.check_hide(g, player, action)
+
+
+def _check_pass(g: "Game", player: int, action: Action, d: Decision) -> bool:
+    """Whether the pass hands an invitation back (491.8.a) instead of passing priority."""
+    s = g.state
+    if s.invited == player:
+        return True
+    if not s.chain and s.showdown is None:
+        raise IllegalActionError("nothing to pass in a Neutral Open state; end your turn instead", "310.1")
+    return False
+
+
+def _check_end_turn(g: "Game", player: int, action: Action, d: Decision) -> None:
+    _check_invited(g, player, action)
+    s = g.state
+    if s.chain or s.showdown is not None or s.step != "main" or player != s.turn_player:
+        raise IllegalActionError("you can end your turn only in your Main Phase in a Neutral Open state", "316.5")
+
+
+def _check_invite(g: "Game", player: int, action: Action, d: Decision) -> int:
+    _check_invited(g, player, action)
+    mate = chain.can_invite(g, player)
+    if mate == NOWHERE or action.get("teammate", mate) != mate:
+        raise IllegalActionError("you may invite your teammate only on your turn while you hold priority, "
+                                 "once until something else happens", "491.8.a")
+    return mate
+
+
+def _check_invited(g: "Game", player: int, action: Action) -> None:
+    """491.8.a: an invited teammate plays spells and activates abilities, or hands priority back."""
+    if g.state.invited != player:
+        return
+    kind = action["type"]
+    if kind == "play":
+        oid = action.get("card")
+        if oid in g.state.objs and g.card(oid).type != "spell":
+            raise IllegalActionError("an invited teammate may play spells and activate abilities only", "491.8.a")
+    elif kind not in ("activate", "pass"):
+        raise IllegalActionError(f"an invited teammate may play spells, activate abilities or pass back, not {kind}",
+                                 "491.8.a")
+
+
+def _perform_play(g: "Game", player: int, action: Action, check: playing.PlayCheck, d: Decision) -> None:
+    playing.play_card(g, player, action, check)
+
+
+def _perform_activate(g: "Game", player: int, action: Action, check: playing.PlayCheck, d: Decision) -> None:
+    activation.activate(g, player, action, check)
+
+
+def _perform_move(g: "Game", player: int, action: Action, check: tuple[list[int], int], d: Decision) -> None:
+    units, dest = check
+    movement.standard_move(g, player, units, dest)
+
+
+def _perform_hide(g: "Game", player: int, action: Action, plan: payment.Plan, d: Decision) -> None:
+    hide.hide(g, player, action, plan)
+
+
+def _perform_pass(g: "Game", player: int, action: Action, hands_back: bool, d: Decision) -> None:
+    if hands_back:
+        chain.hand_back(g, player)  # 491.8.a: back to the inviter; not a pass
+    else:
+        chain.pass_priority(g, player)
+
+
+def _perform_end_turn(g: "Game", player: int, action: Action, check: None, d: Decision) -> None:
+    turn.end_turn(g, player)
+
+
+def _perform_invite(g: "Game", player: int, action: Action, mate: int, d: Decision) -> None:
+    chain.invite(g, player, mate)
+
+
+def _listed_options(kind: str, field: str) -> Listing:
+    """Decisions with options: one action per option, its value under ``field``."""
+    def listing(g: "Game", player: int, d: Decision) -> list[Action]:
+        return [{"type": kind, field: o["value"]} for o in d.options]
+    return listing
+
+
+def _option_value(field: str) -> Check:
+    """The answer must be one of the decision's option values; returns it."""
+    def check(g: "Game", player: int, action: Action, d: Decision) -> Any:
+        value = action.get(field)
+        for option in d.options:
+            if offer.same(option["value"], value):
+                return option["value"]
+        if d.kind == "battlefield":
+            raise IllegalActionError(*setup.battlefield_refusal(g, player, value))
+        if d.kind == "mulligan":
+            if isinstance(value, list) and len(value) > 2:
+                raise IllegalActionError("set aside at most 2 cards", "117.1")
+            raise IllegalActionError(f"{offer.short(value)} are not cards in your hand", "117.1")
+        raise IllegalActionError(f"{offer.short(value)} is not one of the options: {d.prompt}")
+    return check
+
+
+def _perform_mulligan(g: "Game", player: int, action: Action, cards: list[int], d: Decision) -> None:
+    setup.mulligan(g, player, list(cards))
+
+
+def _perform_choose(g: "Game", player: int, action: Action, value: Any, d: Decision) -> None:
+    if d.kind == "battlefield":
+        setup.battlefield_chosen(g, player, int(value))  # 488.5
+    elif d.kind == "turn_order":
+        setup.turn_order_chosen(g, player, str(value))
+    elif d.kind == "showdown":
+        cleanup.begin_showdown(g, int(value))
+    elif d.context.get("replay"):
+        g.state.answers.append(value)
+
+
+def _perform_order(g: "Game", player: int, action: Action, order: list[int], d: Decision) -> None:
+    s = g.state
+    group = [t for t in s.pending_triggers if t.controller == player]
+    ordered = [group[i] for i in order]
+    for t in ordered:
+        t.ordered = True
+    rest = [t for t in s.pending_triggers if t.controller != player]
+    s.pending_triggers = ordered + rest
+
+
+def _perform_targets(g: "Game", player: int, action: Action, targets: list[list[int]], d: Decision) -> None:
+    group = [t for t in g.state.pending_triggers if t.controller == player]
+    group[0].targets = [list(slot) for slot in targets]
+
+
+def _check_assign(g: "Game", player: int, action: Action, d: Decision) -> dict[int, int]:
+    damage = action["damage"]
+    parsed = {int(k): v for k, v in damage.items()}
+    combat.check_assignment(g, int(d.context["total"]), list(d.context["units"]), parsed)
+    return parsed
+
+
+def _perform_assign(g: "Game", player: int, action: Action, parsed: dict[int, int], d: Decision) -> None:
+    combat.store_assignment(g, str(d.context["side"]), parsed)
+
+
+def _no_listing(g: "Game", player: int, d: Decision) -> list[Action]:
+    return []
+
+
+def _check_concede(g: "Game", player: int, action: Action, d: Decision) -> int:
+    return concession.conceder(g, action)
+
+
+def _perform_concede(g: "Game", player: int, action: Action, who: int, d: Decision) -> None:
+    concession.concede(g, who, d)
+
+
+_PRIORITY = ("priority",)
+_CHOICES = ("choose", "showdown", "battlefield", "turn_order")
+# In listing order: legal_actions lists the types answering the pending decision in this order.
+ACTIONS: dict[str, ActionType] = {t.name: t for t in (
+    ActionType("play", _PRIORITY, play_actions, _check_play, _perform_play),
+    ActionType("activate", _PRIORITY, activate_actions, _check_activate, _perform_activate),
+    ActionType("move", _PRIORITY, move_actions, _check_move, _perform_move),
+    ActionType("hide", _PRIORITY, hide.hide_actions, _check_hide, _perform_hide),
+    ActionType("pass", _PRIORITY, pass_actions, _check_pass, _perform_pass),
+    ActionType("end_turn", _PRIORITY, end_turn_actions, _check_end_turn, _perform_end_turn),
+    ActionType("invite", _PRIORITY, invite_actions, _check_invite, _perform_invite),
+    ActionType("mulligan", ("mulligan",), _listed_options("mulligan", "cards"), _option_value("cards"),
+               _perform_mulligan),
+    ActionType("choose", _CHOICES, _listed_options("choose", "value"), _option_value("value"), _perform_choose),
+    ActionType("order", ("order",), _listed_options("order", "order"), _option_value("order"), _perform_order),
+    ActionType("targets", ("targets",), _listed_options("targets", "targets"), _option_value("targets"),
+               _perform_targets),
+    ActionType("assign", ("assign",), _listed_options("assign", "damage"), _check_assign, _perform_assign),
+    # any player, at any time; never listed (an agent choosing uniformly would concede at random)
+    ActionType("concede", ("priority", "mulligan", "order", "targets", "assign") + _CHOICES, _no_listing,
+               _check_concede, _perform_concede),
+)}
+BY_DECISION: dict[str, tuple[ActionType, ...]] = {}
+for _type in ACTIONS.values():
+    if _type.listing is not _no_listing:
+        for _kind in _type.answers:
+            BY_DECISION[_kind] = BY_DECISION.get(_kind, ()) + (_type,)
+
+
+class Checked(NamedTuple):
+    """An action that passed every check: its type, who takes it, the action in the engine's ids
+    and what its check returned for perform to use."""
+
+    type: ActionType
+    player: int
+    action: Action
+    result: Any
+
+
+def check(g: "Game", action: Any) -> Checked:
+    """Every check of an action, before anything changes; raises IllegalActionError saying why not."""
+    d = g.state.decision
+    assert d is not None
+    if not isinstance(action, dict):
+        raise IllegalActionError(f"an action is a mapping with a 'type', got {offer.short(action)}")
+    kind = action.get("type")
+    action_type = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if action_type is None:
+        hint = did_you_mean(kind, list(ACTIONS)) if isinstance(kind, str) else ""
+        raise IllegalActionError(f"{offer.short(kind)} is not an action type{hint}; the types are {', '.join(ACTIONS)}")
+    problem = offer.shape_problem(action)
+    if problem:
+        raise IllegalActionError(f"malformed {kind} action: {problem}")
+    if d.kind not in action_type.answers:
+        if d.kind == "priority":
+            raise IllegalActionError(f"{kind!r} is not possible now; {d.prompt}")
+        raise IllegalActionError(f"the game waits for a {d.kind} decision ({d.prompt}); got {kind!r}")
+    if action_type.listing is _no_listing:
+        who = action_type.check(g, d.player, action, d)
+        return Checked(action_type, who, action, who)
+    player = d.player
+    internal = offer.resolve(g, player, action)
+    result = action_type.check(g, player, internal, d)
+    if not offer.is_offered(g, action_type, player, d, action):
+        raise IllegalActionError(f"{offer.short(action)} is not one of the legal actions now: "
+                                 f"{offer.not_listed_hint(g, action_type, player, d, action)}")
+    return Checked(action_type, player, internal, result)
+
+
+def perform(g: "Game", checked: Checked) -> None:
+    """Carry out a checked action (the decision it answers is then settled)."""
+    s = g.state
+    d = s.decision
+    assert d is not None
+    s.decision = None
+    if checked.type.name != "pass":
+        loop_draw.decision_made(g)  # passing priority never breaks a mandatory loop (core/engine/loop_draw.py)
+    checked.type.perform(g, d.player if checked.type.name != "concede" else checked.player,
+                         checked.action, checked.result, d)
+
+
+
+

@@ -1,0 +1,453 @@
+"""The headless game: ``Game`` holds a ``GameState`` and plays it by the Core Rules.
+
+The API follows OpenSpiel: ``pending_decision()`` says who must decide what, ``legal_actions()``
+lists the actions, ``apply(action)`` is atomic (an illegal action raises IllegalActionError and
+leaves the state exactly as it was), ``observation(player)`` hides what that player can't see,
+and ``to_json``/``from_json`` round-trip the whole game.  Rules areas live in their own modules
+(turn, chain, combat, movement, scoring, payment, cleanup, ...).  This module holds the public API
+and the state: the event log, objects and zones, players.  What it delegates, each in one module:
+the run loop with snapshots, replay and every rule for which steps may ask a player
+(``loop.py``), the dispatch index (``trigger_index.py``), the per-state caches and what invalidates
+each (``caches.py``), conceding (``concession.py``).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from . import activation, chain, decisions, layers, loop, observe, offer, rng, saves, setup, triggers
+from . import conditions, selectors  # noqa: F401 - the interpreter's words register as they load
+from ..script.cards import Ability, CardDef
+from ..script.catalog import Catalog
+from ..script.compiler import Compiler
+from ..errors import EngineError, GameOverError
+from .events import Event, log_hash
+from ..script.registry import ModeSpec
+from .caches import Caches
+from .loop import Snapshot as Snapshot  # the type of Game.snapshot(), for plugins that search
+from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, HistoryRow, Lasting, Obj, Origin, Player,
+                    is_battlefield, to_jsonable)
+from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
+
+class Game:
+    """One game of Riftbound."""
+
+    def __init__(self, catalog: Catalog, state: GameState, log: list[Event] | None = None) -> None:
+        self.catalog = catalog
+        self.defs: dict[str, CardDef] = catalog.cards
+        self.state = state
+        self.log: list[Event] = log if log is not None else []
+        self.index = TriggerIndex()  # which abilities are live where (core/engine/trigger_index.py)
+        self.caches = Caches()  # every per-state cache, with what invalidates it (core/engine/caches.py)
+        self._compiler = Compiler(catalog.keywords, catalog.effect_types)
+        self.replaying = False
+        self.answer_pos = 0
+        self.max_events = 20_000
+        modes = catalog.plugins.modes() if catalog.plugins is not None else {}
+        # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
+        self.spec: ModeSpec = modes.get(state.mode) or ModeSpec(name=state.mode, players=len(state.players),
+                                                                 victory_score=state.victory_score)
+        self.index.rebuild(self)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def new(cls, catalog: Catalog, decks: list[Any], mode: str = "duel", seed: int = 0,
+            names: list[str] | None = None, match: Any = None) -> "Game":
+        """Create a game from decks (``Deck`` objects or deck names), a mode and a seed;
+        ``match`` (a ``setup.MatchGame``) says what a Match allows in this game (488.6)."""
+        return setup.new_game(cls, catalog, decks, mode, seed, names, match)
+
+    # ------------------------------------------------------------------ public API
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (a winner, a draw or every opponent conceded)."""
+        return self.state.winners is not None
+
+    def pending_decision(self) -> Decision | None:
+        """Who must decide what now (None once the game is over)."""
+        return None if self.over else self.state.decision
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        """The deciding player's legal actions, objects they can't see written as handles;
+        ``apply`` accepts exactly these (and a concession, from any player at any time).  The list
+        is new, its actions are the game's own until it changes: copy one before editing it."""
+        if self.over or self.state.decision is None:
+            return []
+        return offer.offered(self)
+
+    def apply(self, action: dict[str, Any]) -> None:
+        """Apply one action of the deciding player; atomic on illegal input: every check is
+        made before the first change (decisions.check), and the action performed is the one
+        checked."""
+        if self.over:
+            raise GameOverError("the game is over")
+        decision = self.state.decision
+        if decision is None:
+            raise EngineError("no decision is pending")
+        checked = decisions.check(self, action)
+        self.emit_action(decision.player, checked.action)
+        decisions.perform(self, checked)
+        self.run()
+
+    def observation(self, player: int) -> dict[str, Any]:
+        """What ``player`` may know, as plain data (core/engine/observe.py): turn and step, each player's
+        zones (their own hand, only sizes of other hands and of decks), the battlefields, the chain,
+        the showdown, the pending decision (its options only to the one deciding) and the winners.
+        Facedown cards of others are written as handles, never by id: safe to show that player."""
+        return observe.observation(self, player)
+
+    def to_json(self) -> str:
+        """The whole game (state and event log) as JSON; ``Game.from_json`` reads it back, checked.
+        Canonical (sorted keys), so two games in the same state give the same text."""
+        return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
+
+    @classmethod
+    def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Game":
+        """A saved game, checked before anything is played (core/engine/saves.py): its shape, its
+        invariants and, with ``replay``, that its log replays to it; else CorruptStateError."""
+        return saves.load_game(cls, catalog, text, replay)
+
+    def log_hash(self) -> str:
+        """The running SHA-256 of the event log: equal for the same seed and the same decisions."""
+        return log_hash(self.log)
+
+    # ------------------------------------------------------------------ the loop (core/engine/loop.py)
+    def run(self) -> None:
+        """Handle outstanding tasks, cleanups and triggers, then give priority or move on."""
+        loop.run(self)
+
+    def ask(self, player: int, prompt: str, options: list[tuple[str, Any]], kind: DecisionKind = "choose") -> Any:
+        """A player's choice among options, asked in a guarded step: the answer given for this
+        point of the replay, or a pause (NeedDecision) until the player answers.  One option needs
+        no decision."""
+        return loop.ask(self, player, prompt, options, kind)
+
+    # ------------------------------------------------------------------ events
+    def emit(self, etype: str, **fields: Any) -> Event:
+        """Record an event and queue the triggered abilities that listen to it."""
+        s = self.state
+        s.log_count += 1
+        event: Event = {"n": s.log_count, "t": etype, **fields}
+        self.log.append(event)
+        self.caches.version += 1
+        index = self.index
+        if index.listeners.get(etype) or index.grant_sources or etype in triggers.PLAYER_EVENTS \
+                or (s.lasting and triggers.lasting_listens(self, etype)):
+            triggers.dispatch(self, event)
+        return event
+
+    def emit_action(self, player: int, action: dict[str, Any]) -> None:
+        """Log a player's action, so a replay can feed the same decisions back."""
+        self.emit("action", player=player, action=action)
+
+    def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
+        """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
+        self.state.history.append(HistoryRow(kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+                                             PHASE_OF.get(self.state.step, "")))  # "during your Beginning Phase"
+
+    def record(self, name: str, player: int, value: int) -> None:
+        """A number scripts can read later this turn as {type: variable, name: ...}."""
+        self.state.history.append(HistoryRow("var:" + name, player, NOWHERE, "", value))
+
+    @property
+    def version(self) -> int:
+        """A counter bumped by every change of the state (core/engine/caches.py says which)."""
+        return self.caches.version
+
+    def memo(self) -> dict[Any, Any]:
+        """A cache valid only while the state is unchanged (every change bumps the version)."""
+        return self.caches.memo()
+
+    def statics_memo(self) -> dict[Any, Any]:
+        """A cache valid while the active static abilities (``static_sources``) are unchanged, for
+        what depends only on which they are: they change far less often than the state."""
+        return self.caches.statics_memo(self.index.statics_generation)
+
+    def touch(self) -> None:
+        """Invalidate ``memo()``: for changes to the state made without an event."""
+        self.caches.version += 1
+
+    # ------------------------------------------------------------------ objects and zones
+    def obj(self, oid: int) -> Obj:
+        """The object with this id (KeyError if there is none)."""
+        return self.state.objs[oid]
+
+    def card(self, oid: int) -> CardDef:
+        """The compiled card an object is a copy of."""
+        return self.defs[self.state.objs[oid].code]
+
+    def player(self, index: int) -> Player:
+        """The player in seat ``index``."""
+        return self.state.players[index]
+
+    def bf_at(self, loc: int) -> Battlefield:
+        """The battlefield at location ``loc`` (locations from BF0 up are battlefields)."""
+        return self.state.battlefields[loc - BF0]
+
+    def new_obj(self, code: str, owner: int, zone: str, token: bool = False) -> Obj:
+        """A new object with the next id, owned and controlled by ``owner``, in ``zone`` (no event)."""
+        s = self.state
+        obj = Obj(id=s.next_id, code=code, owner=owner, controller=owner, zone=zone, token=token)
+        s.next_id += 1
+        s.objs[obj.id] = obj
+        return obj
+
+    def tick(self) -> int:
+        """Advance the game's clock: timestamps order lasting effects and layers (the newest applies last)."""
+        self.state.clock += 1
+        return self.state.clock
+
+    def zone_list(self, obj: Obj) -> list[int] | None:
+        """The ordered list that holds the object, if its zone has one."""
+        p = self.state.players[obj.owner]
+        zone = obj.zone
+        if zone == "board":
+            if is_battlefield(obj.loc):
+                return self.bf_at(obj.loc).here
+            return self.state.players[obj.loc].base
+        if zone == "facedown":
+            return self.bf_at(obj.loc).facedown
+        if zone == "hand":
+            return p.hand
+        if zone == "main_deck":
+            return p.main_deck
+        if zone == "trash":
+            return p.trash
+        if zone == "runes":
+            return self.state.players[obj.controller].runes
+        if zone == "rune_deck":
+            return p.rune_deck
+        if zone == "champion":
+            return p.champion
+        if zone == "banished":
+            return p.banished
+        if zone == "removed":
+            return p.removed
+        return None
+
+    def place(self, oid: int, zone: str, loc: int = NOWHERE, top: bool = False, bottom: bool = True) -> None:
+        """Move an object to a zone (and location); keeps lists and the trigger index in step."""
+        obj = self.state.objs[oid]
+        if zone == "trash" and obj.zone != "main_deck" \
+                and layers.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
+            zone = "banished"  # "if a card would go to your trash from anywhere other than your Main Deck, banish it"
+        old_list = self.zone_list(obj)
+        if old_list is not None and oid in old_list:
+            old_list.remove(oid)
+        was_active = obj.zone in ACTIVE_ZONES
+        obj.zone = zone
+        obj.loc = loc
+        if zone == "facedown":
+            obj.timestamp = self.state.log_count  # when it was hidden: its handle is drawn anew (core/engine/observe.py)
+        if obj.token and zone not in ("board", "chain", "bfcard"):
+            # 185.3.b: a token that leaves the board ceases to exist
+            self.index.remove(self, oid)
+            obj.zone = "gone"
+            self.caches.version += 1
+            return
+        new_list = self.zone_list(obj)
+        if new_list is not None:
+            if top:
+                new_list.insert(0, oid)
+            else:
+                new_list.append(oid)
+        now_active = zone in ACTIVE_ZONES
+        if was_active or now_active or self.defs[obj.code].facts.trigger_zones:
+            self.index.remove(self, oid)
+            self.index.add(self, oid)
+        self.caches.version += 1
+
+    def index_object(self, oid: int) -> None:
+        """Index the abilities of an object as they are now, after a change ``place`` does not see: put
+        in its zone without ``place`` (setup: a legend, a battlefield), changed to a copy of another
+        card, detached (after ``unindex_object`` while it was still what it was)."""
+        self.index.add(self, oid)
+
+    def unindex_object(self, oid: int) -> None:
+        """Take an object's abilities out of the index, before a change ``place`` does not see (it becomes
+        a copy of another card, is set aside) - then ``index_object`` if it stays in play."""
+        self.index.remove(self, oid)
+
+    def rebuild_index(self) -> None:
+        """Index every object anew (a position built by hand)."""
+        self.index.rebuild(self)
+
+    # ------------------------------------------------------------------ abilities
+    def keyword_abilities(self, keyword: str, value: Any) -> tuple[Ability, ...]:
+        """The compiled abilities of a keyword with a value, for keywords granted by effects;
+        compiled once per keyword and value."""
+        key = (keyword, json.dumps(value, sort_keys=True) if isinstance(value, (dict, list)) else value)
+        cached = self.caches.keyword_abilities.get(key)
+        if cached is None:
+            card = self._compiler.compile({"code": "KW-000", "name": keyword, "type": "unit",
+                                           "keywords": [{keyword: value} if value is not None else keyword]},
+                                          "KW", "keyword")
+            cached = card.abilities
+            self.caches.keyword_abilities[key] = cached
+        return cached
+
+    def lasting_ability(self, lasting: Lasting) -> Ability:
+        """The compiled ability of a lasting effect that carries one ('this turn, when ...'), compiled once."""
+        cached = self.caches.lasting_abilities.get(lasting.id)
+        if cached is None:
+            body = dict(lasting.body)
+            compiled = self._compiler.ability(body, 0, lasting.keyword, None)
+            self.caches.lasting_abilities[lasting.id] = compiled
+            cached = compiled
+        return cached
+
+    def granted_ability(self, mod: dict[str, Any]) -> Ability:
+        """The compiled activated ability of a grant_ability modifier (compiled once per modifier)."""
+        cached = self.caches.granted_abilities.get(id(mod))
+        if cached is None or cached[0] is not mod:
+            cached = (mod, self._compiler.ability({**mod["ability"], "kind": "activated"}, 0, None, None))
+            self.caches.granted_abilities[id(mod)] = cached
+        return cached[1]
+
+    def active_lasting(self) -> list[Lasting]:
+        """Lasting effects still in force ('the next time' effects that were used are spent)."""
+        return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+
+    def spend_use(self, lasting: Lasting) -> None:
+        """A limited-use effect was used once; a spent one stays listed until the turn ends."""
+        if lasting.uses > 0:
+            lasting.uses -= 1
+
+    def item_ability(self, item: ChainItem) -> Ability:
+        """The ability a chain item resolves (a borrowed one is read from its lender's card)."""
+        lender = item.variables.get("_lent_by")
+        if lender is not None:
+            return self.defs[self.state.objs[lender].code].abilities[item.variables["_lent_index"]]
+        src = item.variables.get("_granted_by")
+        if src is not None:
+            index = item.variables["_granted_static"]
+            if index < 0:  # given by a created effect (layers.granted_abilities), whose id is minus the index
+                lasting = self.find_lasting(-index)
+                if lasting is None:
+                    raise EngineError(f"the created effect that gave {self.name(item.obj)} an ability is gone")
+                return self.granted_ability(lasting.body["modifiers"][item.variables["_granted_mod"]])
+            static = self.defs[self.state.objs[src].code].abilities[index]
+            return self.granted_ability(static.body["modifiers"][item.variables["_granted_mod"]])
+        return self.ability_of(item.obj, item.ability, item.lasting)
+
+    def find_lasting(self, lid: int) -> Lasting | None:
+        """The lasting effect with this id, if it is still in force."""
+        for lasting in self.state.lasting:
+            if lasting.id == lid:
+                return lasting
+        return None
+
+    def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
+        """The ability a pending trigger or chain item names: ``lasting`` (an ``Origin``'s number) says
+        whether it is the object's own, a lasting effect's, a granted keyword's or an attached card's
+        effect text."""
+        if lasting != NOWHERE:  # the object's own ability is the common case: no Origin to decode
+            origin = Origin.of(lasting)
+            if origin.kind == "effect_text":
+                # 435.1.e: an attached card's effect-text ability, acting as the unit's
+                return self.defs[self.state.objs[origin.source].code].abilities[index]
+            if origin.kind == "static_grant":
+                # a keyword's triggered ability granted by a static ability ("other units have [Vision]")
+                keyword, value = triggers.granted_keyword(self, origin)
+                return self.keyword_abilities(keyword, value)[index]
+            found = self.find_lasting(origin.lasting)
+            if found is None:
+                raise EngineError(f"lasting effect {lasting} is gone")
+            if found.kind == "grant":
+                return self.keyword_abilities(found.body["keyword"], found.body.get("value"))[index]
+            return self.lasting_ability(found)
+        own = self.defs[self.state.objs[oid].code].abilities
+        if index >= len(own):
+            return activation.activated_abilities(self, oid)[index]  # a borrowed ability (Heimerdinger, Inventor)
+        return own[index]
+
+    # ------------------------------------------------------------------ chance
+    def random_below(self, n: int) -> int:
+        """A random number in 0..n-1 from the game's seeded generator (the only source of chance)."""
+        self.state.rng, value = rng.below(self.state.rng, n)
+        return value
+
+    def shuffle(self, items: list[int]) -> None:
+        """Shuffle ``items`` in place with the game's seeded generator."""
+        self.state.rng = rng.shuffle(self.state.rng, items)
+
+    # ------------------------------------------------------------------ snapshots (core/engine/loop.py)
+    def snapshot(self) -> Snapshot:
+        """The state as it is now, to ``restore`` later."""
+        return loop.snapshot(self)
+
+    def restore(self, snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False) -> None:
+        """Go back to a snapshot (``index``: the dispatch index copied with it; ``in_place``: the state
+        being left is this game's own, see ``loop.restore``)."""
+        loop.restore(self, snap, index, in_place)
+
+    def state_replaced(self) -> None:
+        """Forget what was worked out from the state being left (a restore): characteristics, and the
+        compiled abilities of lasting effects, which are numbered by the clock, so another line of play
+        may reuse a number."""
+        self.caches.state_replaced()
+
+    def copy(self) -> "Game":
+        """An independent game in the same state, for agents that look ahead (search): the state is
+        copied by the snapshot machinery (no JSON), the log is copied, compiled scripts are shared."""
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
+        other.log = list(self.log)
+        other.caches = self.caches.for_copy()
+        other.index = TriggerIndex()
+        other.index.statics_generation = self.index.statics_generation
+        other.restore(self.snapshot(), self.index.copy())
+        return other
+
+    def fresh_copy(self) -> "Game":
+        """An independent game in the same state with every cache empty and its dispatch index
+        built anew from the objects: what the caches are checked against (core/engine/invariants.py)."""
+        other = self.copy()
+        other.index.rebuild(other)
+        return other
+
+    # ------------------------------------------------------------------ players
+    def opponents(self, player: int) -> list[int]:
+        """The players on other teams who are still playing (conceded players are out)."""
+        team = self.state.players[player].team
+        return [p.index for p in self.state.players if p.team != team and not p.conceded]
+
+    def next_player(self, player: int) -> int:
+        """The next player in turn order after ``player`` who has not conceded."""
+        order = self.state.turn_order
+        i = order.index(player)
+        for step in range(1, len(order) + 1):
+            candidate = order[(i + step) % len(order)]
+            if not self.state.players[candidate].conceded:
+                return candidate
+        return player
+
+    def in_turn_order(self, start: int | None = None) -> list[int]:
+        """The players still playing in turn order, from ``start`` (default: the turn player)."""
+        order = self.state.turn_order
+        first = self.state.turn_player if start is None else start
+        i = order.index(first)
+        players = self.state.players
+        return [p for p in order[i:] + order[:i] if not players[p].conceded]
+
+    def friendly(self, a: int, b: int) -> bool:
+        """Same player or teammates (491: 'friendly' includes a teammate's objects)."""
+        return self.state.players[a].team == self.state.players[b].team
+
+    def units_at(self, loc: int) -> list[int]:
+        """The units at a location (a battlefield or a player's base), attached cards excluded."""
+        ids = self.bf_at(loc).here if is_battlefield(loc) else self.state.players[loc].base
+        return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
+                and self.state.objs[i].attached_to == NOWHERE]
+
+    def board_objects(self) -> list[int]:
+        """Every object on the board: the bases in player order, then the battlefields (a new list)."""
+        s = self.state
+        out = [oid for p in s.players for oid in p.base]
+        for bf in s.battlefields:
+            out += bf.here
+        return out
+
+    def name(self, oid: int) -> str:
+        """An object's card name."""
+        return self.defs[self.state.objs[oid].code].name

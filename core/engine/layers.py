@@ -1,0 +1,678 @@
+"""Characteristics through layers of continuous effects (Core Rules, layers; 143.2).
+
+Layer 1 (traits) is the card's printed facts plus control; layer 2 grants keywords and hooks;
+layer 3 does Might arithmetic: increases first, then decreases (each decrease respects its own
+minimum, "to a minimum of 1").  Because a layer-2 grant may depend on layer-3 Might (a unit
+"with Shield while Mighty"), the computation repeats until nothing changes.
+
+Results are cached per object and per state version, so a busy board costs nothing until a
+characteristic is actually read.  The queries on the continuous effects themselves live here too
+(``static_modifiers``, ``restrictions_on``, ``granted_abilities``, ``attached_to``, ...): what the
+active static abilities say, read by every rules module.
+
+Mutually recursive with ``effects`` (a genuine pair): a static's condition and its ``affects``
+selection are interpreted there, and the interpreter reads characteristics here.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..script.cards import Ability, add_keyword
+from . import effects
+from .state import NOWHERE, Lasting, is_battlefield
+
+if TYPE_CHECKING:
+    from ..script.cards import CardDef
+    from .game import Game
+
+
+@dataclass(slots=True)
+class Chars:
+    might: int
+    keywords: dict[str, Any] = field(default_factory=dict)
+    hooks: dict[str, list[Any]] = field(default_factory=dict)
+    prevent_all: bool = False
+    enter_ready: bool = False
+
+
+def chars(g: "Game", oid: int) -> Chars:
+    """The object's characteristics now (Might, keywords, hooks), computed once per state version."""
+    caches = g.caches
+    if caches.chars_version != caches.version:
+        caches.chars = {}
+        caches.chars_version = caches.version
+    cached: Chars | None = caches.chars.get(oid)
+    if cached is not None:
+        if oid in caches.chars_reads:
+            caches.chars_reads[oid] = True  # a partial result was read while it is being computed
+        return cached
+    obj = g.state.objs[oid]
+    if obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid):
+        printed = _printed(g, obj.code)
+        if printed is not None:
+            return printed
+    if obj.zone == "board" and _untouched(g, oid, obj.code):
+        result = Chars(might=g.defs[obj.code].might + obj.buffs, keywords=dict(printed_keywords(g, g.defs[obj.code])))
+        caches.chars[oid] = result
+        return result
+    caches.chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
+    result = _compute(g, oid)
+    caches.chars[oid] = result
+    return result
+
+
+_PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
+
+
+def printed_only(g: "Game", oid: int) -> bool:
+    """Whether the object's characteristics are its printed ones for sure: off the board, out of reach
+    of other objects' statics and lasting effects, and with no conditional text of its own."""
+    obj = g.state.objs[oid]
+    return obj.zone not in ("board", "legend", "bfcard") and not _reaches_off_board(g, oid) \
+        and _printed(g, obj.code) is not None
+
+
+def _untouched(g: "Game", oid: int, code: str) -> bool:
+    """Whether nothing can change this board object's printed characteristics: its card has no static
+    ability, no card is attached to it, no other object's static ability affects objects and no
+    lasting effect names it or selects what it affects.  Then ``_compute`` would find no modifier,
+    and its result is the printed Might plus buffs and the printed keywords (checked once per state
+    version, which is when the characteristics cache is cleared)."""
+    if g.defs[code].facts.statics:
+        return False
+    reach = _board_reach(g)
+    return not reach[0] and oid not in reach[1]
+
+
+def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+    """(some static ability of an object or some lasting effect may affect any board object, the
+    objects a lasting effect names or a card is attached to), once per state version."""
+    memo = g.caches.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
+    if found is None:
+        wide = bool(object_statics(g))
+        named: set[int] = set()
+        for lasting in g.active_lasting():
+            if lasting.affects is None:
+                wide = wide or lasting.kind == "static"
+            elif lasting.kind in ("static", "grant"):
+                named.update(lasting.affects)
+        objs = g.state.objs
+        for oid in g.board_objects():
+            host = objs[oid].attached_to
+            if host != NOWHERE:
+                named.add(host)
+        found = memo["board_reach"] = (wide, frozenset(named))
+    return found
+
+
+def _reaches_off_board(g: "Game", oid: int) -> bool:
+    """Whether another object's static or a lasting effect may change this off-board card (a unit
+    giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per
+    state version."""
+    memo = g.caches.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
+    if found is None:
+        wide = statics_beyond_board(g)
+        named: set[int] = set()
+        for lasting in g.active_lasting():
+            if lasting.kind == "static" and lasting.affects is None:
+                selector = lasting.body.get("affects", "self")
+                wide = wide or not (isinstance(selector, dict) and selector.get("zone", "board") == "board")
+            elif lasting.kind in ("static", "grant") and lasting.affects:
+                named.update(lasting.affects)
+        found = (wide, frozenset(named))
+        memo["off_board_reach"] = found
+    return found[0] or oid in found[1]
+
+
+def _printed(g: "Game", code: str) -> Chars | None:
+    """Characteristics of a card off the board when only its unconditional text applies."""
+    card = g.defs[code]
+    hit = _PRINTED.get(code)
+    if hit is not None and hit[0] is card:
+        return hit[1]
+    result: Chars | None = None
+    simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
+                                        and "condition" not in a.body
+                                        and all(m["type"] == "hook" and not isinstance(m["value"], dict)
+                                                for m in a.body["modifiers"]))
+                 for a in card.abilities)
+    if simple:
+        keywords: dict[str, Any] = {}
+        for name, value in card.keywords:
+            _add_keyword(g, keywords, name, value)
+        hooks: dict[str, list[Any]] = {}
+        for a in card.abilities:
+            if a.kind == "static":
+                for m in a.body["modifiers"]:
+                    hooks.setdefault(m["hook"], []).append(m["value"])
+        result = Chars(might=card.might, keywords=keywords, hooks=hooks)
+    _PRINTED[code] = (card, result)
+    return result
+
+
+def might(g: "Game", oid: int) -> int:
+    return chars(g, oid).might
+
+
+def has_keyword(g: "Game", oid: int, keyword: str) -> bool:
+    return keyword in chars(g, oid).keywords
+
+
+def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
+    obj = g.state.objs[oid]
+    if obj.zone not in _ACTIVE and oid not in g.caches.chars_reads and not _hook_possible(g, oid, obj.code, obj.zone, hook):
+        return []
+    return chars(g, oid).hooks.get(hook, [])
+
+
+_ACTIVE = ("board", "legend", "bfcard")
+AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
+
+
+def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
+    """Whether a card off the board could have the hook now; when not, computing its
+    characteristics (which for a card with conditional text means checking every static
+    ability and lasting effect that could reach it) would only find it absent.  Off the board
+    its hooks come from its own static abilities (None: one grants a keyword, whose abilities
+    may bring any hook) and, in the zones _modifiers_for looks at, from other objects' static
+    abilities that reach beyond the board and from lasting effects that could affect it."""
+    own = g.defs[code].facts.own_hooks
+    if own is None or hook in own:
+        return True
+    if zone not in AFFECTED_OFF_BOARD:
+        return False
+    wide, named = off_board_touch(g)
+    return wide or oid in named
+
+
+_UNTOUCHED: tuple[bool, frozenset[int]] = (False, frozenset())
+
+
+def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
+    """What else could change cards in the zones _modifiers_for looks at off the board: (some
+    other object's static reaching beyond the board, or a lasting static selecting what it affects,
+    could touch any of them; the cards a lasting static or grant names).  Found once per state
+    version (once while the statics are unchanged when no lasting effect is in play)."""
+    if not g.state.lasting:
+        return (True, _UNTOUCHED[1]) if statics_beyond_board(g) else _UNTOUCHED
+    memo = g.caches.memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
+    if found is None:
+        wide = statics_beyond_board(g)
+        named: set[int] = set()
+        for lasting in g.state.lasting:
+            if lasting.kind == "static":
+                if lasting.affects is None:
+                    wide = True
+                else:
+                    named.update(lasting.affects)
+            elif lasting.kind == "grant" and lasting.affects:
+                named.update(lasting.affects)
+        found = memo["off_board_touch"] = (wide, frozenset(named))
+    return found
+
+
+def statics_beyond_board(g: "Game") -> bool:
+    """Whether an active static ability of another object could reach a card off the board."""
+    memo = g.statics_memo()
+    found: bool | None = memo.get("statics_beyond_board")
+    if found is None:
+        found = memo["statics_beyond_board"] = any(not board_only for _, _, _, board_only, _ in object_statics(g))
+    return found
+
+
+def _own_text_applies(ctx: Any, body: dict[str, Any]) -> bool:
+    """A static ability of the object's own text (or its attached cards' effect text) applies when its
+    condition and its 'while' hold."""
+    return ("condition" not in body or bool(ctx.check(body["condition"]))) and \
+        ("while" not in body or bool(ctx.check(body["while"])))
+
+
+def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, int]]:
+    """(modifier, source object, controller, timestamp) of every static effect applying now."""
+    obj = g.state.objs[oid]
+    card = g.defs[obj.code]
+    out: list[tuple[dict[str, Any], int, int, int]] = []
+    # the object's own static abilities (work in every zone when they affect only itself)
+    attached = obj.zone == "board" and obj.attached_to != NOWHERE
+    copied = copied_units(g)  # units whose text an attached card copies (Svellsongur)
+    copies = 1 + copied.count(oid) if copied else 1
+    # 718.2: an attached card's rules text is inactive; effect text is the unit's (435.1.e)
+    for ability in () if attached else card.facts.own_statics:
+        ctx = effects.EffectContext(g, obj.controller, oid)
+        if not _own_text_applies(ctx, ability.body):
+            continue
+        for mod in ability.body["modifiers"] * copies:
+            out.append((_resolve_mod(ctx, mod), oid, obj.controller, obj.timestamp))
+    if obj.zone != "board" and obj.zone not in AFFECTED_OFF_BOARD and not _reaches_off_board(g, oid):
+        return out  # elsewhere (a trash, a deck) only statics reaching 'anywhere' apply
+    # 150.2, 435.1.e: the effect text of the cards attached to it is part of this unit's text
+    if obj.zone == "board" and card.type == "unit":
+        for eq in attached_to(g, oid):
+            for ability in g.card(eq).abilities:
+                if ability.kind != "static" or not ability.body.get("effect_text") \
+                        or ability.body.get("affects", "self") != "self":
+                    continue
+                ctx = effects.EffectContext(g, obj.controller, oid)
+                ctx.text_of = eq  # "this card" in the unit's borrowed text is the equipment
+                if not _own_text_applies(ctx, ability.body):
+                    continue
+                for mod in ability.body["modifiers"]:
+                    out.append((_resolve_mod(ctx, mod), eq, obj.controller, g.obj(eq).timestamp))
+    # static abilities that affect a selection (Captain Farron, battlefields, legends): the selection
+    # decides, so it covers its own source unless it says 'other' ("other friendly units", 'your Dragons')
+    on_board = obj.zone == "board"
+    for src, ability, affects, board_only, kinds in object_statics(g):
+        if (board_only and not on_board) or (kinds is not None and card.type not in kinds):
+            continue
+        source = g.obj(src)
+        ctx = effects.EffectContext(g, source.controller, src)
+        if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+            continue
+        if not ctx.selector_matches(affects, oid):
+            continue
+        if "while" in ability.body and not ctx.check(ability.body["while"], subject=oid):
+            continue
+        for mod in ability.body["modifiers"] * (1 + copied.count(src) if copied else 1):
+            out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
+    # lasting effects created by resolved spells and abilities
+    for lasting in g.active_lasting():
+        if lasting.kind == "grant":
+            if lasting.affects and oid in lasting.affects:
+                out.append(({"type": "keyword", "keyword": lasting.body["keyword"],
+                             "value": lasting.body.get("value"), "granted": True}, lasting.source,
+                            lasting.controller, lasting.timestamp))
+            continue
+        if lasting.kind != "static":
+            continue
+        if lasting.affects is not None:
+            if oid not in lasting.affects:
+                continue
+            ctx = effects.EffectContext(g, lasting.controller, lasting.source)
+        else:
+            ctx = effects.EffectContext(g, lasting.controller, lasting.source)
+            if not ctx.selector_matches(lasting.body.get("affects", "self"), oid):
+                continue
+        if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
+            continue
+        for mod in lasting.body["modifiers"]:
+            if mod["type"] == "enter_ready" and lasting.uses > 0:
+                continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
+            out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
+    return out
+
+
+def object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
+    """(source, ability, affects, board only, card types) of the board's static abilities that
+    affect other objects, oldest first (``TriggerIndex.statics_in_order``); found once while the static sources are unchanged, since
+    every object's characteristics ask.  'Board only': its selector covers only objects on the
+    board and no condition needs checking first, so objects elsewhere can skip it.  Card types
+    (None: any): the only types its selector can match, when no condition needs checking first,
+    so objects of other types can skip it (the selector would refuse them by kind)."""
+    memo = g.statics_memo()
+    found: list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]] | None = memo.get("object_statics")
+    if found is None:
+        found = []
+        for (src, index) in g.index.statics_in_order(g):
+            ability = g.ability_of(src, index)
+            affects = ability.body.get("affects", "self")
+            if affects != "self" and _affects_objects(affects):
+                unconditional = "condition" not in ability.body
+                board_only = isinstance(affects, dict) and affects.get("zone", "board") == "board" and unconditional
+                kinds = _selected_types(affects) if unconditional else None
+                found.append((src, ability, affects, board_only, kinds))
+        memo["object_statics"] = found
+    return found
+
+
+def _selected_types(affects: Any) -> tuple[str, ...] | None:
+    """The card types a static's selector can match (EffectContext.is_kind), None for any."""
+    if not isinstance(affects, dict):
+        return None
+    what = affects.get("what", "unit")
+    if what in ("card", "chain_item", "location", "player"):
+        return None
+    if what == "permanent":
+        return ("unit", "gear")
+    return (what,)
+
+
+def _affects_objects(affects: Any) -> bool:
+    """Statics that affect players (bonus damage, hide costs, restrictions) change no object."""
+    if isinstance(affects, str):
+        return affects not in ("you", "controller", "owner", "event_player")
+    return bool(affects.get("what") != "player")
+
+
+def _resolve_mod(ctx: Any, mod: dict[str, Any], subject: int | None = None) -> dict[str, Any]:
+    """Fix computed amounts of a modifier now (e.g. 'equal to your points')."""
+    amount = mod.get("amount")
+    value = mod.get("value")
+    if value == "own_cost" and subject is not None:
+        # a cost keyword "equal to its cost" (Repeat): the affected card's own cost
+        card = ctx.g.card(subject)
+        return {**mod, "value": {"energy": card.energy, "power": list(card.power)}}
+    if isinstance(amount, dict) or isinstance(value, dict):
+        resolved = dict(mod)
+        if isinstance(amount, dict):
+            resolved["amount"] = ctx.amount(amount, subject=subject)
+        if isinstance(value, dict) and "type" in value:  # a cost value (a cost keyword's) is kept as it is
+            resolved["value"] = ctx.amount(value, subject=subject)
+        return resolved
+    return mod
+
+
+def _compute(g: "Game", oid: int) -> Chars:
+    obj = g.state.objs[oid]
+    card = g.defs[obj.code]
+    base = card.might
+    keywords = printed_keywords(g, card)
+    if obj.zone == "board" and card.type == "unit" and card.keywords and text_copies(g, oid):
+        keywords = dict(keywords)
+        for _ in range(text_copies(g, oid)):  # its text copied: its keywords once more
+            for name, value in card.keywords:
+                _add_keyword(g, keywords, name, value)
+    result = Chars(might=base + obj.buffs, keywords=dict(keywords))
+    for _ in range(3):
+        g.caches.chars[oid] = result
+        g.caches.chars_reads[oid] = False
+        mods = _modifiers_for(g, oid)
+        kw = dict(keywords)
+        hooks: dict[str, list[Any]] = {}
+        plus = 0
+        decreases: list[tuple[int, int]] = []
+        prevent_all = False
+        enter_ready = False
+        granted: list[tuple[str, Any]] = []
+        for mod, _src, _ctl, _ts in (sorted(mods, key=lambda m: m[3]) if len(mods) > 1 else mods):
+            kind = mod["type"]
+            if kind == "might":
+                amount = int(mod["amount"])
+                if mod.get("negative"):
+                    decreases.append((amount, int(mod.get("minimum", -999))))
+                else:
+                    plus += amount
+            elif kind == "buff_bonus":
+                plus += obj.buffs * int(mod.get("amount", 1))
+            elif kind == "keyword":
+                name = mod["keyword"].lower().replace("-", "_")
+                if mod.get("if_absent") and name in kw:
+                    continue
+                _add_keyword(g, kw, name, mod.get("value"))
+                granted.append((name, mod.get("value")))
+            elif kind == "hook":
+                hooks.setdefault(mod["hook"], []).append(mod["value"])
+            elif kind == "prevent_damage":
+                if mod.get("from", "any") == "any":
+                    prevent_all = True
+                else:  # only some damage ("that enemy spells and abilities would deal"): read as it is dealt
+                    hooks.setdefault("prevent_damage", []).append(mod["from"])
+            elif kind == "enter_ready":
+                enter_ready = True
+        for name, value in granted:
+            for ability in g.keyword_abilities(name, value):
+                if ability.kind != "static":
+                    continue
+                ctx = effects.EffectContext(g, obj.controller, oid)
+                if "while" in ability.body and not ctx.check(ability.body["while"]):
+                    continue
+                for m in ability.body["modifiers"]:
+                    m = _resolve_mod(ctx, m)
+                    if m["type"] == "hook":
+                        hooks.setdefault(m["hook"], []).append(m["value"])
+                    elif m["type"] == "might":
+                        plus += int(m["amount"])
+        times = max((int(v) for v in hooks.get("equipment_bonus_times", [])), default=1)  # Gearhead: double
+        might = base + obj.buffs + plus + _equipment_bonus(g, oid) * times
+        for amount, minimum in decreases:
+            floor = min(might, minimum) if minimum > -999 else -999
+            might = max(might - amount, floor)
+        new = Chars(might=might, keywords=kw, hooks=hooks, prevent_all=prevent_all, enter_ready=enter_ready)
+        if new == result:
+            break
+        result = new
+        if not g.caches.chars_reads[oid]:
+            break  # nothing read the partial result, so another pass would find the same
+    del g.caches.chars_reads[oid]
+    return result
+
+
+def printed_keywords(g: "Game", card: CardDef) -> dict[str, Any]:
+    """The card's own keywords with their values (worked out by the compiler: ``CardFacts.printed_keywords``;
+    callers copy it before changing it)."""
+    found = card.facts.printed_keywords
+    if found is None:  # a value the compiler could not stack: as it stands (an error if it is no number)
+        found = {}
+        for name, value in card.keywords:
+            _add_keyword(g, found, name, value)
+    return found
+
+
+def given_keyword_abilities(g: "Game", oid: int, kind: str) -> list[Ability]:
+    """The abilities of one kind of the keywords an effect gave an object off the board beyond its printed
+    ones: such a keyword works as a printed one does (a spell in a trash given [Flow] may be played from
+    there and is banished once it has resolved)."""
+    if printed_only(g, oid):
+        return []
+    printed = printed_keywords(g, g.card(oid))
+    return [ability for name, value in chars(g, oid).keywords.items() if name not in printed
+            for ability in g.keyword_abilities(name, value) if ability.kind == kind]
+
+
+def _equipment_bonus(g: "Game", oid: int) -> int:
+    """150.2, 137.3: each card attached to this unit adds its Might bonus (layer 3, arithmetic)."""
+    obj = g.obj(oid)
+    if obj.zone != "board":
+        return 0
+    total = 0
+    here = g.bf_at(obj.loc).here if obj.loc >= 10 else g.state.players[obj.loc].base
+    objs = g.state.objs
+    for other in here:
+        o = objs[other]
+        if o.attached_to == oid:
+            total += g.card(other).might_bonus
+    return total
+
+
+def _add_keyword(g: "Game", keywords: dict[str, Any], name: str, value: Any) -> None:
+    add_keyword(g.catalog.keywords, keywords, name, value)
+
+
+def is_stunned(g: "Game", oid: int) -> bool:
+    return g.obj(oid).stunned
+
+
+def combat_might(g: "Game", oid: int) -> int:
+    """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0; a unit that "doesn't deal
+    combat damage" (the hook combat_damage: none) adds 0 too."""
+    if g.obj(oid).stunned or "none" in hook_values(g, oid, "combat_damage"):
+        return 0
+    return max(0, might(g, oid))
+
+
+def attached_to(g: "Game", unit: int) -> list[int]:
+    """The cards attached to a unit (they are at its location: Core Rules, attachment)."""
+    obj = g.obj(unit)
+    if obj.zone != "board":
+        return []
+    here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
+    objs = g.state.objs
+    return [other for other in here if objs[other].attached_to == unit]
+
+
+def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
+    """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
+    if not _sources_with(g, kind):
+        return []
+    return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
+
+
+def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
+    """The static sources with modifiers of a kind (statics_by_kind)."""
+    return statics_by_kind(g).get(kind, _NONE)
+
+
+def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
+    """The static sources (source, ability) with modifiers of each kind, oldest first: the index that
+    lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
+    ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
+    change (``TriggerIndex.statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
+    memo = g.statics_memo()
+    by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
+    if by_kind is None:
+        by_kind = memo["statics_with"] = {}
+        for (src, index) in g.index.statics_in_order(g):
+            ability = g.ability_of(src, index)
+            for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
+                by_kind.setdefault(mod_kind, []).append((src, ability))
+    return by_kind
+
+
+_NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)
+
+
+def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
+    out: list[tuple[dict[str, Any], int, Ability]] = []
+    for src, ability in _sources_with(g, kind):
+        for mod in ability.body["modifiers"]:
+            if mod["type"] != kind:
+                continue
+            ctx = effects.EffectContext(g, g.obj(src).controller, src)
+            if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+                break
+            if "while" in ability.body and not ctx.check(ability.body["while"]):
+                break
+            out.append((mod, src, ability))
+    return out
+
+
+def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
+    of one kind."""
+    out: list[tuple[dict[str, Any], int, list[int]]] = []
+    for mod, src, ability in _active_modifiers(g, "restriction"):
+        if mod["restriction"] == restriction:
+            affects = ability.body.get("affects", "self")
+            covered = [src] if affects == "self" else \
+                effects.EffectContext(g, g.obj(src).controller, src).resolve(affects)
+            out.append((mod, src, covered))
+    if g.state.lasting:
+        # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
+        for lasting in g.active_lasting():
+            if lasting.kind != "static" or lasting.affects is None:
+                continue
+            for mod in lasting.body["modifiers"]:
+                if mod["type"] == "restriction" and mod["restriction"] == restriction:
+                    out.append((mod, lasting.source, list(lasting.affects)))
+    return out
+
+
+def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
+    """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
+    of the viewer's covers ("you can look at their facedown cards this turn"; 811: hidden cards are
+    seen by their controller alone otherwise)."""
+    out: set[int] = set()
+    for _, src, ability in _active_modifiers(g, "show_facedown"):
+        if g.obj(src).controller == viewer:
+            out.update(effects.EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
+    if g.state.lasting:
+        for lasting in g.active_lasting():
+            if lasting.kind == "static" and lasting.controller == viewer and lasting.affects is not None \
+                    and any(m["type"] == "show_facedown" for m in lasting.body["modifiers"]):
+                out.update(lasting.affects)
+    out.discard(viewer)
+    return out
+
+
+def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
+    """The active static modifiers of a kind whose ``affects`` covers an object in any zone (a card
+    being played from hand): ``self`` (the default) covers only the ability's own object, a
+    selection an object of its kind that meets its filter (where it is, only on the board)."""
+    if not _sources_with(g, kind):
+        return []
+    return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
+
+
+def text_copies(g: "Game", unit: int) -> int:
+    """How many cards attached to the unit copy its text into their effect text ("copy that unit's
+    text to this Equipment's effect text"): each is one more instance of the unit's own abilities
+    and keywords (435.1.e: effect text is the unit's)."""
+    copied = copied_units(g)
+    return copied.count(unit) if copied else 0
+
+
+def copied_units(g: "Game") -> list[int]:
+    """The units whose text an attached card copies, once per such card (worked out once per state)."""
+    if not _sources_with(g, "copy_text"):
+        return []
+    memo = g.caches.memo()
+    found: list[int] | None = memo.get("copied_units")
+    if found is None:
+        copiers = static_modifiers(g, "copy_text")
+        found = memo["copied_units"] = [g.state.objs[src].attached_to for _, src in copiers] if copiers else []
+    return found
+
+
+def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
+    """(grant_ability modifier, source, its static ability) of the statics giving the object an
+    activated ability ("friendly legends have '{Exhaust}: ...'"), then of the created effects on it
+    ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
+    the effect's id)."""
+    out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
+    for lasting in _granting_lasting(g):
+        if lasting.affects is not None and oid in lasting.affects:
+            static = Ability(kind="static", index=-lasting.id, body=lasting.body)
+            out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
+    return out
+
+
+def _granting_lasting(g: "Game") -> list["Lasting"]:
+    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
+
+
+def may_grant_abilities(g: "Game") -> bool:
+    """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
+    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
+
+
+def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
+    obj = g.obj(oid)
+    out: list[tuple[dict[str, Any], int, Ability]] = []
+    for mod, src, ability in _active_modifiers(g, kind):
+        affects = ability.body.get("affects", "self")
+        ctx = effects.EffectContext(g, g.obj(src).controller, src)
+        if affects == "self":
+            covered = src == oid
+        elif isinstance(affects, dict):
+            where = {k: v for k, v in (affects.get("where") or {}).items()
+                     if k != "location" or obj.zone in ("board", "facedown")}
+            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
+        else:
+            covered = oid in ctx.resolve(affects)
+        if covered:
+            out.append((mod, src, ability))
+    return out
+
+
+def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit: int | None = None,
+                    loc: int | None = None) -> list[dict[str, Any]]:
+    """The active restrictions of that name that apply: to a player or a unit their 'affects' covers
+    (without either, all of them), or - with loc - those of the battlefield at that location ("Units
+    can't be played here")."""
+    out: list[dict[str, Any]] = []
+    if not g.state.lasting and not _sources_with(g, "restriction"):
+        return out  # no restriction anywhere: the common case, asked for every unit and location listed
+    who = player if player is not None else unit
+    for mod, src, covered in restricted(g, restriction):
+        source = g.obj(src)
+        if loc is not None and not (source.zone == "bfcard" and source.loc == loc):
+            continue
+        if who is not None and who not in covered:
+            continue
+        out.append(mod)
+    return out

@@ -1,0 +1,255 @@
+"""The run loop: what the game does between two decisions, and how a step that asks a player is paused
+and replayed.
+
+``run`` handles, in order, the queued tasks (``GameState.tasks``), cleanups, pending triggers and
+priority, and otherwise advances the turn, until a player must decide or the game is over.
+
+**Guarded steps.**  A step that may ask a player (``ask``: "choose one", "you may", whom to give a
+burn-out point) runs *guarded*: the state is snapshotted first; when the step asks a question the
+game has no answer for, ``NeedDecision`` is raised, the state is rewound to the snapshot and the
+question becomes the pending decision.  Once the player answers, the step is replayed from the
+start with the answers given so far (``GameState.answers``), so a paused step is plain data.  A step
+no rule lets ask runs *unguarded* (no snapshot: the common, fast case) and asking there is an
+engine error.  Every rule for which steps may ask is here:
+
+- a queued task (``task_may_ask``): resolving a spell or ability whose script may decide
+  (``Ability.decides``, worked out by the compiler) or while an optional replacement could apply;
+  a showdown's or combat's end while an optional replacement could apply;
+- a cleanup (``cleanup_may_ask``): while an optional replacement could apply ("you may pay ... instead");
+- advancing the turn (``advance_may_ask``): a Draw Phase that may burn a player out;
+- and in all three, with three or more players, a burn-out (``burn_out_may_ask``, 432.2.c).
+
+Tasks are named work the rules leave for later: ``resolve`` (the chain's top item), ``showdown_end``,
+``combat_damage``, ``combat_cleanup``, and the setup tasks (``mulligan``, ``battlefield``,
+``reveal_battlefields``, ``turn_order``, ``opening_hands``); ``run_task`` says which module runs each.
+"""
+from __future__ import annotations
+
+import copyreg
+import dataclasses
+import io
+import itertools
+import operator
+import pickle
+from typing import TYPE_CHECKING, Any, Callable
+
+from . import chain, cleanup, combat, loop_draw, setup, triggers, turn
+from ..errors import EngineError, NeedDecision
+from .state import Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
+    obj_values
+from .trigger_index import IndexCopy
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Snapshot = tuple[bytes, list[int], list[tuple[Any, ...]]]
+
+
+# ---------------------------------------------------------------------- the loop
+def run(g: "Game") -> None:
+    """Handle outstanding tasks, cleanups and triggers, then give priority or move on."""
+    while g.state.decision is None and g.state.winners is None:
+        s = g.state
+        if s.log_count - s.loop_guard > g.max_events:
+            loop_draw.settle_runaway(g)
+            continue
+        if s.tasks:
+            task = s.tasks[-1]
+            if task_may_ask(g, task):
+                guarded(g, lambda: run_task(g, g.state.tasks.pop()))
+            else:
+                unguarded(g, lambda: run_task(g, s.tasks.pop()))
+            continue
+        if s.needs_cleanup:
+            if cleanup_may_ask(g):
+                guarded(g, lambda: cleanup.cleanup(g))
+            else:
+                unguarded(g, lambda: cleanup.cleanup(g))
+            continue
+        if s.pending_triggers:
+            triggers.put_on_chain(g)
+            continue
+        if chain.offer_priority(g):
+            continue
+        if advance_may_ask(g):
+            guarded(g, lambda: turn.advance(g))  # the Draw Phase may burn out (432.2.c)
+        else:
+            turn.advance(g)
+
+
+def run_task(g: "Game", task: list[Any]) -> None:
+    """Run one queued task (popped by the caller): ``[name, *arguments]``, the name a ``TaskName``."""
+    name: TaskName = task[0]
+    if name == "resolve":
+        chain.resolve_top(g)
+    elif name == "showdown_end":
+        combat.showdown_end(g)
+    elif name == "combat_damage":
+        combat.damage_step(g)
+    elif name == "combat_cleanup":
+        combat.combat_cleanup(g, int(task[1]))
+    elif name == "mulligan":
+        setup.ask_mulligan(g, int(task[1]))
+    elif name in ("battlefield", "reveal_battlefields", "turn_order", "opening_hands"):
+        setup.run_task(g, task)  # 488.5: chosen battlefields, then the turn order, then hands
+    else:
+        raise EngineError(f"unknown task {name!r}")
+
+
+# ---------------------------------------------------------------------- may this step ask a player?
+def task_may_ask(g: "Game", task: list[Any]) -> bool:
+    """Whether a queued task could need a player's answer mid-way (then it runs guarded)."""
+    if task[0] == "resolve":
+        item = g.state.chain[-1] if g.state.chain else None
+        if item is None:
+            asks = False
+        elif item.kind == "card":
+            asks = any(a.decides for a in g.card(item.obj).abilities if a.kind == "spell") or optional_replacements(g)
+        else:
+            ability = g.item_ability(item) if item.ability >= 0 else None
+            asks = ability is not None and (ability.decides or optional_replacements(g))
+    else:
+        asks = task[0] in ("combat_cleanup", "showdown_end") and optional_replacements(g)
+    return asks or (len(g.state.players) > 2 and burn_out_may_ask(g))
+
+
+def cleanup_may_ask(g: "Game") -> bool:
+    """Whether a cleanup could need a player's answer: an optional replacement of a death, or a burn-out."""
+    return optional_replacements(g) or (len(g.state.players) > 2 and burn_out_may_ask(g))
+
+
+def advance_may_ask(g: "Game") -> bool:
+    """Whether advancing the turn could need a player's answer: a Draw Phase that burns a player out."""
+    return len(g.state.players) > 2 and burn_out_may_ask(g)
+
+
+def burn_out_may_ask(g: "Game") -> bool:
+    """Whether a burn-out could ask whom to give the point (432.2.c: the burning player chooses an
+    opponent): with opponents in two or more teams and a main deck running low, steps that may draw
+    run guarded, so the question can pause the game.  Ten cards is more than any step draws."""
+    s = g.state
+    if len(s.players) < 3:
+        return False  # Duel and Match: a single opponent, nothing to choose
+    live = [p for p in s.players if not p.conceded]
+    return len({p.team for p in live}) > 2 and any(len(p.main_deck) < 10 for p in live)
+
+
+def optional_replacements(g: "Game") -> bool:
+    """Whether a replacement effect that asks its controller could apply now."""
+    for key, table in g.index.listeners.items():
+        if key.startswith("replace:"):
+            for (oid, index) in table:
+                body = g.defs[g.state.objs[oid].code].abilities[index].body
+                if body.get("optional") or body.get("cost"):
+                    return True
+    lasting = g.state.lasting
+    return bool(lasting) and any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
+                                 for l in lasting)
+
+
+# ---------------------------------------------------------------------- guarded steps and answers
+def guarded(g: "Game", step: Callable[[], None]) -> None:
+    """Run a step that may ask a player; if it does, rewind it and wait for the answer.
+
+    The step is replayed from its snapshot with all answers given so far, so the paused
+    step is plain data (the task stays on the stack and the answers are in the state).
+    """
+    snap = snapshot(g)
+    index = g.index.copy()
+    g.answer_pos = 0
+    try:
+        step()
+    except NeedDecision as need:
+        answers = list(g.state.answers)
+        restore(g, snap, index, in_place=True)
+        g.state.answers = answers
+        need.decision.context["replay"] = True
+        g.state.decision = need.decision
+        return
+    g.state.answers = []
+
+
+def unguarded(g: "Game", step: Callable[[], None]) -> None:
+    """Run a step no rule lets ask a player (no snapshot); if it asks all the same, that is a bug."""
+    g.answer_pos = 0
+    try:
+        step()
+    except NeedDecision as need:
+        raise EngineError(f"a step that was not expected to ask a player asked: {need.decision.prompt}") from None
+
+
+def ask(g: "Game", player: int, prompt: str, options: list[tuple[str, Any]], kind: DecisionKind = "choose") -> Any:
+    """A player's choice among options, asked in a guarded step: the answer given for this point of
+    the replay, or a pause (NeedDecision) until the player answers.  One option needs no decision."""
+    if len(options) == 1:
+        return options[0][1]
+    if not options:
+        raise EngineError(f"no options for: {prompt}")
+    if g.answer_pos < len(g.state.answers):
+        answer = g.state.answers[g.answer_pos]
+        g.answer_pos += 1
+        for _, value in options:
+            if value == answer:
+                return value
+        raise EngineError(f"recorded answer {answer!r} is not an option of {prompt!r}")
+    raise NeedDecision(Decision(kind=kind, player=player, prompt=prompt,
+                                options=[{"label": label, "value": value} for label, value in options]))
+
+
+# ---------------------------------------------------------------------- snapshots
+def _fields_reducer(cls: type) -> Callable[[Any], tuple[type, tuple[Any, ...]]]:
+    """Pickle a state record as its class and its fields in order: about twice as fast both ways
+    as the default for slotted dataclasses, and the same copy."""
+    values = operator.attrgetter(*(f.name for f in dataclasses.fields(cls)))
+
+    def reduce(record: Any) -> tuple[type, tuple[Any, ...]]:
+        return cls, values(record)
+    return reduce
+
+
+_SNAPSHOT_REDUCERS: dict[type, Any] = {
+    **copyreg.dispatch_table,
+    **{cls: _fields_reducer(cls) for cls in (GameState, Player, Battlefield, ChainItem, PendingTrigger,
+                                             Showdown, Lasting, Decision)}}
+
+
+def snapshot(g: "Game") -> Snapshot:
+    """The state as it is now.  Objects are held only in ``objs`` and are flat records of
+    immutable values, so they are kept as tuples of their fields (several times faster than
+    pickling them); the rest is pickled."""
+    s = g.state
+    objs = s.objs
+    s.objs = {}
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+    pickler.dispatch_table = _SNAPSHOT_REDUCERS
+    try:
+        pickler.dump((s, len(g.log)))
+    finally:
+        s.objs = objs
+    return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
+
+
+def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False) -> None:
+    """Go back to a snapshot; ``index``, the dispatch index copied when it was taken, saves
+    rebuilding the index.  ``in_place``: the state being left is this game's own and is dropped
+    (a guarded step rewound), so its objects that still have the snapshot's values are kept
+    instead of rebuilt - never for a state another game shares (``Game.copy``)."""
+    rest, ids, values = snap
+    state, log_len = pickle.loads(rest)
+    if in_place:
+        old = g.state.objs
+        objs: dict[int, Obj] = {}
+        for oid, fields in zip(ids, values):
+            obj = old.get(oid)
+            objs[oid] = obj if obj is not None and obj_values(obj) == fields else Obj(*fields)
+        state.objs = objs
+    else:
+        state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
+    g.state = state
+    del g.log[log_len:]
+    g.state_replaced()
+    if index is None:
+        g.index.rebuild(g)
+    else:
+        g.index.put_back(index)

@@ -1,0 +1,387 @@
+"""The game state: plain, serializable data with no behaviour.
+
+Everything a game needs to continue lives here, so that ``to_json``/``from_json`` lose nothing
+and a snapshot is a copy of this tree.  Card definitions are referenced by code, never copied.
+
+Locations are small integers: a player's base is the player's index (0-3); battlefield ``i``
+is ``BF0 + i`` (rule 198.1: the locations are the bases and the battlefields).
+"""
+from __future__ import annotations
+
+import dataclasses
+import operator
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Literal, NamedTuple, get_args
+
+BF0 = 10
+NOWHERE = -1
+
+PHASES = ("awaken", "beginning", "channel", "draw", "main", "ending")
+
+
+class Zone(StrEnum):
+    """Where an object is (``Obj.zone``).  Members are strings, so ``obj.zone == "hand"`` holds; the
+    three zones scripts name otherwise are translated here and only here (``script_name``,
+    ``from_script``)."""
+
+    BOARD = "board"
+    HAND = "hand"
+    TRASH = "trash"
+    MAIN_DECK = "main_deck"
+    RUNE_DECK = "rune_deck"
+    RUNES = "runes"
+    CHAMPION = "champion"  # the Champion Zone (scripts: champion_zone)
+    LEGEND = "legend"
+    BFCARD = "bfcard"  # a battlefield card in play (scenarios: battlefield)
+    FACEDOWN = "facedown"
+    CHAIN = "chain"
+    BANISHED = "banished"  # banishment (scripts: banishment)
+    SET_ASIDE = "set_aside"
+    LIMBO = "limbo"  # a card being created, before it enters its zone
+    REMOVED = "removed"  # left the game with its owner's concession
+    GONE = "gone"  # a token that ceased to exist (180)
+
+    @property
+    def script_name(self) -> str:
+        """The name card scripts and scenarios use for the zone."""
+        return _SCRIPT_NAMES.get(self, self.value)
+
+    @classmethod
+    def from_script(cls, name: str) -> Zone:
+        """The zone a script or scenario names (``champion_zone`` is ``CHAMPION``); ValueError if none."""
+        return _FROM_SCRIPT.get(name) or cls(name)
+
+
+_SCRIPT_NAMES = {Zone.CHAMPION: "champion_zone", Zone.BANISHED: "banishment", Zone.BFCARD: "battlefield"}
+_FROM_SCRIPT = {name: zone for zone, name in _SCRIPT_NAMES.items()}
+
+
+def is_battlefield(loc: int) -> bool:
+    return loc >= BF0
+
+
+@dataclass(slots=True)
+class Obj:
+    """A card or token anywhere in the game (rule 180 for tokens)."""
+
+    id: int
+    code: str
+    owner: int
+    controller: int
+    zone: str
+    loc: int = NOWHERE
+    exhausted: bool = False
+    damage: int = 0
+    buffs: int = 0
+    stunned: bool = False
+    attached_to: int = NOWHERE
+    token: bool = False
+    designation: str = ""
+    timestamp: int = 0
+    hidden_turn: int = -1
+    moves_this_turn: int = 0
+    played_turn: int = -1
+    prevent: int = 0
+
+
+
+# An object's fields in order, read at C speed: snapshots keep objects as these tuples (Obj(*values)).
+obj_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Obj)))
+
+
+@dataclass(slots=True)
+class Player:
+    index: int
+    name: str
+    team: int
+    legend: int = NOWHERE
+    points: int = 0
+    xp: int = 0
+    energy: int = 0
+    power: dict[str, int] = field(default_factory=dict)
+    spell_energy: int = 0
+    spell_power: dict[str, int] = field(default_factory=dict)
+    gear_energy: int = 0  # "use only to play gear or use gear abilities" (Fire Below the Mountain)
+    gear_power: dict[str, int] = field(default_factory=dict)
+    showdown_energy: int = 0  # "spend this Energy only during showdowns" (Scorn of the Moon)
+    unit_energy: int = 0  # "spend this Energy only to play units or activated abilities of units"
+    main_deck: list[int] = field(default_factory=list)
+    hand: list[int] = field(default_factory=list)
+    trash: list[int] = field(default_factory=list)
+    rune_deck: list[int] = field(default_factory=list)
+    runes: list[int] = field(default_factory=list)
+    champion: list[int] = field(default_factory=list)
+    chosen_champion: int = NOWHERE  # 103.3: the champion unit chosen for the deck (it starts in 'champion')
+    banished: list[int] = field(default_factory=list)
+    base: list[int] = field(default_factory=list)
+    battlefields_owned: list[int] = field(default_factory=list)
+    # objects that left the game with their owner's concession (zone "removed"; see concession.concede)
+    removed: list[int] = field(default_factory=list)
+    turns_taken: int = 0
+    conceded: bool = False
+    mulliganed: bool = False
+
+
+@dataclass(slots=True)
+class Battlefield:
+    index: int
+    card: int
+    owner: int
+    controller: int = NOWHERE
+    here: list[int] = field(default_factory=list)
+    facedown: list[int] = field(default_factory=list)
+    contested_by: int = NOWHERE
+    showdown_staged: bool = False
+    combat_staged: bool = False
+    scored_by: list[int] = field(default_factory=list)
+    controlled_at_scoring: list[int] = field(default_factory=list)
+
+    @property
+    def loc(self) -> int:
+        return BF0 + self.index
+
+
+@dataclass(slots=True)
+class ChainItem:
+    """A card or ability on the chain (rules 328-340)."""
+
+    id: int
+    kind: str
+    controller: int
+    obj: int
+    ability: int = -1
+    targets: list[list[int]] = field(default_factory=list)
+    paid: list[str] = field(default_factory=list)
+    location: int = NOWHERE
+    event: dict[str, Any] | None = None
+    from_hidden: bool = False
+    mode: list[int] = field(default_factory=list)
+    variables: dict[str, int] = field(default_factory=dict)
+    lasting: int = NOWHERE  # where an ability comes from, as a number: see ``Origin``
+
+    @property
+    def origin(self) -> "Origin":
+        """Where the ability comes from (what ``lasting`` encodes)."""
+        return Origin.of(self.lasting)
+
+
+@dataclass(slots=True)
+class PendingTrigger:
+    """A triggered ability waiting to go on the chain (383.3)."""
+
+    obj: int
+    ability: int
+    controller: int
+    event: dict[str, Any]
+    lasting: int = NOWHERE  # where the ability comes from, as a number: see ``Origin``
+    ordered: bool = False
+    targets: list[list[int]] | None = None
+
+    @property
+    def origin(self) -> "Origin":
+        """Where the ability comes from (what ``lasting`` encodes)."""
+        return Origin.of(self.lasting)
+
+
+@dataclass(slots=True)
+class Showdown:
+    """A showdown or combat at one battlefield (316.7-316.8, 345-348)."""
+
+    bf: int
+    combat: bool
+    attacker: int
+    defender: int
+    focus: int
+    passes: int = 0
+    initial: bool = True
+    acted: bool = False
+    attacked: list[int] = field(default_factory=list)
+    defended: list[int] = field(default_factory=list)
+    assignments: dict[str, dict[str, int]] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Lasting:
+    """An effect created by a resolving ability: "this turn", "the next time ...", delayed triggers."""
+
+    id: int
+    kind: str
+    source: int
+    source_code: str
+    controller: int
+    body: dict[str, Any]
+    duration: str
+    affects: list[int] | None = None
+    uses: int = -1
+    timestamp: int = 0
+    keyword: str | None = None
+
+
+# The kinds of decision a game waits for (core/engine/decisions.py says which actions answer each):
+# priority (play, activate, move, hide, pass, end_turn, invite), mulligan, choose (a choice while
+# something resolves), order (triggers), targets (a trigger's targets), assign (combat damage),
+# showdown (which battlefield first), battlefield and turn_order (setup; answered with choose).
+DecisionKind = Literal["priority", "mulligan", "choose", "order", "targets", "assign", "showdown", "battlefield",
+                       "turn_order"]
+DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
+# The tasks a game queues (GameState.tasks holds [name, *arguments]; core/engine/loop.py runs them)
+TaskName = Literal["resolve", "showdown_end", "combat_damage", "combat_cleanup", "mulligan", "battlefield",
+                   "reveal_battlefields", "turn_order", "opening_hands"]
+TASK_NAMES: tuple[TaskName, ...] = get_args(TaskName)
+
+
+@dataclass(slots=True)
+class Decision:
+    """What the game waits for: who must decide, and what kind of decision (``DecisionKind``)."""
+
+    kind: DecisionKind
+    player: int
+    prompt: str
+    options: list[dict[str, Any]] = field(default_factory=list)
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+class HistoryRow(NamedTuple):
+    """One thing that happened this turn, for 'this turn' conditions (``Game.remember``), or a number a
+    script recorded (``Game.record``: ``kind`` is ``var:NAME``, ``number`` its value).  Saved as a JSON
+    list in this order; a recorded number's row has no phase there (its five items, as always)."""
+
+    kind: str  # what happened: an event type or a kernel word ("played", "died_alone", "fired", ...)
+    player: int
+    obj: int = NOWHERE
+    code: str = ""  # a card code or a word about it ("hold", the ability index of "fired", ...)
+    number: int = NOWHERE  # a location or an amount, as the kind says
+    phase: str = ""  # the phase it happened in ("during your Beginning Phase")
+
+
+@dataclass(slots=True)
+class GameState:
+    mode: str
+    seed: int
+    rng: int
+    victory_score: int
+    players: list[Player]
+    battlefields: list[Battlefield]
+    objs: dict[int, Obj]
+    next_id: int = 1
+    clock: int = 0
+    turn: int = 0
+    turn_player: int = 0
+    order_player: int = 0
+    turn_order: list[int] = field(default_factory=list)
+    extra_turns: list[int] = field(default_factory=list)
+    phase: str = "setup"
+    step: str = "setup"
+    chain: list[ChainItem] = field(default_factory=list)
+    showdown: Showdown | None = None
+    priority: int = NOWHERE
+    passes: int = 0
+    # 491.8.a: the teammate the turn player invited to act with their priority (NOWHERE: nobody),
+    # and the event count when the last invitation was handed back (one invitation per window)
+    invited: int = NOWHERE
+    invite_closed_at: int = -1
+    tasks: list[list[Any]] = field(default_factory=list)
+    pending_triggers: list[PendingTrigger] = field(default_factory=list)
+    lasting: list[Lasting] = field(default_factory=list)
+    decision: Decision | None = None
+    winners: list[int] | None = None
+    result: str = ""
+    needs_cleanup: bool = False
+    history: list[HistoryRow] = field(default_factory=list)
+    expiration_chain_used: bool = False
+    log_count: int = 0
+    loop_guard: int = 0
+    answers: list[Any] = field(default_factory=list)
+    # units on the board at the last cleanup and those of them that were Mighty, kept only while
+    # something listens to become_mighty (None: not being watched)
+    watched_units: list[int] | None = None
+    mighty_units: list[int] = field(default_factory=list)
+    # unit id (as text) -> its Might at the last cleanup, kept only while something listens to might_reaches
+    # (None: not being watched)
+    might_seen: dict[str, int] | None = None
+    # banished card id (as text) -> the objects it was banished "with" (The Zero Drive)
+    banished_with: dict[str, list[int]] = field(default_factory=dict)
+
+
+def to_jsonable(state: GameState) -> dict[str, Any]:
+    data = dataclasses.asdict(state)
+    data["objs"] = {str(k): v for k, v in data["objs"].items()}
+    data["history"] = [list(h[:5]) if h.kind.startswith("var:") else list(h) for h in state.history]
+    return data
+
+
+def from_jsonable(data: dict[str, Any]) -> GameState:
+    d = dict(data)
+    d["players"] = [Player(**p) for p in d["players"]]
+    d["battlefields"] = [Battlefield(**b) for b in d["battlefields"]]
+    d["objs"] = {int(k): Obj(**v) for k, v in d["objs"].items()}
+    d["chain"] = [ChainItem(**c) for c in d["chain"]]
+    d["showdown"] = Showdown(**d["showdown"]) if d["showdown"] else None
+    d["pending_triggers"] = [PendingTrigger(**p) for p in d["pending_triggers"]]
+    d["lasting"] = [Lasting(**l) for l in d["lasting"]]
+    d["decision"] = Decision(**d["decision"]) if d["decision"] else None
+    d["history"] = [HistoryRow(*h) for h in d["history"]]
+    return GameState(**d)
+
+
+# The steps of a turn in order, and the phase each belongs to (core/engine/turn.py plays them)
+ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
+PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
+            "draw": "draw", "main": "main", "main_end": "main", "ending": "ending", "expiration": "ending"}
+
+
+
+def is_id(value: Any) -> bool:
+    """An object or player id as JSON gives it: an integer, never a boolean."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# Where the ability of a pending trigger or a chain item comes from is one number in their ``lasting``
+# field (saved games keep it so); ``Origin`` is what the number says.
+EFFECT_TEXT = -(1 << 40)  # EFFECT_TEXT - card: an attached card's effect text, acting as the unit's (435.1.e)
+STATIC_GRANT = -1000  # STATIC_GRANT - packed: a keyword's trigger given by a static ability
+
+
+@dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a pending trigger's or a chain item's ability comes from - what its ``lasting`` number
+    encodes (``Origin.of``; ``code`` gives the number back):
+
+    - ``own``: the object's own ability (``NOWHERE``; an index past its card's abilities is one it
+      borrows);
+    - ``lasting``: a lasting effect's (``lasting`` is its id, above 0): a created trigger, or a keyword's
+      trigger the effect grants;
+    - ``static_grant``: a keyword's trigger that a static ability gives ("other units have [Vision]"):
+      the static's object (``source``), its ability index (``static``) and its modifier (``modifier``);
+    - ``effect_text``: an attached card's effect-text trigger, acting as the unit's (435.1.e):
+      ``source`` is the attached card.
+    """
+
+    kind: Literal["own", "lasting", "static_grant", "effect_text"]
+    lasting: int = NOWHERE
+    source: int = NOWHERE
+    static: int = 0
+    modifier: int = 0
+
+    @staticmethod
+    def of(code: int) -> "Origin":
+        """What a ``lasting`` number says."""
+        if code <= EFFECT_TEXT:
+            return Origin("effect_text", source=EFFECT_TEXT - code)
+        if code <= STATIC_GRANT:
+            src, rest = divmod(STATIC_GRANT - code, 4096)
+            static, modifier = divmod(rest, 64)
+            return Origin("static_grant", source=src, static=static, modifier=modifier)
+        if code != NOWHERE:
+            return Origin("lasting", lasting=code)
+        return Origin("own")
+
+    @property
+    def code(self) -> int:
+        """The ``lasting`` number for this origin."""
+        if self.kind == "effect_text":
+            return EFFECT_TEXT - self.source
+        if self.kind == "static_grant":
+            return STATIC_GRANT - ((self.source * 64 + self.static) * 64 + self.modifier)
+        return self.lasting if self.kind == "lasting" else NOWHERE

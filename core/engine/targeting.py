@@ -1,0 +1,257 @@
+"""Targets (chosen objects and locations) of spells and abilities: the target slots a script has, the
+legal choices for each, and recording that objects were chosen (the Dreaming Tree listens to it).
+Below playing, activating and the chain, which all ask here.
+"""
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING, Any
+
+from . import layers, movement
+from ..script.cards import Ability, CardDef, walk_targets
+from .effects import EffectContext
+from .state import NOWHERE, ChainItem, is_battlefield
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+MAX_TARGET_COMBOS = 60
+
+
+def target_slots(card: CardDef) -> list[dict[str, Any]]:
+    """The 'pick: target' selections of a card's spell abilities, in slot order (worked out by the
+    compiler: ``CardFacts.target_slots``; callers must not change the list)."""
+    return card.facts.target_slots
+
+
+def target_nodes(node: Any) -> list[dict[str, Any]]:
+    """The 'pick: target' selections in a script node, in slot order (walked each time: an ability's
+    own are ``ability_targets``)."""
+    return walk_targets(node)
+
+
+def ability_targets(ability: Ability) -> list[dict[str, Any]]:
+    """The 'pick: target' selections of an ability's effect, in slot order (worked out by the compiler,
+    ``Ability.effect_targets``; walked for an ability made at run time)."""
+    found = ability.effect_targets
+    return found if found is not None else walk_targets(ability.body.get("effect") or {})
+
+
+def choosable(g: "Game", player: int, oid: int) -> bool:
+    """Whether the player's spells and abilities may choose the object: one with the hook chosen_by:
+    friendly_only ("I can't be chosen by enemy spells and abilities") refuses its opponents."""
+    obj = g.state.objs.get(oid)
+    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
+        return True
+    return "friendly_only" not in layers.hook_values(g, oid, "chosen_by")
+
+
+def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
+                   restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None,
+                   paid: list[str] | None = None) -> list[list[list[int]]]:
+    """Every legal combination of targets (capped), one list of ids per slot; a triggered ability's
+    targets may name its event ("another unit you control here", not the one just played), a card's
+    the optional costs paid for it (filter ``paid``)."""
+    ctx = EffectContext(g, player, source, event=event)
+    if paid:
+        ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
+    if any(_sel_facts(sel)[1] for sel in slots[1:]):
+        return _dependent_target_options(g, ctx, slots, restrict_loc)
+    per_slot: list[list[list[int]]] = []
+    for sel in slots:
+        choices = _slot_choices(g, ctx, sel, restrict_loc)
+        if choices is None:
+            return []
+        per_slot.append(choices)
+    combos: list[list[list[int]]] = []
+    moves = move_pairs(slots)
+    linked = _linked_slots(slots)
+    for product in itertools.product(*per_slot):
+        option: list[list[int]] = [list(p) for p in product]
+        if moves and bad_destination(g, moves, option) is not None:
+            continue
+        if linked and not _slots_agree(ctx, slots, option, linked):
+            continue
+        combos.append(option)
+        if len(combos) >= MAX_TARGET_COMBOS:
+            break
+    return combos
+
+
+def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
+    """Every choice of objects for one target slot (capped), or None when it can't be filled."""
+    candidates = ctx.candidates(sel)
+    if "zone" not in sel and _sel_facts(sel)[0]:
+        # a selection that may pick facedown cards ("a friendly gear, unit or facedown card", Pack
+        # of Wonders): they are at battlefields, not on the board, so add them
+        candidates = candidates + [oid for bf in g.state.battlefields for oid in bf.facedown
+                                   if oid not in candidates and ctx.matches_selection(sel, oid)]
+    if restrict_loc != NOWHERE and sel.get("what") != "location":
+        candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
+    if sel.get("what") not in ("location", "player"):
+        candidates = [c for c in candidates if choosable(g, ctx.you, c)]  # chosen_by: friendly_only
+    count = int(sel.get("count", 1))
+    choices: list[list[int]] = []
+    low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
+    high = len(candidates) if sel.get("any_number") else min(count, len(candidates))
+    if not candidates and not (sel.get("up_to") or sel.get("any_number")):
+        return None
+    for size in range(high, low - 1, -1):
+        for combo in itertools.combinations(candidates, size):
+            if not ctx.fits_group(sel, list(combo)):
+                continue  # "units with total Might 4 or less"
+            choices.append(list(combo))
+            if len(choices) >= MAX_TARGET_COMBOS:
+                break
+    return choices
+
+
+_FACTS: dict[int, tuple[dict[str, Any], bool, bool]] = {}
+
+
+def _sel_facts(sel: dict[str, Any]) -> tuple[bool, bool]:
+    """(the slot may pick facedown cards, its choices depend on earlier targets), worked out once
+    per selection of the compiled scripts."""
+    hit = _FACTS.get(id(sel))
+    if hit is not None and hit[0] is sel:
+        return hit[1], hit[2]
+    facedown, depends = _mentions_facedown(sel), _depends_on_targets(sel)
+    _FACTS[id(sel)] = (sel, facedown, depends)
+    return facedown, depends
+
+
+def _mentions_facedown(node: Any) -> bool:
+    if isinstance(node, dict):
+        return "facedown" in node or any(_mentions_facedown(v) for k, v in node.items() if k in ("where", "any_of"))
+    if isinstance(node, list):
+        return any(_mentions_facedown(v) for v in node)
+    return False
+
+
+def _depends_on_targets(sel: dict[str, Any]) -> bool:
+    """Whether a slot's choices depend on earlier targets ('an enemy unit there', 'units at the
+    chosen battlefield'): its selection refers to 'target' or holds a target selection."""
+    stack: list[Any] = [v for k, v in sel.items() if k != "_slot"]
+    while stack:
+        node = stack.pop()
+        if node == "target" or (isinstance(node, dict) and "_slot" in node):
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def _dependent_target_options(g: "Game", ctx: EffectContext, slots: list[dict[str, Any]],
+                              restrict_loc: int) -> list[list[list[int]]]:
+    """Target choices slot by slot, each later slot's candidates found with the earlier choices
+    made (355: targets are chosen in order, a later one may refer to an earlier one)."""
+    prefixes: list[list[list[int]]] = [[]]
+    saved = ctx.targets
+    try:
+        for i, sel in enumerate(slots):
+            grown: list[list[list[int]]] = []
+            for prefix in prefixes:
+                ctx.targets = prefix + [[] for _ in slots[i:]]
+                choices = _slot_choices(g, ctx, sel, restrict_loc)
+                for choice in choices or []:
+                    grown.append(prefix + [choice])
+                    if len(grown) >= MAX_TARGET_COMBOS:
+                        break
+                if len(grown) >= MAX_TARGET_COMBOS:
+                    break
+            prefixes = grown
+    finally:
+        ctx.targets = saved
+    moves = move_pairs(slots)
+    return [option for option in prefixes if not moves or bad_destination(g, moves, option) is None]
+
+
+_LINKED: dict[int, tuple[list[dict[str, Any]], list[int]]] = {}
+
+
+def _linked_slots(slots: list[dict[str, Any]]) -> list[int]:
+    """Later slots that refer to earlier targets (distinct_from); the slot lists are the compiled
+    scripts' own (target_slots, target_nodes), so this is worked out once per list."""
+    hit = _LINKED.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
+    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
+    _LINKED[id(slots)] = (slots, linked)
+    return linked
+
+
+def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[list[int]],
+                 linked: list[int]) -> bool:
+    """A later slot that refers to earlier targets (distinct_from: [target]) still matches them (355)."""
+    saved, ctx.targets = ctx.targets, option
+    try:
+        return all(ctx.matches_selection(slots[i], oid) for i in linked for oid in option[i])
+    finally:
+        ctx.targets = saved
+
+
+_MOVES: dict[int, tuple[list[dict[str, Any]], list[tuple[int, int]]]] = {}
+
+
+def move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """(unit slot, destination slot) of move steps whose destination is chosen as played; the
+    slot lists are the compiled scripts' own (target_slots, target_nodes), so this is worked out
+    once per list (callers must not change the answer)."""
+    hit = _MOVES.get(id(slots))
+    if hit is not None and hit[0] is slots:
+        return hit[1]
+    pairs: list[tuple[int, int]] = []
+    for sel in slots:
+        parent = sel.get("_move_of")
+        if parent is not None:
+            pairs.append((int(parent), int(sel["_slot"])))
+    _MOVES[id(slots)] = (slots, pairs)
+    return pairs
+
+
+def bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> tuple[str, str] | None:
+    """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 171, 449.2,
+    451.2: ``movement.move_refusal``), else None."""
+    for unit_slot, dest_slot in moves:
+        if dest_slot >= len(targets) or unit_slot >= len(targets):
+            continue
+        for dest in targets[dest_slot]:
+            for unit in targets[unit_slot]:
+                refusal = movement.move_refusal(g, unit, dest)
+                if refusal is not None:
+                    return refusal
+    return None
+
+
+def describe_selection(sel: dict[str, Any]) -> str:
+    where = sel.get("where", {})
+    words = [f"{k}={v}" for k, v in sorted(where.items())]
+    return f"{sel.get('what', 'object')}" + (f" with {', '.join(words)}" if words else "")
+
+
+def describe_loc(g: "Game", loc: int) -> str:
+    if loc == NOWHERE:
+        return "nowhere"
+    if is_battlefield(loc):
+        return g.name(g.bf_at(loc).card)
+    return f"{g.state.players[loc].name}'s base"
+
+
+def note_chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
+            source: int = NOWHERE) -> None:
+    """A spell or ability chose these objects as targets (The Dreaming Tree listens to this); the
+    history remembers whether a spell, a unit's ability or another ability chose ("if you've chosen
+    enemy units twice this turn with spells or unit abilities")."""
+    kind = by if by == "spell" or source not in g.state.objs else (
+        "unit_ability" if g.card(source).type == "unit" else "ability")
+    for sel, chosen in zip(slots, targets):
+        if sel.get("what") in ("location", "chain_item"):
+            continue  # a chain item (a spell or an ability, named by its source) isn't an object chosen
+        for oid in chosen:
+            obj = g.state.objs.get(oid)
+            if obj is not None:
+                g.emit("chosen", obj=oid, player=player, by=by, loc=obj.loc, controller=obj.controller)
+                g.remember("chosen", player, oid, code=kind)

@@ -1,0 +1,182 @@
+"""Decks and the deck-construction rules (103, 161.2.a, 103.5.c, 825.3.a).
+
+A deck file lists the main deck without the chosen champion copy; the champion starts in the
+Champion Zone (108.3) and counts toward the 40 cards and the copy limit (103.3, 103.3.b).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .catalog import Catalog
+from .loader import Loader
+from ..errors import DeckError, ScriptError
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    legend: str
+    champion: str
+    main: tuple[str, ...]
+    runes: tuple[str, ...]
+    battlefields: tuple[str, ...]
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "Deck":
+        """A deck from a parsed deck file (entries with counts expanded); checks nothing, see ``check``."""
+        def expand(entries: list[dict[str, Any]]) -> tuple[str, ...]:
+            return tuple(e["card"] for e in entries for _ in range(int(e["count"])))
+
+        return cls(name=data["name"], legend=data["legend"], champion=data["champion"],
+                   main=expand(data["main"]), runes=expand(data["runes"]),
+                   battlefields=tuple(data["battlefields"]))
+
+
+def load_deck(catalog: Catalog, ref: "str | Path | Deck") -> Deck:
+    """A deck by installed name, or from a deck file (schema-checked)."""
+    if isinstance(ref, Deck):
+        return ref
+    if isinstance(ref, str) and ref in catalog.decks:
+        return Deck.from_data(catalog.decks[ref][0])
+    path = Path(ref)
+    if path.exists():
+        assert catalog.schemas is not None
+        data, _, problems = Loader(catalog.schemas).read(path, "deck")
+        if problems:
+            raise ScriptError(problems)
+        return Deck.from_data(data)
+    for name in catalog.decks:
+        if name.lower().startswith(str(ref).lower()) or str(ref).lower() in name.lower():
+            return Deck.from_data(catalog.decks[name][0])
+    for skipped in catalog.skipped.values():
+        if str(ref) in skipped.decks:
+            raise DeckError(str(ref), [f"the deck is shipped by set {skipped.code} (plugin {skipped.plugin}), "
+                                       f"which was skipped: {skipped.reason} ({skipped.file})"])
+    known = ", ".join(sorted(catalog.decks)) or "none installed"
+    raise DeckError(str(ref), [f"no deck file or installed deck named {ref!r} (installed: {known})"])
+
+
+def violations(catalog: Catalog, deck: Deck) -> list[str]:
+    """Every deck-construction rule the deck breaks, each its own message."""
+    out: list[str] = []
+    cards = catalog.cards
+
+    def get(code: str, role: str) -> Any:
+        card = cards.get(code)
+        if card is None:
+            skipped = next((s for s in catalog.skipped.values() if code in s.cards), None)
+            if skipped is not None:
+                out.append(f"{role} {code} is in set {skipped.code} (plugin {skipped.plugin}), which was skipped: "
+                           f"{skipped.reason} ({skipped.file})")
+            else:
+                out.append(f"{role} {code} is not an installed card")
+        return card
+
+    legend = get(deck.legend, "legend")
+    if legend is not None and legend.type != "legend":
+        out.append(f"legend {deck.legend} ({legend.name}) is a {legend.type}, not a legend (103)")
+    identity = set(legend.domains) if legend is not None else set()
+    champion = get(deck.champion, "chosen champion")
+    if champion is not None and legend is not None:
+        if champion.type != "unit" or champion.supertype != "champion":
+            out.append(f"chosen champion {champion.name} is not a champion unit (103.3.a.2)")
+        elif champion.champion_tag != legend.champion_tag:
+            out.append(f"chosen champion {champion.name} has tag {champion.champion_tag}, "
+                       f"the legend's is {legend.champion_tag} (103.3.a.2)")
+    main = list(deck.main) + [deck.champion]
+    if len(main) < 40:
+        out.append(f"main deck has {len(main)} cards including the chosen champion; at least 40 are required (103.3)")
+    by_name: Counter[str] = Counter()
+    signatures = 0
+    for code in main:
+        card = get(code, "main deck card")
+        if card is None:
+            continue
+        by_name[card.name] += 1
+        if card.type not in ("unit", "spell", "gear") or card.token:
+            out.append(f"{card.name} ({code}) can't be in a main deck (103.3, 185)")
+        if card.supertype == "signature":
+            signatures += 1
+            if legend is not None and card.champion_tag != legend.champion_tag:
+                out.append(f"signature card {card.name} has tag {card.champion_tag}, "
+                           f"the legend's is {legend.champion_tag} (103.3.d.2)")
+        if identity and not set(card.domains) <= identity:
+            out.append(f"{card.name} ({'/'.join(card.domains)}) is outside the domain identity "
+                       f"{'/'.join(sorted(identity))} (103.2.b.4)")
+    first: dict[str, Any] = {}  # the first installed card of each name in the deck, found in one pass
+    for c in cards.values() if by_name else ():
+        if c.name in by_name and c.name not in first:
+            first[c.name] = c
+    for name, count in sorted(by_name.items()):
+        card = first[name]
+        limit = 3
+        kw = catalog.keywords
+        for keyword, _ in card.keywords:
+            if keyword in kw and kw[keyword].deck_limit is not None:
+                limit = min(limit, kw[keyword].deck_limit or 3)
+        if count > limit:
+            rule = "825.3.a" if limit == 1 else "103.3.b"
+            out.append(f"{count} copies of {name}; at most {limit} allowed ({rule})")
+    if signatures > 3:
+        out.append(f"{signatures} Signature cards; at most 3 in total (103.3.d.1)")
+    if len(deck.runes) != 12:
+        out.append(f"rune deck has {len(deck.runes)} runes; exactly 12 are required (161.2.a)")
+    for code in deck.runes:
+        card = get(code, "rune")
+        if card is None:
+            continue
+        if card.type != "rune":
+            out.append(f"{card.name} ({code}) in the rune deck is not a rune (161.2)")
+        elif identity and not set(card.domains) <= identity:
+            out.append(f"rune {card.name} is outside the domain identity (103.4.a.1)")
+    names = []
+    for code in deck.battlefields:
+        card = get(code, "battlefield")
+        if card is None:
+            continue
+        if card.type != "battlefield":
+            out.append(f"{card.name} ({code}) is not a battlefield (103.5)")
+        names.append(card.name)
+    if len(deck.battlefields) != 3:
+        out.append(f"{len(deck.battlefields)} battlefields; every sanctioned mode asks for 3 (103.5.a)")
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    for name in duplicates:
+        out.append(f"battlefield {name} appears more than once; names must differ (103.5.c)")
+    return out
+
+
+def team_violations(catalog: Catalog, decks: list[Deck], teams: tuple[tuple[int, ...], ...],
+                    names: list[str]) -> list[tuple[str, str]]:
+    """(message, rule) for each card two teammates share that the 2v2 rules forbid them to share:
+    the same Champion Legend (491.8.h) or a battlefield in both decks (491.8.i; Core Rules patch notes,
+    October 2025).  Cards are the same when their names are (103.3.b.2: differently named versions are
+    different cards)."""
+    out: list[tuple[str, str]] = []
+
+    def name(code: str) -> str:
+        card = catalog.cards.get(code)
+        return card.name if card is not None else code
+
+    for seats in teams:
+        for a, b in combinations([s for s in seats if s < len(decks)], 2):
+            da, db = decks[a], decks[b]
+            pair = f"{names[a]} and {names[b]} are teammates"
+            if name(da.legend) == name(db.legend):
+                out.append((f"{pair} and both bring the Champion Legend {name(da.legend)} ({da.legend}); "
+                            f"teammates need different Champion Legends (491.8.h)", "491.8.h"))
+            theirs = {name(code) for code in db.battlefields}
+            for code in da.battlefields:
+                if name(code) in theirs:
+                    out.append((f"{pair} and both bring the battlefield {name(code)} ({code}); no battlefield "
+                                f"may be in both teammates' decks (491.8.i)", "491.8.i"))
+    return out
+
+
+def check(catalog: Catalog, deck: Deck) -> None:
+    problems = violations(catalog, deck)
+    if problems:
+        raise DeckError(deck.name, problems)

@@ -1,0 +1,148 @@
+"""Integrity checks of loaded scripts: what a file refers to (keywords, tokens, cards, decks) exists,
+keyword uses have the parameters their definitions ask for, and a card broken in its own file is
+reported there once rather than at every reference to it.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+from . import cardrefs
+from ..errors import Problem
+from .cards import CardDef, KeywordDef
+from .compiler import keyword_id
+from .loader import Document, JsonPath, Reference, references
+from .suggest import closest
+
+if TYPE_CHECKING:
+    from .catalog import Catalog
+
+
+def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = ()) -> list[Problem]:
+    """Every problem of one document read by a :class:`Loader`, with its references (keywords,
+    tokens, and the cards and decks of deck and scenario files) checked against ``catalog``: what
+    ``validate`` reports for that file (the web workshop checks a card typed in a browser this way).
+    ``broken``: codes and names of card files that have problems of their own (not reported again)."""
+    if not isinstance(doc.raw, dict):
+        return doc.report()
+    replaced: set[tuple[str | int, ...]] = set()
+    if doc.kind == "card":
+        for path, message, at_key in keyword_use_problems(doc.raw.get("keywords"), catalog.keywords):
+            doc.problems.append(doc.problem(path, message, at_key=at_key))
+            replaced.update((tuple(path), tuple(path[:2])))  # the schema's generic message there
+    if doc.kind in ("card", "keyword"):
+        refs = doc.refs if doc.refs is not None else references(doc.raw)
+        for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
+            doc.problems.append(doc.problem(path, message))
+    if doc.kind in ("deck", "scenario"):
+        for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
+                                              catalog.decks, broken):
+            doc.problems.append(doc.problem(ref.path, message, at_key=ref.at_key))
+            replaced.add(tuple(ref.path))  # a mistyped code: this message, with its hint, replaces the schema's
+    return doc.report(replaced)
+
+
+def broken_cards(documents: list[Document]) -> set[str]:
+    """Codes and names of card files that failed their own checks: references to them are not
+    reported again as unknown cards."""
+    out: set[str] = set()
+    for doc in documents:
+        if doc.kind == "card" and not doc.valid and isinstance(doc.raw, dict):
+            out.update(str(doc.raw[key]) for key in ("code", "name") if isinstance(doc.raw.get(key), str))
+    return out
+
+
+KEYWORD_NAME = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")
+
+
+def _keyword_hint(name: str, keywords: dict[str, KeywordDef]) -> str:
+    """A hint written the way the user writes keywords: 'shield' for 'shiled', 'Shield' for 'Shiled'."""
+    match = closest(keyword_id(name), keywords)
+    if match is None:
+        return ""
+    return f"; did you mean {match if name.islower() else keywords[match].name!r}?"
+
+
+def keyword_use_problems(uses: Any, keywords: dict[str, KeywordDef]) -> list[tuple[JsonPath, str, bool]]:
+    """Problems of a card's ``keywords:`` list as (path, message, at key): unknown names and
+    parameters that do not fit the keyword (``Assault: many``, ``Tank: 2``, a bare Deathknell)."""
+    if not isinstance(uses, list):
+        return []
+    out: list[tuple[JsonPath, str, bool]] = []
+    path: JsonPath
+    for i, use in enumerate(uses):
+        if isinstance(use, str):
+            name, value, has_value, path = use, None, False, ["keywords", i]
+        elif isinstance(use, dict) and len(use) == 1 and isinstance(next(iter(use)), str):
+            ((name, value),) = use.items()
+            has_value, path = True, ["keywords", i, name]
+        elif isinstance(use, dict) and use:
+            out.append((["keywords", i], f"write one keyword per list item (found {len(use)}: "
+                                         f"{', '.join(map(str, use))})", False))
+            continue
+        else:
+            out.append((["keywords", i], f"{_short(use)} is not a keyword; write a name (Tank) or a name "
+                                         f"with its parameter (Assault: 2)", False))
+            continue
+        kw = keywords.get(keyword_id(name))
+        if kw is None:
+            out.append((path, f"unknown keyword {name!r}{_keyword_hint(name, keywords)}", has_value))
+            continue
+        if not KEYWORD_NAME.match(name):
+            out.append((path, f"write keyword {name!r} as {kw.name!r}", has_value))
+            continue
+        message = _parameter_problem(kw, value, has_value)
+        if message:
+            out.append((path, message, False))
+    return out
+
+
+def _parameter_problem(kw: KeywordDef, value: Any, has_value: bool) -> str | None:
+    kind = kw.parameter_kind
+    example = {"number": f"'{kw.name}: 2'", "effect": f"'{kw.name}: {{type: draw, amount: 1}}'",
+               "cost": f"'{kw.name}: {{energy: 1}}'"}.get(kind or "", "")
+    if not has_value:
+        if kind in ("effect", "cost"):
+            return f"{kw.name} needs {'an effect' if kind == 'effect' else 'a cost'}, e.g. {example}"
+        return None
+    if kind is None:
+        return f"{kw.name} takes no parameter; write just '{kw.name}'"
+    if kind == "number" and not (type(value) is int and 0 <= value <= 99):
+        return f"{kw.name} takes a number from 0 to 99, e.g. {example}, not {_short(value)}"
+    if kind in ("effect", "cost") and not isinstance(value, dict):
+        return f"{kw.name} takes {'an effect' if kind == 'effect' else 'a cost'}, e.g. {example}, not {_short(value)}"
+    return None
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def reference_problems(refs: list[Reference], keywords: dict[str, KeywordDef],
+                       tokens: dict[str, CardDef]) -> list[tuple[JsonPath, str]]:
+    """The references that name no installed keyword or token, with 'did you mean' hints."""
+    out: list[tuple[JsonPath, str]] = []
+    for path, what, name in refs:
+        if what == "keyword":
+            if keyword_id(name) not in keywords:
+                out.append((path, f"unknown keyword {name!r}{_keyword_hint(name, keywords)}"))
+        elif name.lower() not in tokens:
+            match = closest(name.lower(), tokens)
+            hint = f"; did you mean {tokens[match].name!r}?" if match else ""
+            known = "" if tokens else " (no token cards are installed)"
+            out.append((path, f"unknown token {name!r}{hint}{known}"))
+    return out
+
+
+def check_integrity(catalog: Catalog) -> list[Problem]:
+    """Every keyword and token the loaded cards refer to exists (with a 'did you mean' hint)."""
+    problems: list[Problem] = []
+    for card in catalog.cards.values():
+        doc = Document(Path(card.source), "card", card.raw, valid=True)
+        for path, message, at_key in keyword_use_problems(card.raw.get("keywords"), catalog.keywords):
+            problems.append(doc.problem(path, message, at_key=at_key))
+        for path, message in reference_problems(references(card.raw), catalog.keywords, catalog.tokens):
+            problems.append(doc.problem(path, message))
+    return problems

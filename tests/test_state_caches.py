@@ -1,0 +1,97 @@
+"""The per-state caches (core/engine/caches.py) and the order of static abilities: a change the caches
+don't hear of fails the soak's check, the docstring names every cache key the engine uses, and the
+statics are applied oldest first whatever order the objects were indexed in (issue 13)."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from riftscript.core import Game, load_catalog
+from riftscript.core.engine import caches, layers
+from riftscript.core.engine.builder import Builder
+from riftscript.core.engine.invariants import check
+
+ENGINE = Path(__file__).resolve().parents[1] / "core" / "engine"
+
+
+@lru_cache(maxsize=1)
+def cat() -> Any:
+    return load_catalog()
+
+
+def _baseline(g: Game) -> tuple[set[int], Counter[str]]:
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    return cards, Counter(g.state.objs[o].code for o in cards)
+
+
+def test_a_change_without_a_new_version_fails_the_check() -> None:
+    """Energy put in a pool behind the game's back: the legal actions and payment plans remembered for
+    this version are stale, and invariants.check (run by the soaks) says so until the game is touched."""
+    b = Builder(cat())
+    b.add(0, "OGN-003", zone="hand")  # a unit to play for 2 energy
+    g, _ = b.build()
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    before = g.legal_actions()
+    assert not any(a["type"] == "play" for a in before)  # no energy, nothing to play
+    g.state.players[0].energy = 5  # a wrong invalidation: no event, no touch()
+    problems = check(g, cards, counts)
+    assert any("cached legal actions differ" in m for m in problems)
+    g.touch()
+    assert check(g, cards, counts) == []
+    assert any(a["type"] == "play" for a in g.legal_actions())
+
+
+def test_the_caches_docstring_names_every_key_the_engine_remembers() -> None:
+    """Every memo key the engine writes is listed (with what invalidates it) in ``Caches``'s docstring."""
+    doc = caches.Caches.__doc__ or ""
+    keys: set[str] = set()
+    for path in ENGINE.glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        keys |= set(re.findall(r'memo\[\(?"(\w+)"', text)) | set(re.findall(r'memo\.get\("(\w+)"', text))
+        keys |= set(re.findall(r'key = \("(\w+)"', text))
+    assert keys, "no memo keys found: the pattern above is out of date"
+    assert sorted(k for k in keys if k not in doc) == []
+
+
+def test_statics_are_ordered_by_timestamp_not_by_indexing() -> None:
+    """Two Might floors from statics ("to a minimum of N") depend on their order; a loaded game indexes
+    objects by id, a live one as they came: both apply them oldest first."""
+    b = Builder(cat())
+    b.add(0, "OGN-011")  # Magma Wurm: a static affecting other objects
+    b.add(1, "OGN-011")
+    g, _ = b.build()
+    order = [key for key in g.index.statics_in_order(g)]
+    assert order == sorted(order, key=lambda k: (g.state.objs[k[0]].timestamp, k[0], k[1]))
+    # index the same objects the other way round: the order of the statics does not change
+    reordered = dict(reversed(list(g.index.static_sources.items())))
+    g.index.static_sources = reordered
+    g.index.order_changed()
+    assert g.index.statics_in_order(g) == order
+    assert [src for src, _ in layers.statics_by_kind(g)["enter_ready"]] == [src for src, _ in order]
+    loaded = Game.from_json(cat(), g.to_json(), replay=False)
+    assert loaded.index.statics_in_order(loaded) == order
+
+
+def test_per_card_facts_are_worked_out_by_the_compiler() -> None:
+    """What was remembered per card in module-level dicts keyed by id() is on the compiled card now."""
+    from riftscript.core.engine import playing, targeting
+
+    catalog = cat()
+    game = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=1)
+    spells = [c for c in catalog.cards.values() if c.type == "spell" and c.facts.target_slots]
+    keyworded = [c for c in catalog.cards.values() if c.keywords]
+    assert spells and keyworded
+    assert targeting.target_slots(spells[0]) is spells[0].facts.target_slots
+    assert layers.printed_keywords(game, keyworded[0]) is keyworded[0].facts.printed_keywords
+    assert set(keyworded[0].facts.printed_keywords) == {name for name, _ in keyworded[0].keywords}
+    some = next(iter(game.state.objs))
+    own = game.card(some)
+    assert playing.optional_costs(game, some) == [a.body["name"] for a in own.facts.additional if a.body.get("optional")]
+    for card in catalog.cards.values():
+        for ability in card.abilities:
+            assert ability.effect_targets is not None
+            assert targeting.ability_targets(ability) is ability.effect_targets
