@@ -195,37 +195,6 @@ def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
                for entry in g.state.history)
 
 
-def _played(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: played_this_turn, where: FILTER}``: cards you played this turn that match the filter by their
-    card (token or not, type), wherever they are now (Swain: "a non-token unit, a non-token gear and a spell")."""
-    g = ctx.g
-    where = node.get("where") or {}
-    count = 0
-    for entry in g.state.history:
-        if entry[0] != "played" or entry[1] != ctx.you or entry[2] not in g.state.objs:
-            continue
-        obj, card = g.state.objs[entry[2]], g.card(entry[2])
-        if "type" in where and not ctx.is_kind(entry[2], where["type"]):
-            continue
-        if "token" in where and bool(obj.token or card.supertype == "token") != bool(where["token"]):
-            continue
-        count += 1
-    return count
-
-
-def _chosen_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: chosen_this_turn, where: FILTER}``: how many times this turn your spells and abilities chose
-    an object that meets the filter (Hungry Wolf: "if you've chosen an enemy unit this turn")."""
-    count = 0
-    for event in reversed(ctx.g.log):
-        if event["t"] == "turn_start":
-            break
-        if event["t"] == "chosen" and event.get("player") == ctx.you and event.get("obj") in ctx.g.state.objs \
-                and ctx.matches(event["obj"], node.get("where")):
-            count += 1
-    return count
-
-
 def _activations_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: activations_this_turn, player: RELATION, where: FILTER}``: how many activated abilities players of
     that relation to you (default friendly) played this turn on objects that meet the filter (Piltovan Forge:
@@ -445,14 +414,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
                      text="the number of times {of_is} [Empowered]", plugin=PLUGIN),
-        LanguageWord("amount", "played_this_turn", _played,
-                     {"properties": {"where": {"type": "object", "properties": {
-                         "type": {"enum": ["unit", "gear", "spell", "card"]}, "token": {"type": "boolean"}},
-                         "additionalProperties": False}}},
-                     text="the number of such cards you played this turn", plugin=PLUGIN),
-        LanguageWord("amount", "chosen_this_turn", _chosen_this_turn,
-                     {"properties": {"where": {"$ref": "#/$defs/filter"}}},
-                     text="the number of times you chose such a unit this turn", plugin=PLUGIN),
         LanguageWord("amount", "activations_this_turn", _activations_this_turn,
                      {"properties": {"player": {"enum": ["you", "friendly", "opponent", "any"]},
                                      "where": {"$ref": "#/$defs/filter"}}},
