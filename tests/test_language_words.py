@@ -46,6 +46,12 @@ class Words:
             LanguageWord("amount", "marks", lambda ctx, node, subject: sum(
                 1 for e in ctx.g.state.history if e[0] == MARK and e[1] == ctx.you),
                 {"properties": {}}, text="the number of marks you made"),
+            LanguageWord("amount", "times_marked", lambda ctx, node, subject: 1,
+                         {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
+            LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
+                         {"type": "boolean"}, text="marked by you"),
+            LanguageWord("filter", "mark_colour", lambda ctx, oid, obj, card, want: False,
+                         {"enum": ["red", "blue"]}, text="{value}"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
             LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
@@ -141,3 +147,24 @@ def test_a_plugin_step_on_itself_first_reads_as_part_of_the_cost(catalog: Any) -
     built_in = {**ability, "effect": {"type": "sequence", "steps": [{"type": "stun", "target": "self"},
                                                                     {"type": "draw", "amount": 1}]}}
     assert render_card({**MARKER, "abilities": [built_in]}, catalog).startswith("{1}, {Exhaust}: Stun me")
+
+
+def test_an_amount_word_counting_times_reads_per_time(catalog: Any) -> None:
+    """A plugin amount 'the number of times {of_is} ...' words its subject ("I'm") and gives "for each time"."""
+    static = {"kind": "static", "modifiers": [{"type": "might", "amount": {"type": "times_marked", "of": "self"}}]}
+    text = render_card({**MARKER, "abilities": [static]}, catalog)
+    assert text.startswith("I have +1 Might") and text.endswith("Might for each time I'm marked.")
+
+
+def test_a_filter_word_that_is_a_phrase_follows_the_noun(catalog: Any) -> None:
+    """A one-word state is an adjective ("a non-marked unit" above); a phrase comes after the noun."""
+    kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
+                                                                    "where": {"marked_by_you": True}}}}
+    assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a unit marked by you."
+
+
+def test_a_filter_word_that_is_its_value_is_an_adjective(catalog: Any) -> None:
+    """A filter word whose English is its value alone reads as an adjective ("a Red unit")."""
+    kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
+                                                                    "where": {"mark_colour": "red"}}}}
+    assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a Red unit."

@@ -6,6 +6,7 @@ rendering is worded differently from the printed card.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,41 @@ def test_set_text_style() -> None:
     assert render_card(card(code="UNL-999", abilities=[ability, activated])).splitlines() == [
         "You may spend 4 XP as an additional cost to play me. If you do, I cost {2} less.",
         "[Reaction] — {Exhaust}: Draw 1."]
+
+
+def test_counting_text_styles() -> None:
+    """'or_more_numerals', 'control_counts', 'condition_first' and 'unless' (Vendetta's wording) change an invented
+    set's cards only: counts of what the player controls in numerals with 'control', the player's runes
+    against an opponent's, the condition of a phase trigger first."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["or_more_numerals", "control_counts",
+                                                                   "condition_first", "unless"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    runes = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+             "if": {"type": "compare", "left": {"type": "stat", "stat": "runes"}, "op": "ge", "right": 9},
+             "effect": {"type": "draw", "amount": 1}}
+    fewer = {**runes, "if": {"type": "compare", "left": {"type": "stat", "stat": "runes"}, "op": "gt",
+                             "right": {"type": "stat", "stat": "runes", "player": "opponent"}}}
+    gear = {**runes, "if": {"type": "exists", "what": {"pick": "all", "what": "gear", "where": {"controller": "you"}},
+                            "at_least": 4}}
+    phase = {**fewer, "when": {"event": "phase_start", "phase": "ending", "whose_turn": "yours"}}
+    per_gear = {"kind": "static", "modifiers": [{"type": "might", "amount": {
+        "type": "count", "of": {"pick": "all", "what": "gear", "where": {"controller": "you", "exhausted": True}}}}]}
+    unless = {"kind": "static", "while": {"type": "not", "of": {"type": "is", "subject": "self", "state": "stunned"}},
+              "modifiers": [{"type": "might", "amount": 2}]}
+    assert render_card(card(abilities=[unless]), styled) == "I have +2 Might unless I'm stunned."
+    assert render_card(card(code="OGN-999", abilities=[unless])) == "While I'm not stunned, I have +2 Might."
+    assert render_card(card(abilities=[per_gear]), styled).endswith("each exhausted gear you control.")
+    assert render_card(card(code="OGN-999", abilities=[per_gear])).endswith("each of your exhausted gear.")
+    lines = render_card(card(abilities=[runes, fewer, gear, phase]), styled).splitlines()
+    assert "control 9 or more runes," in lines[0]
+    assert "control more runes than an opponent," in lines[1]
+    assert "control 4 or more gear," in lines[2]
+    assert lines[3].startswith("If you control more runes than an opponent at") and "Ending Phase, " in lines[3]
+    plain = render_card(card(code="OGN-999", abilities=[runes, fewer, gear, phase])).splitlines()
+    assert "have 9+ runes," in plain[0] and "have more runes than an opponent," in plain[1]
+    assert "have 4+ gear," in plain[2] and plain[3].startswith("At the start of") and "Ending Phase, if " in plain[3]
 
 
 def spiritforged(**fields: Any) -> dict[str, Any]:
@@ -332,6 +368,41 @@ def test_a_battlefields_cost_for_playing_units_there() -> None:
                                                               "cost": {"energy": 1}}]}])
     text = render_card(den)
     assert text.startswith("Any player may pay {1} as") and text.endswith("a Poro. If they do, it's played here.")
+
+
+def test_a_label_says_its_own_condition_once() -> None:
+    """An ability labelled with a keyword whose 'while' is that keyword reads the label alone."""
+    static = {"kind": "static", "keyword": "Legion", "while": {"type": "keyword", "keyword": "legion"},
+              "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card(card(abilities=[static])) == "[Legion] — I have +1 Might."
+
+
+def test_at_a_battlefield_with_exactly_so_many_other_units() -> None:
+    """'I'm at a battlefield' and 'exactly N other units of yours here' read as one place with them."""
+    where = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "at_battlefield"}, {
+        "type": "exists", "what": {"pick": "all", "what": "unit",
+                                   "where": {"controller": "you", "other": True, "location": "here", "tag": "Poro"}},
+        "at_least": 2, "at_most": 2}]}
+    static = {"kind": "static", "while": where, "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card(card(code="OGN-999", abilities=[static])).startswith(
+        "While I'm at a battlefield with exactly 2 other Poro units you control,")
+
+
+def test_played_this_turn_conditions_share_one_sentence() -> None:
+    """Several 'you've played X this turn' conditions read as one list."""
+    played = [{"type": "history", "event": "played", "player": "you", "subject": {"type": t}} for t in ("gear", "spell")]
+    trigger = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+               "if": {"type": "all", "of": played}, "effect": {"type": "draw", "amount": 2}}
+    assert "if you've played a gear and a spell this turn," in render_card(card(code="OGN-999", abilities=[trigger]))
+
+
+def test_one_card_of_yours_in_a_zone() -> None:
+    """'if you have a Poro card in your trash' (a selection's 'from your trash' reads 'in' in a condition)."""
+    ready = {"kind": "static", "while": {"type": "exists", "what": {
+        "pick": "all", "what": "card", "zone": "trash", "whose": "you", "where": {"tag": "Poro"}}},
+        "modifiers": [{"type": "enter_ready"}]}
+    text = render_card(card(abilities=[ready]))
+    assert text.startswith("I enter ready if") and text.endswith("a Poro card in your trash.")
 
 
 def test_lasting_effects() -> None:

@@ -399,8 +399,8 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
 
 def location_costs(g: "Game", oid: int) -> list[tuple[int, str, dict[str, Any]]]:
     """(location, cost name, modifier) of the battlefields whose static lets the unit be played there
-    for an optional additional cost (``play_location`` ``here`` with a ``cost``): "any player may pay
-    {Any}{Any} as an additional cost to play such a unit; if they do, they play it to this battlefield"."""
+    for an optional additional cost (``play_location`` ``here`` with a ``cost``): open to every player,
+    and the unit paid for goes to that battlefield (Dragon Roost)."""
     return [(g.obj(src).loc, str(mod.get("name") or g.card(src).name), mod)
             for mod, src in layers.static_modifiers_affecting(g, "play_location", oid)
             if mod.get("location") == "here" and "cost" in mod and g.obj(src).zone == "bfcard"]

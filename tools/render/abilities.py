@@ -114,8 +114,9 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
             # "I cost {2} less to play from anywhere other than your hand"
             return [s + " to play from anywhere other than your hand" for s in sentences]
         what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
-        own_units = isinstance(what, Mapping) and what.get("what", "unit") == "unit" and \
-            (what.get("where") or {}).get("controller") in ("friendly", "you")
+        own_units = isinstance(what, Mapping) and (what.get("what", "unit") == "unit" and (
+            what.get("where") or {}).get("controller") in ("friendly", "you")
+            or bool(what.get("zone")) and what.get("whose") == "you")  # or a card of yours in a zone
         if moment and own_units and all(isinstance(m, Mapping) and m.get("type") in ("enter_ready",
                                                                                       "enter_exhausted")
                                         for m in modifiers):
@@ -123,6 +124,10 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
         if moment and affects == "self" and self.styled("cost_if_after") \
                 and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
+        if isinstance(cond, Mapping) and cond.get("type") == "not" and isinstance(cond.get("of"), Mapping) \
+                and self.styled("unless"):
+            # "I don't deal combat damage unless I'm at a battlefield ..."
+            return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
         # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
         past = isinstance(cond, Mapping) and (cond.get("type") == "history" or about_the_turn(cond))
         prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
@@ -487,6 +492,12 @@ def ability(self: Renderer, ability: Node, head: str = "") -> str:
     kind = ability.get("kind")
     ctx = self.base
     labels = self.labels(ability)
+    label = ability.get("keyword")
+    for key in ("while", "only_while"):
+        said = ability.get(key)
+        if isinstance(label, str) and isinstance(said, Mapping) and said.get("type") == "keyword" \
+                and set(said) == {"type", "keyword"} and norm_kw(str(said["keyword"])) == norm_kw(label):
+            ability = {k: v for k, v in ability.items() if k != key}  # "[Empowered] — ...": the label says it
     cond = step_condition(ability.get("condition"))
     prefix = ""
     if isinstance(cond, Mapping) and cond.get("type") != "keyword":
@@ -571,6 +582,10 @@ def triggered(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], head: str = 
     if ability.get("if") == {"type": "is", "subject": "self", "state": "controlled"}:
         # "While you control this battlefield, when you play a spell, ..."
         head, cond = f"While {self.condition(inner, ability['if'])}, {head[0].lower()}{head[1:]}", ""
+    if cond and isinstance(t, Mapping) and t.get("event") == "phase_start" and head.startswith("At the start") \
+            and self.styled("condition_first"):
+        # "If <condition> at the start of <phase>, ..." (the condition before the moment)
+        head, cond = f"If {cond[3:-2]} a{head[1:]}", ""
     effect = self.text(inner, ability.get("effect"))
     if ability.get("optional"):
         effect = f"{inner.you().text} may {effect}"

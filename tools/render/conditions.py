@@ -55,6 +55,14 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
     if kind == "count":
         of = node.get("of")
         each = self.selection(ctx, of, mode="each").text if isinstance(of, Mapping) else self.obj(ctx, of)
+        where = of.get("where") if isinstance(of, Mapping) else None
+        if isinstance(of, Mapping) and isinstance(where, Mapping) and where.get("controller") == "you" \
+                and not of.get("zone") and self.styled("control_counts"):
+            # "for each gear you control" (instead of "for each of your gear")
+            rest = {k: v for k, v in where.items() if k not in ("controller", "location", "other")}
+            adjs, noun, posts, late = self.filter_words(ctx, rest, str(of.get("what", "unit")), False)
+            each = " ".join((["other"] if where.get("other") else []) + adjs + [noun, "you control"]
+                            + (["here"] if where.get("location") == "here" else []) + posts + late)
         bare = self.selection(ctx, {**of, "pick": "all"}, mode="bare").text if isinstance(of, Mapping) \
             else self.obj(ctx, of)
         equal = f"the number of {bare}"
@@ -100,7 +108,11 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
         if name in ("x", "keyword_value") and times == 1 and plus == 0:
             return Amt("X", equal="X")
     elif (word := plugin_word("amount", str(kind))) is not None and word.text:
-        equal = word.text.format(of=self.obj(ctx, node.get("of", "self")))
+        # {of}: the object ("me"); {of_is}: it with its "to be" ("I'm", "it's")
+        equal = word.text.format(of=self.obj(ctx, node.get("of", "self")),
+                                 of_is=self.subject(ctx, node.get("of", "self")).be())
+        if equal.startswith("the number of times "):
+            per = " for each time " + equal.removeprefix("the number of times ")
     else:
         return Amt(mark(f"amount type {kind!r}"))
     if times != 1:
@@ -122,6 +134,28 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
             "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
             "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}:
         return f"{self.subject(ctx, parts[0]['subject']).be()} attacking with another unit"
+    if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
+            "type": "is", "subject": "self", "state": "at_battlefield"} and isinstance(parts[1], Mapping) \
+            and parts[1].get("type") == "exists" and parts[1].get("at_least", 1) == parts[1].get("at_most") \
+            and isinstance(parts[1].get("what"), Mapping) and isinstance(parts[1]["what"].get("where"), Mapping) \
+            and parts[1]["what"]["where"].get("location") == "here" and set(parts[1]["what"]) <= {"pick", "what", "where"}:
+        # "I'm at a battlefield with exactly one other unit you control"
+        found = parts[1]["what"]
+        rest = {k: v for k, v in found["where"].items() if k != "location"}
+        count = parts[1]["at_most"]
+        noun = self.there_are(ctx, {**found, "where": rest}, f"exactly {number_word(count) if count == 1 else count}")
+        mine = noun.startswith(f"{ctx.you().text} have ")
+        noun = noun.removeprefix(f"{ctx.you().text} have ").removeprefix("there are ").removeprefix("there is ")
+        return f"{ctx.self_subj.be()} at a battlefield with {noun}" + (f" {ctx.you().text} control" if mine else "")
+    if kind == "all" and isinstance(parts, list) and len(parts) > 1 and all(
+            isinstance(p, Mapping) and p.get("type") == "history" and set(p) <= {"type", "event", "player", "subject"}
+            and p.get("event") == parts[0].get("event") and p.get("player") == parts[0].get("player") for p in parts):
+        # "you've played a non-token unit, a non-token gear, and a spell this turn"
+        said = [self.condition(ctx, p) for p in parts]
+        head = said[0].split(" ", 2)[:2]
+        if all(t.endswith(" this turn") and t.split(" ", 2)[:2] == head for t in said):
+            return " ".join(head) + " " + series([t.split(" ", 2)[2].removesuffix(" this turn") for t in said]) \
+                + " this turn"
     if kind in ("all", "any") and isinstance(parts, list):
         word = "and" if kind == "all" else "or"
         subjects = {p.get("subject") for p in parts if isinstance(p, Mapping) and p.get("type") == "is"}
@@ -232,6 +266,8 @@ def exists(self: Renderer, ctx: Ctx, cond: Mapping[str, Any], negate: bool = Fal
 
 def or_more(self: Renderer, n: int) -> str:
     """A lower bound on a count: '2+', or in words ('two or more', the set style ``or_more``)."""
+    if self.styled("or_more_numerals"):
+        return f"{n} or more"
     return f"{number_word(n)} or more" if self.styled("or_more") else f"{n}+"
 
 
@@ -276,8 +312,12 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
         phrase, plural = f"{quantity} {noun}", not quantity.endswith(" one")
     else:
         phrase, plural = self.selection(ctx, {**base, "pick": "target"}).text, False
+    if zone and sel.get("whose") == "you" and quantity == "" and f" from {ctx.your()} " in f"{phrase} ":
+        # one card of yours in a zone: "you have a <card> in your trash", not "there is a <card> from your trash"
+        return f"{ctx.you().text} have {phrase.replace(f' from {ctx.your()} ', f' in {ctx.your()} ')}"
     if owned and not zone:
-        verb = "have" if quantity else "control"
+        verb = "have" if quantity and not (self.styled("control_counts") and quantity.endswith("or more")) \
+            else "control"
         who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
             else f"an opponent {third_singular(verb)}"
         return f"{who} {phrase}"
@@ -311,9 +351,13 @@ def compare(self: Renderer, ctx: Ctx, cond: Mapping[str, Any]) -> str:
             return f"{subject.text} {subject.verb('have')} {right} Might or {'less' if op == 'le' else 'more'}"
         if kind == "stat" and left.get("stat") in have_stats and not left.get("plus") and not left.get("times"):
             player = left.get("player")
+            mine = "control" if left["stat"] == "runes" and self.styled("control_counts") else "have"
             who = {"opponent": "an opponent has", "its_controller": "its controller has"}.get(
-                str(player), f"{ctx.you().text} have")
-            what = have_stats[str(left["stat"])].format(your=ctx.your() if who.endswith("have") else "their")
+                str(player), f"{ctx.you().text} {mine}")
+            if op == "ge" and mine == "control":
+                quantity = self.or_more(right)
+            what = have_stats[str(left["stat"])].format(your=ctx.your() if who.endswith(("have", "control"))
+                                                         else "their")
             return f"{who} {quantity} {what}"
         if kind == "stat" and left.get("stat") == "power_spent_this_turn" and op == "ge" \
                 and not left.get("plus") and not left.get("times"):
@@ -327,6 +371,13 @@ def compare(self: Renderer, ctx: Ctx, cond: Mapping[str, Any]) -> str:
             quantity = {"ge": self.or_more(right), "gt": f"more than {word}", "le": f"at most {word}",
                         "lt": f"fewer than {word}", "eq": f"exactly {word}", "ne": f"other than {word}"}[op]
             return self.there_are(ctx, left.get("of"), None if right == 0 and op in ("le", "eq") else quantity)
+    if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
+            and left.get("type") == right.get("type") == "stat" and left.get("stat") == right.get("stat") == "runes" \
+            and set(left) == {"type", "stat"} and set(right) == {"type", "stat", "player"} \
+            and right["player"] == "opponent":
+        # your runes against an opponent's: "you have fewer runes than ..." (control_counts: "control")
+        verb = "control" if self.styled("control_counts") else "have"
+        return f"{ctx.you().text} {verb} {'fewer' if op == 'lt' else 'more'} runes than an opponent"
     if op in ("lt", "gt") and isinstance(left, Mapping) and isinstance(right, Mapping) \
             and set(left) == set(right) == {"type", "of"} and left["type"] == right["type"] == "might" \
             and isinstance(left["of"], str):

@@ -346,9 +346,13 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
         if word is None or not word.text:
             posts.append(mark(f"filter {key}"))
         elif where[key] is True:
-            adjs.append(word.text)
+            # a one-word state is an adjective ("an [Empowered] unit"), a phrase comes after the noun
+            # ("a battlefield you control", "a unit in a showdown")
+            (posts if " " in word.text.strip() else adjs).append(word.text)
         elif where[key] is False:
             adjs.append(f"non-{word.text.strip('[]')}")
+        elif word.text == "{value}":
+            adjs.append(str(where[key]).capitalize())  # the value itself is the adjective ("an enemy Chaos unit")
         else:
             posts.append(word.text.format(value=where[key]))
     return adjs, noun, posts, late

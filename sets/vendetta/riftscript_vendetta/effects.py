@@ -195,37 +195,6 @@ def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
                for entry in g.state.history)
 
 
-def _played(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: played_this_turn, where: FILTER}``: cards you played this turn that match the filter by their
-    card (token or not, type), wherever they are now (Swain: "a non-token unit, a non-token gear and a spell")."""
-    g = ctx.g
-    where = node.get("where") or {}
-    count = 0
-    for entry in g.state.history:
-        if entry[0] != "played" or entry[1] != ctx.you or entry[2] not in g.state.objs:
-            continue
-        obj, card = g.state.objs[entry[2]], g.card(entry[2])
-        if "type" in where and not ctx.is_kind(entry[2], where["type"]):
-            continue
-        if "token" in where and bool(obj.token or card.supertype == "token") != bool(where["token"]):
-            continue
-        count += 1
-    return count
-
-
-def _chosen_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: chosen_this_turn, where: FILTER}``: how many times this turn your spells and abilities chose
-    an object that meets the filter (Hungry Wolf: "if you've chosen an enemy unit this turn")."""
-    count = 0
-    for event in reversed(ctx.g.log):
-        if event["t"] == "turn_start":
-            break
-        if event["t"] == "chosen" and event.get("player") == ctx.you and event.get("obj") in ctx.g.state.objs \
-                and ctx.matches(event["obj"], node.get("where")):
-            count += 1
-    return count
-
-
 def _activations_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: activations_this_turn, player: RELATION, where: FILTER}``: how many activated abilities players of
     that relation to you (default friendly) played this turn on objects that meet the filter (Piltovan Forge:
@@ -392,6 +361,11 @@ def _name_named(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return card.name in named
 
 
+def _name_of(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``name_of: self``: a card whose name is that object's (Shadow Assassin's trash, Spiderling's neighbours)."""
+    return card.name in {ctx.g.card(src).name for src in ctx.resolve(want)}
+
+
 def _turn_number(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: turn_number, player: P}``: which of that player's turns this is (their first is 1), 0 while it
     is another player's turn (Otterpus: "during their first or second turn")."""
@@ -414,7 +388,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="not the only spell an opponent has played this turn", plugin=PLUGIN),
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
-        LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="of domain {value}", plugin=PLUGIN),
+        LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="{value}", plugin=PLUGIN),
         LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
                      text="with exactly {value} units there", plugin=PLUGIN),
@@ -431,6 +405,7 @@ def riftscript_language() -> list[LanguageWord]:
                      text="in combat with an enemy {value} unit", plugin=PLUGIN),
         LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
                      text="being chosen by an enemy {value} spell", plugin=PLUGIN),
+        LanguageWord("filter", "name_of", _name_of, {"$ref": "#/$defs/selector"}, text="with my name", plugin=PLUGIN),
         LanguageWord("filter", "name_named", _name_named, {"$ref": "#/$defs/selector"}, text="with that name",
                      plugin=PLUGIN),
         LanguageWord("hook", "named_card", text="{subject} named {value}", plugin=PLUGIN),
@@ -438,15 +413,7 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("filter", "empowered", _filter, {"type": "boolean"}, text="[Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "times_empowered", _times, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                           "required": ["of"]},
-                     text="the number of times {of} is [Empowered]", plugin=PLUGIN),
-        LanguageWord("amount", "played_this_turn", _played,
-                     {"properties": {"where": {"type": "object", "properties": {
-                         "type": {"enum": ["unit", "gear", "spell", "card"]}, "token": {"type": "boolean"}},
-                         "additionalProperties": False}}},
-                     text="the number of such cards you played this turn", plugin=PLUGIN),
-        LanguageWord("amount", "chosen_this_turn", _chosen_this_turn,
-                     {"properties": {"where": {"$ref": "#/$defs/filter"}}},
-                     text="the number of times you chose such a unit this turn", plugin=PLUGIN),
+                     text="the number of times {of_is} [Empowered]", plugin=PLUGIN),
         LanguageWord("amount", "activations_this_turn", _activations_this_turn,
                      {"properties": {"player": {"enum": ["you", "friendly", "opponent", "any"]},
                                      "where": {"$ref": "#/$defs/filter"}}},
