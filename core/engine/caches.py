@@ -59,24 +59,25 @@ class Caches:
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
         self.granted_abilities: dict[int, tuple[dict[str, Any], "Ability"]] = {}
-        self._memo: dict[Any, Any] = {}
-        self._memo_version = -1
-        self._statics_memo: dict[Any, Any] = {}
-        self._statics_memo_generation = -1
+        self.memo_answers: dict[Any, Any] = {}
+        self.memo_version = -1
+        self.statics_answers: dict[Any, Any] = {}
+        self.statics_memo_generation = -1
 
     def memo(self) -> dict[Any, Any]:
-        """A dict valid only while the state is unchanged (``version``)."""
-        if self._memo_version != self.version:
-            self._memo = {}
-            self._memo_version = self.version
-        return self._memo
+        """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
+        ``memo_answers`` itself while ``memo_version`` is current (a call saved on a hot path)."""
+        if self.memo_version != self.version:
+            self.memo_answers = {}
+            self.memo_version = self.version
+        return self.memo_answers
 
     def statics_memo(self, generation: int) -> dict[Any, Any]:
         """A dict valid while the static abilities in force are unchanged (their ``generation``)."""
-        if self._statics_memo_generation != generation:
-            self._statics_memo = {}
-            self._statics_memo_generation = generation
-        return self._statics_memo
+        if self.statics_memo_generation != generation:
+            self.statics_answers = {}
+            self.statics_memo_generation = generation
+        return self.statics_answers
 
     def state_replaced(self) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
@@ -90,5 +91,5 @@ class Caches:
         out from the state dropped, the compiled abilities shared (they depend on the catalog only)."""
         other = Caches()
         other.__dict__.update(self.__dict__)
-        other.chars, other.chars_reads, other._memo, other._statics_memo = {}, {}, {}, {}
+        other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         return other
