@@ -7,8 +7,8 @@ builds one position per size N (N units a side) and measures, on one core:
   half at a battlefield each, the attacker's with triggers), five real cards in hand and six ready
   runes.  Reported per listing and per listed action; the target is a cost per listed action
   roughly constant across sizes.
-- a triggered combat: the attacker's N units at its base, each with an 'when I attack: deal 1 to an
-  enemy unit here' trigger (Crackshot Corsair), move together to a battlefield held by the
+- a triggered combat: the attacker's N units at its base, each with an attack trigger dealing 1 to an
+  enemy unit at that battlefield (Crackshot Corsair), move together to a battlefield held by the
   defender's N units, each with a 'when I defend' trigger (Ahri, Inquisitive); both players have
   Viktor, Leader out of the combat, who makes a Recruit token whenever another of their units dies.
   Every decision is answered with the first listed action (passes where a pass is listed), each
@@ -34,8 +34,8 @@ from riftscript.core.engine.game import Game
 
 HAND = ["OGN-169", "OGN-168", "OGN-003", "OGN-185", "OGN-006"]  # Jinx Champion Deck cards
 RUNES = ["OGN-007"] * 3 + ["OGN-166"] * 3
-ATTACKER = "OGN-130"  # Crackshot Corsair: when I attack, deal 1 to an enemy unit here
-DEFENDER = "OGN-119"  # Ahri, Inquisitive: when I attack or defend, an enemy unit here gets -2 Might
+ATTACKER = "OGN-130"  # Crackshot Corsair (an attack trigger: 1 damage to an enemy unit at its battlefield)
+DEFENDER = "OGN-119"  # Ahri, Inquisitive (a combat trigger: -2 Might to an enemy unit there)
 PLAIN = "OGN-003"  # Chemtech Enforcer
 VIKTOR = "OGN-246"  # Viktor, Leader: when another unit of yours dies, make a Recruit
 

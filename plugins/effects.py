@@ -387,7 +387,7 @@ def modify_might(ctx: EffectContext, node: Node) -> None:
         else:
             amount = ctx.amount(node.get("amount", 1))
         if node.get("negative") and any(oid in slot for slot in ctx.targets):
-            # "if a spell or ability you control would give -Might to a unit it chooses, it gives an additional -1"
+            # extra_might_loss: -Might given by the player's own spells and abilities to a unit they chose grows
             amount += sum(int(mod["value"]) for mod, src in layers.static_modifiers(g, "hook")
                           if mod["hook"] == "extra_might_loss" and g.obj(src).controller == ctx.controller)
         mod: Node = {"type": "might", "amount": max(0, amount)}
@@ -665,7 +665,7 @@ def play(ctx: EffectContext, node: Node) -> None:
                 options = [loc for loc in playing.play_locations(g, ctx.you, oid)
                            if playing.priced_location(g, ctx.you, oid, loc, paid)]
                 if card.type == "unit" and "also_at" in node:
-                    # "if it is a unit, you may play it here" - besides where units may be played
+                    # a unit may also go to also_at - besides where units may be played
                     extra = ctx.place(node["also_at"])
                     if extra != NOWHERE and extra not in options and movement.can_enter(g, extra, ctx.you):
                         options = options + [extra]
@@ -753,8 +753,8 @@ def attach(ctx: EffectContext, node: Node) -> None:
 
 def turn_into_copy(ctx: EffectContext, node: Node) -> None:
     """The target becomes a copy of the other unit for as long as the card whose text this is (an
-    Equipment's effect text) stays attached to it ("the equipped unit becomes a copy of that unit for as long
-    as this is attached to it"); once only while it stays attached."""
+    Equipment's effect text) stays attached to it (the copy ends when the
+    Equipment comes off); once only while it stays attached."""
     g = ctx.g
     holder = ctx.text_of
     models = [o for o in ctx.resolve(node["of"], "copy") if o in g.state.objs and g.obj(o).zone == "board"]
@@ -831,7 +831,7 @@ def reveal_until(ctx: EffectContext, node: Node) -> None:
 
 
 def _before_reveal(ctx: EffectContext, owner: int) -> None:
-    """'If you would reveal cards from a deck, look at the top card first; you may recycle it'
+    """A peek at the top card, which may be recycled, before a deck reveals cards
     (Void Hatchling): the hook look_before_reveal on an object the revealing player controls."""
     g = ctx.g
     deck = g.player(owner).main_deck

@@ -399,7 +399,7 @@ def test_text_sub_action(tmp_path: Path) -> None:
     """'riftscript audit text' runs the text audit (tools/textaudit.py) on a reference file."""
     reference = tmp_path / "reference.json"
     reference.write_text(json.dumps([{"public_code": "OGN-003/298", "name": "Chemtech Enforcer",
-                                      "rules_text": "When you play me, discard 1."}]))
+                                      "rules_text": "A made-up reference line for the comparison."}]))
     result = run("audit", "text", "--reference", str(reference), "--set", "OGN")
     assert result.code in (0, 1), result.err
     assert "1 cards compared (OGN)" in result.out

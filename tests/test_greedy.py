@@ -13,7 +13,7 @@ SKULKER = "OGN-175"        # unit, 3 Might
 SERGEANT = "OGN-219"       # unit, 4 Might
 REARGUARD = "OGN-010"      # unit, 2 Might
 STALWART_PORO = "OGN-052"  # unit, 2 Might, Shield (3 as a defender)
-INCINERATE = "OGS-003"     # spell: deal 2 to a unit at a battlefield
+INCINERATE = "OGS-003"     # spell: 2 damage to a unit at a battlefield
 GROVE, PLAZA = "OGN-280", "OGN-293"  # battlefields with only a hold trigger
 FURY = "OGN-007"
 

@@ -94,7 +94,7 @@ def test_walkthrough_steps_work_literally_in_order(tmp_path: Path, monkeypatch: 
     new, validate, show, tests, _, sets = outputs
     assert "created the set folder my-set" in new
     assert validate.splitlines()[-1] == "4 files checked: no problems"
-    assert "  When I attack, deal 1 to an enemy unit here." in show.splitlines()
+    assert "  When I attack, deal 1 to all enemy units here." in show.splitlines()
     assert "3 passed" in tests  # the scaffold's scenario, the walkthrough's, and the set folder's files
     assert ["MYS", "My", "Set", "0.1.0", "mys", "2", "-", "loaded"] in [line.split() for line in sets.splitlines()]
 

@@ -7,6 +7,7 @@ rendering is worded differently from the printed card.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -81,14 +82,14 @@ def test_static_while() -> None:
 
 def test_set_text_style() -> None:
     """A set's manifest may word templates its own way (Unleashed: 'text_style')."""
-    ability = {"kind": "additional_cost", "optional": True, "cost": {"xp": 4}, "effect_on_cost": {"reduce_energy": 2}}
+    ability = {"kind": "additional_cost", "optional": True, "cost": {"xp": 5}, "effect_on_cost": {"reduce_energy": 3}}
     activated = {"kind": "activated", "cost": {"exhaust_self": True}, "timing": "reaction",
                  "effect": {"type": "draw", "amount": 1}}
     assert render_card(card(abilities=[ability, activated])).splitlines() == [
-        "As you play me, you may spend 4 XP as an additional cost. If you do, reduce my cost by {2}.",
+        "As you play me, you may spend 5 XP as an additional cost. If you do, reduce my cost by {3}.",
         "{Exhaust}: [Reaction] — Draw 1."]
     assert render_card(card(code="UNL-999", abilities=[ability, activated])).splitlines() == [
-        "You may spend 4 XP as an additional cost to play me. If you do, I cost {2} less.",
+        "You may spend 5 XP as an additional cost to play me. If you do, I cost {3} less.",
         "[Reaction] — {Exhaust}: Draw 1."]
 
 
@@ -334,8 +335,8 @@ def test_level_ladder_and_instead() -> None:
         {"type": "select", "target": {"pick": "target", "what": "unit"}},
         {"type": "if", "condition": level(6),
          "then": {"type": "modify_might", "target": "target", "amount": 3, "duration": "this_turn"},
-         "else": {"type": "modify_might", "target": "target", "amount": 1, "duration": "this_turn"}}]}}])
-    assert render_card(spell) == "Give a unit +1 Might this turn. [Level 6] — Give it +3 Might this turn instead."
+         "else": {"type": "modify_might", "target": "target", "amount": 5, "duration": "this_turn"}}]}}])
+    assert render_card(spell) == "Give a unit +5 Might this turn. [Level 6] — Give it +3 Might this turn instead."
 
 
 def test_ability_cost_that_shrinks_and_predict() -> None:
@@ -449,15 +450,17 @@ def test_render_effect_and_lines() -> None:
 
 # --- installed cards ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("code, text", [
-    ("OGN-182", "When this is played, discarded, or dies, draw 1."),
-    ("OGN-164", "When I'm played or I conquer, buff me.\nSpend my buff: Give me +4 Might this turn."),
-    ("OGN-077", "[Hidden]\nIf a friendly unit would die, kill this, heal it, exhaust it, and recall it instead."),
-    ("OGN-250", "Choose a unit in your base and a battlefield. It deals damage equal to its Might to all "
-                "enemy units there. Move it there."),
+# The expected English of real cards is held as digests: it reads as the printed card, and printed text may
+# not be carried in the project (cards/README.md).  An exact match is still required; a failure prints the text.
+@pytest.mark.parametrize("code, digest", [
+    ("OGN-182", "32137ef45bcf7f3c"),  # a trigger on three events (played, discarded, dies)
+    ("OGN-164", "1ab14f6b046e7ced"),  # two triggers, then a buff spent as a cost
+    ("OGN-077", "1bd3afd6358a6d80"),  # a keyword line, then a replacement with four verbs
+    ("OGN-250", "401480b4e34caf06"),  # two targets, damage equal to Might to all there, a move
 ])
-def test_installed_cards(catalog: Catalog, code: str, text: str) -> None:
-    assert render_card(catalog.cards[code], catalog) == text
+def test_installed_cards(catalog: Catalog, code: str, digest: str) -> None:
+    text = render_card(catalog.cards[code], catalog)
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == digest, text
 
 
 def test_every_installed_card_renders(catalog: Catalog) -> None:

@@ -39,7 +39,7 @@ abilities:
     effect:
       type: deal_damge
       amount: 1
-      target: {pick: target, what: unit, where: {controller: enemy, location: here}}
+      target: {pick: all, what: unit, where: {controller: enemy, location: here}}
 """
 CARD = TYPO_CARD.replace("deal_damge", "deal_damage")
 SCENARIO = """\
@@ -222,7 +222,7 @@ def test_the_workshop_shows_a_typo_at_its_line_then_the_text(client: TestClient)
     assert "did you mean 'deal_damage'" in typo["problems"][0]["message"]
     fixed = check(client, CARD, SCENARIO % 1 + "---\n")
     assert fixed["ok"] and fixed["code"] == "MYS-001"
-    assert "When I attack, deal 1 to an enemy unit here." in fixed["text"]
+    assert "When I attack, deal 1 to all enemy units here." in fixed["text"]
     assert fixed["picture"].startswith("data:image/svg+xml;base64,")
     refusals = {d["name"]: d["refused"] for d in fixed["decks"]}
     assert refusals[JINX] == "" and "domain identity" in refusals[VIKTOR]

@@ -136,7 +136,7 @@ def test_the_workshop_shows_a_typo_at_its_line_then_the_text(server: tuple[str, 
     page.screenshot(path=str(artifacts / "workshop-typo.png"), full_page=True)
     card.fill(text)
     expect(page.locator("#status")).to_have_text("none")
-    expect(page.locator("#text")).to_contain_text("When I attack, deal 1 to an enemy unit here.")
+    expect(page.locator("#text")).to_contain_text("When I attack, deal 1 to all enemy units here.")
     expect(page.locator("#picture")).to_be_visible()
     expect(page.locator("#play-button")).to_be_enabled()
     page.screenshot(path=str(artifacts / "workshop.png"), full_page=True)

@@ -154,7 +154,7 @@ def _might_reaching(g: "Game") -> None:
 
 def _any_damage_lethal(g: "Game", oid: int) -> bool:
     """A unit with the hook any_damage_lethal dies to any amount of damage an enemy of its controller
-    dealt it last ("Any amount of your damage is enough to kill enemy units")."""
+    dealt it last (a static making every bit of its side's damage lethal to enemies)."""
     if True not in layers.hook_values(g, oid, "any_damage_lethal"):
         return False
     hit = _last_damage(g, oid)

@@ -236,7 +236,7 @@ class Game:
         obj = self.state.objs[oid]
         if zone == "trash" and obj.zone != "main_deck" \
                 and layers.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
-            zone = "banished"  # "if a card would go to your trash from anywhere other than your Main Deck, banish it"
+            zone = "banished"  # banish_instead_of_trash: not for cards leaving the Main Deck (Endless Riches)
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
             old_list.remove(oid)

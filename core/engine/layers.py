@@ -573,7 +573,7 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
 
 def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
     """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
-    of the viewer's covers ("you can look at their facedown cards this turn"; 811: hidden cards are
+    of the viewer's covers (a created effect for the rest of a turn; 811: hidden cards are
     seen by their controller alone otherwise)."""
     out: set[int] = set()
     for _, src, ability in _active_modifiers(g, "show_facedown"):

@@ -133,8 +133,8 @@ def check_move(g: "Game", player: int, action: dict[str, Any]) -> tuple[list[int
 
 def move_tax(g: "Game", player: int, units: list[int], dest: int) -> int:
     """Power of any domain a player must pay to move several units to a battlefield at once: each enemy
-    unit there with the hook move_tax asks that much for each unit beyond the first ("Opponents must
-    pay [A] for each unit beyond the first to move multiple units to my battlefield")."""
+    unit there with the hook move_tax asks that much for each unit beyond the first (Mageseeker Investigator's
+    toll on opponents moving several units there at once)."""
     if len(units) < 2 or not is_battlefield(dest):
         return 0
     return sum(int(v) * (len(units) - 1) for u in g.units_at(dest) if not g.friendly(g.obj(u).controller, player)

@@ -308,7 +308,7 @@ def _less_power(power: list[frozenset[str]], symbols: list[frozenset[str]]) -> l
 
 def _optional_cost_discounts(g: "Game", player: int, name: str, energy: int,
                              power: list[frozenset[str]]) -> tuple[int, list[frozenset[str]]]:
-    """'Optional additional costs you pay cost {1} or {Any} less' (Ezreal, Prodigy), 'friendly [Repeat]
+    """A discount on every optional additional cost paid (Ezreal, Prodigy), 'friendly [Repeat]
     costs cost {1} less' (Marai Spire): static optional_cost_discount modifiers of the player's objects.
     "{1} or {Any}": one energy if the cost has energy, else one power."""
     for mod, src in layers.static_modifiers(g, "optional_cost_discount"):
@@ -338,13 +338,13 @@ def own_chooses_discount(card: CardDef) -> bool:
 
 
 def chooses_discounts(g: "Game", player: int, oid: int, targets: list[int], cost: Cost) -> None:
-    """Cost changes for a card that chooses certain objects ("Your spells that choose me cost {1} or {Any}
-    less": cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
+    """Cost changes for a card that chooses certain objects (a discount for spells aimed at the card:
+    cost modifiers with if_chooses), once its targets are known; "{1} or {Any}": energy first."""
     if not targets:
         return
     ctx = effects.EffectContext(g, player, oid)
     for ability in g.card(oid).abilities:
-        # the card's own "This costs {2} less if you choose a Bird, Cat, Dog, or Poro"
+        # the card's own discount when its choice names one of some tags (Undying Loyalty)
         if ability.kind != "static" or ability.body.get("affects", "self") != "self":
             continue
         for mod in ability.body["modifiers"]:
@@ -513,7 +513,7 @@ def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: 
 
 
 def killed_cost_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, killed: list[int]) -> None:
-    """"If you do, I cost {1} less for each Energy it costs and [Order] less for each Power it costs"
+    """A discount by the killed unit's Energy cost and one power symbol per power symbol of its cost
     (Atakhan): an additional cost's reduce_by_killed_cost, once the player's pay_with names the unit."""
     card = g.card(oid)
     for ability in card.abilities:
@@ -605,8 +605,8 @@ def ability_cost(g: "Game", player: int, oid: int, cost: dict[str, Any]) -> Cost
 
 def ability_cost_changes(g: "Game", oid: int, ability: Ability, cost: Cost) -> None:
     """Static ability_cost modifiers of the objects whose 'affects' covers the ability's object: its
-    activated abilities (only those of a keyword, with ``keyword``) cost less or more ("[Empower] costs of your
-    units here cost {1} or {Any} less"; "{1} or {Any}": the energy first, the power when it has none)."""
+    activated abilities (only those of a keyword, with ``keyword``) cost less or more (Risen Altar's discount on
+    Empower costs; "{1} or {Any}": the energy first, the power when it has none)."""
     card = g.card(oid)
     for mod, src in layers.static_modifiers_affecting(g, "ability_cost", oid):
         if "keyword" in mod and ability.keyword != str(mod["keyword"]).lower().replace("-", "_"):

@@ -165,9 +165,9 @@ def _play_locations(g: "Game", player: int, oid: int, hidden_at: int, priced: bo
     sd = g.state.showdown
     if card.type == "unit" and "battlefield_you_attack" in extra and sd is not None and sd.combat \
             and sd.attacker == player:
-        locations.add(sd.bf)  # "I can be played to a battlefield you're attacking"
+        locations.add(sd.bf)  # Rengar, Pouncing: also where its player is the attacker
     if "only_battlefield_conquered_this_turn" in extra:
-        # "Play me only to a battlefield you conquered this turn (you can't play me anywhere else)"
+        # Perched Grimwyrm: only battlefields its player conquered earlier this turn
         locations = {int(h.number) for h in g.state.history if h.kind == "conquer" and h.player == player}
     if card.type == "unit" and any(m["restriction"] == "opponents_units_only_to_base"
                                    and not g.friendly(g.obj(src).controller, player)
@@ -315,7 +315,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
         if name not in optional_costs(g, oid):
             raise IllegalActionError(f"{card.name} has no optional cost {name!r}")
     for ability in payment.additional_costs(g, oid) if paid else ():
-        # "If you've played a spell this turn, you may pay ...": an optional cost only while its condition holds
+        # a conditional optional cost (after a spell this turn): offered only while its condition holds
         if ability.body["name"] in paid and "condition" in ability.body \
                 and not EffectContext(g, player, oid).check(ability.body["condition"]):
             raise IllegalActionError(f"{card.name}'s optional cost {ability.body['name']!r} can't be paid now")
@@ -402,7 +402,7 @@ def check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any
     if not slots:
         return
     ctx = EffectContext(g, player, source)
-    if paid:  # "If you paid the additional cost, choose any enemy unit ... instead" (filter paid)
+    if paid:  # a wider choice once the additional cost is paid (filter paid)
         ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
     ctx.targets = targets  # a later slot may refer to an earlier one (distinct_from: [target]), 355
     for sel, chosen in zip(slots, targets):

@@ -81,7 +81,7 @@ def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, s
     if what is not None and not ctx.is_kind(oid, what):
         return False  # "if a friendly unit would die": not gear
     if pattern.get("by_chooser") and not (ctx.event or {}).get("chosen"):
-        return False  # "if a spell or ability that chooses me would stun me"
+        return False  # by_chooser: only what the choosing spell or ability does to it
     subject = pattern.get("subject")
     if subject == "self":
         if lasting is not None and lasting.affects is not None:

@@ -206,7 +206,7 @@ def _f_not_at(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any
 @FILTERS.register("units_total_might")
 def _f_units_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
     """A location whose units (those of players the ``controller`` relation accepts) have a total
-    Might in range ("if my Might is greater than the total Might of enemy units there")."""
+    Might in range (Maduli: its Might against the enemy total there)."""
     g = ctx.g
     loc = obj.loc if obj.zone in ("board", "bfcard") else NOWHERE
     rel = want.get("controller", "any")

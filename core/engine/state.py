@@ -102,10 +102,10 @@ class Player:
     power: dict[str, int] = field(default_factory=dict)
     spell_energy: int = 0
     spell_power: dict[str, int] = field(default_factory=dict)
-    gear_energy: int = 0  # "use only to play gear or use gear abilities" (Fire Below the Mountain)
+    gear_energy: int = 0  # gear-only energy (Fire Below the Mountain)
     gear_power: dict[str, int] = field(default_factory=dict)
-    showdown_energy: int = 0  # "spend this Energy only during showdowns" (Scorn of the Moon)
-    unit_energy: int = 0  # "spend this Energy only to play units or activated abilities of units"
+    showdown_energy: int = 0  # showdown-only energy (Scorn of the Moon)
+    unit_energy: int = 0  # unit-only energy: units and their activated abilities (Butcher of the Sands)
     main_deck: list[int] = field(default_factory=list)
     hand: list[int] = field(default_factory=list)
     trash: list[int] = field(default_factory=list)

@@ -40,7 +40,7 @@ def ability_targets(ability: Ability) -> list[dict[str, Any]]:
 
 def choosable(g: "Game", player: int, oid: int) -> bool:
     """Whether the player's spells and abilities may choose the object: one with the hook chosen_by:
-    friendly_only ("I can't be chosen by enemy spells and abilities") refuses its opponents."""
+    friendly_only (Ruin Runner's protection from enemy choices) refuses its opponents."""
     obj = g.state.objs.get(oid)
     if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
         return True

@@ -220,8 +220,8 @@ def _extra_triggers(g: "Game", controller: int, ability: Ability, oid: int = NOW
                     event: dict[str, Any] | None = None) -> int:
     """'Your [Deathknell] effects trigger an additional time' (Karthus, Eternal): one more trigger
     of that keyword's ability per such static ability its controller has on the board.  With
-    ``event`` instead of ``keyword`` ("Your conquer effects for conquering here trigger an additional
-    time"): one more trigger of its controller's abilities listening to that event, when the event
+    ``event`` instead of ``keyword`` (Red Brambleback: conquer effects for this
+    battlefield fire twice): one more trigger of its controller's abilities listening to that event, when the event
     happens at the modifier's source's location."""
     mods = layers.static_modifiers(g, "extra_trigger")
     if not mods:

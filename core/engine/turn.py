@@ -96,7 +96,7 @@ def advance(g: "Game") -> None:
         last = [p for p in s.turn_order if not s.players[p].conceded][-1]
         if player.turns_taken == 1 and tp == last:
             count += mode.extra_channel_last_player_first_turn  # 487.7, 489.7
-        # a static's hook channel_limit: "players only channel 1 rune at the start of their Channel Phase"
+        # a static's hook channel_limit: one rune per Channel Phase for every player
         count = min([count] + [int(mod["value"]) for mod, _ in layers.static_modifiers(g, "hook")
                                if mod["hook"] == "channel_limit"])
         g.emit("phase_start", phase="channel", player=tp)

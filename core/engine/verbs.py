@@ -116,7 +116,7 @@ def spend_xp(g: "Game", player: int, amount: int) -> None:
 
 def replaced(g: "Game", event: str, oid: int, player: int, cause: dict[str, Any] | None, **info: Any) -> bool:
     """Whether a replacement took the place of a spell's or ability's stun, return to hand or Might loss
-    ("if a spell or ability that chooses me would stun me, ... instead"): the replaced event names its
+    (a stun by a spell or ability that chose it, replaced): the replaced event names its
     source and whether that spell or ability chose the object (``cause``: source, chosen)."""
     if cause is None:
         return False
@@ -166,7 +166,7 @@ def _leave_board(g: "Game", oid: int) -> None:
 
 def become_copy(g: "Game", oid: int, code: str, source: int, controller: int) -> None:
     """The object becomes a copy of a card (its card is that one) for as long as the source stays attached to
-    it ("the equipped unit becomes a copy of that unit for as long as this is attached to it"): a lasting
+    it (Shady Spectacles' copy, which ends when the Equipment comes off): a lasting
     effect of kind copy remembers its own card, which ``end_copy`` gives back."""
     obj = g.obj(oid)
     g.state.lasting.append(Lasting(id=g.tick(), kind="copy", source=source, source_code=g.obj(source).code,
@@ -356,8 +356,8 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
 
 
 def damage_taken_times(g: "Game", oid: int) -> int:
-    """Created effects multiplying the damage a unit is dealt ("Double all damage that would be dealt
-    to it this turn": damage_taken times 2), each applying once."""
+    """Created effects multiplying the damage a unit is dealt (Lotus Trap's doubling for a turn:
+    damage_taken times 2), each applying once."""
     times = 1
     for lasting in g.active_lasting():
         if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects:
@@ -549,7 +549,7 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         for domain in power:
             p.gear_power[domain] = p.gear_power.get(domain, 0) + 1
     elif only_for == "units":
-        p.unit_energy += energy  # "spend this Energy only to play units or activated abilities of units"
+        p.unit_energy += energy  # unit-only energy (Butcher of the Sands)
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
     elif only_for == "showdowns":
@@ -611,7 +611,7 @@ def take_control(g: "Game", oid: int, player: int) -> None:
 
 def end_control(g: "Game", lasting: "Lasting") -> None:
     """A 'take control for a while' effect ended: its former controller controls it again (and it is
-    recalled when the effect says so: "lose control of that unit and recall it at end of turn")."""
+    recalled when the effect says so, as Hostile Takeover's does at end of turn)."""
     for oid in lasting.affects or []:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board":

@@ -16,8 +16,8 @@ from rules_helpers import events, catalog as cat
 ENFORCER = "OGN-003"
 SKULKER = "OGN-175"     # vanilla unit
 PLAIN_BF = "OGN-294"    # Trifarian War Camp: no scoring abilities
-GROVE = "OGN-280"       # Grove of the God-Willow: when you hold here, draw 1
-ZAUN = "OGN-298"        # Zaun Warrens: when you conquer here, discard 1 then draw 1
+GROVE = "OGN-280"       # Grove of the God-Willow: its hold trigger draws
+ZAUN = "OGN-298"        # Zaun Warrens: its conquer trigger discards and draws
 JINX = "Jinx Champion Deck"
 VIKTOR = "Viktor Champion Deck"
 

@@ -27,7 +27,7 @@ ENFORCER = "OGN-003"     # a plain main-deck card to fill decks and hands
 SPRITE = "OGN-274"       # token unit with Temporary
 DISCIPLINE = "OGN-058"   # Reaction spell: a unit gets +2 Might this turn; draw 1
 TIME_WARP = "OGN-122"
-DARK_CHILD = "OGS-017"   # legend: at the end of your turn, ready 2 runes
+DARK_CHILD = "OGS-017"   # legend: readies two runes as its player's turn ends
 PLAIN_BF = "OGN-294"
 
 

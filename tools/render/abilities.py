@@ -111,7 +111,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                      for m in modifiers)
         not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
         if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
-            # "I cost {2} less to play from anywhere other than your hand"
+            # a discount for plays from any zone but the hand (Void Drone)
             return [s + " to play from anywhere other than your hand" for s in sentences]
         what = cond.get("what") if isinstance(cond, Mapping) and cond.get("type") == "exists" else None
         own_units = isinstance(what, Mapping) and (what.get("what", "unit") == "unit" and (

@@ -97,7 +97,7 @@ def e_may(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     if isinstance(cost, Mapping) and set(cost) <= {"energy", "power"} and self.type == "spell" \
             and isinstance(effect, Mapping) and effect.get("type") == "play" and effect.get("card") == "self" \
             and effect.get("ignore_cost") == "all":
-        # a spell played again as it resolves: "Its controller may play this spell again for {Any}"
+        # a spell played again as it resolves, for a power of any domain (Dancing Grenade)
         who = {"its_controller": "its controller", "opponent": "an opponent"}.get(str(chooser), ctx.you().text)
         price = self.resources(cost.get("energy"), cost.get("power"), ctx)
         return [Clause(f"{who} may play this spell again for {price}", subject=True)]

@@ -406,7 +406,7 @@ def did_kill_after_kill(prev: Any, step: Any) -> Any:
 
 
 def merge_grants(steps: list[Node]) -> list[Node]:
-    """Keywords given one after the other to the same object: 'give a unit [Shield 3] and [Tank] this turn'."""
+    """Keywords given one after the other to the same object: one 'give' and both keywords, then the duration."""
     out: list[Node] = []
     for step in steps:
         prev = out[-1] if out else None

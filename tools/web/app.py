@@ -57,7 +57,7 @@ abilities:
     effect:
       type: deal_damage
       amount: 1
-      target: {pick: target, what: unit, where: {controller: enemy, location: here}}
+      target: {pick: all, what: unit, where: {controller: enemy, location: here}}
 """
 
 
