@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from riftscript.core.engine import activation, chain, decisions, layers, rng
+from riftscript.core.script.cards import Ability, effects_on_targets
 from riftscript.core.script.hookspecs import hookimpl
 from riftscript.core.script.registry import AgentSpec
 from riftscript.core.engine.state import NOWHERE, is_battlefield
@@ -134,36 +135,16 @@ class _Intent:
     objects: bool
 
 
-_INTENTS: dict[int, tuple[Any, dict[int, _Intent]]] = {}
-
-
-def _intents(node: Any) -> dict[int, _Intent]:
-    """The intent of every target slot of a script, by slot; worked out once per script node
-    (scripts are immutable once compiled)."""
-    hit = _INTENTS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
-    out: dict[int, _Intent] = {}
-    stack: list[tuple[Any, Any]] = [(node, None)]
-    while stack:
-        cur, effect = stack.pop()
-        if isinstance(cur, dict):
-            if "_slot" in cur and effect is not None and int(cur["_slot"]) not in out:
-                kind = effect.get("type")
-                harm = kind in HARMFUL or bool(effect.get("negative")) or (
-                    kind == "grant_keyword" and effect.get("keyword") == "Temporary") or (
-                    kind == "move" and effect.get("to") == "its_base")
-                amount = effect.get("amount")
-                out[int(cur["_slot"])] = _Intent(-1 if harm else 1,
-                                                 amount if kind == "deal_damage" and isinstance(amount, int) else 0,
-                                                 effect.get("duration") == "this_turn",
-                                                 cur.get("what", "unit") in OBJECT_PICKS)
-            inner = cur if "type" in cur and cur.get("pick") is None else effect
-            stack.extend((value, inner) for value in cur.values())
-        elif isinstance(cur, list):
-            stack.extend((value, effect) for value in cur)
-    _INTENTS[id(node)] = (node, out)
-    return out
+def _intent(effect: dict[str, Any], selection: dict[str, Any]) -> _Intent:
+    """The intent of a target slot, from the effect acting on what it picks (``Ability.slot_effects``:
+    worked out by the compiler, so scoring an action reads a few keys)."""
+    kind = effect.get("type")
+    harm = kind in HARMFUL or bool(effect.get("negative")) or (
+        kind == "grant_keyword" and effect.get("keyword") == "Temporary") or (
+        kind == "move" and effect.get("to") == "its_base")
+    amount = effect.get("amount")
+    return _Intent(-1 if harm else 1, amount if kind == "deal_damage" and isinstance(amount, int) else 0,
+                   effect.get("duration") == "this_turn", selection.get("what", "unit") in OBJECT_PICKS)
 
 
 def _keyword(game: "Game", oid: int, keyword: str) -> int:
@@ -218,7 +199,7 @@ class _Board:
             return 20
         if kind == "activate":
             ability = activation.activated_abilities(self.game, int(action["source"]))[int(action.get("ability", 0))]
-            return 30 + self.aim(ability.body.get("effect"), action.get("targets", []))
+            return 30 + self.aim(ability, action.get("targets", []))
         if kind == "assign":
             return self.assign(action["damage"])
         if kind == "targets":
@@ -244,21 +225,24 @@ class _Board:
             aim = 0.0
             for ability in card.abilities:
                 if ability.kind == "spell":
-                    aim += self.aim(ability.body, action.get("targets", []))
+                    aim += self.aim(ability, action.get("targets", []))
             if aim < 0:
                 return -50 + aim  # it would only hurt its own side
             value += aim
         return value
 
-    def aim(self, script: Any, targets: list[list[int]]) -> float:
-        """How much the chosen targets suit what the script does to them."""
-        if not targets or script is None:
+    def aim(self, ability: Ability, targets: list[list[int]]) -> float:
+        """How much the chosen targets suit what the ability does to them."""
+        if not targets:
             return 0.0
-        intents = _intents(script)
+        acting = effects_on_targets(ability)
         total = 0.0
         for slot, chosen in enumerate(targets):
-            intent = intents.get(slot)
-            if intent is None or not intent.objects:
+            found = acting.get(slot) if chosen else None
+            if found is None:
+                continue
+            intent = _intent(*found)
+            if not intent.objects:
                 continue
             for oid in chosen:
                 total += self.target(oid, intent)
@@ -330,7 +314,7 @@ class _Board:
         for trigger in s.pending_triggers:
             if trigger.controller == self.player and trigger.targets is None:
                 ability = self.game.ability_of(trigger.obj, trigger.ability, trigger.lasting)
-                return self.aim(ability.body.get("effect"), targets)
+                return self.aim(ability, targets)
         return 0.0
 
 

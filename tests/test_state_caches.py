@@ -95,3 +95,63 @@ def test_per_card_facts_are_worked_out_by_the_compiler() -> None:
         for ability in card.abilities:
             assert ability.effect_targets is not None
             assert targeting.ability_targets(ability) is ability.effect_targets
+            assert ability.slot_effects is not None
+
+
+# Where id() may key a map: only maps that live for one load or one compile, while the objects they
+# name are kept alive by it (the docstring or comment at each says so).  A per-card or per-state
+# answer keyed by id() would outlive its object, and a new object allocated at the same address
+# would get the old one's answer; per-card facts are worked out by the compiler instead.
+ID_KEYED_ALLOWED = {
+    ("core/engine/jsonshape.py", "compile_schema.build"),  # one schema compile
+    ("core/script/schema_fastpath.py", "_Compiler.compile"),  # one schema compile
+    ("core/script/yamlio.py", "_plain"),  # one document's node tree
+    ("core/script/catalog.py", "_load_sets"),  # _Run.set_of: one load, documents kept by the run
+    ("core/script/catalog.py", "_file_problems"),
+    ("core/script/catalog.py", "_drop_broken_sets"),
+}
+
+
+def test_no_cache_is_keyed_by_id() -> None:
+    """No module keeps answers keyed by id() beyond a load or a compile (issue 13: the per-card
+    caches in targeting and the greedy agent were module-level dicts keyed by id())."""
+    import ast
+
+    root = ENGINE.parents[1]
+    found: set[tuple[str, str]] = set()
+    for top in ("core", "plugins", "tools", "sets"):
+        for path in sorted((root / top).rglob("*.py")):
+            where = path.relative_to(root).as_posix()
+
+            def visit(node: ast.AST, names: tuple[str, ...]) -> None:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        visit(child, names + (child.name,))
+                        continue
+                    if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id == "id":
+                        found.add((where, ".".join(names) or "<module>"))
+                    visit(child, names)
+            visit(ast.parse(path.read_text(encoding="utf-8")), ())
+    assert ("core/script/catalog.py", "_load_sets") in found, "the scan finds nothing: it is out of date"
+    assert sorted(found - ID_KEYED_ALLOWED) == []
+
+
+def test_target_facts_are_worked_out_for_slots_made_at_run_time() -> None:
+    """A slot list that never went through the compiler (a plain list, an ability made at run time)
+    has its facts worked out when asked, whatever object once lived at its address: the compiled
+    card's target slots and a copy of them give the same choices."""
+    from riftscript.core.engine import targeting
+    from riftscript.core.script.cards import Ability, TargetSlots
+
+    catalog = cat()
+    mover = next(c for c in catalog.cards.values() if c.facts.target_slots.moves)
+    compiled = mover.facts.target_slots
+    copied = [dict(sel) for sel in compiled]
+    assert targeting.move_pairs(copied) == compiled.moves != ()
+    made = Ability(kind="activated", index=0, body={"kind": "activated", "effect": {"type": "sequence", "steps": copied}})
+    assert isinstance(targeting.ability_targets(made), TargetSlots)
+    assert list(targeting.ability_targets(made)) == copied
+    b = Builder(catalog)
+    oid = b.add(0, mover.code, zone="hand")
+    g, _ = b.build()
+    assert targeting.target_options(g, 0, oid, copied) == targeting.target_options(g, 0, oid, compiled)

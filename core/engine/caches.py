@@ -44,8 +44,8 @@ class Caches:
 
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
-    ``grant_ability`` modifier's ability, keyed by the modifier, which is part of a card's script or
-    of a lasting effect's body and is kept with the entry).  ``lasting_abilities`` (a lasting
+    ``grant_ability`` modifier's ability, keyed by the JSON text of the ability it gives: the same
+    text compiles to the same ability, whichever card's script or lasting effect's body holds it).  ``lasting_abilities`` (a lasting
     effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
     line of play may reuse one.
     """
@@ -58,7 +58,7 @@ class Caches:
         self.offered: tuple[int, "Decision", list[dict[str, Any]]] | None = None
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
-        self.granted_abilities: dict[int, tuple[dict[str, Any], "Ability"]] = {}
+        self.granted_abilities: dict[str, "Ability"] = {}
         self.memo_answers: dict[Any, Any] = {}
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}

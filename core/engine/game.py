@@ -303,12 +303,14 @@ class Game:
         return cached
 
     def granted_ability(self, mod: dict[str, Any]) -> Ability:
-        """The compiled activated ability of a grant_ability modifier (compiled once per modifier)."""
-        cached = self.caches.granted_abilities.get(id(mod))
-        if cached is None or cached[0] is not mod:
-            cached = (mod, self._compiler.ability({**mod["ability"], "kind": "activated"}, 0, None, None))
-            self.caches.granted_abilities[id(mod)] = cached
-        return cached[1]
+        """The compiled activated ability of a grant_ability modifier, compiled once per script it
+        gives (keyed by the script's text: the modifier may be a lasting effect's, copied by every snapshot)."""
+        key = json.dumps(mod["ability"], sort_keys=True)
+        cached = self.caches.granted_abilities.get(key)
+        if cached is None:
+            cached = self._compiler.ability({**mod["ability"], "kind": "activated"}, 0, None, None)
+            self.caches.granted_abilities[key] = cached
+        return cached
 
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
@@ -230,7 +230,7 @@ def optional_costs(g: "Game", oid: int) -> list[str]:
     return [a.body["name"] for a in costs if a.body.get("optional")]
 
 
-def play_target_options(g: "Game", player: int, oid: int, slots: list[dict[str, Any]], count: int,
+def play_target_options(g: "Game", player: int, oid: int, slots: Sequence[dict[str, Any]], count: int,
                         restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
     """820: each run of a repeated spell has its own choices made as it is played, each as legal as
     the first run's would be; the combinations of the runs' choices (capped)."""
@@ -358,7 +358,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
 
 
-def object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
+def object_targets(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
     """Target slots that hold objects (location slots hold location numbers)."""
     return [chosen for sel, chosen in zip(slots, targets) if sel.get("what") != "location"]
 
@@ -374,7 +374,7 @@ def _opponents_cant_play(g: "Game", player: int) -> bool:
     return False
 
 
-def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]]) -> bool:
+def untaxed_targets(g: "Game", player: int, slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> bool:
     """Whether targets from ``target_options`` have the number each slot needs and add no Deflect tax
     (809).  check_play_choices and check_activation_targets read listed targets for nothing else, so
     their answer is the same for every such choice of targets: listing checks one and reuses it."""
@@ -385,7 +385,7 @@ def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets
     return not payment.deflect_tax(g, player, object_targets(slots, targets))
 
 
-def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
+def check_target_counts(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> None:
     """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
     fewer are legal; such a choice is refused, 355)."""
     for sel, chosen in zip(slots, targets):
@@ -395,7 +395,7 @@ def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
 
 
-def check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
+def check_targets(g: "Game", player: int, source: int, slots: Sequence[dict[str, Any]],
                    targets: Any, restrict_loc: int, paid: list[str] | None = None) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
