@@ -10,6 +10,7 @@ from riftscript.core.script.cards import Ability, effects_on_targets
 from riftscript.core.script.hookspecs import hookimpl
 from riftscript.core.script.registry import AgentSpec
 from riftscript.core.engine.state import NOWHERE, is_battlefield
+from riftscript.core.engine.vocabulary import Action, Target
 
 if TYPE_CHECKING:
     from riftscript.core.engine.game import Game
@@ -29,14 +30,14 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.state = rng.seed_state(seed ^ 0x5EED)
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         meaningful = _single_or_all(actions, game, resources=False) or actions
         self.state, i = rng.below(self.state, len(meaningful))
         return meaningful[i]
 
 
-def _single_or_all(actions: list[dict[str, Any]], game: "Game | None" = None,
-                   resources: bool = True) -> list[dict[str, Any]]:
+def _single_or_all(actions: list[Action], game: "Game | None" = None,
+                   resources: bool = True) -> list[Action]:
     """The actions without the moves of some but not all of the units that may go somewhere,
     without the combat assignments that split excess damage among several units, and recycling
     the first cards of the trash when a cost recycles some; without ``resources``, also without
@@ -69,7 +70,7 @@ class FirstAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         for action in actions:
             if not decisions.is_resource_action(game, action):
                 return action
@@ -93,16 +94,16 @@ class GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.state = rng.seed_state(seed ^ 0x6EED)
 
-    def score(self, game: "Game", player: int, action: dict[str, Any]) -> float:
+    def score(self, game: "Game", player: int, action: Action) -> float:
         """How eager it is to take the action (higher first); search agents use it as a prior."""
         return self.scores(game, player, [action])[0]
 
-    def scores(self, game: "Game", player: int, actions: list[dict[str, Any]]) -> list[float]:
+    def scores(self, game: "Game", player: int, actions: list[Action]) -> list[float]:
         """``score`` of every action, reading the board once."""
         board = _Board(game, player)
         return [board.score(action) for action in actions]
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         decision = game.pending_decision()
         player = decision.player if decision is not None else 0
         meaningful = _single_or_all(actions, game, resources=False) or actions
@@ -189,7 +190,7 @@ class _Board:
                 self.count[loc] = self.count.get(loc, 0) + 1
         self.threat = sum(m for loc, m in self.theirs.items() if not is_battlefield(loc))
 
-    def score(self, action: dict[str, Any]) -> float:
+    def score(self, action: Action) -> float:
         kind = action.get("type")
         if kind == "play":
             return self.play(action)
@@ -206,7 +207,7 @@ class _Board:
             return self.trigger_targets(action["targets"])
         return 0
 
-    def play(self, action: dict[str, Any]) -> float:
+    def play(self, action: Action) -> float:
         game = self.game
         oid = int(action["card"])
         card = game.card(oid)
@@ -231,7 +232,7 @@ class _Board:
             value += aim
         return value
 
-    def aim(self, ability: Ability, targets: list[list[int]]) -> float:
+    def aim(self, ability: Ability, targets: list[list[Target]]) -> float:
         """How much the chosen targets suit what the ability does to them."""
         if not targets:
             return 0.0
@@ -248,7 +249,9 @@ class _Board:
                 total += self.target(oid, intent)
         return total
 
-    def target(self, oid: int, intent: _Intent) -> float:
+    def target(self, oid: Target, intent: _Intent) -> float:
+        if not isinstance(oid, int):
+            return 0.0  # a handle: an object the player can't see
         game = self.game
         obj = game.state.objs.get(oid)
         if obj is None or game.defs[obj.code].type != "unit" or obj.zone != "board":
@@ -262,7 +265,7 @@ class _Board:
         value = 3.0 if obj.loc == self.fight else (0.2 if intent.this_turn else 1.0)
         return value if friendly else -value
 
-    def move(self, action: dict[str, Any]) -> float:
+    def move(self, action: Action) -> float:
         game = self.game
         dest = int(action["to"])
         units = [int(u) for u in action["units"]]
@@ -309,7 +312,7 @@ class _Board:
                 killed += 1 + layers.might(game, oid)
         return killed
 
-    def trigger_targets(self, targets: list[list[int]]) -> float:
+    def trigger_targets(self, targets: list[list[Target]]) -> float:
         s = self.game.state
         for trigger in s.pending_triggers:
             if trigger.controller == self.player and trigger.targets is None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..script.cards import Ability
     from .state import Decision
+    from .vocabulary import Action
 
 
 class Caches:
@@ -55,7 +56,7 @@ class Caches:
         self.chars: dict[int, Any] = {}
         self.chars_version = -1
         self.chars_reads: dict[int, bool] = {}
-        self.offered: tuple[int, "Decision", list[dict[str, Any]]] | None = None
+        self.offered: tuple[int, "Decision", list["Action"]] | None = None
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
         self.granted_abilities: dict[str, "Ability"] = {}

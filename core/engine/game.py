@@ -28,6 +28,7 @@ from .loop import Snapshot as Snapshot  # the type of Game.snapshot(), for plugi
 from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, HistoryRow, Lasting, Obj, Origin, Player,
                     is_battlefield, to_jsonable)
 from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
+from .vocabulary import Action
 
 class Game:
     """One game of Riftbound."""
@@ -67,7 +68,7 @@ class Game:
         """Who must decide what now (None once the game is over)."""
         return None if self.over else self.state.decision
 
-    def legal_actions(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[Action]:
         """The deciding player's legal actions, objects they can't see written as handles;
         ``apply`` accepts exactly these (and a concession, from any player at any time).  The list
         is new, its actions are the game's own until it changes: copy one before editing it."""
@@ -75,7 +76,7 @@ class Game:
             return []
         return offer.offered(self)
 
-    def apply(self, action: dict[str, Any]) -> None:
+    def apply(self, action: Action) -> None:
         """Apply one action of the deciding player; atomic on illegal input: every check is
         made before the first change (decisions.check), and the action performed is the one
         checked."""

@@ -15,6 +15,7 @@ from riftscript.core.script.catalog import Catalog
 from riftscript.core.engine.decisions import is_resource_action
 from riftscript.core.engine.game import Game
 from riftscript.core.engine.match import Match
+from riftscript.core.engine.vocabulary import Action
 from riftscript.tools.interactive import describe
 from riftscript.tools.play import match_summary, summary
 from riftscript.tools.playbyplay import render
@@ -41,7 +42,7 @@ class Group:
     buttons: list[Button] = field(default_factory=list)
 
 
-def action_groups(g: Game, legal: list[dict[str, Any]]) -> list[Group]:
+def action_groups(g: Game, legal: list[Action]) -> list[Group]:
     """The legal actions as labelled buttons, grouped; empty groups left out."""
     decision = g.state.decision
     groups = {key: Group(key, title, collapsed) for key, title, collapsed in GROUPS}
