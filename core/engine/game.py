@@ -25,8 +25,8 @@ from .events import Event, log_hash
 from ..script.registry import ModeSpec
 from .caches import Caches
 from .loop import Snapshot as Snapshot  # the type of Game.snapshot(), for plugins that search
-from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, HistoryRow, Lasting, Obj, Origin, Player,
-                    is_battlefield, to_jsonable)
+from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, Lasting, Obj, Origin, Player,
+                    history_row, is_battlefield, to_jsonable)
 from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
 from .vocabulary import Action
 
@@ -143,12 +143,12 @@ class Game:
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
-        self.state.history.append(HistoryRow(kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
-                                             PHASE_OF.get(self.state.step, "")))  # "during your Beginning Phase"
+        self.state.history.append(history_row((kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+                                               PHASE_OF.get(self.state.step, ""))))  # "during your Beginning Phase"
 
     def record(self, name: str, player: int, value: int) -> None:
         """A number scripts can read later this turn as {type: variable, name: ...}."""
-        self.state.history.append(HistoryRow("var:" + name, player, NOWHERE, "", value))
+        self.state.history.append(history_row(("var:" + name, player, NOWHERE, "", value, "")))
 
     @property
     def version(self) -> int:
@@ -165,10 +165,10 @@ class Game:
     def statics_memo(self) -> dict[Any, Any]:
         """A cache valid while the active static abilities (``static_sources``) are unchanged, for
         what depends only on which they are: they change far less often than the state."""
-        caches, generation = self.caches, self.index.statics_generation
-        if caches.statics_memo_generation == generation:  # the hit, inline: asked ~20 times an action
+        caches = self.caches
+        if caches.statics_memo_generation == self.index.statics_generation:  # the hit, inline: ~20 an action
             return caches.statics_answers
-        return caches.statics_memo(generation)
+        return caches.statics_memo(self.index.statics_generation)
 
     def touch(self) -> None:
         """Invalidate ``memo()``: for changes to the state made without an event."""
