@@ -91,6 +91,12 @@ def test_per_card_facts_are_worked_out_by_the_compiler() -> None:
     some = next(iter(game.state.objs))
     own = game.card(some)
     assert playing.optional_costs(game, some) == [a.body["name"] for a in own.facts.additional if a.body.get("optional")]
+    plain = next(c for c in catalog.cards.values() if c.type == "unit" and not c.facts.statics)
+    assert plain.facts.printed_hooks == {}
+    deck = next(oid for oid, obj in game.state.objs.items() if obj.zone == "main_deck" and game.card(oid).type == "unit"
+                and game.card(oid).facts.printed_hooks is not None)
+    assert layers.chars(game, deck).might == game.card(deck).might
+    assert game.caches.printed_chars[game.card(deck).code] is layers.chars(game, deck)  # once per game
     for card in catalog.cards.values():
         for ability in card.abilities:
             assert ability.effect_targets is not None

@@ -11,12 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..script.cards import Ability
+    from .layers import Chars
     from .state import Decision
     from .vocabulary import Action
 
 
 class Caches:
-    """The caches of one game, by what invalidates them.
+    """The caches of one game, by what invalidates them.  What a card's script says is no cache of a
+    game: the compiler works it out once and keeps it on the compiled card (``CardFacts``, and on each
+    ``Ability`` its ``effect_targets`` - a ``TargetSlots`` with the facts targeting asks - and its
+    ``slot_effects``); no module keeps answers keyed by ``id()`` (``tests/test_state_caches.py``).
 
     **version** - a counter bumped by every change of the state: each event (``Game.emit``), each
     move of an object (``Game.place``), each change of the dispatch index (``TriggerIndex.add`` and
@@ -46,7 +50,9 @@ class Caches:
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
     ``grant_ability`` modifier's ability, keyed by the JSON text of the ability it gives: the same
-    text compiles to the same ability, whichever card's script or lasting effect's body holds it).  ``lasting_abilities`` (a lasting
+    text compiles to the same ability, whichever card's script or lasting effect's body holds it),
+    ``printed_chars`` (a card's characteristics off the board when only its unconditional text
+    applies, by code: ``layers.chars``).  ``lasting_abilities`` (a lasting
     effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
     line of play may reuse one.
     """
@@ -60,6 +66,7 @@ class Caches:
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
         self.granted_abilities: dict[str, "Ability"] = {}
+        self.printed_chars: dict[str, "Chars | None"] = {}
         self.memo_answers: dict[Any, Any] = {}
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}

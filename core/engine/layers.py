@@ -62,9 +62,6 @@ def chars(g: "Game", oid: int) -> Chars:
     return result
 
 
-_PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
-
-
 def printed_only(g: "Game", oid: int) -> bool:
     """Whether the object's characteristics are its printed ones for sure: off the board, out of reach
     of other objects' statics and lasting effects, and with no conditional text of its own."""
@@ -128,28 +125,16 @@ def _reaches_off_board(g: "Game", oid: int) -> bool:
 
 
 def _printed(g: "Game", code: str) -> Chars | None:
-    """Characteristics of a card off the board when only its unconditional text applies."""
+    """Characteristics of a card off the board when only its unconditional text applies: its printed
+    ones and the hooks of its statics (``CardFacts.printed_hooks``, None when a static is more than
+    that), made once per game (``Caches.printed_chars``)."""
+    printed = g.caches.printed_chars
+    if code in printed:
+        return printed[code]
     card = g.defs[code]
-    hit = _PRINTED.get(code)
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    result: Chars | None = None
-    simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
-                                        and "condition" not in a.body
-                                        and all(m["type"] == "hook" and not isinstance(m["value"], dict)
-                                                for m in a.body["modifiers"]))
-                 for a in card.abilities)
-    if simple:
-        keywords: dict[str, Any] = {}
-        for name, value in card.keywords:
-            _add_keyword(g, keywords, name, value)
-        hooks: dict[str, list[Any]] = {}
-        for a in card.abilities:
-            if a.kind == "static":
-                for m in a.body["modifiers"]:
-                    hooks.setdefault(m["hook"], []).append(m["value"])
-        result = Chars(might=card.might, keywords=keywords, hooks=hooks)
-    _PRINTED[code] = (card, result)
+    hooks = card.facts.printed_hooks
+    result = None if hooks is None else Chars(might=card.might, keywords=dict(printed_keywords(g, card)), hooks=hooks)
+    printed[code] = result
     return result
 
 

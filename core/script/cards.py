@@ -100,6 +100,9 @@ class CardFacts:
     optional_costs: list[str] = field(default_factory=list)  # its optional additional costs' names
     # its own text may give it a hook that decides when it may be played (timing, reaction_when_played_to)
     timing_hooks: bool = False
+    # the hooks its statics give it when all of them are unconditional hooks on itself, by hook: off the
+    # board its characteristics are then its printed ones and these (layers.chars); None otherwise
+    printed_hooks: dict[str, list[Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +178,25 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
         declares_alias=any(m.get("type") == "hook" and m.get("hook") == "event_alias"
                            for a in statics for m in a.body.get("modifiers", [])),
         optional_costs=[a.body["name"] for a in abilities if a.kind == "additional_cost" and a.body.get("optional")],
+        printed_hooks=_printed_hooks(abilities),
     )
+
+
+def _printed_hooks(abilities: tuple[Ability, ...]) -> dict[str, list[Any]] | None:
+    """``CardFacts.printed_hooks``: the hooks of a card whose statics are all unconditional hooks on itself."""
+    simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
+                                        and "condition" not in a.body
+                                        and all(m["type"] == "hook" and not isinstance(m["value"], dict)
+                                                for m in a.body["modifiers"]))
+                 for a in abilities)
+    if not simple:
+        return None
+    hooks: dict[str, list[Any]] = {}
+    for a in abilities:
+        if a.kind == "static":
+            for m in a.body["modifiers"]:
+                hooks.setdefault(m["hook"], []).append(m["value"])
+    return hooks
 
 
 class TargetSlots(tuple[Json, ...]):
