@@ -88,7 +88,7 @@ class Game:
         checked = decisions.check(self, action)
         self.emit_action(decision.player, checked.action)
         decisions.perform(self, checked)
-        self.run()
+        loop.run(self)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may know, as plain data (core/engine/observe.py): turn and step, each player's

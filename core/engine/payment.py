@@ -493,10 +493,6 @@ def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) 
     return own + tuple(extra)
 
 
-def own_additional_costs(card: CardDef) -> tuple[Ability, ...]:
-    return card.facts.additional
-
-
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
     """A per_unit reduction for each unit beyond the first that paid the cost (Commander Ledros:
     'reduce my cost by [Order] for each killed this way'); the first is in play_cost already."""

@@ -224,9 +224,9 @@ def optional_costs(g: "Game", oid: int) -> list[str]:
     """The names of the card's optional additional costs (those of keywords given to it too); callers
     must not change the list."""
     costs = payment.additional_costs(g, oid)
-    card = g.card(oid)
-    if costs is payment.own_additional_costs(card):
-        return card.facts.optional_costs  # worked out by the compiler
+    facts = g.card(oid).facts
+    if costs is facts.additional:  # its own, as payment.additional_costs answers for most cards
+        return facts.optional_costs  # worked out by the compiler
     return [a.body["name"] for a in costs if a.body.get("optional")]
 
 
