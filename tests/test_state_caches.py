@@ -112,6 +112,7 @@ ID_KEYED_ALLOWED = {
     ("core/engine/jsonshape.py", "compile_schema.build"),  # one schema compile
     ("core/script/schema_fastpath.py", "_Compiler.compile"),  # one schema compile
     ("core/script/yamlio.py", "_plain"),  # one document's node tree
+    ("core/script/yamlio.py", "_self_reference"),  # an identity set for one walk down a loaded document
     ("core/script/catalog.py", "_load_sets"),  # _Run.set_of: one load, documents kept by the run
     ("core/script/catalog.py", "_file_problems"),
     ("core/script/catalog.py", "_drop_broken_sets"),
