@@ -151,7 +151,7 @@ def test_target_facts_are_worked_out_for_slots_made_at_run_time() -> None:
     from riftscript.core.script.cards import Ability, TargetSlots
 
     catalog = cat()
-    mover = next(c for c in catalog.cards.values() if c.facts.target_slots.moves)
+    mover = next(c for _, c in sorted(catalog.cards.items()) if c.facts.target_slots.moves)
     compiled = mover.facts.target_slots
     copied = [dict(sel) for sel in compiled]
     assert targeting.move_pairs(copied) == compiled.moves != ()
@@ -159,6 +159,10 @@ def test_target_facts_are_worked_out_for_slots_made_at_run_time() -> None:
     assert isinstance(targeting.ability_targets(made), TargetSlots)
     assert list(targeting.ability_targets(made)) == copied
     b = Builder(catalog)
-    oid = b.add(0, mover.code, zone="hand")
-    g, _ = b.build()
-    assert targeting.target_options(g, 0, oid, copied) == targeting.target_options(g, 0, oid, compiled)
+    spell = b.add(0, mover.code, zone="hand")
+    field = b.battlefield(next(c.code for _, c in sorted(catalog.cards.items()) if c.type == "battlefield"))
+    b.add(1, "OGN-003")  # units of the opponent's to move
+    b.add(1, "OGN-003", at=field)
+    g, ids = b.build()
+    options = targeting.target_options(g, 0, ids[spell], compiled)
+    assert options and targeting.target_options(g, 0, ids[spell], copied) == options
