@@ -81,8 +81,12 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
 
 def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
     """Every choice of objects for one target slot (capped), or None when it can't be filled."""
+    count = int(sel.get("count", 1))
+    facedown = "zone" not in sel and _sel_facts(sel)[0]
+    if count == 1 and not sel.get("any_number") and not facedown:
+        return _single_choices(g, ctx, sel, restrict_loc)
     candidates = ctx.candidates(sel)
-    if "zone" not in sel and _sel_facts(sel)[0]:
+    if facedown:
         # a selection that may pick facedown cards ("a friendly gear, unit or facedown card", Pack
         # of Wonders): they are at battlefields, not on the board, so add them
         candidates = candidates + [oid for bf in g.state.battlefields for oid in bf.facedown
@@ -91,7 +95,6 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_l
         candidates = [c for c in candidates if g.obj(c).zone != "board" or g.obj(c).loc == restrict_loc]
     if sel.get("what") not in ("location", "player"):
         candidates = [c for c in candidates if choosable(g, ctx.you, c)]  # chosen_by: friendly_only
-    count = int(sel.get("count", 1))
     choices: list[list[int]] = []
     low = 0 if sel.get("up_to") or sel.get("any_number") else min(count, len(candidates))
     high = len(candidates) if sel.get("any_number") else min(count, len(candidates))
@@ -104,6 +107,32 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_l
             choices.append(list(combo))
             if len(choices) >= MAX_TARGET_COMBOS:
                 break
+    return choices
+
+
+def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
+    """``_slot_choices`` for a slot of one object (most): the first MAX_TARGET_COMBOS candidates
+    that pass, then the empty choice when the slot is "up to one"; the candidates past the cap are
+    never tested, so a big board costs no more than a small one."""
+    by_loc = restrict_loc != NOWHERE and sel.get("what") != "location"
+    guarded = sel.get("what") not in ("location", "player")
+    choices: list[list[int]] = []
+    found = False
+    for c in ctx.each_candidate(sel):
+        if by_loc and g.obj(c).zone == "board" and g.obj(c).loc != restrict_loc:
+            continue
+        if guarded and not choosable(g, ctx.you, c):
+            continue  # chosen_by: friendly_only
+        found = True
+        if ctx.fits_group(sel, [c]):  # "a unit with Might 4 or less"
+            choices.append([c])
+            if len(choices) >= MAX_TARGET_COMBOS:
+                break
+    if sel.get("up_to"):
+        if ctx.fits_group(sel, []):
+            choices.append([])
+    elif not found:
+        return None
     return choices
 
 
