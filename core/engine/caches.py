@@ -24,8 +24,7 @@ class Caches:
     Phase's readying, a detach's index change, a plugin's direct change of an object).  Valid while
     it is unchanged:
 
-    - ``memo()``: answers keyed by name - ``board_reach``, ``off_board_reach``, ``off_board_touch``,
-      ``copied_units`` (layers), ``cost_keywords_given``, ``lasting_cost_changes``, and keys such as
+    - ``memo()``: answers keyed by name - ``board_reach``, ``copied_units`` (layers), and keys such as
       ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
       ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
       ``("activated", oid)`` (activation);
@@ -42,12 +41,26 @@ class Caches:
     ``statics_beyond_board`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
     only on which statics are in force, never on the state they read.
 
+    **lasting key** (``Game.lasting_memo``) - the statics generation with what tells the lasting effects
+    in play apart: their list's identity and length, the id of its last entry (ids come from the clock
+    and entries are only appended or removed, so within a line of play these name its contents) and
+    ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
+    for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
+    ``lasting_memo()``: ``cost_keywords_in_play``, ``lasting_cost_changes`` (payment),
+    ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach`` (layers), ``lasting_plays_from``
+    (playing), ``("lasting_listens", event type)`` (triggers), ``active_lasting`` (game): what depends
+    only on the lasting effects and the statics in force, never on the rest of the state.
+    ``invariants.cache_problems`` compares them with a fresh copy's.
+
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
     ``grant_ability`` modifier's ability, keyed by the modifier, which is part of a card's script or
-    of a lasting effect's body and is kept with the entry).  ``lasting_abilities`` (a lasting
-    effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
-    line of play may reuse one.
+    of a lasting effect's body and is kept with the entry), ``untouched`` (the characteristics of a
+    board object nothing can change, ``layers._untouched``: its printed Might plus its buffs and its
+    printed keywords, keyed by (card code, buffs); one answer shared by every such object, which no
+    reader changes; ``invariants.cache_problems`` compares each board object's with a fresh copy's).
+    ``lasting_abilities`` (a lasting effect's ability, by its id) is dropped at every ``restore``: ids
+    come from the clock, so another line of play may reuse one.
     """
 
     def __init__(self) -> None:
@@ -59,10 +72,14 @@ class Caches:
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
         self.granted_abilities: dict[int, tuple[dict[str, Any], "Ability"]] = {}
+        self.untouched: dict[tuple[str, int], Any] = {}
         self.memo_answers: dict[Any, Any] = {}
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}
         self.statics_memo_generation = -1
+        self.lasting_answers: dict[Any, Any] = {}
+        self.lasting_memo_key: tuple[int, ...] = ()
+        self.lasting_changes = 0
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -79,12 +96,21 @@ class Caches:
             self.statics_memo_generation = generation
         return self.statics_answers
 
+    def lasting_memo(self, key: tuple[int, ...]) -> dict[Any, Any]:
+        """A dict valid while the lasting effects in play and the statics in force are unchanged
+        (their ``key``, see ``Game.lasting_memo``)."""
+        if self.lasting_memo_key != key:
+            self.lasting_answers = {}
+            self.lasting_memo_key = key
+        return self.lasting_answers
+
     def state_replaced(self) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
-        abilities, and start a new version."""
+        abilities, and start a new version and a new lasting key."""
         self.chars = {}
         self.lasting_abilities = {}
         self.version += 1
+        self.lasting_changes += 1
 
     def for_copy(self) -> "Caches":
         """The caches of an independent copy of the game: the counters carried on, every answer worked
@@ -92,4 +118,5 @@ class Caches:
         other = Caches()
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
+        other.lasting_answers, other.lasting_memo_key = {}, ()
         return other

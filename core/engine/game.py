@@ -169,6 +169,22 @@ class Game:
             return caches.statics_answers
         return caches.statics_memo(generation)
 
+    def lasting_memo(self) -> dict[Any, Any]:
+        """A cache valid while the lasting effects in play and the active static abilities are
+        unchanged (core/engine/caches.py: the lasting key), for what depends only on them: a board
+        full of "this turn" effects would otherwise be scanned again after every event."""
+        lasting = self.state.lasting
+        key = (self.index.statics_generation, id(lasting), len(lasting), lasting[-1].id if lasting else 0,
+               self.caches.lasting_changes)
+        caches = self.caches
+        if caches.lasting_memo_key == key:
+            return caches.lasting_answers
+        return caches.lasting_memo(key)
+
+    def lasting_changed(self) -> None:
+        """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place."""
+        self.caches.lasting_changes += 1
+
     def touch(self) -> None:
         """Invalidate ``memo()``: for changes to the state made without an event."""
         self.caches.version += 1
@@ -312,12 +328,19 @@ class Game:
 
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
-        return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        if not self.state.lasting:
+            return []
+        memo = self.lasting_memo()
+        found: list[Lasting] | None = memo.get("active_lasting")
+        if found is None:
+            found = memo["active_lasting"] = [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        return list(found)
 
     def spend_use(self, lasting: Lasting) -> None:
         """A limited-use effect was used once; a spent one stays listed until the turn ends."""
         if lasting.uses > 0:
             lasting.uses -= 1
+            self.lasting_changed()
 
     def item_ability(self, item: ChainItem) -> Ability:
         """The ability a chain item resolves (a borrowed one is read from its lender's card)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import layers, offer, payment, verbs
+from . import layers, offer, payment, playing, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -140,7 +140,33 @@ def cache_problems(g: Game) -> list[str]:
     for name, (cached, computed) in _statics_indexes(g, fresh).items():
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
+    for name, (cached, computed) in _lasting_answers(g, fresh).items():
+        if cached != computed:
+            problems.append(f"the lasting effects' answer {name} ({cached}) differs from a fresh copy's ({computed})")
     return problems
+
+
+def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
+    """What ``Game.lasting_memo`` keeps (valid while the lasting effects and the statics are unchanged),
+    as the game has it and as a fresh copy works it out: a missed invalidation may list the same
+    actions, so the answers are compared themselves."""
+    listened = sorted(key[1] for key in g.lasting_memo() if isinstance(key, tuple) and key[0] == "lasting_listens")
+
+    def views(game: Game) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "active_lasting": [lasting.id for lasting in game.active_lasting()],
+            "off_board_touch": layers.off_board_touch(game),
+            "off_board_reach": layers.off_board_reach(game),
+            "lasting_board_reach": layers.lasting_board_reach(game),
+            "cost_changes": payment.cost_changes(game),
+            "cost_keywords_given": payment.cost_keywords_given(game),
+            "lasting_plays_from": playing.lasting_plays_from(game),
+        }
+        for etype in listened:
+            found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)
+        return found
+    mine, theirs = views(g), views(fresh)
+    return {name: (mine[name], theirs[name]) for name in mine}
 
 
 def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:

@@ -53,7 +53,11 @@ def chars(g: "Game", oid: int) -> Chars:
         if printed is not None:
             return printed
     if obj.zone == "board" and _untouched(g, oid, obj.code):
-        result = Chars(might=g.defs[obj.code].might + obj.buffs, keywords=dict(printed_keywords(g, g.defs[obj.code])))
+        key = (obj.code, obj.buffs)
+        result = caches.untouched.get(key)
+        if result is None:  # the printed Might plus buffs and the printed keywords: one shared answer
+            card = g.defs[obj.code]
+            result = caches.untouched[key] = Chars(might=card.might + obj.buffs, keywords=dict(printed_keywords(g, card)))
         caches.chars[oid] = result
         return result
     caches.chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
@@ -91,6 +95,20 @@ def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
     memo = g.caches.memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
     if found is None:
+        wide, by_lasting = lasting_board_reach(g)
+        objs = g.state.objs
+        hosts = {objs[oid].attached_to for oid in g.board_objects()}
+        hosts.discard(NOWHERE)
+        found = memo["board_reach"] = (wide, by_lasting | hosts if hosts else by_lasting)
+    return found
+
+
+def lasting_board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+    """_board_reach's part that the statics and the lasting effects decide, found once while they are
+    unchanged (``Game.lasting_memo``)."""
+    memo = g.lasting_memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get("lasting_board_reach")
+    if found is None:
         wide = bool(object_statics(g))
         named: set[int] = set()
         for lasting in g.active_lasting():
@@ -98,20 +116,22 @@ def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
                 wide = wide or lasting.kind == "static"
             elif lasting.kind in ("static", "grant"):
                 named.update(lasting.affects)
-        objs = g.state.objs
-        for oid in g.board_objects():
-            host = objs[oid].attached_to
-            if host != NOWHERE:
-                named.add(host)
-        found = memo["board_reach"] = (wide, frozenset(named))
+        found = memo["lasting_board_reach"] = (wide, frozenset(named))
     return found
 
 
 def _reaches_off_board(g: "Game", oid: int) -> bool:
     """Whether another object's static or a lasting effect may change this off-board card (a unit
-    giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per
-    state version."""
-    memo = g.caches.memo()
+    giving the spells in your hand Reaction), so its printed text isn't enough; worked out once while
+    the statics and the lasting effects are unchanged (``Game.lasting_memo``)."""
+    found = off_board_reach(g)
+    return found[0] or oid in found[1]
+
+
+def off_board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+    """(another object's static or a lasting effect may change any off-board card, the cards a lasting
+    effect names): ``_reaches_off_board`` for every card at once."""
+    memo = g.lasting_memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
     if found is None:
         wide = statics_beyond_board(g)
@@ -124,7 +144,7 @@ def _reaches_off_board(g: "Game", oid: int) -> bool:
                 named.update(lasting.affects)
         found = (wide, frozenset(named))
         memo["off_board_reach"] = found
-    return found[0] or oid in found[1]
+    return found
 
 
 def _printed(g: "Game", code: str) -> Chars | None:
@@ -194,11 +214,12 @@ _UNTOUCHED: tuple[bool, frozenset[int]] = (False, frozenset())
 def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
     """What else could change cards in the zones _modifiers_for looks at off the board: (some
     other object's static reaching beyond the board, or a lasting static selecting what it affects,
-    could touch any of them; the cards a lasting static or grant names).  Found once per state
-    version (once while the statics are unchanged when no lasting effect is in play)."""
+    could touch any of them; the cards a lasting static or grant names).  Found once while the statics
+    and the lasting effects are unchanged (``Game.lasting_memo``; once while the statics are unchanged
+    when no lasting effect is in play)."""
     if not g.state.lasting:
         return (True, _UNTOUCHED[1]) if statics_beyond_board(g) else _UNTOUCHED
-    memo = g.caches.memo()
+    memo = g.lasting_memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
     if found is None:
         wide = statics_beyond_board(g)

@@ -99,14 +99,22 @@ def trash_plays(g: "Game", player: int) -> list[int]:
         if defs[objs[oid].code].facts.play_from:
             break
     else:
-        for lasting in s.lasting:
-            if lasting.kind == "grant" or lasting.kind == "static" and any(
-                    m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"]):
-                break
-        else:
-            if not layers.statics_by_kind(g).get("play_from"):
-                return []
+        if not (s.lasting and lasting_plays_from(g)) and not layers.statics_by_kind(g).get("play_from"):
+            return []
     return [oid for oid in trash if payment.play_from_cost(g, player, oid) is not None]
+
+
+def lasting_plays_from(g: "Game") -> bool:
+    """Whether a lasting effect may let a card be played from a trash (a play_from modifier, or a
+    keyword given that may have one), found once while the lasting effects are unchanged."""
+    memo = g.lasting_memo()
+    found: bool | None = memo.get("lasting_plays_from")
+    if found is None:
+        found = memo["lasting_plays_from"] = any(
+            lasting.kind == "grant" or lasting.kind == "static" and any(
+                m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"])
+            for lasting in g.state.lasting)
+    return found
 
 
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
@@ -532,6 +540,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     g.place(oid, "chain")
     for lasting in bound:
         lasting.affects = [oid]  # "give the next spell you play [Repeat]": this one keeps it, no other gets it
+        g.lasting_changed()
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
                      paid=check.paid, location=check.location, from_hidden=check.from_hidden)
     s.chain.append(item)
@@ -550,6 +559,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
                     _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
+                g.lasting_changed()
     g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
     targeting.note_chosen(g, player, targeting.target_slots(card) * payment.runs(g, oid, check.paid), check.targets, "spell")
