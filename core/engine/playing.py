@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from . import chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
@@ -88,10 +88,11 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
 
 
-def trash_plays(g: "Game", player: int) -> list[int]:
+def trash_plays(g: "Game", player: int, skip: Callable[[int], bool] | None = None) -> list[int]:
     """The cards of the player's trash that an effect lets them play from there (play_from_cost);
     the trash is searched only when a card in it, a static on the board or a lasting effect has a
-    play_from modifier, or a lasting effect gives a keyword (one whose script has it: [Flow])."""
+    play_from modifier, or a lasting effect gives a keyword (one whose script has it: [Flow]).  The
+    cards ``skip`` names aren't looked at (the caller would not play them now anyway)."""
     s = g.state
     trash = s.players[player].trash
     objs, defs = s.objs, g.defs
@@ -101,7 +102,7 @@ def trash_plays(g: "Game", player: int) -> list[int]:
     else:
         if not (s.lasting and lasting_plays_from(g)) and not layers.statics_by_kind(g).get("play_from"):
             return []
-    return [oid for oid in trash if payment.play_from_cost(g, player, oid) is not None]
+    return [oid for oid in trash if (skip is None or not skip(oid)) and payment.play_from_cost(g, player, oid) is not None]
 
 
 def lasting_plays_from(g: "Game") -> bool:
