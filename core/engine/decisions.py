@@ -92,7 +92,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             # check_play_choices would find that plan again and nothing else, so play_base decides
             out.extend(_plain_plays(g, player, oid, locations, any_timing))
             continue
-        own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
+        # its cost reads its targets (its own text, or a static's if_chooses): each choice is checked
+        discounted = payment.own_chooses_discount(card) or bool(payment.chooses_statics(g))
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
         target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
                                            paid=optional) if slots else [[]]
@@ -131,8 +132,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                 # the targets were listed for every optional cost paid: only then
                                 # are they exactly what target_options gives for this choice of costs
                                 listed = len(paid) == len(optional)
-                                plain = listed and count == 1 and len(target_sets) > 1 \
-                                    and not payment.chooses_statics(g) and not own_discount \
+                                plain = listed and count == 1 and len(target_sets) > 1 and not discounted \
                                     and playing.untaxed_targets(g, player, slots, targets)
                                 if plain and untaxed:
                                     check = untaxed[0]

@@ -161,6 +161,8 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
             "cost_changes": payment.cost_changes(game),
             "cost_keywords_given": payment.cost_keywords_given(game),
             "lasting_plays_from": playing.lasting_plays_from(game),
+            "granting_lasting": [lasting.id for lasting in layers.granting_lasting(game)],
+            "forbidding_players": playing.forbidding_players(game),
         }
         for etype in listened:
             found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)

@@ -644,21 +644,30 @@ def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ab
     ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
     the effect's id)."""
     out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
-    for lasting in _granting_lasting(g):
+    for lasting in granting_lasting(g):
         if lasting.affects is not None and oid in lasting.affects:
             static = Ability(kind="static", index=-lasting.id, body=lasting.body)
             out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
     return out
 
 
-def _granting_lasting(g: "Game") -> list["Lasting"]:
-    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
-            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
+def granting_lasting(g: "Game") -> list["Lasting"]:
+    """The lasting effects in force that give objects activated abilities, found once while the
+    lasting effects are unchanged (``Game.lasting_memo``; callers must not change the list)."""
+    if not g.state.lasting:
+        return []
+    memo = g.lasting_memo()
+    found: list["Lasting"] | None = memo.get("granting_lasting")
+    if found is None:
+        found = memo["granting_lasting"] = [
+            lasting for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])]
+    return found
 
 
 def may_grant_abilities(g: "Game") -> bool:
     """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
-    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
+    return bool(_sources_with(g, "grant_ability")) or bool(granting_lasting(g))
 
 
 def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:

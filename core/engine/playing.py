@@ -373,14 +373,20 @@ def object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> lis
 
 
 def _opponents_cant_play(g: "Game", player: int) -> bool:
-    if not g.state.lasting:
-        return False
-    for lasting in g.active_lasting():
-        if lasting.kind == "static" and not g.friendly(lasting.controller, player):
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play":
-                    return True
-    return False
+    return bool(g.state.lasting) and any(not g.friendly(controller, player) for controller in forbidding_players(g))
+
+
+def forbidding_players(g: "Game") -> list[int]:
+    """The controllers of the lasting effects in force that keep their opponents from playing cards,
+    found once while the lasting effects are unchanged (``Game.lasting_memo``)."""
+    memo = g.lasting_memo()
+    found: list[int] | None = memo.get("forbidding_players")
+    if found is None:
+        found = memo["forbidding_players"] = [
+            lasting.controller for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play"
+                    for mod in lasting.body["modifiers"])]
+    return found
 
 
 def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]]) -> bool:

@@ -116,6 +116,8 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     never tested, so a big board costs no more than a small one."""
     by_loc = restrict_loc != NOWHERE and sel.get("what") != "location"
     guarded = sel.get("what") not in ("location", "player")
+    # of fits_group's criteria only a total Might can refuse a single object ("a unit with Might 4 or less")
+    totalled = "total_might" in (sel.get("where") or {})
     choices: list[list[int]] = []
     found = False
     for c in ctx.each_candidate(sel):
@@ -124,7 +126,7 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
         if guarded and not choosable(g, ctx.you, c):
             continue  # chosen_by: friendly_only
         found = True
-        if ctx.fits_group(sel, [c]):  # "a unit with Might 4 or less"
+        if not totalled or ctx.fits_group(sel, [c]):
             choices.append([c])
             if len(choices) >= MAX_TARGET_COMBOS:
                 break
