@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..script.cards import Ability
-    from .state import Decision
+    from .state import Decision, Lasting
 
 
 class Caches:
@@ -42,8 +42,8 @@ class Caches:
     only on which statics are in force, never on the state they read.
 
     **lasting key** (``Game.lasting_memo``) - the statics generation with what tells the lasting effects
-    in play apart: their list's identity and length, the id of its last entry (ids come from the clock
-    and entries are only appended or removed, so within a line of play these name its contents) and
+    in play apart: their list (the object) and its length, its last entry (the object: entries are only
+    appended or removed, never put back, so within a line of play these name its contents) and
     ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
     for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
     ``lasting_memo()``: ``cost_keywords_in_play``, ``lasting_cost_changes`` (payment),
@@ -79,7 +79,10 @@ class Caches:
         self.statics_answers: dict[Any, Any] = {}
         self.statics_memo_generation = -1
         self.lasting_answers: dict[Any, Any] = {}
-        self.lasting_memo_key: tuple[int, ...] = ()
+        self.lasting_of: list["Lasting"] | None = None
+        self.lasting_len = -1
+        self.lasting_last: "Lasting | None" = None
+        self.lasting_stamp = (-1, -1)
         self.lasting_changes = 0
 
     def memo(self) -> dict[Any, Any]:
@@ -97,12 +100,15 @@ class Caches:
             self.statics_memo_generation = generation
         return self.statics_answers
 
-    def lasting_memo(self, key: tuple[int, ...]) -> dict[Any, Any]:
-        """A dict valid while the lasting effects in play and the statics in force are unchanged
-        (their ``key``, see ``Game.lasting_memo``)."""
-        if self.lasting_memo_key != key:
+    def lasting_memo(self, lasting: list["Lasting"], generation: int) -> dict[Any, Any]:
+        """A dict valid while the lasting effects in play and the statics in force (their
+        ``generation``) are unchanged: the lasting key, see ``Game.lasting_memo``."""
+        stamp = (generation, self.lasting_changes)
+        if not (self.lasting_of is lasting and self.lasting_len == len(lasting) and self.lasting_stamp == stamp
+                and (not lasting or self.lasting_last is lasting[-1])):
             self.lasting_answers = {}
-            self.lasting_memo_key = key
+            self.lasting_of, self.lasting_len, self.lasting_stamp = lasting, len(lasting), stamp
+            self.lasting_last = lasting[-1] if lasting else None
         return self.lasting_answers
 
     def state_replaced(self) -> None:
@@ -119,5 +125,5 @@ class Caches:
         other = Caches()
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
-        other.lasting_answers, other.lasting_memo_key = {}, ()
+        other.lasting_answers, other.lasting_of = {}, None
         return other

@@ -173,13 +173,12 @@ class Game:
         """A cache valid while the lasting effects in play and the active static abilities are
         unchanged (core/engine/caches.py: the lasting key), for what depends only on them: a board
         full of "this turn" effects would otherwise be scanned again after every event."""
-        lasting = self.state.lasting
-        key = (self.index.statics_generation, id(lasting), len(lasting), lasting[-1].id if lasting else 0,
-               self.caches.lasting_changes)
-        caches = self.caches
-        if caches.lasting_memo_key == key:
+        lasting, caches = self.state.lasting, self.caches
+        if caches.lasting_of is lasting and caches.lasting_len == len(lasting) \
+                and caches.lasting_stamp == (self.index.statics_generation, caches.lasting_changes) \
+                and (not lasting or caches.lasting_last is lasting[-1]):  # the hit, inline: asked often
             return caches.lasting_answers
-        return caches.lasting_memo(key)
+        return caches.lasting_memo(lasting, self.index.statics_generation)
 
     def lasting_changed(self) -> None:
         """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place."""
@@ -328,8 +327,8 @@ class Game:
 
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
-        if not self.state.lasting:
-            return []
+        if len(self.state.lasting) < 8:  # a short list is read faster than a memo is looked up
+            return [lasting for lasting in self.state.lasting if lasting.uses != 0]
         memo = self.lasting_memo()
         found: list[Lasting] | None = memo.get("active_lasting")
         if found is None:
