@@ -393,20 +393,27 @@ def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets
     """Whether targets from ``target_options`` have the number each slot needs and add no Deflect tax
     (809).  check_play_choices and check_activation_targets read listed targets for nothing else, so
     their answer is the same for every such choice of targets: listing checks one and reuses it."""
-    try:
-        check_target_counts(slots, targets)
-    except IllegalActionError:
-        return False
+    for sel, chosen in zip(slots, targets):
+        if not _count_fits(sel, chosen):
+            return False
     return not payment.deflect_tax(g, player, object_targets(slots, targets))
+
+
+def _count_fits(sel: dict[str, Any], chosen: list[int]) -> bool:
+    """check_target_counts for one slot, as a yes or no."""
+    count = int(sel.get("count", 1))
+    if sel.get("any_number"):
+        return len(chosen) <= 99
+    return len(chosen) <= count if sel.get("up_to") else len(chosen) == count
 
 
 def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
     """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
     fewer are legal; such a choice is refused, 355)."""
     for sel, chosen in zip(slots, targets):
-        count = int(sel.get("count", 1))
-        optional = sel.get("up_to") or sel.get("any_number")
-        if len(chosen) > (99 if sel.get("any_number") else count) or (not optional and len(chosen) != count):
+        if not _count_fits(sel, chosen):
+            count = int(sel.get("count", 1))
+            optional = sel.get("up_to") or sel.get("any_number")
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
 
 

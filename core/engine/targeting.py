@@ -120,11 +120,16 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     totalled = "total_might" in (sel.get("where") or {})
     choices: list[list[int]] = []
     found = False
+    objs, players = g.state.objs, g.state.players
+    team = players[ctx.you].team
     for c in ctx.each_candidate(sel):
         if by_loc and g.obj(c).zone == "board" and g.obj(c).loc != restrict_loc:
             continue
-        if guarded and not choosable(g, ctx.you, c):
-            continue  # chosen_by: friendly_only
+        if guarded:
+            obj = objs.get(c)  # choosable, with its common answer (not an enemy's on the board) inline
+            if obj is not None and obj.zone == "board" and players[obj.controller].team != team \
+                    and not choosable(g, ctx.you, c):
+                continue  # chosen_by: friendly_only
         found = True
         if not totalled or ctx.fits_group(sel, [c]):
             choices.append([c])
