@@ -151,10 +151,19 @@ def test_long_integer_within_limits_is_cut_short_in_the_message(tmp_path: Path) 
     assert problems_of(path) == [f"{path}:5:8: {'9' * 57}... is greater than the maximum of 99 (might)"]
 
 
-def test_recursive_alias(tmp_path: Path) -> None:
+def test_recursive_alias_is_named_at_its_anchor(tmp_path: Path) -> None:
     path = write(tmp_path, "loop.yaml", "a: &a [*a]\n")
+    assert problems_of(path) == [
+        f"{path}:1:4: a recursive alias: this anchored node contains an alias to itself; refused (a[0])"]
+    nested = write(tmp_path, "nested.yaml", "top:\n  inner: &x\n    b: [1, *x]\n")
+    assert problems_of(nested) == [
+        f"{nested}:2:10: a recursive alias: this anchored node contains an alias to itself; refused (top.inner.b[1])"]
+
+
+def test_plain_deep_nesting_still_says_depth(tmp_path: Path) -> None:
+    path = write(tmp_path, "deep.yaml", "a: " + "[" * 70 + "]" * 70 + "\n")
     [line] = problems_of(path)
-    assert line.startswith(f"{path}:1:4: nesting deeper than 64 levels is refused (a[0][0]")
+    assert "nesting deeper than 64 levels is refused" in line
 
 
 def test_non_text_key(tmp_path: Path) -> None:

@@ -118,7 +118,7 @@ def _effect_text_trigger(g: "Game", eq: int, index: int, ability: Ability, event
     if unit == NOWHERE:
         return
     controller = g.state.objs[unit].controller
-    if _matches(g, unit, controller, ability, event):
+    if _matches(g, unit, controller, ability, event, text_of=eq):
         _queue(g, PendingTrigger(unit, index, controller, event, lasting=Origin("effect_text", source=eq).code), ability)
 
 
@@ -468,7 +468,11 @@ def _w_alone(g: "Game", oid: int, controller: int, ability: Ability, event: dict
 _WHEN = WHEN.entries
 
 
-def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any]) -> bool:
+def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any],
+             text_of: int | None = None) -> bool:
+    """Whether the event fires the ability of ``oid``: its ``when``, once-per-turn, ``condition``
+    and ``if``.  ``text_of`` is the attached card whose effect text it is (an Equipment's), which
+    "this card" and ``attached_this_turn`` name, as they do when the ability resolves."""
     when = ability.body["when"]
     for key, want in when.items():
         if not _WHEN[key](g, oid, controller, ability, event, want):
@@ -481,6 +485,8 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
     if ability.body.get("once_per_turn") and _fired_this_turn(g, oid, ability.index):
         return False
     ctx = EffectContext(g, controller, oid, event=event)
+    if text_of is not None:
+        ctx.text_of = text_of
     if "condition" in ability.body and not ctx.check(ability.body["condition"]):
         return False
     if "if" in ability.body and not ctx.check(ability.body["if"]):

@@ -270,6 +270,10 @@ def _check_tree(data: Any) -> None:
         if budget < 0:
             raise _TreeProblem(f"document expands to more than {MAX_NODES:,} values (alias bomb?); refused", None)
         if len(path) > MAX_DEPTH:
+            loop = _self_reference(data, path)
+            if loop is not None:
+                raise _TreeProblem("a recursive alias: this anchored node contains an alias to itself; "
+                                   "refused", loop)
             raise _TreeProblem(f"nesting deeper than {MAX_DEPTH} levels is refused", path)
         if isinstance(node, dict):
             for key, value in node.items():
@@ -283,6 +287,20 @@ def _check_tree(data: Any) -> None:
                 raise _TreeProblem(f"a text value longer than {MAX_SCALAR:,} characters is refused", path)
         elif node is not None and not isinstance(node, (bool, int, float)):
             raise _TreeProblem(f"{_kind_of(node)} is not allowed in script files; quote it to make it text", path)
+
+
+def _self_reference(data: Any, path: JsonPath) -> JsonPath | None:
+    """The path of the first alias on ``path`` that names one of its own ancestors, if any: a
+    recursive alias looks like endless nesting, and saying so helps more than a depth."""
+    seen = {id(data)}
+    node = data
+    for depth, step in enumerate(path):
+        node = node[step]
+        if isinstance(node, (dict, list)):
+            if id(node) in seen:
+                return path[: depth + 1]
+            seen.add(id(node))
+    return None
 
 
 def _kind_of(value: object) -> str:
