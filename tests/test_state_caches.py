@@ -63,6 +63,27 @@ def test_a_lasting_effect_changed_in_place_fails_the_check_until_announced() -> 
     assert check(g, cards, counts) == []
 
 
+def test_a_static_for_units_here_leaves_units_elsewhere_untouched_and_a_wrong_shortcut_fails_the_check(
+        monkeypatch: Any) -> None:
+    """A battlefield's static for the units there (Trifarian War Camp: +1 Might) changes those units only:
+    a unit at base keeps its printed characteristics without working out the layers, the one there gets
+    +1 Might; and a shortcut taken where a static applies is caught by invariants.check, which compares
+    it with the characteristics worked out through every layer."""
+    b = Builder(cat())
+    camp = b.battlefield("OGN-294", controller=0)
+    there = b.add(0, "OGN-003", at=camp)
+    home = b.add(0, "OGN-003")
+    g, ids = b.build()
+    printed = g.card(ids[home]).might
+    assert layers.might(g, ids[there]) == printed + 1 and layers.might(g, ids[home]) == printed
+    assert layers.shortcut_problem(g, ids[home]) is None  # taken from the card, and right
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    monkeypatch.setattr(layers, "_untouched", lambda g, oid, code: True)  # a wrong shortcut
+    g.touch()
+    assert any("nothing should change its characteristics" in m for m in check(g, cards, counts))
+
+
 def test_the_caches_docstring_names_every_key_the_engine_remembers() -> None:
     """Every memo key the engine writes is listed (with what invalidates it) in ``Caches``'s docstring."""
     doc = caches.Caches.__doc__ or ""

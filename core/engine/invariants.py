@@ -120,7 +120,8 @@ def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -
 def cache_problems(g: Game) -> list[str]:
     """Where the game's caches disagree with a fresh copy of it: the legal actions offered (the offered
     list, per-version memos and plans, play locations), the characteristics of each object on the
-    board (``layers.chars`` and its shortcut for untouched objects) and the dispatch index."""
+    board (``layers.chars``, and its shortcut for untouched objects against the layers themselves) and
+    the dispatch index."""
     if g.over:
         return []
     fresh = g.fresh_copy()
@@ -134,6 +135,9 @@ def cache_problems(g: Game) -> list[str]:
         cached, computed = layers.chars(g, oid), layers.chars(fresh, oid)
         if cached != computed:
             problems.append(f"#{oid} {g.name(oid)}: cached characteristics {cached} differ from a fresh copy's {computed}")
+        shortcut = layers.shortcut_problem(g, oid)
+        if shortcut:
+            problems.append(f"#{oid} {g.name(oid)}: nothing should change its characteristics, yet {shortcut}")
     if {e: set(t) for e, t in g.index.listeners.items() if t} != {e: set(t) for e, t in fresh.index.listeners.items() if t} \
             or set(g.index.static_sources) != set(fresh.index.static_sources) or set(g.index.grant_sources) != set(fresh.index.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")

@@ -79,44 +79,92 @@ def printed_only(g: "Game", oid: int) -> bool:
 
 def _untouched(g: "Game", oid: int, code: str) -> bool:
     """Whether nothing can change this board object's printed characteristics: its card has no static
-    ability, no card is attached to it, no other object's static ability affects objects and no
-    lasting effect names it or selects what it affects.  Then ``_compute`` would find no modifier,
-    and its result is the printed Might plus buffs and the printed keywords (checked once per state
-    version, which is when the characteristics cache is cleared)."""
-    if g.defs[code].facts.statics:
+    ability, no card is attached to it, no other object's static ability may select it (by the card
+    types and the location its selector is limited to) and no lasting effect names it or selects what
+    it affects.  Then ``_compute`` would find no modifier, and its result is the printed Might plus
+    buffs and the printed keywords (checked once per state version, which is when the
+    characteristics cache is cleared)."""
+    card = g.defs[code]
+    if card.facts.statics:
         return False
-    reach = _board_reach(g)
-    return not reach[0] and oid not in reach[1]
+    anything, types, local, named = _board_reach(g)
+    if anything or card.type in types or oid in named:
+        return False
+    if local:
+        loc = g.state.objs[oid].loc
+        return (loc, card.type) not in local and (loc, "") not in local
+    return True
 
 
-def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
-    """(some static ability of an object or some lasting effect may affect any board object, the
-    objects a lasting effect names or a card is attached to), once per state version."""
+def shortcut_problem(g: "Game", oid: int) -> str | None:
+    """For ``invariants.cache_problems``: when the board object's characteristics are taken from its card
+    (``_untouched``), how they differ from those worked out through every layer, else None."""
+    obj = g.state.objs[oid]
+    if obj.zone != "board" or not _untouched(g, oid, obj.code):
+        return None
+    taken = chars(g, oid)
+    saved = g.caches.chars
+    g.caches.chars = {k: v for k, v in saved.items() if k != oid}
+    try:
+        computed = _compute(g, oid)
+    finally:
+        g.caches.chars = saved
+    return None if computed == taken else f"{taken} taken from the card, {computed} through the layers"
+
+
+Reach = tuple[bool, frozenset[str], frozenset[tuple[int, str]], frozenset[int]]
+
+
+def _board_reach(g: "Game") -> Reach:
+    """What may change board objects' characteristics, once per state version: (a static ability or
+    lasting effect may select any board object; the card types some static may select anywhere; the
+    (location, card type) pairs a static limited to the objects at its location may select, "" for
+    any type; the objects a lasting effect names or a card is attached to)."""
     memo = g.caches.memo()
-    found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
+    found: Reach | None = memo.get("board_reach")
     if found is None:
-        wide, by_lasting = lasting_board_reach(g)
+        anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
         hosts = {objs[oid].attached_to for oid in g.board_objects()}
         hosts.discard(NOWHERE)
-        found = memo["board_reach"] = (wide, by_lasting | hosts if hosts else by_lasting)
+        local: set[tuple[int, str]] = set()
+        for src, kinds in here:  # 'here' is where the source is now
+            source = objs[src]
+            if source.zone in ("board", "bfcard"):
+                local.update((source.loc, kind) for kind in kinds or ("",))
+        found = memo["board_reach"] = (anything, types, frozenset(local), by_lasting | hosts if hosts else by_lasting)
     return found
 
 
-def lasting_board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+def lasting_board_reach(g: "Game") -> tuple[bool, frozenset[str], tuple[tuple[int, tuple[str, ...] | None], ...],
+                                            frozenset[int]]:
     """_board_reach's part that the statics and the lasting effects decide, found once while they are
-    unchanged (``Game.lasting_memo``)."""
+    unchanged (``Game.lasting_memo``): (any board object may be selected, the card types a static may
+    select anywhere, (source, card types or None for any) of the statics that select only objects at
+    their source's location, the objects lasting effects name).  A static's card types are those
+    ``_modifiers_for`` checks (``object_statics``); an unconditional one whose selector asks for
+    ``location: here`` covers nothing elsewhere (``EffectContext.here`` is its source's location)."""
     memo = g.lasting_memo()
-    found: tuple[bool, frozenset[int]] | None = memo.get("lasting_board_reach")
+    found: tuple[bool, frozenset[str], tuple[tuple[int, tuple[str, ...] | None], ...], frozenset[int]] | None = \
+        memo.get("lasting_board_reach")
     if found is None:
-        wide = bool(object_statics(g))
+        anything = False
+        types: set[str] = set()
+        here: list[tuple[int, tuple[str, ...] | None]] = []
+        for src, _ability, affects, board_only, kinds in object_statics(g):
+            if board_only and (affects.get("where") or {}).get("location") == "here":
+                here.append((src, kinds))
+            elif kinds is None:
+                anything = True
+            else:
+                types.update(kinds)
         named: set[int] = set()
         for lasting in g.active_lasting():
             if lasting.affects is None:
-                wide = wide or lasting.kind == "static"
+                anything = anything or lasting.kind == "static"
             elif lasting.kind in ("static", "grant"):
                 named.update(lasting.affects)
-        found = memo["lasting_board_reach"] = (wide, frozenset(named))
+        found = memo["lasting_board_reach"] = (anything, frozenset(types), tuple(here), frozenset(named))
     return found
 
 
