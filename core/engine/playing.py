@@ -107,15 +107,23 @@ def trash_plays(g: "Game", player: int, skip: Callable[[int], bool] | None = Non
 
 def lasting_plays_from(g: "Game") -> bool:
     """Whether a lasting effect may let a card be played from a trash (a play_from modifier, or a
-    keyword given that may have one), found once while the lasting effects are unchanged."""
+    keyword given whose script has one: [Flow]), found once while the lasting effects are unchanged."""
     memo = g.lasting_memo()
     found: bool | None = memo.get("lasting_plays_from")
     if found is None:
         found = memo["lasting_plays_from"] = any(
-            lasting.kind == "grant" or lasting.kind == "static" and any(
-                m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"])
+            _keyword_plays_from(g, lasting.body["keyword"]) if lasting.kind == "grant" else
+            lasting.kind == "static" and any(m["type"] == "play_from" or m["type"] == "keyword"
+                                             and _keyword_plays_from(g, m["keyword"]) for m in lasting.body["modifiers"])
             for lasting in g.state.lasting)
     return found
+
+
+def _keyword_plays_from(g: "Game", name: str) -> bool:
+    """Whether a keyword's script has a play_from modifier (an unknown keyword may)."""
+    keyword = g.catalog.keywords.get(str(name).lower().replace("-", "_"))
+    return keyword is None or any(ability.get("kind") == "static" and any(
+        m.get("type") == "play_from" for m in ability.get("modifiers", ())) for ability in keyword.abilities)
 
 
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
