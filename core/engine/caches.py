@@ -47,9 +47,9 @@ class Caches:
     ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
     for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
     ``lasting_memo()``: ``cost_keywords_in_play``, ``lasting_cost_changes`` (payment),
-    ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach`` (layers), ``lasting_plays_from``
-    (playing), ``("lasting_listens", event type)`` (triggers), ``active_lasting`` (game),
-    ``granting_lasting`` (layers), ``forbidding_players`` (playing): what depends
+    ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach``, ``granting_lasting``,
+    ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``, ``forbidding_players``
+    (playing), ``("lasting_listens", event type)`` (triggers), ``active_lasting`` (game): what depends
     only on the lasting effects and the statics in force, never on the rest of the state.
     ``invariants.cache_problems`` compares them with a fresh copy's.
 

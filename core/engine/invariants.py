@@ -154,7 +154,9 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     """What ``Game.lasting_memo`` keeps (valid while the lasting effects and the statics are unchanged),
     as the game has it and as a fresh copy works it out: a missed invalidation may list the same
     actions, so the answers are compared themselves."""
-    listened = sorted(key[1] for key in g.lasting_memo() if isinstance(key, tuple) and key[0] == "lasting_listens")
+    keys = [key for key in g.lasting_memo() if isinstance(key, tuple)]
+    listened = sorted(key[1] for key in keys if key[0] == "lasting_listens")
+    restrictions = sorted(key[1] for key in keys if key[0] == "lasting_restrictions")
 
     def views(game: Game) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -170,6 +172,9 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
         }
         for etype in listened:
             found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)
+        for name in restrictions:
+            found[f"lasting_restrictions {name}"] = [(mod, source, list(affects)) for mod, source, affects
+                                                     in layers.lasting_restrictions(game, name)]
         return found
     mine, theirs = views(g), views(fresh)
     return {name: (mine[name], theirs[name]) for name in mine}

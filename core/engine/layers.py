@@ -631,13 +631,22 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
             out.append((mod, src, covered))
     if g.state.lasting:
         # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
-        for lasting in g.active_lasting():
-            if lasting.kind != "static" or lasting.affects is None:
-                continue
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "restriction" and mod["restriction"] == restriction:
-                    out.append((mod, lasting.source, list(lasting.affects)))
+        out += [(mod, source, list(affects)) for mod, source, affects in lasting_restrictions(g, restriction)]
     return out
+
+
+def lasting_restrictions(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects it names) of the lasting effects in force with a restriction of
+    one kind, found once while the lasting effects are unchanged (``Game.lasting_memo``)."""
+    memo = g.lasting_memo()
+    key = ("lasting_restrictions", restriction)
+    found: list[tuple[dict[str, Any], int, list[int]]] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = [(mod, lasting.source, lasting.affects) for lasting in g.active_lasting()
+                             if lasting.kind == "static" and lasting.affects is not None
+                             for mod in lasting.body["modifiers"]
+                             if mod["type"] == "restriction" and mod["restriction"] == restriction]
+    return found
 
 
 def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
