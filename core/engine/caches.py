@@ -25,6 +25,7 @@ class Caches:
     it is unchanged:
 
     - ``memo()``: answers keyed by name - ``board_reach``, ``copied_units`` (layers), and keys such as
+      ``("restricted", name)`` (layers),
       ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
       ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
       ``("activated", oid)`` (activation);

@@ -621,7 +621,15 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
 
 def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
     """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
-    of one kind."""
+    of one kind, once per state version (listing moves asks for every unit and destination; callers
+    must not change the list).  Not kept while characteristics are being worked out: a selection
+    read then may see a partial result."""
+    memo = g.memo() if not g.caches.chars_reads else None
+    key = ("restricted", restriction)
+    if memo is not None:
+        hit: list[tuple[dict[str, Any], int, list[int]]] | None = memo.get(key)
+        if hit is not None:
+            return hit
     out: list[tuple[dict[str, Any], int, list[int]]] = []
     for mod, src, ability in _active_modifiers(g, "restriction"):
         if mod["restriction"] == restriction:
@@ -632,6 +640,8 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
     if g.state.lasting:
         # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
         out += [(mod, source, list(affects)) for mod, source, affects in lasting_restrictions(g, restriction)]
+    if memo is not None:
+        memo[key] = out
     return out
 
 
