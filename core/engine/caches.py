@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..script.cards import Ability
-    from .state import Decision, Lasting
+    from .state import Decision
 
 
 class Caches:
@@ -57,12 +57,15 @@ class Caches:
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
     ``grant_ability`` modifier's ability, keyed by the modifier, which is part of a card's script or
-    of a lasting effect's body and is kept with the entry), ``untouched`` (the characteristics of a
-    board object nothing can change, ``layers._untouched``: its printed Might plus its buffs and its
-    printed keywords, keyed by (card code, buffs); one answer shared by every such object, which no
-    reader changes; ``invariants.cache_problems`` compares each board object's with a fresh copy's).
-    ``lasting_abilities`` (a lasting effect's ability, by its id) is dropped at every ``restore``: ids
-    come from the clock, so another line of play may reuse one.
+    of a lasting effect's body and is kept with the entry).  ``lasting_abilities`` (a lasting
+    effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
+    line of play may reuse one.
+
+    **Shared answers** (valid for the game's life): ``untouched``, the characteristics of a board
+    object nothing can change (``layers._untouched``): its printed Might plus its buffs and its printed
+    keywords, keyed by (card code, buffs); one answer shared by every such object, which no reader
+    changes; ``invariants.cache_problems`` compares each board object's with a fresh copy's and with
+    the layers worked out in full.
     """
 
     def __init__(self) -> None:
@@ -74,15 +77,15 @@ class Caches:
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
         self.granted_abilities: dict[int, tuple[dict[str, Any], "Ability"]] = {}
-        self.untouched: dict[tuple[str, int], Any] = {}
         self.memo_answers: dict[Any, Any] = {}
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}
         self.statics_memo_generation = -1
+        self.untouched: dict[tuple[str, int], Any] = {}
         self.lasting_answers: dict[Any, Any] = {}
-        self.lasting_of: list["Lasting"] | None = None
+        self.lasting_of: list[Any] | None = None  # the lasting effects' list, its length and last entry
         self.lasting_len = -1
-        self.lasting_last: "Lasting | None" = None
+        self.lasting_last: Any = None
         self.lasting_stamp = (-1, -1)
         self.lasting_changes = 0
 
@@ -101,7 +104,7 @@ class Caches:
             self.statics_memo_generation = generation
         return self.statics_answers
 
-    def lasting_memo(self, lasting: list["Lasting"], generation: int) -> dict[Any, Any]:
+    def lasting_memo(self, lasting: list[Any], generation: int) -> dict[Any, Any]:
         """A dict valid while the lasting effects in play and the statics in force (their
         ``generation``) are unchanged: the lasting key, see ``Game.lasting_memo``."""
         stamp = (generation, self.lasting_changes)

@@ -11,8 +11,9 @@ illegal play raises IllegalActionError with the state untouched.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from . import chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
@@ -407,14 +408,6 @@ def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets
     return not payment.deflect_tax(g, player, object_targets(slots, targets))
 
 
-def _count_fits(sel: dict[str, Any], chosen: list[int]) -> bool:
-    """check_target_counts for one slot, as a yes or no."""
-    count = int(sel.get("count", 1))
-    if sel.get("any_number"):
-        return len(chosen) <= 99
-    return len(chosen) <= count if sel.get("up_to") else len(chosen) == count
-
-
 def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
     """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
     fewer are legal; such a choice is refused, 355)."""
@@ -423,6 +416,14 @@ def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -
             count = int(sel.get("count", 1))
             optional = sel.get("up_to") or sel.get("any_number")
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
+
+
+def _count_fits(sel: dict[str, Any], chosen: list[int]) -> bool:
+    """check_target_counts for one slot, as a yes or no."""
+    count = int(sel.get("count", 1))
+    if sel.get("any_number"):
+        return len(chosen) <= 99
+    return len(chosen) <= count if sel.get("up_to") else len(chosen) == count
 
 
 def check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
