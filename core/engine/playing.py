@@ -418,14 +418,6 @@ def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
 
 
-def _count_fits(sel: dict[str, Any], chosen: list[int]) -> bool:
-    """check_target_counts for one slot, as a yes or no."""
-    count = int(sel.get("count", 1))
-    if sel.get("any_number"):
-        return len(chosen) <= 99
-    return len(chosen) <= count if sel.get("up_to") else len(chosen) == count
-
-
 def check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
                    targets: Any, restrict_loc: int, paid: list[str] | None = None) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
@@ -672,3 +664,11 @@ def after_add(g: "Game", player: int, discretionary: bool) -> None:
     if s.showdown is not None and discretionary and len(s.chain) == 1:
         s.showdown.acted = True
         s.showdown.initial = False
+
+
+def _count_fits(sel: dict[str, Any], chosen: list[int]) -> bool:
+    """check_target_counts for one slot, as a yes or no."""
+    count = int(sel.get("count", 1))
+    if sel.get("any_number"):
+        return len(chosen) <= 99
+    return len(chosen) <= count if sel.get("up_to") else len(chosen) == count
