@@ -45,6 +45,45 @@ def test_a_change_without_a_new_version_fails_the_check() -> None:
     assert any(a["type"] == "play" for a in g.legal_actions())
 
 
+def test_a_lasting_effect_changed_in_place_fails_the_check_until_announced() -> None:
+    """The answers kept while the lasting effects are unchanged (``Game.lasting_memo``) are compared with
+    a fresh copy's: an entry changed behind the game's back (its ``affects`` emptied without
+    ``lasting_changed``) leaves a stale answer that invariants.check reports, the announced change doesn't."""
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    b.modify_might(unit, 2)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    assert layers.might(g, ids[unit]) == g.card(ids[unit]).might + 2
+    g.state.lasting[0].affects = []  # a wrong invalidation: no lasting_changed()
+    g.touch()  # a new state version does not make the lasting effects' answers stale
+    assert any("lasting effects' answer lasting_board_reach" in m for m in check(g, cards, counts))
+    g.lasting_changed()
+    assert check(g, cards, counts) == []
+
+
+def test_a_static_for_units_here_leaves_units_elsewhere_untouched_and_a_wrong_shortcut_fails_the_check(
+        monkeypatch: Any) -> None:
+    """A battlefield's static for the units there (Trifarian War Camp: +1 Might) changes those units only:
+    a unit at base keeps its printed characteristics without working out the layers, the one there gets
+    +1 Might; and a shortcut taken where a static applies is caught by invariants.check, which compares
+    it with the characteristics worked out through every layer."""
+    b = Builder(cat())
+    camp = b.battlefield("OGN-294", controller=0)
+    there = b.add(0, "OGN-003", at=camp)
+    home = b.add(0, "OGN-003")
+    g, ids = b.build()
+    printed = g.card(ids[home]).might
+    assert layers.might(g, ids[there]) == printed + 1 and layers.might(g, ids[home]) == printed
+    assert layers.shortcut_problem(g, ids[home]) is None  # taken from the card, and right
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    monkeypatch.setattr(layers, "_untouched", lambda g, oid, code: True)  # a wrong shortcut
+    g.touch()
+    assert any("nothing should change its characteristics" in m for m in check(g, cards, counts))
+
+
 def test_the_caches_docstring_names_every_key_the_engine_remembers() -> None:
     """Every memo key the engine writes is listed (with what invalidates it) in ``Caches``'s docstring."""
     doc = caches.Caches.__doc__ or ""

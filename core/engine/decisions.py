@@ -54,21 +54,27 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
     objs, defs = s.objs, g.defs
-    if p.trash:
-        sources += playing.trash_plays(g, player)  # "you may play me from your trash"
     any_timing = playing.timing_allows(g, player, None)[0]  # None is the strictest timing
     # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
     # else can reach (hook_values would find none) has the strictest timing and is not played now
     wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
     reading = g.caches.chars_reads
+
+    def untimed(oid: int) -> bool:
+        obj = objs[oid]
+        return not wide and obj.zone != "facedown" and not defs[obj.code].facts.timing_hooks and oid not in reading \
+            and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD)
+    if p.trash:
+        # "you may play me from your trash"; in a window for Action or Reaction timing only, the cards
+        # that are not played now (untimed) aren't asked what they would cost from there
+        sources += playing.trash_plays(g, player, None if wide else untimed)
     for oid in sources:
         obj = objs[oid]
         card = defs[obj.code]
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
-        if not wide and not hidden and not card.facts.timing_hooks and oid not in reading \
-                and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD):
+        if untimed(oid):
             continue
         if not any_timing and not playing.timing_allows(g, player, "reaction" if hidden else playing.card_timing(g, oid))[0] \
                 and not (card.type == "unit" and "battlefield_with_own_units" in
@@ -87,7 +93,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
             # check_play_choices would find that plan again and nothing else, so play_base decides
             out.extend(_plain_plays(g, player, oid, locations, any_timing))
             continue
-        own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
+        # its cost reads its targets (its own text, or a static's if_chooses): each choice is checked
+        discounted = payment.own_chooses_discount(card) or bool(payment.chooses_statics(g))
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
         target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
                                            paid=optional) if slots else [[]]
@@ -126,8 +133,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                                 # the targets were listed for every optional cost paid: only then
                                 # are they exactly what target_options gives for this choice of costs
                                 listed = len(paid) == len(optional)
-                                plain = listed and count == 1 and len(target_sets) > 1 \
-                                    and not payment.chooses_statics(g) and not own_discount \
+                                plain = listed and count == 1 and len(target_sets) > 1 and not discounted \
                                     and playing.untaxed_targets(g, player, slots, targets)
                                 if plain and untaxed:
                                     check = untaxed[0]

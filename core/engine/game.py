@@ -170,6 +170,21 @@ class Game:
             return caches.statics_answers
         return caches.statics_memo(self.index.statics_generation)
 
+    def lasting_memo(self) -> dict[Any, Any]:
+        """A cache valid while the lasting effects in play and the active static abilities are
+        unchanged (core/engine/caches.py: the lasting key), for what depends only on them: a board
+        full of "this turn" effects would otherwise be scanned again after every event."""
+        lasting, caches = self.state.lasting, self.caches
+        if caches.lasting_of is lasting and caches.lasting_len == len(lasting) \
+                and caches.lasting_stamp == (self.index.statics_generation, caches.lasting_changes) \
+                and (not lasting or caches.lasting_last is lasting[-1]):  # the hit, inline: asked often
+            return caches.lasting_answers
+        return caches.lasting_memo(lasting, self.index.statics_generation)
+
+    def lasting_changed(self) -> None:
+        """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place."""
+        self.caches.lasting_changes += 1
+
     def touch(self) -> None:
         """Invalidate ``memo()``: for changes to the state made without an event."""
         self.caches.version += 1
@@ -315,12 +330,19 @@ class Game:
 
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
-        return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        if len(self.state.lasting) < 8:  # a short list is read faster than a memo is looked up
+            return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        memo = self.lasting_memo()
+        found: list[Lasting] | None = memo.get("active_lasting")
+        if found is None:
+            found = memo["active_lasting"] = [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        return list(found)
 
     def spend_use(self, lasting: Lasting) -> None:
         """A limited-use effect was used once; a spent one stays listed until the turn ends."""
         if lasting.uses > 0:
             lasting.uses -= 1
+            self.lasting_changed()
 
     def item_ability(self, item: ChainItem) -> Ability:
         """The ability a chain item resolves (a borrowed one is read from its lender's card)."""

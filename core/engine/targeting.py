@@ -86,6 +86,8 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], facedown: 
                   restrict_loc: int) -> list[list[int]] | None:
     """Every choice of objects for one target slot (capped), or None when it can't be filled;
     ``facedown``: the selection may pick facedown cards (``TargetSlots.facedown``)."""
+    if int(sel.get("count", 1)) == 1 and not sel.get("any_number") and ("zone" in sel or not facedown):
+        return _single_choices(g, ctx, sel, restrict_loc)  # most slots: one object, no facedown card
     candidates = ctx.candidates(sel)
     if "zone" not in sel and facedown:
         # a selection that may pick facedown cards ("a friendly gear, unit or facedown card", Pack
@@ -165,6 +167,39 @@ def bad_destination(g: "Game", moves: Sequence[tuple[int, int]], targets: list[l
                 if refusal is not None:
                     return refusal
     return None
+
+
+def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
+    """``_slot_choices`` for a slot of one object (most): the first MAX_TARGET_COMBOS candidates
+    that pass, then the empty choice when the slot is "up to one"; the candidates past the cap are
+    never tested, so a big board costs no more than a small one."""
+    by_loc = restrict_loc != NOWHERE and sel.get("what") != "location"
+    guarded = sel.get("what") not in ("location", "player")
+    # of fits_group's criteria only a total Might can refuse a single object ("a unit with Might 4 or less")
+    totalled = "total_might" in (sel.get("where") or {})
+    choices: list[list[int]] = []
+    found = False
+    objs, players = g.state.objs, g.state.players
+    team = players[ctx.you].team
+    for c in ctx.each_candidate(sel):
+        if by_loc and g.obj(c).zone == "board" and g.obj(c).loc != restrict_loc:
+            continue
+        if guarded:
+            obj = objs.get(c)  # choosable, with its common answer (not an enemy's on the board) inline
+            if obj is not None and obj.zone == "board" and players[obj.controller].team != team \
+                    and not choosable(g, ctx.you, c):
+                continue  # chosen_by: friendly_only
+        found = True
+        if not totalled or ctx.fits_group(sel, [c]):
+            choices.append([c])
+            if len(choices) >= MAX_TARGET_COMBOS:
+                break
+    if sel.get("up_to"):
+        if ctx.fits_group(sel, []):
+            choices.append([])
+    elif not found:
+        return None
+    return choices
 
 
 def describe_selection(sel: dict[str, Any]) -> str:
