@@ -205,3 +205,32 @@ def test_target_facts_are_worked_out_for_slots_made_at_run_time() -> None:
     g, ids = b.build()
     options = targeting.target_options(g, 0, ids[spell], compiled)
     assert options and targeting.target_options(g, 0, ids[spell], copied) == options
+
+
+def test_kept_target_candidates_outlive_quiet_events_only_and_a_stale_list_fails_the_check() -> None:
+    """A target selection's candidates are kept between listings (``Caches.kept``) while only quiet events
+    (a pass, an object chosen, a trigger put on the chain) bump the version: a unit grown past Gust's
+    "3 Might or less" behind the game's back, followed by such an event alone, leaves a stale list that
+    invariants.check reports; any other change (here ``touch``) drops it, and the unit is no longer offered."""
+    b = Builder(cat(), seed=1)
+    bf = b.battlefield("OGN-276", controller=1, owner=1)
+    enemies = [b.add(1, "OGN-130", at=bf) for _ in range(3)]  # Crackshot Corsair, 3 Might, no static
+    b.hand(0, ["OGN-169"])  # Gust: return a unit at a battlefield with 3 Might or less
+    b.runes(0, ["OGN-007", "OGN-166"])
+    b.at_turn(0)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+
+    def gust_targets() -> list[int]:
+        return [a["targets"][0][0] for a in g.legal_actions() if a["type"] == "play" and a["targets"]]
+    assert sorted(gust_targets()) == sorted(ids[e] for e in enemies)
+    assert any(key != "might_fixed" for key in g.caches.kept_candidates())
+    g.emit("chosen", obj=ids[enemies[1]], player=0, by="spell")  # a quiet event: the list is kept
+    assert any(key != "might_fixed" for key in g.caches.kept_candidates())
+    assert check(g, cards, counts) == []
+    g.obj(ids[enemies[0]]).buffs = 1  # 4 Might: a wrong invalidation, no event but a quiet one
+    g.emit("chosen", obj=ids[enemies[1]], player=0, by="spell")
+    assert any("kept candidates" in m for m in check(g, cards, counts))
+    g.touch()
+    assert check(g, cards, counts) == []
+    assert sorted(gust_targets()) == sorted(ids[e] for e in enemies[1:])

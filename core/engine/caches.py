@@ -40,6 +40,21 @@ class Caches:
     - ``offered``: the legal actions last offered, with the version and the decision they were
       offered for (``offer.offered``).
 
+    **quiet bumps** - ``kept``: the candidates of a target selection (``effects.kept_candidates``,
+    read by ``targeting._single_choices``: a Reaction spell's and each trigger's target choices),
+    keyed by the selection's kind and filter and the player and location it is read for.  Only a
+    selection that reads nothing but an object's card type, controller, location and Might (with
+    constant bounds) is kept, the last only while no static ability but a victory score and no
+    lasting effect but a constant Might change on named objects is in play.  Valid while every
+    version bump since it was kept came from an event of ``QUIET_EVENTS`` (a player's action logged,
+    a pass, an object chosen, a trigger put on the chain: they change neither where an object is nor
+    who controls it nor, without a conditional static, its Might) and ``lasting_changes`` is
+    unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an event, a move,
+    ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
+    was read (the rest of the search is kept with it); the entry ``might_fixed`` keeps whether the
+    Might condition above holds (``effects.might_fixed``).  ``invariants.cache_problems`` compares each
+    kept list, and ``might_fixed``, with a fresh copy's.
+
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
     (it entered the board, changed control: the statics are ordered by it).  Valid while it is unchanged:
@@ -96,6 +111,9 @@ class Caches:
         self.lasting_last: Any = None
         self.lasting_stamp = (-1, -1)
         self.lasting_changes = 0
+        self.quiet_bumps = 0
+        self.kept: dict[Any, Any] = {}
+        self.kept_stamp = (-1, -1, -1)
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -123,6 +141,15 @@ class Caches:
             self.lasting_last = lasting[-1] if lasting else None
         return self.lasting_answers
 
+    def kept_candidates(self) -> dict[Any, Any]:
+        """The kept candidate lists, emptied when a bump other than a quiet event's came since they
+        were kept (see **quiet bumps** above)."""
+        stamp = self.kept_stamp
+        if self.version - stamp[0] != self.quiet_bumps - stamp[1] or stamp[2] != self.lasting_changes:
+            self.kept = {}
+            self.kept_stamp = (self.version, self.quiet_bumps, self.lasting_changes)
+        return self.kept
+
     def state_replaced(self) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
         abilities, and start a new version and a new lasting key."""
@@ -138,4 +165,5 @@ class Caches:
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         other.lasting_answers, other.lasting_of = {}, None
+        other.kept, other.kept_stamp = {}, (-1, -1, -1)
         return other

@@ -30,6 +30,11 @@ from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, De
 from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
 from .vocabulary import Action
 
+# Events that change neither where an object is, nor who controls it, nor (without a conditional static
+# ability) its Might: a player's action logged before it is performed, a pass, an object chosen as a
+# target, a trigger put on the chain.  The candidate lists ``Caches.kept`` holds outlive them.
+QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger"})
+
 class Game:
     """One game of Riftbound."""
 
@@ -130,7 +135,10 @@ class Game:
         s.log_count += 1
         event: Event = {"n": s.log_count, "t": etype, **fields}
         self.log.append(event)
-        self.caches.version += 1
+        caches = self.caches
+        caches.version += 1
+        if etype in QUIET_EVENTS:
+            caches.quiet_bumps += 1  # kept candidate lists stay valid (core/engine/caches.py)
         index = self.index
         if index.listeners.get(etype) or index.grant_sources or etype in triggers.PLAYER_EVENTS \
                 or (s.lasting and triggers.lasting_listens(self, etype)):

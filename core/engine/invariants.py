@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import layers, offer, payment, playing, triggers, verbs
+from . import effects, layers, offer, payment, playing, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -144,9 +144,27 @@ def cache_problems(g: Game) -> list[str]:
     for name, (cached, computed) in _statics_indexes(g, fresh).items():
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
+    problems += _kept_problems(g, fresh)
     for name, (cached, computed) in _lasting_answers(g, fresh).items():
         if cached != computed:
             problems.append(f"the lasting effects' answer {name} ({cached}) differs from a fresh copy's ({computed})")
+    return problems
+
+
+def _kept_problems(g: Game, fresh: Game) -> list[str]:
+    """Where a kept candidate list (``Caches.kept``, still valid) differs from the candidates a fresh copy
+    finds for the same selection, player and source: a missed invalidation may list the same actions
+    (the list is capped), so the lists are compared themselves, as far as each was worked out."""
+    problems = []
+    for key, entry in g.caches.kept_candidates().items():
+        if not isinstance(entry, effects.KeptCandidates):
+            if entry != effects.might_fixed(fresh):
+                problems.append(f"the kept answer {key} ({entry}) differs from a fresh copy's")
+            continue
+        computed = effects.EffectContext(fresh, entry.you, entry.source, event=entry.event).candidates(entry.selector)
+        expected = computed if entry.search is None else computed[:len(entry.found)]
+        if entry.found != expected:
+            problems.append(f"the kept candidates {key} ({entry.found}) differ from a fresh copy's ({expected})")
     return problems
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from . import layers, movement
 from ..script.cards import Ability, CardDef, TargetSlots, walk_targets
-from .effects import EffectContext
+from .effects import EffectContext, kept_candidates
 from .state import NOWHERE, ChainItem, is_battlefield
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     found = False
     objs, players = g.state.objs, g.state.players
     team = players[ctx.you].team
-    for c in ctx.each_candidate(sel):
+    for c in kept_candidates(ctx, sel):
         if by_loc and g.obj(c).zone == "board" and g.obj(c).loc != restrict_loc:
             continue
         if guarded:
