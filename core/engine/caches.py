@@ -67,11 +67,16 @@ class Caches:
     appended or removed, never put back, so within a line of play these name its contents) and
     ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
     for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
-    ``lasting_memo()``: ``cost_keywords_in_play``, ``lasting_cost_changes`` (payment),
-    ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach``, ``granting_lasting``,
-    ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``, ``forbidding_players``
-    (playing), ``("lasting_listens", event type)`` (triggers), ``active_lasting`` (game): what depends
-    only on the lasting effects and the statics in force, never on the rest of the state.
+    ``lasting_memo()``: ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach`` (layers):
+    what depends only on the lasting effects and the statics in force, never on the rest of the state.
+    ``invariants.cache_problems`` compares them with a fresh copy's.
+
+    **lasting-only key** (``Game.lasting_only_memo``) - the lasting key without the statics
+    generation: what depends on the lasting effects alone is kept while a token enters the board or a
+    unit changes control (each bumps the generation).  Valid while it is unchanged:
+    ``lasting_only_memo()``: ``active_lasting`` (game), ``lasting_cost_keywords``, ``lasting_cost_mods``
+    (payment), ``granting_lasting``, ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``,
+    ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers).
     ``invariants.cache_problems`` compares them with a fresh copy's.
 
     **Compiled once** (valid for the game's life; they depend on the catalog only):
@@ -111,6 +116,11 @@ class Caches:
         self.lasting_last: Any = None
         self.lasting_stamp = (-1, -1)
         self.lasting_changes = 0
+        self.lasting_only_answers: dict[Any, Any] = {}
+        self.lasting_only_of: list[Any] | None = None
+        self.lasting_only_len = -1
+        self.lasting_only_last: Any = None
+        self.lasting_only_changes = -1
         self.quiet_bumps = 0
         self.kept: dict[Any, Any] = {}
         self.kept_stamp = (-1, -1, -1)
@@ -141,6 +151,17 @@ class Caches:
             self.lasting_last = lasting[-1] if lasting else None
         return self.lasting_answers
 
+    def lasting_only_memo(self, lasting: list[Any]) -> dict[Any, Any]:
+        """A dict valid while the lasting effects in play are unchanged (the lasting-only key)."""
+        if not (self.lasting_only_of is lasting and self.lasting_only_len == len(lasting)
+                and self.lasting_only_changes == self.lasting_changes
+                and (not lasting or self.lasting_only_last is lasting[-1])):
+            self.lasting_only_answers = {}
+            self.lasting_only_of, self.lasting_only_len = lasting, len(lasting)
+            self.lasting_only_changes = self.lasting_changes
+            self.lasting_only_last = lasting[-1] if lasting else None
+        return self.lasting_only_answers
+
     def kept_candidates(self) -> dict[Any, Any]:
         """The kept candidate lists, emptied when a bump other than a quiet event's came since they
         were kept (see **quiet bumps** above)."""
@@ -166,4 +187,5 @@ class Caches:
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         other.lasting_answers, other.lasting_of = {}, None
         other.kept, other.kept_stamp = {}, (-1, -1, -1)
+        other.lasting_only_answers, other.lasting_only_of = {}, None
         return other

@@ -189,6 +189,16 @@ class Game:
             return caches.lasting_answers
         return caches.lasting_memo(lasting, self.index.statics_generation)
 
+    def lasting_only_memo(self) -> dict[Any, Any]:
+        """A cache valid while the lasting effects in play are unchanged, whatever the statics (the
+        lasting-only key, core/engine/caches.py), for what depends on the lasting effects alone."""
+        lasting, caches = self.state.lasting, self.caches
+        if caches.lasting_only_of is lasting and caches.lasting_only_len == len(lasting) \
+                and caches.lasting_only_changes == caches.lasting_changes \
+                and (not lasting or caches.lasting_only_last is lasting[-1]):  # the hit, inline
+            return caches.lasting_only_answers
+        return caches.lasting_only_memo(lasting)
+
     def lasting_changed(self) -> None:
         """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place."""
         self.caches.lasting_changes += 1
@@ -340,7 +350,7 @@ class Game:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
         if len(self.state.lasting) < 8:  # a short list is read faster than a memo is looked up
             return [lasting for lasting in self.state.lasting if lasting.uses != 0]
-        memo = self.lasting_memo()
+        memo = self.lasting_only_memo()
         found: list[Lasting] | None = memo.get("active_lasting")
         if found is None:
             found = memo["active_lasting"] = [lasting for lasting in self.state.lasting if lasting.uses != 0]

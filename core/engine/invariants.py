@@ -169,10 +169,11 @@ def _kept_problems(g: Game, fresh: Game) -> list[str]:
 
 
 def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
-    """What ``Game.lasting_memo`` keeps (valid while the lasting effects and the statics are unchanged),
+    """What ``Game.lasting_memo`` and ``Game.lasting_only_memo`` keep (valid while the lasting effects, and
+    for the first the statics, are unchanged),
     as the game has it and as a fresh copy works it out: a missed invalidation may list the same
     actions, so the answers are compared themselves."""
-    keys = [key for key in g.lasting_memo() if isinstance(key, tuple)]
+    keys = [key for key in [*g.lasting_memo(), *g.lasting_only_memo()] if isinstance(key, tuple)]
     listened = sorted(key[1] for key in keys if key[0] == "lasting_listens")
     restrictions = sorted(key[1] for key in keys if key[0] == "lasting_restrictions")
 

@@ -632,8 +632,8 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
 
 def lasting_restrictions(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
     """(modifier, source, the objects it names) of the lasting effects in force with a restriction of
-    one kind, found once while the lasting effects are unchanged (``Game.lasting_memo``)."""
-    memo = g.lasting_memo()
+    one kind, found once while the lasting effects are unchanged (``Game.lasting_only_memo``)."""
+    memo = g.lasting_only_memo()
     key = ("lasting_restrictions", restriction)
     found: list[tuple[dict[str, Any], int, list[int]]] | None = memo.get(key)
     if found is None:
@@ -705,10 +705,10 @@ def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ab
 
 def granting_lasting(g: "Game") -> list["Lasting"]:
     """The lasting effects in force that give objects activated abilities, found once while the
-    lasting effects are unchanged (``Game.lasting_memo``; callers must not change the list)."""
+    lasting effects are unchanged (``Game.lasting_only_memo``; callers must not change the list)."""
     if not g.state.lasting:
         return []
-    memo = g.lasting_memo()
+    memo = g.lasting_only_memo()
     found: list["Lasting"] | None = memo.get("granting_lasting")
     if found is None:
         found = memo["granting_lasting"] = [

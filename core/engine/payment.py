@@ -407,14 +407,15 @@ def location_costs(g: "Game", oid: int) -> list[tuple[int, str, dict[str, Any]]]
 
 
 def cost_keywords_given(g: "Game") -> bool:
-    """_cost_keywords_in_play, found once while the lasting effects and the statics are unchanged
-    (``Game.lasting_memo``; the statics' part alone when no lasting effect is in play)."""
-    if not g.state.lasting:
+    """Whether a static or a lasting effect in play gives keywords that bring an additional cost
+    ([Accelerate], [Repeat]): the statics' part found once while they are unchanged
+    (``Game.statics_memo``), the lasting effects' once while they are (``Game.lasting_only_memo``)."""
+    if _cost_keyword_statics(g) or not g.state.lasting:
         return _cost_keyword_statics(g)
-    memo = g.lasting_memo()
-    given: bool | None = memo.get("cost_keywords_in_play")
+    memo = g.lasting_only_memo()
+    given: bool | None = memo.get("lasting_cost_keywords")
     if given is None:
-        given = memo["cost_keywords_in_play"] = _cost_keywords_in_play(g)
+        given = memo["lasting_cost_keywords"] = _lasting_cost_keywords(g)
     return given
 
 
@@ -426,10 +427,12 @@ def cost_changes(g: "Game") -> bool:
     found = statics_change_costs(g)
     if found or not g.state.lasting:
         return found
-    memo = g.lasting_memo()
-    lasting_found: bool | None = memo.get("lasting_cost_changes")
+    if cost_keywords_given(g):
+        return True
+    memo = g.lasting_only_memo()
+    lasting_found: bool | None = memo.get("lasting_cost_mods")
     if lasting_found is None:
-        lasting_found = memo["lasting_cost_changes"] = cost_keywords_given(g) or any(
+        lasting_found = memo["lasting_cost_mods"] = any(
             lasting.kind == "static" and any(m["type"] == "cost" for m in lasting.body["modifiers"])
             for lasting in g.state.lasting)
     return lasting_found
@@ -450,11 +453,11 @@ def _gives_cost_keyword(keywords: dict[str, Any], body: dict[str, Any]) -> bool:
     return any(m["type"] == "keyword" and _keyword_cost(keywords, m["keyword"]) for m in body.get("modifiers", ()))
 
 
-def _cost_keywords_in_play(g: "Game") -> bool:
-    """Whether a static or a lasting effect in play gives keywords that bring an additional cost
-    ([Accelerate], [Repeat]); the statics' part is found once while they are unchanged."""
+def _lasting_cost_keywords(g: "Game") -> bool:
+    """Whether a lasting effect in play gives keywords that bring an additional cost ([Accelerate],
+    [Repeat]); cost_keywords_given adds the statics' part."""
     keywords = g.catalog.keywords
-    return _cost_keyword_statics(g) or any(
+    return any(
         _gives_cost_keyword(keywords, lasting.body) if lasting.kind == "static" else
         lasting.kind == "grant" and _keyword_cost(keywords, lasting.body["keyword"]) for lasting in g.state.lasting)
 

@@ -109,7 +109,7 @@ def trash_plays(g: "Game", player: int, skip: Callable[[int], bool] | None = Non
 def lasting_plays_from(g: "Game") -> bool:
     """Whether a lasting effect may let a card be played from a trash (a play_from modifier, or a
     keyword given whose script has one: [Flow]), found once while the lasting effects are unchanged."""
-    memo = g.lasting_memo()
+    memo = g.lasting_only_memo()
     found: bool | None = memo.get("lasting_plays_from")
     if found is None:
         found = memo["lasting_plays_from"] = any(
@@ -387,8 +387,8 @@ def _opponents_cant_play(g: "Game", player: int) -> bool:
 
 def forbidding_players(g: "Game") -> list[int]:
     """The controllers of the lasting effects in force that keep their opponents from playing cards,
-    found once while the lasting effects are unchanged (``Game.lasting_memo``)."""
-    memo = g.lasting_memo()
+    found once while the lasting effects are unchanged (``Game.lasting_only_memo``)."""
+    memo = g.lasting_only_memo()
     found: list[int] | None = memo.get("forbidding_players")
     if found is None:
         found = memo["forbidding_players"] = [

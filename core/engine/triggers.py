@@ -90,8 +90,8 @@ def lasting_listens(g: "Game", etype: str) -> bool:
     """Whether a lasting effect could trigger on an event of this type (dispatch's last part): a
     created trigger listening to it, or a granted keyword with a triggered ability that does.  Most
     lasting effects change Might or keywords and listen to nothing.  Found once per event type while
-    the lasting effects are unchanged (``Game.lasting_memo``)."""
-    memo = g.lasting_memo()
+    the lasting effects are unchanged (``Game.lasting_only_memo``)."""
+    memo = g.lasting_only_memo()
     key = ("lasting_listens", etype)
     found: bool | None = memo.get(key)
     if found is None:
