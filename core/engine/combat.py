@@ -46,8 +46,11 @@ def refresh_designations(g: "Game") -> None:
     new_attackers: list[int] = []
     new_defenders: list[int] = []
     attacked, defended = set(sd.attacked), set(sd.defended)  # asked for every unit there: sets, not lists
-    for oid in g.units_at(sd.bf):
-        obj = g.obj(oid)
+    objs, defs = s.objs, g.defs
+    for oid in g.bf_at(sd.bf).here:  # g.units_at, inline: asked at every cleanup of a combat
+        obj = objs[oid]
+        if obj.attached_to != NOWHERE or defs[obj.code].type != "unit":
+            continue
         role = "attacker" if obj.controller == sd.attacker else ("defender" if obj.controller == sd.defender else "")
         if obj.designation != role:
             obj.designation = role

@@ -961,10 +961,17 @@ def might_fixed(g: "Game") -> bool:
         obj = objs[oid]
         if defs[obj.code].facts.statics or obj.attached_to != NOWHERE:
             return False
-    return all(lasting.kind == "static" and lasting.affects is not None and list(lasting.body) == ["modifiers"]
-               and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
-                       for mod in lasting.body["modifiers"])
-               for lasting in g.state.lasting)
+    if not g.state.lasting:
+        return True
+    memo = g.lasting_only_memo()
+    plain: bool | None = memo.get("plain_might_lasting")
+    if plain is None:
+        plain = memo["plain_might_lasting"] = all(
+            lasting.kind == "static" and lasting.affects is not None and list(lasting.body) == ["modifiers"]
+            and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
+                    for mod in lasting.body["modifiers"])
+            for lasting in g.state.lasting)
+    return plain
 
 
 def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import effects, layers, offer, payment, playing, triggers, verbs
+from . import effects, layers, loop, offer, payment, playing, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -188,6 +188,8 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
             "lasting_plays_from": playing.lasting_plays_from(game),
             "granting_lasting": [lasting.id for lasting in layers.granting_lasting(game)],
             "forbidding_players": playing.forbidding_players(game),
+            "might_fixed": effects.might_fixed(game),
+            "optional_replacements": loop.optional_replacements(game),
         }
         for etype in listened:
             found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)

@@ -142,9 +142,14 @@ def optional_replacements(g: "Game") -> bool:
                 body = g.defs[g.state.objs[oid].code].abilities[index].body
                 if body.get("optional") or body.get("cost"):
                     return True
-    lasting = g.state.lasting
-    return bool(lasting) and any(l.kind == "replacement" and (l.body.get("optional") or l.body.get("cost"))
-                                 for l in lasting)
+    if not g.state.lasting:
+        return False
+    memo = g.lasting_only_memo()
+    found: bool | None = memo.get("optional_lasting_replacements")
+    if found is None:
+        found = memo["optional_lasting_replacements"] = any(
+            l.kind == "replacement" and bool(l.body.get("optional") or l.body.get("cost")) for l in g.state.lasting)
+    return found
 
 
 # ---------------------------------------------------------------------- guarded steps and answers
