@@ -66,14 +66,13 @@ def cleanup(g: "Game") -> None:
         if bf.contested_by == NOWHERE:
             bf.showdown_staged = bf.combat_staged = False
             continue
-        units = g.units_at(bf.loc)
-        contesters = [u for u in units if g.obj(u).controller == bf.contested_by]
-        if not contesters:
+        controllers = {objs[u].controller for u in g.units_at(bf.loc)}  # asked at every cleanup of a combat
+        if bf.contested_by not in controllers:
             if not (sd is not None and sd.bf == bf.loc):
                 bf.contested_by = NOWHERE
                 bf.showdown_staged = bf.combat_staged = False
             continue
-        others = {g.obj(u).controller for u in units} - {bf.contested_by}
+        others = controllers - {bf.contested_by}
         bf.showdown_staged = not (sd is not None and sd.bf == bf.loc)
         bf.combat_staged = bool(others)
         if not others and bf.controller == bf.contested_by:
