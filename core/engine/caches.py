@@ -77,7 +77,9 @@ class Caches:
     ``lasting_only_memo()``: ``active_lasting`` (game), ``lasting_cost_keywords``, ``lasting_cost_mods``
     (payment), ``granting_lasting``, ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``,
     ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers),
-    ``plain_might_lasting`` (effects.might_fixed), ``optional_lasting_replacements`` (loop).  ``invariants.cache_problems`` compares them with a fresh copy's.
+    ``plain_might_lasting`` (effects.might_fixed), ``optional_lasting_replacements`` (loop),
+    ``lasting_off_board_reach``, ``lasting_off_board_touch`` (layers: the lasting part of ``off_board_reach``,
+    ``off_board_touch``).  ``invariants.cache_problems`` compares them with a fresh copy's.
 
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a

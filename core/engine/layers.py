@@ -179,16 +179,37 @@ def off_board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
     memo = g.lasting_memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
     if found is None:
-        wide = statics_beyond_board(g)
+        lasting_wide, named = _lasting_off_board(g, "lasting_off_board_reach")
+        found = memo["off_board_reach"] = (statics_beyond_board(g) or lasting_wide, named)
+    return found
+
+
+def _lasting_off_board(g: "Game", key: str) -> tuple[bool, frozenset[int]]:
+    """The lasting effects' part of ``off_board_reach`` (key ``lasting_off_board_reach``) or of
+    ``off_board_touch`` (``lasting_off_board_touch``): found once while they are unchanged
+    (``Game.lasting_only_memo``), whatever the statics."""
+    memo = g.lasting_only_memo()
+    found: tuple[bool, frozenset[int]] | None = memo.get(key)
+    if found is None:
+        wide = False
         named: set[int] = set()
-        for lasting in g.active_lasting():
-            if lasting.kind == "static" and lasting.affects is None:
-                selector = lasting.body.get("affects", "self")
-                wide = wide or not (isinstance(selector, dict) and selector.get("zone", "board") == "board")
-            elif lasting.kind in ("static", "grant") and lasting.affects:
-                named.update(lasting.affects)
-        found = (wide, frozenset(named))
-        memo["off_board_reach"] = found
+        if key == "lasting_off_board_reach":
+            for lasting in g.active_lasting():
+                if lasting.kind == "static" and lasting.affects is None:
+                    selector = lasting.body.get("affects", "self")
+                    wide = wide or not (isinstance(selector, dict) and selector.get("zone", "board") == "board")
+                elif lasting.kind in ("static", "grant") and lasting.affects:
+                    named.update(lasting.affects)
+        else:
+            for lasting in g.state.lasting:
+                if lasting.kind == "static":
+                    if lasting.affects is None:
+                        wide = True
+                    else:
+                        named.update(lasting.affects)
+                elif lasting.kind == "grant" and lasting.affects:
+                    named.update(lasting.affects)
+        found = memo[key] = (wide, frozenset(named))
     return found
 
 
@@ -255,17 +276,8 @@ def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
     memo = g.lasting_memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
     if found is None:
-        wide = statics_beyond_board(g)
-        named: set[int] = set()
-        for lasting in g.state.lasting:
-            if lasting.kind == "static":
-                if lasting.affects is None:
-                    wide = True
-                else:
-                    named.update(lasting.affects)
-            elif lasting.kind == "grant" and lasting.affects:
-                named.update(lasting.affects)
-        found = memo["off_board_touch"] = (wide, frozenset(named))
+        lasting_wide, named = _lasting_off_board(g, "lasting_off_board_touch")
+        found = memo["off_board_touch"] = (statics_beyond_board(g) or lasting_wide, named)
     return found
 
 
