@@ -128,6 +128,21 @@ def test_counting_text_styles() -> None:
     assert "have 4+ gear," in plain[2] and plain[3].startswith("At the start of") and "Ending Phase, if " in plain[3]
 
 
+def test_control_counts_names_the_count_with_control() -> None:
+    """Under 'control_counts' a count of what the player controls, as a value, says "you control" after the noun
+    (an invented card with [Shield] equal to the number of its controller's exhausted gear); without it, "your"."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["control_counts"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    shield = {"kind": "static", "modifiers": [{"type": "keyword", "keyword": "Shield", "value": {
+        "type": "count", "of": {"pick": "all", "what": "gear", "where": {"controller": "you", "exhausted": True}}}}]}
+    assert render_card(card(abilities=[shield]), styled) == \
+        "I have [Shield] equal to the number of exhausted gear you control."
+    assert render_card(card(code="OGN-999", abilities=[shield])) == \
+        "I have [Shield] equal to the number of your exhausted gear."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)
