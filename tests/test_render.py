@@ -143,6 +143,15 @@ def test_control_counts_names_the_count_with_control() -> None:
         "I have [Shield] equal to the number of your exhausted gear."
 
 
+def test_damage_of_a_count_plus_a_number_reads_as_bonus_damage() -> None:
+    """Damage equal to a count plus N reads as N and 1 Bonus Damage per counted object (an invented spell)."""
+    damage = {"kind": "spell", "effect": {"type": "deal_damage", "target": {"pick": "target", "what": "unit"},
+                                          "amount": {"type": "count", "plus": 3, "of": {
+                                              "pick": "all", "what": "unit", "where": {"stunned": True}}}}}
+    assert render_card(card(type="spell", abilities=[damage])) == \
+        "Deal 3 to a unit. This deals 1 Bonus Damage for each stunned unit."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

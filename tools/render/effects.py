@@ -247,6 +247,11 @@ def e_deal_damage(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clau
         dmg = f"that much to {self.obj(ctx, target)}"
     elif amount.num is not None and amount.per:
         dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
+    elif isinstance(raw := eff.get("amount"), Mapping) and raw.get("type") == "count" and is_int(raw.get("plus")) \
+            and raw["plus"] > 0 and raw.get("times", 1) == 1 and not subject:
+        # a count plus N: N damage, then 1 Bonus Damage per counted object
+        per = self.amount(ctx, {**raw, "plus": 0}).per
+        dmg = f"{raw['plus']} to {self.obj(ctx, target)}. This deals 1 Bonus Damage{per}"
     elif amount.num is not None:
         each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
             self.is_plural(target)) and not target.get("one_per_location") else ""
