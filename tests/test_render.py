@@ -152,6 +152,32 @@ def test_damage_of_a_count_plus_a_number_reads_as_bonus_damage() -> None:
         "Deal 3 to a unit. This deals 1 Bonus Damage for each stunned unit."
 
 
+def test_a_plugin_primitive_may_name_its_target_possessive(tmp_path: Path) -> None:
+    """A plugin primitive's English may use ``{target_poss}``: "its", "my", "a unit's" (an invented primitive)."""
+    from riftscript.core.script.discovery import load_plugins
+    from riftscript.core.script.hookspecs import hookimpl
+    from riftscript.core.script.registry import EffectType
+
+    class Paint:
+        @hookimpl
+        def riftscript_effect_types(self) -> list[EffectType]:
+            return [EffectType("paint", lambda ctx, node: None, {"properties": {
+                "target": {"$ref": "#/$defs/selector"}, "amount": {"$ref": "#/$defs/amount"},
+                "duration": {"$ref": "#/$defs/duration"}}, "required": ["target", "amount"]},
+                text="{target_poss} colour becomes {amount}{duration}")]
+
+    chosen = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "unit"}},
+        {"type": "paint", "target": "it", "amount": 3, "duration": "this_turn"}]}}
+    mine = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+            "effect": {"type": "paint", "target": "self", "amount": 2}}
+    (tmp_path / "TST-001.yaml").write_text(json.dumps(card(type="spell", abilities=[chosen])))
+    (tmp_path / "TST-002.yaml").write_text(json.dumps(card(code="TST-002", abilities=[mine])))
+    painted = load_catalog(load_plugins(extra=[Paint()]), extra_cards=[tmp_path], cache=False)
+    assert render_card(painted.cards["TST-001"], painted) == "Choose a unit. Its colour becomes 3 this turn."
+    assert render_card(painted.cards["TST-002"], painted) == "When you play me, my colour becomes 2."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -29,7 +29,8 @@ def clauses(self: Renderer, ctx: Ctx, eff: Node) -> list[Clause]:
 
 def plugin_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
     """A plugin's effect primitive, from the English template it registered (EffectType.text):
-    selectors read as objects, durations as " this turn", amounts as numbers."""
+    selectors read as objects (``{target}``) or possessives (``{target_poss}``), durations as " this turn",
+    amounts as numbers."""
     catalog = self.catalog if self.catalog is not None else installed_catalog()
     etype = catalog.effect_types.get(kind) if catalog is not None else None
     if etype is None or not etype.text:
@@ -42,6 +43,7 @@ def plugin_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any], kind: str) -
             fields[key] = value  # not a reference: a name (a token's)
         elif isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
             fields[key] = self.obj(ctx, value)
+            fields[key + "_poss"] = self.poss(ctx, value)  # "{target_poss} base Might": "its", "a unit's"
         else:
             fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
     try:
