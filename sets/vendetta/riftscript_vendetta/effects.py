@@ -133,6 +133,11 @@ def riftscript_effect_types() -> list[EffectType]:
                    decides=True, plugin=PLUGIN, text="name a {what}"),
         EffectType("give_control", give_control, TARGET, emits=("control",), plugin=PLUGIN,
                    text="they gain control of {target}"),
+        EffectType("base_might_becomes", base_might_becomes,
+                   {"properties": {"target": {"$ref": "#/$defs/selector"}, "amount": {"$ref": "#/$defs/amount"},
+                                   "duration": {"$ref": "#/$defs/duration"}}, "required": ["target", "amount"]},
+                   emits=("lasting",), may_kill=True, plugin=PLUGIN,
+                   text="{target_poss} base Might becomes {amount}{duration}"),
         EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
                                                      "required": ["effect"]},
                    plugin=PLUGIN, text="the attacker and the defender each do this"),
@@ -247,6 +252,20 @@ def each_combatant(ctx: Any, node: Node) -> None:
             ctx.you = player
             ctx.run(node["effect"])
     ctx.you = saved
+
+
+def base_might_becomes(ctx: Any, node: Node) -> None:
+    """``{type: base_might_becomes, target: SELECTOR, amount: AMOUNT, duration: D}``: its base Might becomes
+    that number (Dragon Form), as a Might change by the difference from its printed Might, so every other
+    change still applies on top of the new base."""
+    targets = ctx.resolve(node["target"], "change the base Might of")
+    for oid in targets:
+        difference = int(ctx.amount(node["amount"])) - int(ctx.g.card(oid).might or 0)
+        if difference:
+            ctx.bindings["it"] = [oid]
+            ctx.run({"type": "modify_might", "target": "it", "amount": abs(difference), "negative": difference < 0,
+                     "duration": node.get("duration", "this_turn")})
+    ctx.bindings["it"] = targets
 
 
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
