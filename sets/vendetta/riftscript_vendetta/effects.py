@@ -255,9 +255,9 @@ def each_combatant(ctx: Any, node: Node) -> None:
 
 
 def base_might_becomes(ctx: Any, node: Node) -> None:
-    """``{type: base_might_becomes, target: SELECTOR, amount: AMOUNT, duration: D}``: its base Might becomes
-    that number (Dragon Form), as a Might change by the difference from its printed Might, so every other
-    change still applies on top of the new base."""
+    """``{type: base_might_becomes, target: SELECTOR, amount: AMOUNT, duration: D}``: the target's base Might
+    is set to that number for the duration (Dragon Form), as a Might change by the difference from its printed
+    Might, so every other change still applies on top of the new base."""
     targets = ctx.resolve(node["target"], "change the base Might of")
     for oid in targets:
         difference = int(ctx.amount(node["amount"])) - int(ctx.g.card(oid).might or 0)
@@ -271,11 +271,6 @@ def base_might_becomes(ctx: Any, node: Node) -> None:
 def _either(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
     return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
-
-
-def _less(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: less, than: AMOUNT, by: AMOUNT}``: "{12}, 1 less for each rune you control" (never below 0)."""
-    return max(0, int(ctx.amount(node["than"], subject)) - int(ctx.amount(node["by"], subject)))
 
 
 def _in_trash(ctx: Any, oid: int, obj: Any) -> bool:
@@ -299,12 +294,6 @@ def play_origin(g: Any, oid: int) -> str | None:
 def _played_from_trash(ctx: Any, oid: int, obj: Any) -> bool:
     """This spell was played from the trash (Flow: "then banish it")."""
     return play_origin(ctx.g, oid) == "trash"
-
-
-def _base_might(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: base_might, of: SELECTOR}``: its printed Might (Dragon Form: "its base Might becomes 5")."""
-    found = ctx.resolve(node["of"])
-    return int(ctx.g.card(found[0]).might) if found else 0
 
 
 def _has_units(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
@@ -437,9 +426,6 @@ def riftscript_language() -> list[LanguageWord]:
                      {"properties": {"player": {"enum": ["you", "friendly", "opponent", "any"]},
                                      "where": {"$ref": "#/$defs/filter"}}},
                      text="the number of such activated abilities played this turn", plugin=PLUGIN),
-        LanguageWord("amount", "base_might", _base_might, {"properties": {"of": {"$ref": "#/$defs/selector"}},
-                                                          "required": ["of"]},
-                     text="the base Might of {of}", plugin=PLUGIN),
         LanguageWord("amount", "damage", _damage, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                   "required": ["of"]},
                      text="the damage marked on {of}", plugin=PLUGIN),
@@ -452,8 +438,6 @@ def riftscript_language() -> list[LanguageWord]:
                                                                  "then": AMOUNT, "else": AMOUNT},
                                                   "required": ["if", "then", "else"]},
                      text="a number that depends on a condition", plugin=PLUGIN),
-        LanguageWord("amount", "less", _less, {"properties": {"than": AMOUNT, "by": AMOUNT}, "required": ["than", "by"]},
-                     text="a reduced number", plugin=PLUGIN),
         LanguageWord("hook", "empower_limit", text="{subject} can be [Empowered] up to {value} times", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
