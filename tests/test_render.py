@@ -178,6 +178,16 @@ def test_a_plugin_primitive_may_name_its_target_possessive(tmp_path: Path) -> No
     assert render_card(painted.cards["TST-002"], painted) == "When you play me, my colour becomes 2."
 
 
+def test_cards_returned_from_any_trash_go_to_their_owners_hands() -> None:
+    """A card returned from any player's trash goes to its owner's hand, and the text says so (invented spells)."""
+    def returning(whose: str, count: int) -> dict[str, Any]:
+        return card(type="spell", abilities=[{"kind": "spell", "effect": {"type": "return_to_hand", "target": {
+            "pick": "target", "what": "gear", "zone": "trash", "whose": whose, "count": count}}}])
+    assert render_card(returning("any", 1)) == "Return a gear from trashes to its owner's hand."
+    assert render_card(returning("any", 2)) == "Return two gear from trashes to their owners' hands."
+    assert render_card(returning("you", 1)) == "Return a gear from your trash to your hand."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

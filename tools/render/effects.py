@@ -201,6 +201,9 @@ def e_spend_buff(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Claus
 def e_return_to_hand(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     target = eff.get("target")
     if isinstance(target, Mapping) and target.get("zone") in ("trash", "main_deck", "banishment"):
+        if target.get("whose", "you") != "you":  # cards of any player go back to their owners
+            owners = "their owners' hands" if self.is_plural(target) else "its owner's hand"
+            return [Clause(f"{ctx.v('return')} {self.obj(ctx, target)} to {owners}")]
         return [Clause(f"{ctx.v('return')} {self.obj(ctx, target)} to {ctx.your()} hand")]
     if target == "self" and ctx.zone and ctx.zone != "board":
         return [Clause(f"{ctx.v('return')} {ctx.self_obj} from {ctx.your()} {ZONES.get(ctx.zone, ctx.zone)} "
