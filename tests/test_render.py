@@ -188,6 +188,18 @@ def test_cards_returned_from_any_trash_go_to_their_owners_hands() -> None:
     assert render_card(returning("you", 1)) == "Return a gear from your trash to your hand."
 
 
+def test_a_discount_on_a_keyword_ability_of_its_own_card() -> None:
+    """A static making its own card's keyword ability cheaper names that ability; with 'cost_if_after' (a set
+    manifest's style, here Spiritforged's) the condition follows (an invented unit with [Equip]-like text)."""
+    cheaper = {"kind": "static", "affects": "self",
+               "while": {"type": "compare", "left": {"type": "stat", "stat": "hand_size"}, "op": "le", "right": 2},
+               "modifiers": [{"type": "ability_cost", "keyword": "Equip", "energy": 1}]}
+    assert render_card(card(code="SFD-999", abilities=[cheaper])) == \
+        "My [Equip] ability costs {1} less if you have two or fewer cards in your hand."
+    assert render_card(card(abilities=[cheaper])) == \
+        "If you have two or fewer cards in your hand, my [Equip] ability costs {1} less."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -107,7 +107,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
     cond = body.get("while")
     if cond is not None:
         moment = all(isinstance(m, Mapping) and (m.get("type") in ("enter_ready", "enter_exhausted") or
-                                                 m.get("type") == "cost" and affects == "self")
+                                                 m.get("type") in ("cost", "ability_cost") and affects == "self")
                      for m in modifiers)
         not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
         if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
@@ -122,7 +122,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                                         for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
         if moment and affects == "self" and self.styled("cost_if_after") \
-                and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                and all(isinstance(m, Mapping) and m.get("type") in ("cost", "ability_cost") for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
         if isinstance(cond, Mapping) and cond.get("type") == "not" and isinstance(cond.get("of"), Mapping) \
                 and self.styled("unless"):
@@ -213,10 +213,13 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
     if kind == "ability_cost":
         which = f"[{keyword_display(str(mod['keyword']))}] costs of {subj.text}" if isinstance(mod.get("keyword"), str) \
             else f"activated abilities of {subj.text}"
+        verb = "cost"
+        if isinstance(mod.get("keyword"), str) and affects == "self":  # "my [Empower] ability costs {3} less"
+            which, verb = f"{ctx.self_poss} [{keyword_display(str(mod['keyword']))}] ability", "costs"
         change = self.resources(mod.get("energy"), mod.get("power") if isinstance(mod.get("power"), list) else None, ctx)
         if isinstance(mod.get("or_power"), list):
             change += " or " + self.power(mod["or_power"])
-        return f"{which} cost {change} {'more' if mod.get('increase') else 'less'}"
+        return f"{which} {verb} {change} {'more' if mod.get('increase') else 'less'}"
     if kind == "copy_text":
         return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
                f"for as long as {ctx.self_obj} is attached to it"
