@@ -148,6 +148,12 @@ def _state(ctx: Any, oid: int, obj: Any) -> bool:
     return times_empowered(ctx, oid) > 0
 
 
+def _fully(ctx: Any, oid: int, obj: Any) -> bool:
+    """Empowered as many times as it can be: once, or its ``empower_limit`` (Kayle); the Empower keyword's
+    ability is usable only while this is false."""
+    return times_empowered(ctx, oid) >= _limit(ctx.g, oid)
+
+
 def _filter(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return (times_empowered(ctx, oid) > 0) == bool(want)
 
@@ -389,6 +395,7 @@ AMOUNT = {"$ref": "#/$defs/amount"}
 def riftscript_language() -> list[LanguageWord]:
     return [
         LanguageWord("state", "empowered", _state, text="[Empowered]", plugin=PLUGIN),
+        LanguageWord("state", "fully_empowered", _fully, text="fully [Empowered]", plugin=PLUGIN),
         LanguageWord("state", "fought_in_ended_combat", _fought, text="in that combat", plugin=PLUGIN),
         LanguageWord("state", "dealt_damage_this_turn", _dealt_damage_this_turn, text="dealt damage this turn",
                      plugin=PLUGIN),
