@@ -274,11 +274,6 @@ def base_might_becomes(ctx: Any, node: Node) -> None:
     ctx.bindings["it"] = targets
 
 
-def _either(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
-    return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
-
-
 def _in_trash(ctx: Any, oid: int, obj: Any) -> bool:
     """In its owner's trash (Flow: the Flow cost is paid for a card played from there)."""
     return bool(obj.zone == "trash")
@@ -441,10 +436,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "turn_number", _turn_number,
                      {"properties": {"player": {"enum": ["you", "event_player"]}}},
                      text="which of their turns this is", plugin=PLUGIN),
-        LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
-                                                                 "then": AMOUNT, "else": AMOUNT},
-                                                  "required": ["if", "then", "else"]},
-                     text="a number that depends on a condition", plugin=PLUGIN),
         LanguageWord("hook", "empower_limit", text="{subject} can be [Empowered] up to {value} times", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
