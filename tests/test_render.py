@@ -200,6 +200,19 @@ def test_a_discount_on_a_keyword_ability_of_its_own_card() -> None:
         "If you have two or fewer cards in your hand, my [Equip] ability costs {1} less."
 
 
+def test_a_card_in_play_of_any_kind_is_something() -> None:
+    """A card in play of any kind (unit, gear, rune or legend) reads as "something" (invented cards)."""
+    in_play = {"pick": "target", "what": "card", "zone": "in_play", "where": {"exhausted": True, "other": True}}
+    ready = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+             "effect": {"type": "ready", "target": in_play}}
+    assert render_card(card(abilities=[ready])) == "When you play me, ready something else that's exhausted."
+    stunned = {"type": "exists", "what": {"pick": "all", "what": "card", "zone": "in_play",
+                                          "where": {"controller": "you", "stunned": True}}}
+    draw = {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "if": stunned,
+            "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[draw])) == "When you play me, if you control something that's stunned, draw 1."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

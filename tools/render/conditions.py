@@ -304,6 +304,8 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
     located = any(k in where for k in ("location", "at"))
     owned = controller in ("friendly", "you") or (controller == "enemy" and not located)
     base = {**sel, "pick": "all"}
+    if zone == "in_play" and quantity == "":
+        zone = None  # "you control something that's stunned"
     if owned and not zone:
         base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
     noun = self.selection(ctx, base, mode="each" if quantity and quantity.endswith(" one") else "bare").text
