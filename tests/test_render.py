@@ -213,6 +213,13 @@ def test_a_card_in_play_of_any_kind_is_something() -> None:
     assert render_card(card(abilities=[draw])) == "When you play me, if you control something that's stunned, draw 1."
 
 
+def test_a_paid_may_names_its_point_without_a_second_you() -> None:
+    """'You may pay {2} to score 1 point', not '... to you score 1 point' (an invented unit)."""
+    score = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+             "effect": {"type": "may", "cost": {"energy": 2}, "effect": {"type": "gain_points", "amount": 1}}}
+    assert render_card(card(abilities=[score])) == "When you play me, you may pay {2} to score 1 point."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -117,7 +117,7 @@ def e_may(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         # "You may spend 2 XP. If you do, they discard a card of your choice and draw 1."
         return [Clause(f"{ctx.you().text} may {self.pay(ctx.base_verbs(), cost)}. "
                        f"If {ctx.you().text} do, {inner}", subject=True)]
-    body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
+    body = f"{self.pay(ctx.base_verbs(), cost)} to {inner.removeprefix(ctx.you().text + ' ')}" if cost else inner
     if chooser in ("its_controller", "opponent"):
         who = "its controller" if chooser == "its_controller" else "an opponent"
         return [Clause(f"{who} may have you {inner}" if not cost else f"{who} may {body}", subject=True)]
