@@ -220,6 +220,16 @@ def test_a_paid_may_names_its_point_without_a_second_you() -> None:
     assert render_card(card(abilities=[score])) == "When you play me, you may pay {2} to score 1 point."
 
 
+def test_a_granted_ability_speaks_as_the_object_that_has_it() -> None:
+    """The quoted ability a unit is given says "me" for that unit (an invented spell)."""
+    grant = {"kind": "spell", "effect": {"type": "create_effect", "duration": "this_turn",
+                                         "affects": {"pick": "target", "what": "unit"},
+                                         "static": {"modifiers": [{"type": "grant_ability", "ability": {
+                                             "kind": "activated", "cost": {"energy": 1},
+                                             "effect": {"type": "stun", "target": "self"}}}]}}}
+    assert render_card(card(type="spell", abilities=[grant])) == 'Choose a unit. It has "{1}: Stun me." this turn.'
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

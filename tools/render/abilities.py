@@ -301,7 +301,9 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
     if kind == "hook":
         return self.hook(ctx, mod, subj)
     if kind == "grant_ability" and isinstance(mod.get("ability"), Mapping):
-        return f'{subj.text} {subj.verb("have")} "{self.activated(ctx, mod["ability"], [])}"'
+        # the quoted ability speaks as the object that has it ("Ready me")
+        speaker = replace(ctx, self_subj=Phrase("I", person=1), self_obj="me", self_poss="my")
+        return f'{subj.text} {subj.verb("have")} "{self.activated(speaker, mod["ability"], [])}"'
     return mark(f"modifier type {kind!r}")
 
 
