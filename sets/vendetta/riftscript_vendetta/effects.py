@@ -190,14 +190,6 @@ def _domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return str(want) in card.domains
 
 
-def _affected(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
-    """``affected: true``: in a created trigger, an object the created effect affects ("disempower it at
-    end of turn": the turn's end is no event of the unit, so the trigger's ``self`` is not the unit)."""
-    lasting = ctx.g.find_lasting(ctx.item.lasting) if ctx.item is not None and ctx.item.lasting > 0 else None
-    found = lasting is not None and lasting.affects is not None and oid in lasting.affects
-    return found == bool(want)
-
-
 def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
     """An opponent has played a spell other than this one this turn (Crumbling Sands)."""
     g = ctx.g
@@ -399,7 +391,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="{value}", plugin=PLUGIN),
-        LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
                      text="with exactly {value} units there", plugin=PLUGIN),
         LanguageWord("filter", "in_showdown", _in_showdown, {"type": "boolean"}, text="in a showdown",
