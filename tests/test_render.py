@@ -230,6 +230,17 @@ def test_a_granted_ability_speaks_as_the_object_that_has_it() -> None:
     assert render_card(card(type="spell", abilities=[grant])) == 'Choose a unit. It has "{1}: Stun me." this turn.'
 
 
+def test_replacements_differing_only_in_their_event_read_as_one() -> None:
+    """Two replacements of an invented unit with the same effect for different events share one sentence."""
+    def instead(event: str) -> dict[str, Any]:
+        return {"kind": "replacement", "replaces": {"event": event, "subject": "self"},
+                "instead": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[instead("stun"), instead("return_to_hand")])) == \
+        "If a spell or ability would stun me or return me to hand, draw 1 instead."
+    assert len(render_card(card(abilities=[instead("stun"), {**instead("kill"), "instead": {
+        "type": "draw", "amount": 2}}])).splitlines()) == 2
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -528,7 +528,7 @@ def ability(self: Renderer, ability: Node, head: str = "") -> str:
             rest = text if text.startswith("I ") else text[0].lower() + text[1:]
             text, prefix = f"If you play {ctx.self_obj} to a battlefield, {rest}", ""
     elif kind == "replacement":
-        head = "If " + self.would(ctx, ability.get("replaces"))
+        head = head or "If " + self.would(ctx, ability.get("replaces"))
         text = end_sentence(cap(self.replacement_text(ctx, ability, head)))
     elif kind == "additional_cost":
         text = self.additional_cost(ctx, ability)

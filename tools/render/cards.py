@@ -93,6 +93,11 @@ def lines(self: Renderer) -> list[str]:
             group.append(abilities[i + len(group)])
         while i + len(group) < len(abilities) and same_while(ability, abilities[i + len(group)]):
             group.append(abilities[i + len(group)])
+        replaced = replaced_together(abilities[i:])
+        if len(replaced) > 1:
+            out.append(safe(self.merged_replacements, replaced))
+            i += len(replaced)
+            continue
         if len(group) > 1 and ability.get("kind") == "static":
             out.append(safe(self.merged_statics, group))
             i += len(group)
@@ -130,6 +135,31 @@ def merged_statics(self: Renderer, group: list[Mapping[str, Any]]) -> str:
     ctx = self.base
     clauses = [s for a in group for s in self.static_clauses(ctx, {k: v for k, v in a.items() if k != "while"})]
     return end_sentence(f"While {self.condition(ctx, group[0]['while'])}, {series(clauses)}")
+
+
+def replaced_together(abilities: list[Any]) -> list[Mapping[str, Any]]:
+    """The replacement abilities at the head of the list that differ only in the event they replace."""
+    def rest(a: Any) -> Any:
+        if not isinstance(a, Mapping) or a.get("kind") != "replacement" or not isinstance(a.get("replaces"), Mapping):
+            return None
+        return {**a, "replaces": {k: v for k, v in a["replaces"].items() if k != "event"}}
+    first = rest(abilities[0]) if abilities else None
+    group = []
+    for a in abilities:
+        if first is None or rest(a) != first:
+            break
+        group.append(a)
+    return group
+
+
+def merged_replacements(self: Renderer, group: list[Mapping[str, Any]]) -> str:
+    """Replacements differing only in their event: one sentence, the replaced events listed with "or"."""
+    woulds = [self.would(self.base, a["replaces"]).split() for a in group]
+    common = 0
+    while all(len(w) > common + 1 and w[common] == woulds[0][common] for w in woulds):
+        common += 1
+    head = "If " + " ".join(woulds[0][:common] + [series([" ".join(w[common:]) for w in woulds], "or")])
+    return str(self.ability(group[0], head=head))
 
 
 def merged_triggers(self: Renderer, group: list[Mapping[str, Any]]) -> str:

@@ -213,6 +213,7 @@ class Renderer:
     lines = cards.lines
     merged_statics = cards.merged_statics
     merged_triggers = cards.merged_triggers
+    merged_replacements = cards.merged_replacements
     self_events = cards.self_events
 
 
