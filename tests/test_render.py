@@ -241,6 +241,20 @@ def test_replacements_differing_only_in_their_event_read_as_one() -> None:
         "type": "draw", "amount": 2}}])).splitlines()) == 2
 
 
+def test_two_statics_for_a_condition_and_its_opposite_read_as_instead() -> None:
+    """A static while a condition doesn't hold and the same static with other numbers while it does read
+    "X. If C, Y instead." (an invented unit)."""
+    stunned = {"type": "is", "subject": "self", "state": "stunned"}
+    mine = {"pick": "all", "what": "unit", "where": {"controller": "you"}}
+    weak = {"kind": "static", "affects": mine, "while": {"type": "not", "of": stunned},
+            "modifiers": [{"type": "might", "amount": 1}]}
+    strong = {**weak, "while": stunned, "modifiers": [{"type": "might", "amount": 2}]}
+    assert render_card(card(abilities=[weak, strong])) == \
+        "Your units have +1 Might. If I'm stunned, they have +2 Might instead."
+    assert len(render_card(card(abilities=[weak, {**strong, "while": {"type": "is", "subject": "self",
+                                                                      "state": "exhausted"}}])).splitlines()) == 2
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -214,6 +214,7 @@ class Renderer:
     merged_statics = cards.merged_statics
     merged_triggers = cards.merged_triggers
     merged_replacements = cards.merged_replacements
+    static_instead = cards.static_instead
     self_events = cards.self_events
 
 
