@@ -255,6 +255,13 @@ def test_two_statics_for_a_condition_and_its_opposite_read_as_instead() -> None:
                                                                       "state": "exhausted"}}])).splitlines()) == 2
 
 
+def test_a_keyword_trigger_under_a_keyword_condition_shows_both_labels() -> None:
+    """A [Deathknell] ability that works only under another keyword's condition shows both labels (invented)."""
+    dying = {"kind": "triggered", "keyword": "Deathknell", "when": {"event": "die", "subject": "self"},
+             "condition": {"type": "keyword", "keyword": "legion"}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[dying])) == "[Legion], [Deathknell] — Draw 1."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -485,6 +485,8 @@ def labels(self: Renderer, ability: Mapping[str, Any]) -> list[str]:
     label = ability.get("keyword")
     if isinstance(cond, Mapping) and cond.get("type") == "keyword":
         out.append(self.keyword_label(cond))
+        if isinstance(label, str) and ability.get("kind") == "triggered" and self.implied_trigger(ability):
+            out.append(f"[{keyword_display(label)}]")  # its keyword says when: "[Empowered], [Deathknell] — ..."
     elif isinstance(label, str):
         out.append(f"[{keyword_display(label)}]")
     return out
