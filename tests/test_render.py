@@ -262,6 +262,27 @@ def test_a_keyword_trigger_under_a_keyword_condition_shows_both_labels() -> None
     assert render_card(card(abilities=[dying])) == "[Legion], [Deathknell] — Draw 1."
 
 
+def test_a_plugin_event_about_an_object_of_any_kind_names_something(tmp_path: Path) -> None:
+    """A trigger on a plugin's event about another object of any kind says "something else" (invented words)."""
+    from riftscript.core.script.discovery import load_plugins
+    from riftscript.core.script.hookspecs import hookimpl
+    from riftscript.core.script.registry import LanguageWord
+
+    class Polish:
+        @hookimpl
+        def riftscript_language(self) -> list[LanguageWord]:
+            return [LanguageWord("event", "polished", text="become polished", active="polish")]
+
+    other = {"kind": "triggered", "when": {"event": "polished", "player": "you", "subject": {"other": True}},
+             "effect": {"type": "draw", "amount": 1}}
+    unit = {**other, "when": {**other["when"], "what": "unit"}}
+    (tmp_path / "TST-001.yaml").write_text(json.dumps(card(abilities=[other])))
+    (tmp_path / "TST-002.yaml").write_text(json.dumps(card(code="TST-002", abilities=[unit])))
+    polished = load_catalog(load_plugins(extra=[Polish()]), extra_cards=[tmp_path], cache=False)
+    assert render_card(polished.cards["TST-001"], polished) == "When you polish something else, draw 1."
+    assert render_card(polished.cards["TST-002"], polished) == "When you polish another unit, draw 1."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -209,7 +209,11 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
             verb, _, obj = word.text.partition(" ")
             parts = TriggerParts(me, verb, obj)
         else:
-            parts = TriggerParts(player_phrase, word.active or "make", other_np("permanent").text)
+            # an event of a plugin's, about an object of any kind unless the trigger names one: "something else"
+            anything = {"pick": "target", "what": "card", "zone": "in_play",
+                        "where": dict(subject) if isinstance(subject, Mapping) else {}}
+            noun = other_np("permanent").text if what else self.selection(ctx, anything).text
+            parts = TriggerParts(player_phrase, word.active or "make", noun)
     else:
         parts = TriggerParts(Phrase(mark(f"event {event}")), "happen")
     extra: list[str] = []
