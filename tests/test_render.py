@@ -283,6 +283,15 @@ def test_a_plugin_event_about_an_object_of_any_kind_names_something(tmp_path: Pa
     assert render_card(polished.cards["TST-002"], polished) == "When you polish another unit, draw 1."
 
 
+def test_enemy_units_moved_to_base_go_to_their_base() -> None:
+    """Enemy units sent to base go "to their base"; friendly ones just "to base" (invented spells)."""
+    def send(controller: str) -> dict[str, Any]:
+        return card(type="spell", abilities=[{"kind": "spell", "effect": {"type": "move", "to": "its_base", "target": {
+            "pick": "all", "what": "unit", "where": {"controller": controller, "stunned": True}}}}])
+    assert render_card(send("enemy")) == "Move all stunned enemy units to their base."
+    assert render_card(send("friendly")) == "Move all stunned friendly units to base."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

@@ -367,9 +367,11 @@ def destination(self: Renderer, ctx: Ctx, to: Node, plural: bool = False, subjec
         if to.get("what") == "unit" and isinstance(to.get("among"), str) and set(to) <= {"pick", "what", "among"}:
             return f"to the location of {self.obj(ctx, to['among'])}"  # where that unit is
         return "to " + self.selection(ctx, to).text
+    # enemy units go to their own base ("to their base"); yours, or anyone's, just "to base"
+    enemy = isinstance(subject, Mapping) and (subject.get("where") or {}).get("controller") == "enemy"
     table = {
         "base": f"to {ctx.your()} base", "here": "here", "there": "there",
-        "its_base": ("to base" if plural else (f"to {ctx.self_poss} base" if subject == "self"
+        "its_base": (("to their base" if enemy else "to base") if plural else (f"to {ctx.self_poss} base" if subject == "self"
                                                 else "to its base")),
         "your_base": f"to {ctx.your()} base", "destination": f"to {ctx.destination}",
         "choose_battlefield": "to a battlefield", "choose_location": "",
