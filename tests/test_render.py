@@ -292,6 +292,17 @@ def test_enemy_units_moved_to_base_go_to_their_base() -> None:
     assert render_card(send("friendly")) == "Move all stunned friendly units to base."
 
 
+def test_options_each_giving_the_same_object_a_keyword_list_the_keywords() -> None:
+    """'Choose one to give me this turn — • [Tank] • [Shield 2]' (an invented unit)."""
+    def give(keyword: str, value: int | None = None) -> dict[str, Any]:
+        grant = {"type": "grant_keyword", "target": "self", "keyword": keyword, "duration": "this_turn"}
+        return {"label": keyword, "effect": {**grant, "value": value} if value else grant}
+    choice = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+              "effect": {"type": "choose_one", "options": [give("Tank"), give("Shield", 2)]}}
+    assert render_card(card(abilities=[choice])) == \
+        "When you play me, choose one to give me this turn —\n• [Tank]\n• [Shield 2]."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)
