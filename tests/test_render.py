@@ -202,10 +202,10 @@ def test_a_discount_on_a_keyword_ability_of_its_own_card() -> None:
 
 def test_a_card_in_play_of_any_kind_is_something() -> None:
     """A card in play of any kind (unit, gear, rune or legend) reads as "something" (invented cards)."""
-    in_play = {"pick": "target", "what": "card", "zone": "in_play", "where": {"exhausted": True, "other": True}}
+    in_play = {"pick": "target", "what": "card", "zone": "in_play", "where": {"stunned": True, "other": True}}
     ready = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
              "effect": {"type": "ready", "target": in_play}}
-    assert render_card(card(abilities=[ready])) == "When you play me, ready something else that's exhausted."
+    assert render_card(card(abilities=[ready])) == "When you play me, ready something else that's stunned."
     stunned = {"type": "exists", "what": {"pick": "all", "what": "card", "zone": "in_play",
                                           "where": {"controller": "you", "stunned": True}}}
     draw = {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "if": stunned,
@@ -247,10 +247,10 @@ def test_two_statics_for_a_condition_and_its_opposite_read_as_instead() -> None:
     stunned = {"type": "is", "subject": "self", "state": "stunned"}
     mine = {"pick": "all", "what": "unit", "where": {"controller": "you"}}
     weak = {"kind": "static", "affects": mine, "while": {"type": "not", "of": stunned},
-            "modifiers": [{"type": "might", "amount": 1}]}
-    strong = {**weak, "while": stunned, "modifiers": [{"type": "might", "amount": 2}]}
+            "modifiers": [{"type": "might", "amount": 3}]}
+    strong = {**weak, "while": stunned, "modifiers": [{"type": "might", "amount": 5}]}
     assert render_card(card(abilities=[weak, strong])) == \
-        "Your units have +1 Might. If I'm stunned, they have +2 Might instead."
+        "Your units have +3 Might. If I'm stunned, they have +5 Might instead."
     assert len(render_card(card(abilities=[weak, {**strong, "while": {"type": "is", "subject": "self",
                                                                       "state": "exhausted"}}])).splitlines()) == 2
 
@@ -293,14 +293,14 @@ def test_enemy_units_moved_to_base_go_to_their_base() -> None:
 
 
 def test_options_each_giving_the_same_object_a_keyword_list_the_keywords() -> None:
-    """'Choose one to give me this turn — • [Tank] • [Shield 2]' (an invented unit)."""
+    """Options that each give the same object one keyword for the same time list the keywords (an invented unit)."""
     def give(keyword: str, value: int | None = None) -> dict[str, Any]:
-        grant = {"type": "grant_keyword", "target": "self", "keyword": keyword, "duration": "this_turn"}
+        grant = {"type": "grant_keyword", "target": "self", "keyword": keyword, "duration": "this_combat"}
         return {"label": keyword, "effect": {**grant, "value": value} if value else grant}
     choice = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
               "effect": {"type": "choose_one", "options": [give("Tank"), give("Shield", 2)]}}
     assert render_card(card(abilities=[choice])) == \
-        "When you play me, choose one to give me this turn —\n• [Tank]\n• [Shield 2]."
+        "When you play me, choose one to give me this combat —\n• [Tank]\n• [Shield 2]."
 
 
 def spiritforged(**fields: Any) -> dict[str, Any]:
