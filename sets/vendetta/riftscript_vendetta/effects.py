@@ -190,14 +190,6 @@ def _domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return str(want) in card.domains
 
 
-def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
-    """An opponent has played a spell other than this one this turn (Crumbling Sands)."""
-    g = ctx.g
-    return any(entry[0] == "played" and entry[2] != oid and entry[2] in g.state.objs
-               and g.card(entry[2]).type == "spell" and ctx.relation("opponent", entry[1])
-               for entry in g.state.history)
-
-
 def _activations_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: activations_this_turn, player: RELATION, where: FILTER}``: how many activated abilities players of
     that relation to you (default friendly) played this turn on objects that meet the filter (Piltovan Forge:
@@ -386,8 +378,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("state", "fought_in_ended_combat", _fought, text="in that combat", plugin=PLUGIN),
         LanguageWord("state", "dealt_damage_this_turn", _dealt_damage_this_turn, text="dealt damage this turn",
                      plugin=PLUGIN),
-        LanguageWord("state", "after_another_opponent_spell", _another_spell_by_opponents,
-                     text="not the only spell an opponent has played this turn", plugin=PLUGIN),
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="{value}", plugin=PLUGIN),
