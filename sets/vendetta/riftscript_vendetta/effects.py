@@ -193,7 +193,7 @@ def _domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
 def _activations_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: activations_this_turn, player: RELATION, where: FILTER}``: how many activated abilities players of
     that relation to you (default friendly) played this turn on objects that meet the filter (Piltovan Forge:
-    "the first friendly gear activated ability played each turn")."""
+    a discount for the first such ability of each turn)."""
     count = 0
     for event in reversed(ctx.g.log):
         if event["t"] == "turn_start":
