@@ -303,6 +303,21 @@ def test_options_each_giving_the_same_object_a_keyword_list_the_keywords() -> No
         "When you play me, choose one to give me this combat —\n• [Tank]\n• [Shield 2]."
 
 
+def test_cost_less_to_minimum_style() -> None:
+    """'cost_less_to_minimum' words a discount with a minimum on several cards "X cost {N} less, to a minimum of
+    {M}" (an invented set's card); without it, X's Energy costs are reduced."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["cost_less_to_minimum"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    cheaper = {"kind": "static", "affects": {"pick": "all", "what": "gear", "zone": "hand", "where": {"owner": "you"}},
+               "modifiers": [{"type": "cost", "energy": 3, "minimum": 2}]}
+    assert render_card(card(abilities=[cheaper]), styled) == \
+        "Your gear cost {3} less, to a minimum of {2}."
+    assert render_card(card(code="OGN-999", abilities=[cheaper])) == \
+        "Your gear's Energy costs are reduced by {3}, to a minimum of {2}."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

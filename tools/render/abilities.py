@@ -352,7 +352,7 @@ def cost_modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase
     elif "if_chooses" in mod:
         subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
     if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
-            and "or_power" not in mod and is_int(mod.get("minimum")):
+            and "or_power" not in mod and is_int(mod.get("minimum")) and not self.styled("cost_less_to_minimum"):
         amount = self.amount(ctx, energy)
         owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
         verb = "increased" if more == "more" else "reduced"
