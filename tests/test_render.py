@@ -318,6 +318,13 @@ def test_cost_less_to_minimum_style() -> None:
         "Your gear's Energy costs are reduced by {3}, to a minimum of {2}."
 
 
+def test_a_trigger_on_the_first_card_of_a_turn_says_first() -> None:
+    """'When you play your first gear in a turn' (nth_this_turn: 1 is a limit too; an invented unit)."""
+    first = {"kind": "triggered", "when": {"event": "played", "what": "gear", "player": "you", "nth_this_turn": 1},
+             "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[first])) == "When you play your first gear in a turn, draw 1."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

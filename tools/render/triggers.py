@@ -52,7 +52,7 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
                 parts = replace(parts, rest=parts.rest + self.from_hidden())
         else:
             noun = other_np("card").text
-            if is_int(nth) and nth > 1:
+            if is_int(nth) and nth >= 1:  # "your first card in a turn" (1 is a limit too)
                 kind = NOUNS.get(str(what or "card"), ("card", "cards"))[0]
                 noun = f"{ctx.your() if player != 'opponent' else 'their'} {ordinal(nth)} {kind}"
                 suffix = " in a turn"
