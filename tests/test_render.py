@@ -185,19 +185,19 @@ def test_cards_returned_from_any_trash_go_to_their_owners_hands() -> None:
             "pick": "target", "what": "gear", "zone": "trash", "whose": whose, "count": count}}}])
     assert render_card(returning("any", 1)) == "Return a gear from trashes to its owner's hand."
     assert render_card(returning("any", 2)) == "Return two gear from trashes to their owners' hands."
-    assert render_card(returning("you", 1)) == "Return a gear from your trash to your hand."
+    assert render_card(returning("you", 3)) == "Return three gear from your trash to your hand."
 
 
 def test_a_discount_on_a_keyword_ability_of_its_own_card() -> None:
     """A static making its own card's keyword ability cheaper names that ability; with 'cost_if_after' (a set
     manifest's style, here Spiritforged's) the condition follows (an invented unit with [Equip]-like text)."""
     cheaper = {"kind": "static", "affects": "self",
-               "while": {"type": "compare", "left": {"type": "stat", "stat": "hand_size"}, "op": "le", "right": 2},
+               "while": {"type": "compare", "left": {"type": "stat", "stat": "hand_size"}, "op": "le", "right": 5},
                "modifiers": [{"type": "ability_cost", "keyword": "Equip", "energy": 1}]}
     assert render_card(card(code="SFD-999", abilities=[cheaper])) == \
-        "My [Equip] ability costs {1} less if you have two or fewer cards in your hand."
+        "My [Equip] ability costs {1} less if you have 5 or fewer cards in your hand."
     assert render_card(card(abilities=[cheaper])) == \
-        "If you have two or fewer cards in your hand, my [Equip] ability costs {1} less."
+        "If you have 5 or fewer cards in your hand, my [Equip] ability costs {1} less."
 
 
 def test_a_card_in_play_of_any_kind_is_something() -> None:
