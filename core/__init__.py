@@ -16,7 +16,10 @@ Everything a user of the engine needs is importable from here, and only what is 
 - plugins: ``hookimpl`` and the records the hooks return (``SetSpec``, ``KeywordSource``,
   ``EffectType``, ``AgentSpec``, ``ModeSpec``); the hooks themselves are documented in
   ``riftscript.core.script.hookspecs``;
-- the event log: ``Event``, ``log_hash``; zones: ``Zone`` (with the names scripts use);
+- what crosses the API: ``Action`` (a ``TypedDict``: what ``legal_actions`` lists and ``apply``
+  takes, with ``ActionKind``, ``PayWith``, ``Target``), the event log's ``Event`` (a dict: why events
+  are not typed field by field is in ``riftscript.core.engine.vocabulary``), ``log_hash``; zones:
+  ``Zone`` (with the names scripts use);
 - every exception raised on purpose (``riftscript.core.errors``).
 
 Names are imported when first used (PEP 562), so ``from riftscript.core import hookimpl`` in a
@@ -51,6 +54,7 @@ if TYPE_CHECKING:
     from .engine.match import Match
     from .script.registry import AgentSpec, EffectType, KeywordSource, ModeSpec, SetSpec
     from .engine.state import Zone
+    from .engine.vocabulary import Action, ActionKind, PayWith, Target
     from .version import ENGINE_VERSION, SCHEMA_VERSION
 
 _MODULE_OF = {
@@ -67,6 +71,7 @@ _MODULE_OF = {
     "Match": "engine.match",
     **{name: "script.registry" for name in ("AgentSpec", "EffectType", "KeywordSource", "ModeSpec", "SetSpec")},
     "Zone": "engine.state",
+    **{name: "engine.vocabulary" for name in ("Action", "ActionKind", "PayWith", "Target")},
     "ENGINE_VERSION": "version", "SCHEMA_VERSION": "version",
 }
 

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from riftscript.core.engine import activation, chain, decisions, layers, rng
+from riftscript.core.script.cards import Ability, effects_on_targets
 from riftscript.core.script.hookspecs import hookimpl
 from riftscript.core.script.registry import AgentSpec
 from riftscript.core.engine.state import NOWHERE, is_battlefield
+from riftscript.core.engine.vocabulary import Action, Target
 
 if TYPE_CHECKING:
     from riftscript.core.engine.game import Game
@@ -28,14 +29,14 @@ class RandomAgent:
     def __init__(self, seed: int = 0) -> None:
         self.state = rng.seed_state(seed ^ 0x5EED)
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         meaningful = _single_or_all(actions, game, resources=False) or actions
         self.state, i = rng.below(self.state, len(meaningful))
         return meaningful[i]
 
 
-def _single_or_all(actions: list[dict[str, Any]], game: "Game | None" = None,
-                   resources: bool = True) -> list[dict[str, Any]]:
+def _single_or_all(actions: list[Action], game: "Game | None" = None,
+                   resources: bool = True) -> list[Action]:
     """The actions without the moves of some but not all of the units that may go somewhere,
     without the combat assignments that split excess damage among several units, and recycling
     the first cards of the trash when a cost recycles some; without ``resources``, also without
@@ -68,7 +69,7 @@ class FirstAgent:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         for action in actions:
             if not decisions.is_resource_action(game, action):
                 return action
@@ -92,16 +93,16 @@ class GreedyAgent:
     def __init__(self, seed: int = 0) -> None:
         self.state = rng.seed_state(seed ^ 0x6EED)
 
-    def score(self, game: "Game", player: int, action: dict[str, Any]) -> float:
+    def score(self, game: "Game", player: int, action: Action) -> float:
         """How eager it is to take the action (higher first); search agents use it as a prior."""
         return self.scores(game, player, [action])[0]
 
-    def scores(self, game: "Game", player: int, actions: list[dict[str, Any]]) -> list[float]:
+    def scores(self, game: "Game", player: int, actions: list[Action]) -> list[float]:
         """``score`` of every action, reading the board once."""
         board = _Board(game, player)
         return [board.score(action) for action in actions]
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         decision = game.pending_decision()
         player = decision.player if decision is not None else 0
         meaningful = _single_or_all(actions, game, resources=False) or actions
@@ -123,10 +124,10 @@ HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter",
 OBJECT_PICKS = {"unit", "permanent", "card", "gear", "object"}
 
 
-@dataclass(frozen=True)
-class _Intent:
+class _Intent(NamedTuple):
     """What a target slot of a script does to what it names: harm (-1) or help (+1), the damage it
-    deals when it says, and whether only for this turn (a combat trick)."""
+    deals when it says, and whether only for this turn (a combat trick).  (A NamedTuple: made for
+    every scored target, and a frozen dataclass is several times slower to make.)"""
 
     sign: int
     damage: int
@@ -134,36 +135,16 @@ class _Intent:
     objects: bool
 
 
-_INTENTS: dict[int, tuple[Any, dict[int, _Intent]]] = {}
-
-
-def _intents(node: Any) -> dict[int, _Intent]:
-    """The intent of every target slot of a script, by slot; worked out once per script node
-    (scripts are immutable once compiled)."""
-    hit = _INTENTS.get(id(node))
-    if hit is not None and hit[0] is node:
-        return hit[1]
-    out: dict[int, _Intent] = {}
-    stack: list[tuple[Any, Any]] = [(node, None)]
-    while stack:
-        cur, effect = stack.pop()
-        if isinstance(cur, dict):
-            if "_slot" in cur and effect is not None and int(cur["_slot"]) not in out:
-                kind = effect.get("type")
-                harm = kind in HARMFUL or bool(effect.get("negative")) or (
-                    kind == "grant_keyword" and effect.get("keyword") == "Temporary") or (
-                    kind == "move" and effect.get("to") == "its_base")
-                amount = effect.get("amount")
-                out[int(cur["_slot"])] = _Intent(-1 if harm else 1,
-                                                 amount if kind == "deal_damage" and isinstance(amount, int) else 0,
-                                                 effect.get("duration") == "this_turn",
-                                                 cur.get("what", "unit") in OBJECT_PICKS)
-            inner = cur if "type" in cur and cur.get("pick") is None else effect
-            stack.extend((value, inner) for value in cur.values())
-        elif isinstance(cur, list):
-            stack.extend((value, effect) for value in cur)
-    _INTENTS[id(node)] = (node, out)
-    return out
+def _intent(effect: dict[str, Any], selection: dict[str, Any]) -> _Intent:
+    """The intent of a target slot, from the effect acting on what it picks (``Ability.slot_effects``:
+    worked out by the compiler, so scoring an action reads a few keys)."""
+    kind = effect.get("type")
+    harm = kind in HARMFUL or bool(effect.get("negative")) or (
+        kind == "grant_keyword" and effect.get("keyword") == "Temporary") or (
+        kind == "move" and effect.get("to") == "its_base")
+    amount = effect.get("amount")
+    return _Intent(-1 if harm else 1, amount if kind == "deal_damage" and isinstance(amount, int) else 0,
+                   effect.get("duration") == "this_turn", selection.get("what", "unit") in OBJECT_PICKS)
 
 
 def _keyword(game: "Game", oid: int, keyword: str) -> int:
@@ -208,7 +189,7 @@ class _Board:
                 self.count[loc] = self.count.get(loc, 0) + 1
         self.threat = sum(m for loc, m in self.theirs.items() if not is_battlefield(loc))
 
-    def score(self, action: dict[str, Any]) -> float:
+    def score(self, action: Action) -> float:
         kind = action.get("type")
         if kind == "play":
             return self.play(action)
@@ -218,14 +199,14 @@ class _Board:
             return 20
         if kind == "activate":
             ability = activation.activated_abilities(self.game, int(action["source"]))[int(action.get("ability", 0))]
-            return 30 + self.aim(ability.body.get("effect"), action.get("targets", []))
+            return 30 + self.aim(ability, action.get("targets", []))
         if kind == "assign":
             return self.assign(action["damage"])
         if kind == "targets":
             return self.trigger_targets(action["targets"])
         return 0
 
-    def play(self, action: dict[str, Any]) -> float:
+    def play(self, action: Action) -> float:
         game = self.game
         oid = int(action["card"])
         card = game.card(oid)
@@ -244,27 +225,32 @@ class _Board:
             aim = 0.0
             for ability in card.abilities:
                 if ability.kind == "spell":
-                    aim += self.aim(ability.body, action.get("targets", []))
+                    aim += self.aim(ability, action.get("targets", []))
             if aim < 0:
                 return -50 + aim  # it would only hurt its own side
             value += aim
         return value
 
-    def aim(self, script: Any, targets: list[list[int]]) -> float:
-        """How much the chosen targets suit what the script does to them."""
-        if not targets or script is None:
+    def aim(self, ability: Ability, targets: list[list[Target]]) -> float:
+        """How much the chosen targets suit what the ability does to them."""
+        if not targets:
             return 0.0
-        intents = _intents(script)
+        acting = effects_on_targets(ability)
         total = 0.0
         for slot, chosen in enumerate(targets):
-            intent = intents.get(slot)
-            if intent is None or not intent.objects:
+            found = acting.get(slot) if chosen else None
+            if found is None:
+                continue
+            intent = _intent(*found)
+            if not intent.objects:
                 continue
             for oid in chosen:
                 total += self.target(oid, intent)
         return total
 
-    def target(self, oid: int, intent: _Intent) -> float:
+    def target(self, oid: Target, intent: _Intent) -> float:
+        if not isinstance(oid, int):
+            return 0.0  # a handle: an object the player can't see
         game = self.game
         obj = game.state.objs.get(oid)
         if obj is None or game.defs[obj.code].type != "unit" or obj.zone != "board":
@@ -278,7 +264,7 @@ class _Board:
         value = 3.0 if obj.loc == self.fight else (0.2 if intent.this_turn else 1.0)
         return value if friendly else -value
 
-    def move(self, action: dict[str, Any]) -> float:
+    def move(self, action: Action) -> float:
         game = self.game
         dest = int(action["to"])
         units = [int(u) for u in action["units"]]
@@ -325,12 +311,12 @@ class _Board:
                 killed += 1 + layers.might(game, oid)
         return killed
 
-    def trigger_targets(self, targets: list[list[int]]) -> float:
+    def trigger_targets(self, targets: list[list[Target]]) -> float:
         s = self.game.state
         for trigger in s.pending_triggers:
             if trigger.controller == self.player and trigger.targets is None:
                 ability = self.game.ability_of(trigger.obj, trigger.ability, trigger.lasting)
-                return self.aim(ability.body.get("effect"), targets)
+                return self.aim(ability, targets)
         return 0.0
 
 

@@ -40,7 +40,7 @@ from riftscript.plugins.agents import GreedyAgent, _single_or_all
 if TYPE_CHECKING:
     from riftscript.core.engine.game import Game, Snapshot
 
-Action = dict[str, Any]
+from riftscript.core.engine.vocabulary import Action  # noqa: E402 - the vocabulary's, for this module's signatures
 
 # the zones of a player that others can't see, and the pool each deals from: a hand, a main deck and
 # facedown cards hold main-deck cards; a rune deck holds runes; 'removed' is a conceded player's

@@ -120,3 +120,23 @@ def _zone_enum(node: object) -> list[str]:
             if found:
                 return found
     return []
+
+
+def test_the_action_type_names_every_key_the_action_schema_allows() -> None:
+    """``Action`` (the TypedDict of legal_actions and apply) and schemas/action.schema.json agree: the
+    same action types, every key a type may have typed, ``type`` the only key every action needs."""
+    import json
+    import typing
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[1] / "schemas" / "action.schema.json").read_text())
+    kinds = schema["properties"]["type"]["enum"]
+    assert list(typing.get_args(api.ActionKind)) == kinds
+    keys = {key for case in schema["allOf"] for key in case["then"].get("properties", {})}
+    assert set(api.Action.__annotations__) == keys
+    assert api.Action.__required_keys__ == frozenset({"type"})
+    pay = {key for case in schema["allOf"] for key in case["then"].get("properties", {}).get("pay_with", {})
+           .get("properties", {})}
+    assert set(api.PayWith.__annotations__) == pay
+    game = api.Game.new(api.load_catalog(), ["Jinx Champion Deck", "Viktor Champion Deck"], seed=3)
+    assert all(set(action) <= keys for action in game.legal_actions())

@@ -45,6 +45,45 @@ def test_a_change_without_a_new_version_fails_the_check() -> None:
     assert any(a["type"] == "play" for a in g.legal_actions())
 
 
+def test_a_lasting_effect_changed_in_place_fails_the_check_until_announced() -> None:
+    """The answers kept while the lasting effects are unchanged (``Game.lasting_memo``) are compared with
+    a fresh copy's: an entry changed behind the game's back (its ``affects`` emptied without
+    ``lasting_changed``) leaves a stale answer that invariants.check reports, the announced change doesn't."""
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    b.modify_might(unit, 2)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    assert layers.might(g, ids[unit]) == g.card(ids[unit]).might + 2
+    g.state.lasting[0].affects = []  # a wrong invalidation: no lasting_changed()
+    g.touch()  # a new state version does not make the lasting effects' answers stale
+    assert any("lasting effects' answer lasting_board_reach" in m for m in check(g, cards, counts))
+    g.lasting_changed()
+    assert check(g, cards, counts) == []
+
+
+def test_a_static_for_units_here_leaves_units_elsewhere_untouched_and_a_wrong_shortcut_fails_the_check(
+        monkeypatch: Any) -> None:
+    """A battlefield's static for the units there (Trifarian War Camp: +1 Might) changes those units only:
+    a unit at base keeps its printed characteristics without working out the layers, the one there gets
+    +1 Might; and a shortcut taken where a static applies is caught by invariants.check, which compares
+    it with the characteristics worked out through every layer."""
+    b = Builder(cat())
+    camp = b.battlefield("OGN-294", controller=0)
+    there = b.add(0, "OGN-003", at=camp)
+    home = b.add(0, "OGN-003")
+    g, ids = b.build()
+    printed = g.card(ids[home]).might
+    assert layers.might(g, ids[there]) == printed + 1 and layers.might(g, ids[home]) == printed
+    assert layers.shortcut_problem(g, ids[home]) is None  # taken from the card, and right
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    monkeypatch.setattr(layers, "_untouched", lambda g, oid, code: True)  # a wrong shortcut
+    g.touch()
+    assert any("nothing should change its characteristics" in m for m in check(g, cards, counts))
+
+
 def test_the_caches_docstring_names_every_key_the_engine_remembers() -> None:
     """Every memo key the engine writes is listed (with what invalidates it) in ``Caches``'s docstring."""
     doc = caches.Caches.__doc__ or ""
@@ -91,7 +130,78 @@ def test_per_card_facts_are_worked_out_by_the_compiler() -> None:
     some = next(iter(game.state.objs))
     own = game.card(some)
     assert playing.optional_costs(game, some) == [a.body["name"] for a in own.facts.additional if a.body.get("optional")]
+    plain = next(c for c in catalog.cards.values() if c.type == "unit" and not c.facts.statics)
+    assert plain.facts.printed_hooks == {}
+    deck = next(oid for oid, obj in game.state.objs.items() if obj.zone == "main_deck" and game.card(oid).type == "unit"
+                and game.card(oid).facts.printed_hooks is not None)
+    assert layers.chars(game, deck).might == game.card(deck).might
+    assert game.caches.printed_chars[game.card(deck).code] is layers.chars(game, deck)  # once per game
     for card in catalog.cards.values():
         for ability in card.abilities:
             assert ability.effect_targets is not None
             assert targeting.ability_targets(ability) is ability.effect_targets
+            assert ability.slot_effects is not None
+
+
+# Where id() may key a map: only maps that live for one load or one compile, while the objects they
+# name are kept alive by it (the docstring or comment at each says so).  A per-card or per-state
+# answer keyed by id() would outlive its object, and a new object allocated at the same address
+# would get the old one's answer; per-card facts are worked out by the compiler instead.
+ID_KEYED_ALLOWED = {
+    ("core/engine/jsonshape.py", "compile_schema.build"),  # one schema compile
+    ("core/script/schema_fastpath.py", "_Compiler.compile"),  # one schema compile
+    ("core/script/yamlio.py", "_plain"),  # one document's node tree
+    ("core/script/yamlio.py", "_self_reference"),  # an identity set for one walk down a loaded document
+    ("core/script/catalog.py", "_load_sets"),  # _Run.set_of: one load, documents kept by the run
+    ("core/script/catalog.py", "_file_problems"),
+    ("core/script/catalog.py", "_drop_broken_sets"),
+}
+
+
+def test_no_cache_is_keyed_by_id() -> None:
+    """No module keeps answers keyed by id() beyond a load or a compile (issue 13: the per-card
+    caches in targeting and the greedy agent were module-level dicts keyed by id())."""
+    import ast
+
+    root = ENGINE.parents[1]
+    found: set[tuple[str, str]] = set()
+    for top in ("core", "plugins", "tools", "sets"):
+        for path in sorted((root / top).rglob("*.py")):
+            where = path.relative_to(root).as_posix()
+
+            def visit(node: ast.AST, names: tuple[str, ...]) -> None:
+                for child in ast.iter_child_nodes(node):
+                    if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                        visit(child, names + (child.name,))
+                        continue
+                    if isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id == "id":
+                        found.add((where, ".".join(names) or "<module>"))
+                    visit(child, names)
+            visit(ast.parse(path.read_text(encoding="utf-8")), ())
+    assert ("core/script/catalog.py", "_load_sets") in found, "the scan finds nothing: it is out of date"
+    assert sorted(found - ID_KEYED_ALLOWED) == []
+
+
+def test_target_facts_are_worked_out_for_slots_made_at_run_time() -> None:
+    """A slot list that never went through the compiler (a plain list, an ability made at run time)
+    has its facts worked out when asked, whatever object once lived at its address: the compiled
+    card's target slots and a copy of them give the same choices."""
+    from riftscript.core.engine import targeting
+    from riftscript.core.script.cards import Ability, TargetSlots
+
+    catalog = cat()
+    mover = next(c for _, c in sorted(catalog.cards.items()) if c.facts.target_slots.moves)
+    compiled = mover.facts.target_slots
+    copied = [dict(sel) for sel in compiled]
+    assert targeting.move_pairs(copied) == compiled.moves != ()
+    made = Ability(kind="activated", index=0, body={"kind": "activated", "effect": {"type": "sequence", "steps": copied}})
+    assert isinstance(targeting.ability_targets(made), TargetSlots)
+    assert list(targeting.ability_targets(made)) == copied
+    b = Builder(catalog)
+    spell = b.add(0, mover.code, zone="hand")
+    field = b.battlefield(next(c.code for _, c in sorted(catalog.cards.items()) if c.type == "battlefield"))
+    b.add(1, "OGN-003")  # units of the opponent's to move
+    b.add(1, "OGN-003", at=field)
+    g, ids = b.build()
+    options = targeting.target_options(g, 0, ids[spell], compiled)
+    assert options and targeting.target_options(g, 0, ids[spell], copied) == options

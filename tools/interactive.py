@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TextIO
+from typing import Any, Mapping, TextIO
 
 from riftscript.core.engine import observe
 from riftscript.core.engine.agents import Agent
@@ -63,7 +63,7 @@ def narration(g: Game, viewer: int, start: int) -> list[str]:
     return [text for text in map(narrator.line, g.log[start:]) if text is not None]
 
 
-def describe(g: Game, action: dict[str, Any]) -> str:
+def describe(g: Game, action: Mapping[str, Any]) -> str:
     """An action in plain words, as a player would say it."""
     kind = action.get("type")
     d = g.state.decision

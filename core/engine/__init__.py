@@ -5,7 +5,8 @@ three groups that are genuinely mutually recursive, each saying why in its docst
 
 1. plain data and bookkeeping: ``state`` (objects, zones, steps), ``events`` (the log and its hash),
    ``rng`` (chance), ``caches`` (the per-state caches and what invalidates each), ``loop_draw`` (the
-   rule for endless loops), ``jsonshape``;
+   rule for endless loops), ``jsonshape``, ``vocabulary`` (the actions and events that cross the API,
+   as types);
 2. ``effects`` (the script interpreter) with ``layers`` (characteristics, and the queries on
    continuous effects); the interpreter's words: ``selectors`` (zones, filters, states, locations)
    and ``conditions`` (statistics, amounts, conditions);

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from .vocabulary import Action
     from .game import Game
     from .match import Match
 
@@ -14,7 +15,7 @@ class Agent(Protocol):
 
     name: str
 
-    def choose(self, game: "Game", actions: list[dict[str, Any]]) -> dict[str, Any]:
+    def choose(self, game: "Game", actions: list[Action]) -> Action:
         """Pick one of the legal actions for the deciding player."""
         ...
 

@@ -11,11 +11,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..script.cards import Ability
+    from .layers import Chars
     from .state import Decision
+    from .vocabulary import Action
 
 
 class Caches:
-    """The caches of one game, by what invalidates them.
+    """The caches of one game, by what invalidates them.  What a card's script says is no cache of a
+    game: the compiler works it out once and keeps it on the compiled card (``CardFacts``, and on each
+    ``Ability`` its ``effect_targets`` - a ``TargetSlots`` with the facts targeting asks - and its
+    ``slot_effects``); no module keeps answers keyed by ``id()`` (``tests/test_state_caches.py``).
 
     **version** - a counter bumped by every change of the state: each event (``Game.emit``), each
     move of an object (``Game.place``), each change of the dispatch index (``TriggerIndex.add`` and
@@ -24,8 +29,8 @@ class Caches:
     Phase's readying, a detach's index change, a plugin's direct change of an object).  Valid while
     it is unchanged:
 
-    - ``memo()``: answers keyed by name - ``board_reach``, ``off_board_reach``, ``off_board_touch``,
-      ``copied_units`` (layers), ``cost_keywords_given``, ``lasting_cost_changes``, and keys such as
+    - ``memo()``: answers keyed by name - ``board_reach``, ``copied_units`` (layers), and keys such as
+      ``("restricted", name)`` (layers),
       ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
       ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
       ``("activated", oid)`` (activation);
@@ -42,12 +47,32 @@ class Caches:
     ``statics_beyond_board`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
     only on which statics are in force, never on the state they read.
 
+    **lasting key** (``Game.lasting_memo``) - the statics generation with what tells the lasting effects
+    in play apart: their list (the object) and its length, its last entry (the object: entries are only
+    appended or removed, never put back, so within a line of play these name its contents) and
+    ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
+    for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
+    ``lasting_memo()``: ``cost_keywords_in_play``, ``lasting_cost_changes`` (payment),
+    ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach``, ``granting_lasting``,
+    ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``, ``forbidding_players``
+    (playing), ``("lasting_listens", event type)`` (triggers), ``active_lasting`` (game): what depends
+    only on the lasting effects and the statics in force, never on the rest of the state.
+    ``invariants.cache_problems`` compares them with a fresh copy's.
+
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
-    ``grant_ability`` modifier's ability, keyed by the modifier, which is part of a card's script or
-    of a lasting effect's body and is kept with the entry).  ``lasting_abilities`` (a lasting
+    ``grant_ability`` modifier's ability, keyed by the JSON text of the ability it gives: the same
+    text compiles to the same ability, whichever card's script or lasting effect's body holds it),
+    ``printed_chars`` (a card's characteristics off the board when only its unconditional text
+    applies, by code: ``layers.chars``).  ``lasting_abilities`` (a lasting
     effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
     line of play may reuse one.
+
+    **Shared answers** (valid for the game's life): ``untouched``, the characteristics of a board
+    object nothing can change (``layers._untouched``): its printed Might plus its buffs and its printed
+    keywords, keyed by (card code, buffs); one answer shared by every such object, which no reader
+    changes; ``invariants.cache_problems`` compares each board object's with a fresh copy's and with
+    the layers worked out in full.
     """
 
     def __init__(self) -> None:
@@ -55,14 +80,22 @@ class Caches:
         self.chars: dict[int, Any] = {}
         self.chars_version = -1
         self.chars_reads: dict[int, bool] = {}
-        self.offered: tuple[int, "Decision", list[dict[str, Any]]] | None = None
+        self.offered: tuple[int, "Decision", list["Action"]] | None = None
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
-        self.granted_abilities: dict[int, tuple[dict[str, Any], "Ability"]] = {}
+        self.granted_abilities: dict[str, "Ability"] = {}
+        self.printed_chars: dict[str, "Chars | None"] = {}
         self.memo_answers: dict[Any, Any] = {}
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}
         self.statics_memo_generation = -1
+        self.untouched: dict[tuple[str, int], Any] = {}
+        self.lasting_answers: dict[Any, Any] = {}
+        self.lasting_of: list[Any] | None = None  # the lasting effects' list, its length and last entry
+        self.lasting_len = -1
+        self.lasting_last: Any = None
+        self.lasting_stamp = (-1, -1)
+        self.lasting_changes = 0
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -79,12 +112,24 @@ class Caches:
             self.statics_memo_generation = generation
         return self.statics_answers
 
+    def lasting_memo(self, lasting: list[Any], generation: int) -> dict[Any, Any]:
+        """A dict valid while the lasting effects in play and the statics in force (their
+        ``generation``) are unchanged: the lasting key, see ``Game.lasting_memo``."""
+        stamp = (generation, self.lasting_changes)
+        if not (self.lasting_of is lasting and self.lasting_len == len(lasting) and self.lasting_stamp == stamp
+                and (not lasting or self.lasting_last is lasting[-1])):
+            self.lasting_answers = {}
+            self.lasting_of, self.lasting_len, self.lasting_stamp = lasting, len(lasting), stamp
+            self.lasting_last = lasting[-1] if lasting else None
+        return self.lasting_answers
+
     def state_replaced(self) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
-        abilities, and start a new version."""
+        abilities, and start a new version and a new lasting key."""
         self.chars = {}
         self.lasting_abilities = {}
         self.version += 1
+        self.lasting_changes += 1
 
     def for_copy(self) -> "Caches":
         """The caches of an independent copy of the game: the counters carried on, every answer worked
@@ -92,4 +137,5 @@ class Caches:
         other = Caches()
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
+        other.lasting_answers, other.lasting_of = {}, None
         return other

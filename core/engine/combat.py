@@ -45,17 +45,20 @@ def refresh_designations(g: "Game") -> None:
         return
     new_attackers: list[int] = []
     new_defenders: list[int] = []
+    attacked, defended = set(sd.attacked), set(sd.defended)  # asked for every unit there: sets, not lists
     for oid in g.units_at(sd.bf):
         obj = g.obj(oid)
         role = "attacker" if obj.controller == sd.attacker else ("defender" if obj.controller == sd.defender else "")
         if obj.designation != role:
             obj.designation = role
             g.touch()
-        if role == "attacker" and oid not in sd.attacked:
+        if role == "attacker" and oid not in attacked:
             sd.attacked.append(oid)
+            attacked.add(oid)
             new_attackers.append(oid)
-        elif role == "defender" and oid not in sd.defended:
+        elif role == "defender" and oid not in defended:
             sd.defended.append(oid)
+            defended.add(oid)
             new_defenders.append(oid)
     first_attack = new_attackers and len(sd.attacked) == len(new_attackers)
     first_defend = new_defenders and len(sd.defended) == len(new_defenders)

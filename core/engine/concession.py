@@ -11,7 +11,7 @@ from .state import NOWHERE, Decision, is_id
 
 if TYPE_CHECKING:
     from .game import Game
-    from .offer import Action
+    from .offer import EngineAction
 
 
 # ---------------------------------------------------------------------- concession
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 _SETUP_DECISIONS = ("mulligan", "battlefield", "turn_order")
 
 
-def conceder(g: "Game", action: Action) -> int:
+def conceder(g: "Game", action: EngineAction) -> int:
     """Who concedes: any player still in the game, at any time, even while another player decides."""
     s = g.state
     d = s.decision

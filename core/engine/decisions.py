@@ -20,11 +20,12 @@ from __future__ import annotations
 import itertools
 import reprlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, cast
 
 from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
 from ..errors import IllegalActionError
-from .offer import Action
+from .offer import EngineAction
+from .vocabulary import Action
 from .state import NOWHERE, Decision, is_battlefield, is_id
 from ..script.suggest import did_you_mean
 
@@ -32,42 +33,48 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def legal_actions(g: "Game") -> list[Action]:
+def legal_actions(g: "Game") -> list[EngineAction]:
     """Every action the deciding player may take now, in the engine's ids (see Game.legal_actions
     for the list as offered to the player, with handles for what the player can't see)."""
     d = g.state.decision
     assert d is not None
-    out: list[Action] = []
+    out: list[EngineAction] = []
     for action_type in BY_DECISION.get(d.kind, ()):
         out.extend(action_type.listing(g, d.player, d))
     return out
 
 
-def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
     """Plays from the hand, the champion zone and the player's hidden cards: every location,
     optional cost, target choice and way to pay that the checks accept."""
     s = g.state
-    out: list[Action] = []
+    out: list[EngineAction] = []
     p = s.players[player]
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
     sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
                                                  if g.obj(oid).controller == player]
     objs, defs = s.objs, g.defs
-    if p.trash:
-        sources += playing.trash_plays(g, player)  # "you may play me from your trash"
     any_timing = playing.timing_allows(g, player, None)[0]  # None is the strictest timing
     # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing
     # else can reach (hook_values would find none) has the strictest timing and is not played now
     wide, named = (True, frozenset()) if any_timing else layers.off_board_touch(g)
     reading = g.caches.chars_reads
+
+    def untimed(oid: int) -> bool:
+        obj = objs[oid]
+        return not wide and obj.zone != "facedown" and not defs[obj.code].facts.timing_hooks and oid not in reading \
+            and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD)
+    if p.trash:
+        # "you may play me from your trash"; in a window for Action or Reaction timing only, the cards
+        # that are not played now (untimed) aren't asked what they would cost from there
+        sources += playing.trash_plays(g, player, None if wide else untimed)
     for oid in sources:
         obj = objs[oid]
         card = defs[obj.code]
         if card.type not in ("unit", "spell", "gear") or (invited and card.type != "spell"):
             continue
         hidden = obj.zone == "facedown"
-        if not wide and not hidden and not card.facts.timing_hooks and oid not in reading \
-                and (oid not in named or obj.zone not in layers.AFFECTED_OFF_BOARD):
+        if untimed(oid):
             continue
         if not any_timing and not playing.timing_allows(g, player, "reaction" if hidden else playing.card_timing(g, oid))[0] \
                 and not (card.type == "unit" and "battlefield_with_own_units" in
@@ -86,7 +93,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
             # check_play_choices would find that plan again and nothing else, so play_base decides
             out.extend(_plain_plays(g, player, oid, locations, any_timing))
             continue
-        own_discount = payment.own_chooses_discount(card)  # its cost reads its targets
+        # its cost reads its targets (its own text, or a static's if_chooses): each choice is checked
+        discounted = payment.own_chooses_discount(card) or bool(payment.chooses_statics(g))
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
         target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
                                            paid=optional) if slots else [[]]
@@ -108,7 +116,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                     # 820: a repeated spell's runs each have their own targets
                     for targets in target_sets if count == 1 or not slots else playing.play_target_options(
                             g, player, oid, slots, count, obj.loc if hidden else NOWHERE):
-                        action: Action = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
+                        action: EngineAction = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
                         if location != NOWHERE:
                             action["location"] = location
                         check: playing.PlayCheck | None
@@ -125,8 +133,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
                                 # the targets were listed for every optional cost paid: only then
                                 # are they exactly what target_options gives for this choice of costs
                                 listed = len(paid) == len(optional)
-                                plain = listed and count == 1 and len(target_sets) > 1 \
-                                    and not payment.chooses_statics(g) and not own_discount \
+                                plain = listed and count == 1 and len(target_sets) > 1 and not discounted \
                                     and playing.untaxed_targets(g, player, slots, targets)
                                 if plain and untaxed:
                                     check = untaxed[0]
@@ -149,14 +156,14 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     return out
 
 
-def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[Action]:
+def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[EngineAction]:
     """The plays of a card with no target, no optional cost and no cost but energy and power that
     the player can pay: one per location that check_play's first part (play_base) accepts; when
     every timing is allowed, the first location's answer holds for the others (see play_actions)."""
-    out: list[Action] = []
+    out: list[EngineAction] = []
     allowed: bool | None = None
     for location in locations:
-        action: Action = {"type": "play", "card": oid, "targets": [], "costs": []}
+        action: EngineAction = {"type": "play", "card": oid, "targets": [], "costs": []}
         if location != NOWHERE:
             action["location"] = location
         if allowed is None or not any_timing:
@@ -170,10 +177,10 @@ def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_tim
     return out
 
 
-def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
     """Activated abilities with every target choice and way to pay, then the rune abilities."""
     s = g.state
-    out: list[Action] = []
+    out: list[EngineAction] = []
     for oid, ability in activation.activatable(g, player, runes=False):
         if ability.body["cost"].get("exhaust_self") and g.obj(oid).exhausted:
             continue  # an exhausted source can't pay its exhaust cost: no need to look for targets
@@ -227,10 +234,10 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
 MAX_MOVE_GROUPS = 64
 
 
-def move_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+def move_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
     """Standard moves: each unit alone, all of them together, then the other groups (144.3: any
     number of units may move together), at most MAX_MOVE_GROUPS per destination."""
-    out: list[Action] = []
+    out: list[EngineAction] = []
     for dest, units in movement.destinations(g, player).items():
         for oid in units:
             out.append({"type": "move", "units": [oid], "to": dest})
@@ -246,14 +253,14 @@ def move_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     return out
 
 
-def pass_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+def pass_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
     s = g.state
     if s.chain or s.showdown is not None or s.invited == player:
         return [{"type": "pass"}]  # invited: hand the priority back (491.8.a)
     return []
 
 
-def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
     s = g.state
     if not (s.chain or s.showdown is not None or s.invited == player) and s.step == "main" \
             and player == s.turn_player:
@@ -261,7 +268,7 @@ def end_turn_actions(g: "Game", player: int, d: Decision | None = None) -> list[
     return []
 
 
-def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
+def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
     mate = chain.can_invite(g, player)
     return [] if mate == NOWHERE else [{"type": "invite", "teammate": mate}]
 
@@ -269,7 +276,7 @@ def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[Ac
 MAX_COST_VARIANTS = 64
 
 
-def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, action: Action) -> list[Action]:
+def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, action: EngineAction) -> list[EngineAction]:
     """One action per way to pay a 'kill a unit', 'exhaust a unit', 'spend a buff', 'discard' or
     'recycle from your trash' cost (the player chooses; 'any number' costs: one unit or several)."""
     other = check.other_costs or check.cost.other
@@ -285,7 +292,7 @@ def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, a
             choices[key] = candidates + groups[:MAX_COST_VARIANTS]
     if not any(len(c) > 1 for c in choices.values()):
         return [action]
-    out: list[Action] = []
+    out: list[EngineAction] = []
     keys = sorted(choices)
     for combo in itertools.islice(itertools.product(*(choices[k] for k in keys)), MAX_COST_VARIANTS):
         pay_with = dict(zip(keys, combo))
@@ -300,7 +307,7 @@ def g_hook(g: "Game", oid: int, hook: str) -> list[Any]:
     return layers.hook_values(g, oid, hook)
 
 
-def is_resource_action(g: "Game", action: Action) -> bool:
+def is_resource_action(g: "Game", action: Mapping[str, Any]) -> bool:
     """Rune abilities and other Add abilities: they only fill the pool (payment does that too)."""
     if action.get("type") != "activate":
         return False
@@ -316,9 +323,9 @@ def is_resource_action(g: "Game", action: Action) -> bool:
 # action is performed exactly as it was checked; Game.apply accepts an action only if it is also
 # one of the listed actions (core/engine/offer.py), so what apply accepts and what legal_actions lists
 # are the same set (concede aside: any player may concede at any time, and it is never listed).
-Listing = Callable[["Game", int, Decision], list[Action]]
-Check = Callable[["Game", int, Action, Decision], Any]
-Perform = Callable[["Game", int, Action, Any, Decision], None]
+Listing = Callable[["Game", int, Decision], list[EngineAction]]
+Check = Callable[["Game", int, EngineAction, Decision], Any]
+Perform = Callable[["Game", int, EngineAction, Any, Decision], None]
 
 
 @dataclass(frozen=True)
@@ -332,26 +339,26 @@ class ActionType:
     perform: Perform
 
 
-def _check_play(g: "Game", player: int, action: Action, d: Decision) -> playing.PlayCheck:
+def _check_play(g: "Game", player: int, action: EngineAction, d: Decision) -> playing.PlayCheck:
     _check_invited(g, player, action)
     return playing.check_play(g, player, action)
 
 
-def _check_activate(g: "Game", player: int, action: Action, d: Decision) -> playing.PlayCheck:
+def _check_activate(g: "Game", player: int, action: EngineAction, d: Decision) -> playing.PlayCheck:
     return activation.check_activate(g, player, action)
 
 
-def _check_move(g: "Game", player: int, action: Action, d: Decision) -> tuple[list[int], int]:
+def _check_move(g: "Game", player: int, action: EngineAction, d: Decision) -> tuple[list[int], int]:
     _check_invited(g, player, action)
     return movement.check_move(g, player, action)  # the units and the destination
 
 
-def _check_hide(g: "Game", player: int, action: Action, d: Decision) -> payment.Plan:
+def _check_hide(g: "Game", player: int, action: EngineAction, d: Decision) -> payment.Plan:
     _check_invited(g, player, action)
     return hide.check_hide(g, player, action)
 
 
-def _check_pass(g: "Game", player: int, action: Action, d: Decision) -> bool:
+def _check_pass(g: "Game", player: int, action: EngineAction, d: Decision) -> bool:
     """Whether the pass hands an invitation back (491.8.a) instead of passing priority."""
     s = g.state
     if s.invited == player:
@@ -361,14 +368,14 @@ def _check_pass(g: "Game", player: int, action: Action, d: Decision) -> bool:
     return False
 
 
-def _check_end_turn(g: "Game", player: int, action: Action, d: Decision) -> None:
+def _check_end_turn(g: "Game", player: int, action: EngineAction, d: Decision) -> None:
     _check_invited(g, player, action)
     s = g.state
     if s.chain or s.showdown is not None or s.step != "main" or player != s.turn_player:
         raise IllegalActionError("you can end your turn only in your Main Phase in a Neutral Open state", "316.5")
 
 
-def _check_invite(g: "Game", player: int, action: Action, d: Decision) -> int:
+def _check_invite(g: "Game", player: int, action: EngineAction, d: Decision) -> int:
     _check_invited(g, player, action)
     mate = chain.can_invite(g, player)
     if mate == NOWHERE or action.get("teammate", mate) != mate:
@@ -377,7 +384,7 @@ def _check_invite(g: "Game", player: int, action: Action, d: Decision) -> int:
     return mate
 
 
-def _check_invited(g: "Game", player: int, action: Action) -> None:
+def _check_invited(g: "Game", player: int, action: EngineAction) -> None:
     """491.8.a: an invited teammate plays spells and activates abilities, or hands priority back."""
     if g.state.invited != player:
         return
@@ -391,48 +398,48 @@ def _check_invited(g: "Game", player: int, action: Action) -> None:
                                  "491.8.a")
 
 
-def _perform_play(g: "Game", player: int, action: Action, check: playing.PlayCheck, d: Decision) -> None:
+def _perform_play(g: "Game", player: int, action: EngineAction, check: playing.PlayCheck, d: Decision) -> None:
     playing.play_card(g, player, action, check)
 
 
-def _perform_activate(g: "Game", player: int, action: Action, check: playing.PlayCheck, d: Decision) -> None:
+def _perform_activate(g: "Game", player: int, action: EngineAction, check: playing.PlayCheck, d: Decision) -> None:
     activation.activate(g, player, action, check)
 
 
-def _perform_move(g: "Game", player: int, action: Action, check: tuple[list[int], int], d: Decision) -> None:
+def _perform_move(g: "Game", player: int, action: EngineAction, check: tuple[list[int], int], d: Decision) -> None:
     units, dest = check
     movement.standard_move(g, player, units, dest)
 
 
-def _perform_hide(g: "Game", player: int, action: Action, plan: payment.Plan, d: Decision) -> None:
+def _perform_hide(g: "Game", player: int, action: EngineAction, plan: payment.Plan, d: Decision) -> None:
     hide.hide(g, player, action, plan)
 
 
-def _perform_pass(g: "Game", player: int, action: Action, hands_back: bool, d: Decision) -> None:
+def _perform_pass(g: "Game", player: int, action: EngineAction, hands_back: bool, d: Decision) -> None:
     if hands_back:
         chain.hand_back(g, player)  # 491.8.a: back to the inviter; not a pass
     else:
         chain.pass_priority(g, player)
 
 
-def _perform_end_turn(g: "Game", player: int, action: Action, check: None, d: Decision) -> None:
+def _perform_end_turn(g: "Game", player: int, action: EngineAction, check: None, d: Decision) -> None:
     turn.end_turn(g, player)
 
 
-def _perform_invite(g: "Game", player: int, action: Action, mate: int, d: Decision) -> None:
+def _perform_invite(g: "Game", player: int, action: EngineAction, mate: int, d: Decision) -> None:
     chain.invite(g, player, mate)
 
 
 def _listed_options(kind: str, field: str) -> Listing:
     """Decisions with options: one action per option, its value under ``field``."""
-    def listing(g: "Game", player: int, d: Decision) -> list[Action]:
+    def listing(g: "Game", player: int, d: Decision) -> list[EngineAction]:
         return [{"type": kind, field: o["value"]} for o in d.options]
     return listing
 
 
 def _option_value(field: str) -> Check:
     """The answer must be one of the decision's option values; returns it."""
-    def check(g: "Game", player: int, action: Action, d: Decision) -> Any:
+    def check(g: "Game", player: int, action: EngineAction, d: Decision) -> Any:
         value = action.get(field)
         for option in d.options:
             if offer.same(option["value"], value):
@@ -447,11 +454,11 @@ def _option_value(field: str) -> Check:
     return check
 
 
-def _perform_mulligan(g: "Game", player: int, action: Action, cards: list[int], d: Decision) -> None:
+def _perform_mulligan(g: "Game", player: int, action: EngineAction, cards: list[int], d: Decision) -> None:
     setup.mulligan(g, player, list(cards))
 
 
-def _perform_choose(g: "Game", player: int, action: Action, value: Any, d: Decision) -> None:
+def _perform_choose(g: "Game", player: int, action: EngineAction, value: Any, d: Decision) -> None:
     if d.kind == "battlefield":
         setup.battlefield_chosen(g, player, int(value))  # 488.5
     elif d.kind == "turn_order":
@@ -462,7 +469,7 @@ def _perform_choose(g: "Game", player: int, action: Action, value: Any, d: Decis
         g.state.answers.append(value)
 
 
-def _perform_order(g: "Game", player: int, action: Action, order: list[int], d: Decision) -> None:
+def _perform_order(g: "Game", player: int, action: EngineAction, order: list[int], d: Decision) -> None:
     s = g.state
     group = [t for t in s.pending_triggers if t.controller == player]
     ordered = [group[i] for i in order]
@@ -472,31 +479,31 @@ def _perform_order(g: "Game", player: int, action: Action, order: list[int], d: 
     s.pending_triggers = ordered + rest
 
 
-def _perform_targets(g: "Game", player: int, action: Action, targets: list[list[int]], d: Decision) -> None:
+def _perform_targets(g: "Game", player: int, action: EngineAction, targets: list[list[int]], d: Decision) -> None:
     group = [t for t in g.state.pending_triggers if t.controller == player]
     group[0].targets = [list(slot) for slot in targets]
 
 
-def _check_assign(g: "Game", player: int, action: Action, d: Decision) -> dict[int, int]:
+def _check_assign(g: "Game", player: int, action: EngineAction, d: Decision) -> dict[int, int]:
     damage = action["damage"]
     parsed = {int(k): v for k, v in damage.items()}
     combat.check_assignment(g, int(d.context["total"]), list(d.context["units"]), parsed)
     return parsed
 
 
-def _perform_assign(g: "Game", player: int, action: Action, parsed: dict[int, int], d: Decision) -> None:
+def _perform_assign(g: "Game", player: int, action: EngineAction, parsed: dict[int, int], d: Decision) -> None:
     combat.store_assignment(g, str(d.context["side"]), parsed)
 
 
-def _no_listing(g: "Game", player: int, d: Decision) -> list[Action]:
+def _no_listing(g: "Game", player: int, d: Decision) -> list[EngineAction]:
     return []
 
 
-def _check_concede(g: "Game", player: int, action: Action, d: Decision) -> int:
+def _check_concede(g: "Game", player: int, action: EngineAction, d: Decision) -> int:
     return concession.conceder(g, action)
 
 
-def _perform_concede(g: "Game", player: int, action: Action, who: int, d: Decision) -> None:
+def _perform_concede(g: "Game", player: int, action: EngineAction, who: int, d: Decision) -> None:
     concession.concede(g, who, d)
 
 
@@ -535,7 +542,7 @@ class Checked(NamedTuple):
 
     type: ActionType
     player: int
-    action: Action
+    action: EngineAction
     result: Any
 
 
@@ -561,11 +568,12 @@ def check(g: "Game", action: Any) -> Checked:
         who = action_type.check(g, d.player, action, d)
         return Checked(action_type, who, action, who)
     player = d.player
-    internal = offer.resolve(g, player, action)
+    shaped = cast(Action, action)  # it has the closed shape of its type (shape_problem)
+    internal = offer.resolve(g, player, shaped)
     result = action_type.check(g, player, internal, d)
-    if not offer.is_offered(g, action_type, player, d, action):
+    if not offer.is_offered(g, action_type, player, d, shaped):
         raise IllegalActionError(f"{offer.short(action)} is not one of the legal actions now: "
-                                 f"{offer.not_listed_hint(g, action_type, player, d, action)}")
+                                 f"{offer.not_listed_hint(g, action_type, player, d, shaped)}")
     return Checked(action_type, player, internal, result)
 
 

@@ -386,6 +386,12 @@ class EffectContext:
         return f"{self.g.name(oid)} #{oid}"
 
     def candidates(self, selector: Node) -> list[int]:
+        """Every object (or player, location) a selection can choose, in order."""
+        return list(self.each_candidate(selector))
+
+    def each_candidate(self, selector: Node) -> Iterator[int]:
+        """``candidates`` one by one, each checked only when asked for: a caller that needs the first
+        few of a big board's (a capped listing of target choices) doesn't test the rest."""
         g = self.g
         what = selector.get("what", "unit")
         if what == "player":
@@ -396,24 +402,27 @@ class EffectContext:
             if "same_controller_as" in where:  # "its controller": the player controlling that object
                 owners = {g.obj(o).controller for o in self.resolve(where["same_controller_as"]) if o in g.state.objs}
                 players = [p for p in players if p in owners]
-            return players
+            yield from players
+            return
         if what == "battlefield":
             out = [bf.card for bf in g.state.battlefields]
-            return [oid for oid in out if self.matches_selection(selector, oid)]
+            yield from [oid for oid in out if self.matches_selection(selector, oid)]
+            return
         if what == "location":
             locs = [p.index for p in g.state.players] + [bf.loc for bf in g.state.battlefields]
             want = selector.get("where", {}).get("location", "any")
-            return [loc for loc in locs if self.valid_location(loc, want)]
+            yield from [loc for loc in locs if self.valid_location(loc, want)]
+            return
         if "among" in selector:
             pool = self.resolve(selector["among"])
-            return [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
-                    and self.matches(oid, selector.get("where"))]
+            yield from [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
+                        and self.matches(oid, selector.get("where"))]
+            return
         ids = self._looked_at(selector, what)
         # matches_selection for each (not a location here), with the selector read once
         objs, defs = g.state.objs, g.defs
         any_kind = what in ("card", "chain_item", "location", "player")
         where = selector.get("where")
-        found: list[int] = []
         for oid in ids:
             obj = objs.get(oid)
             if obj is None or obj.zone == "gone":
@@ -423,8 +432,7 @@ class EffectContext:
                 if not (ctype in ("unit", "gear") if what == "permanent" else ctype == what):
                     continue
             if self.matches(oid, where):
-                found.append(oid)
-        return found
+                yield oid
 
     def _looked_at(self, selector: Node, what: str) -> list[int]:
         """The objects a selection looks among: its zone's, or by default the board's (the chain's for

@@ -1,6 +1,7 @@
 """The event log: every change of state is an event; the log's hash identifies a game.
 
-Events are plain dicts ``{"n": seq, "t": type, ...}`` so they serialize as they are.  The hash
+Events are plain dicts ``{"n": seq, "t": type, ...}`` so they serialize as they are (not a
+``TypedDict``, unlike actions: their vocabulary is open to plugins, core/engine/vocabulary.py says why).  The hash
 is a running SHA-256 over the canonical JSON of each event, so two games with the same seed and
 the same decisions have the same hash.
 """

@@ -25,9 +25,10 @@ from .events import Event, log_hash
 from ..script.registry import ModeSpec
 from .caches import Caches
 from .loop import Snapshot as Snapshot  # the type of Game.snapshot(), for plugins that search
-from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, HistoryRow, Lasting, Obj, Origin, Player,
-                    is_battlefield, to_jsonable)
+from .state import (BF0, NOWHERE, PHASE_OF, Battlefield, ChainItem, Decision, DecisionKind, GameState, Lasting, Obj, Origin, Player,
+                    history_row, is_battlefield, to_jsonable)
 from .trigger_index import ACTIVE_ZONES, IndexCopy, TriggerIndex
+from .vocabulary import Action
 
 class Game:
     """One game of Riftbound."""
@@ -67,7 +68,7 @@ class Game:
         """Who must decide what now (None once the game is over)."""
         return None if self.over else self.state.decision
 
-    def legal_actions(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[Action]:
         """The deciding player's legal actions, objects they can't see written as handles;
         ``apply`` accepts exactly these (and a concession, from any player at any time).  The list
         is new, its actions are the game's own until it changes: copy one before editing it."""
@@ -75,7 +76,7 @@ class Game:
             return []
         return offer.offered(self)
 
-    def apply(self, action: dict[str, Any]) -> None:
+    def apply(self, action: Action) -> None:
         """Apply one action of the deciding player; atomic on illegal input: every check is
         made before the first change (decisions.check), and the action performed is the one
         checked."""
@@ -87,7 +88,7 @@ class Game:
         checked = decisions.check(self, action)
         self.emit_action(decision.player, checked.action)
         decisions.perform(self, checked)
-        self.run()
+        loop.run(self)
 
     def observation(self, player: int) -> dict[str, Any]:
         """What ``player`` may know, as plain data (core/engine/observe.py): turn and step, each player's
@@ -142,12 +143,12 @@ class Game:
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
-        self.state.history.append(HistoryRow(kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
-                                             PHASE_OF.get(self.state.step, "")))  # "during your Beginning Phase"
+        self.state.history.append(history_row((kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+                                               PHASE_OF.get(self.state.step, ""))))  # "during your Beginning Phase"
 
     def record(self, name: str, player: int, value: int) -> None:
         """A number scripts can read later this turn as {type: variable, name: ...}."""
-        self.state.history.append(HistoryRow("var:" + name, player, NOWHERE, "", value))
+        self.state.history.append(history_row(("var:" + name, player, NOWHERE, "", value, "")))
 
     @property
     def version(self) -> int:
@@ -164,10 +165,25 @@ class Game:
     def statics_memo(self) -> dict[Any, Any]:
         """A cache valid while the active static abilities (``static_sources``) are unchanged, for
         what depends only on which they are: they change far less often than the state."""
-        caches, generation = self.caches, self.index.statics_generation
-        if caches.statics_memo_generation == generation:  # the hit, inline: asked ~20 times an action
+        caches = self.caches
+        if caches.statics_memo_generation == self.index.statics_generation:  # the hit, inline: ~20 an action
             return caches.statics_answers
-        return caches.statics_memo(generation)
+        return caches.statics_memo(self.index.statics_generation)
+
+    def lasting_memo(self) -> dict[Any, Any]:
+        """A cache valid while the lasting effects in play and the active static abilities are
+        unchanged (core/engine/caches.py: the lasting key), for what depends only on them: a board
+        full of "this turn" effects would otherwise be scanned again after every event."""
+        lasting, caches = self.state.lasting, self.caches
+        if caches.lasting_of is lasting and caches.lasting_len == len(lasting) \
+                and caches.lasting_stamp == (self.index.statics_generation, caches.lasting_changes) \
+                and (not lasting or caches.lasting_last is lasting[-1]):  # the hit, inline: asked often
+            return caches.lasting_answers
+        return caches.lasting_memo(lasting, self.index.statics_generation)
+
+    def lasting_changed(self) -> None:
+        """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place."""
+        self.caches.lasting_changes += 1
 
     def touch(self) -> None:
         """Invalidate ``memo()``: for changes to the state made without an event."""
@@ -303,21 +319,30 @@ class Game:
         return cached
 
     def granted_ability(self, mod: dict[str, Any]) -> Ability:
-        """The compiled activated ability of a grant_ability modifier (compiled once per modifier)."""
-        cached = self.caches.granted_abilities.get(id(mod))
-        if cached is None or cached[0] is not mod:
-            cached = (mod, self._compiler.ability({**mod["ability"], "kind": "activated"}, 0, None, None))
-            self.caches.granted_abilities[id(mod)] = cached
-        return cached[1]
+        """The compiled activated ability of a grant_ability modifier, compiled once per script it
+        gives (keyed by the script's text: the modifier may be a lasting effect's, copied by every snapshot)."""
+        key = json.dumps(mod["ability"], sort_keys=True)
+        cached = self.caches.granted_abilities.get(key)
+        if cached is None:
+            cached = self._compiler.ability({**mod["ability"], "kind": "activated"}, 0, None, None)
+            self.caches.granted_abilities[key] = cached
+        return cached
 
     def active_lasting(self) -> list[Lasting]:
         """Lasting effects still in force ('the next time' effects that were used are spent)."""
-        return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        if len(self.state.lasting) < 8:  # a short list is read faster than a memo is looked up
+            return [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        memo = self.lasting_memo()
+        found: list[Lasting] | None = memo.get("active_lasting")
+        if found is None:
+            found = memo["active_lasting"] = [lasting for lasting in self.state.lasting if lasting.uses != 0]
+        return list(found)
 
     def spend_use(self, lasting: Lasting) -> None:
         """A limited-use effect was used once; a spent one stays listed until the turn ends."""
         if lasting.uses > 0:
             lasting.uses -= 1
+            self.lasting_changed()
 
     def item_ability(self, item: ChainItem) -> Ability:
         """The ability a chain item resolves (a borrowed one is read from its lender's card)."""

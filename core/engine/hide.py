@@ -11,12 +11,12 @@ from .state import Decision, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
-    from .offer import Action
+    from .offer import EngineAction
 
 
 # ---------------------------------------------------------------------- hiding (811)
-def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Action]:
-    out: list[Action] = []
+def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
+    out: list[EngineAction] = []
     s = g.state
     if s.chain or s.turn_player != player or s.step != "main":
         return out
@@ -27,7 +27,7 @@ def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
         if alternative is None:
             alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
         for bf in s.battlefields:
-            variants: list[Action] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
+            variants: list[EngineAction] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
             if alternative:
                 variants.append({"type": "hide", "card": oid, "battlefield": bf.loc, "costs": ["hide_cost"]})
             for action in variants:
@@ -39,7 +39,7 @@ def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Acti
     return out
 
 
-def check_hide(g: "Game", player: int, action: Action) -> payment.Plan:
+def check_hide(g: "Game", player: int, action: EngineAction) -> payment.Plan:
     s = g.state
     oid = action.get("card")
     loc = action.get("battlefield")
@@ -91,7 +91,7 @@ def _hide_costs(g: "Game", player: int) -> list[payment.Cost]:
     return costs
 
 
-def hide(g: "Game", player: int, action: Action, plan: payment.Plan) -> None:
+def hide(g: "Game", player: int, action: EngineAction, plan: payment.Plan) -> None:
     payment.pay(g, player, plan)
     oid = int(action["card"])
     g.place(oid, "facedown", int(action["battlefield"]))

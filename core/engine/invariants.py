@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import layers, offer, payment, verbs
+from . import layers, offer, payment, playing, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -120,7 +120,8 @@ def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -
 def cache_problems(g: Game) -> list[str]:
     """Where the game's caches disagree with a fresh copy of it: the legal actions offered (the offered
     list, per-version memos and plans, play locations), the characteristics of each object on the
-    board (``layers.chars`` and its shortcut for untouched objects) and the dispatch index."""
+    board (``layers.chars``, and its shortcut for untouched objects against the layers themselves) and
+    the dispatch index."""
     if g.over:
         return []
     fresh = g.fresh_copy()
@@ -134,13 +135,49 @@ def cache_problems(g: Game) -> list[str]:
         cached, computed = layers.chars(g, oid), layers.chars(fresh, oid)
         if cached != computed:
             problems.append(f"#{oid} {g.name(oid)}: cached characteristics {cached} differ from a fresh copy's {computed}")
+        shortcut = layers.shortcut_problem(g, oid)
+        if shortcut:
+            problems.append(f"#{oid} {g.name(oid)}: nothing should change its characteristics, yet {shortcut}")
     if {e: set(t) for e, t in g.index.listeners.items() if t} != {e: set(t) for e, t in fresh.index.listeners.items() if t} \
             or set(g.index.static_sources) != set(fresh.index.static_sources) or set(g.index.grant_sources) != set(fresh.index.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")
     for name, (cached, computed) in _statics_indexes(g, fresh).items():
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
+    for name, (cached, computed) in _lasting_answers(g, fresh).items():
+        if cached != computed:
+            problems.append(f"the lasting effects' answer {name} ({cached}) differs from a fresh copy's ({computed})")
     return problems
+
+
+def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
+    """What ``Game.lasting_memo`` keeps (valid while the lasting effects and the statics are unchanged),
+    as the game has it and as a fresh copy works it out: a missed invalidation may list the same
+    actions, so the answers are compared themselves."""
+    keys = [key for key in g.lasting_memo() if isinstance(key, tuple)]
+    listened = sorted(key[1] for key in keys if key[0] == "lasting_listens")
+    restrictions = sorted(key[1] for key in keys if key[0] == "lasting_restrictions")
+
+    def views(game: Game) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "active_lasting": [lasting.id for lasting in game.active_lasting()],
+            "off_board_touch": layers.off_board_touch(game),
+            "off_board_reach": layers.off_board_reach(game),
+            "lasting_board_reach": layers.lasting_board_reach(game),
+            "cost_changes": payment.cost_changes(game),
+            "cost_keywords_given": payment.cost_keywords_given(game),
+            "lasting_plays_from": playing.lasting_plays_from(game),
+            "granting_lasting": [lasting.id for lasting in layers.granting_lasting(game)],
+            "forbidding_players": playing.forbidding_players(game),
+        }
+        for etype in listened:
+            found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)
+        for name in restrictions:
+            found[f"lasting_restrictions {name}"] = [(mod, source, list(affects)) for mod, source, affects
+                                                     in layers.lasting_restrictions(game, name)]
+        return found
+    mine, theirs = views(g), views(fresh)
+    return {name: (mine[name], theirs[name]) for name in mine}
 
 
 def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:

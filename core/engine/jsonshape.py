@@ -41,6 +41,8 @@ def _short(value: Any) -> str:
 
 def compile_schema(root: dict[str, Any]) -> Checker:
     """The check of a whole schema (its ``$ref``s point into its own ``$defs``)."""
+    # each sub-schema's checker, by id(): local to one compile, while ``root`` keeps every sub-schema
+    # alive (so no id is reused); it lets a $ref cycle call through a cell filled later
     done: dict[int, Checker] = {}
 
     def resolve(ref: str) -> dict[str, Any]:

@@ -53,16 +53,17 @@ def chars(g: "Game", oid: int) -> Chars:
         if printed is not None:
             return printed
     if obj.zone == "board" and _untouched(g, oid, obj.code):
-        result = Chars(might=g.defs[obj.code].might + obj.buffs, keywords=dict(printed_keywords(g, g.defs[obj.code])))
+        key = (obj.code, obj.buffs)
+        result = caches.untouched.get(key)
+        if result is None:  # the printed Might plus buffs and the printed keywords: one shared answer
+            card = g.defs[obj.code]
+            result = caches.untouched[key] = Chars(might=card.might + obj.buffs, keywords=dict(printed_keywords(g, card)))
         caches.chars[oid] = result
         return result
     caches.chars[oid] = Chars(might=g.card(oid).might)  # guard against self-reference while computing
     result = _compute(g, oid)
     caches.chars[oid] = result
     return result
-
-
-_PRINTED: dict[str, tuple[CardDef, Chars | None]] = {}
 
 
 def printed_only(g: "Game", oid: int) -> bool:
@@ -75,43 +76,107 @@ def printed_only(g: "Game", oid: int) -> bool:
 
 def _untouched(g: "Game", oid: int, code: str) -> bool:
     """Whether nothing can change this board object's printed characteristics: its card has no static
-    ability, no card is attached to it, no other object's static ability affects objects and no
-    lasting effect names it or selects what it affects.  Then ``_compute`` would find no modifier,
-    and its result is the printed Might plus buffs and the printed keywords (checked once per state
-    version, which is when the characteristics cache is cleared)."""
-    if g.defs[code].facts.statics:
+    ability, no card is attached to it, no other object's static ability may select it (by the card
+    types and the location its selector is limited to) and no lasting effect names it or selects what
+    it affects.  Then ``_compute`` would find no modifier, and its result is the printed Might plus
+    buffs and the printed keywords (checked once per state version, which is when the
+    characteristics cache is cleared)."""
+    card = g.defs[code]
+    if card.facts.statics:
         return False
-    reach = _board_reach(g)
-    return not reach[0] and oid not in reach[1]
+    anything, types, local, named = _board_reach(g)
+    if anything or card.type in types or oid in named:
+        return False
+    if local:
+        loc = g.state.objs[oid].loc
+        return (loc, card.type) not in local and (loc, "") not in local
+    return True
 
 
-def _board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
-    """(some static ability of an object or some lasting effect may affect any board object, the
-    objects a lasting effect names or a card is attached to), once per state version."""
+def shortcut_problem(g: "Game", oid: int) -> str | None:
+    """For ``invariants.cache_problems``: when the board object's characteristics are taken from its card
+    (``_untouched``), how they differ from those worked out through every layer, else None."""
+    obj = g.state.objs[oid]
+    if obj.zone != "board" or not _untouched(g, oid, obj.code):
+        return None
+    taken = chars(g, oid)
+    saved = g.caches.chars
+    g.caches.chars = {k: v for k, v in saved.items() if k != oid}
+    try:
+        computed = _compute(g, oid)
+    finally:
+        g.caches.chars = saved
+    return None if computed == taken else f"{taken} taken from the card, {computed} through the layers"
+
+
+Reach = tuple[bool, frozenset[str], frozenset[tuple[int, str]], frozenset[int]]
+
+
+def _board_reach(g: "Game") -> Reach:
+    """What may change board objects' characteristics, once per state version: (a static ability or
+    lasting effect may select any board object; the card types some static may select anywhere; the
+    (location, card type) pairs a static limited to the objects at its location may select, "" for
+    any type; the objects a lasting effect names or a card is attached to)."""
     memo = g.caches.memo()
-    found: tuple[bool, frozenset[int]] | None = memo.get("board_reach")
+    found: Reach | None = memo.get("board_reach")
     if found is None:
-        wide = bool(object_statics(g))
+        anything, types, here, by_lasting = lasting_board_reach(g)
+        objs = g.state.objs
+        hosts = {objs[oid].attached_to for oid in g.board_objects()}
+        hosts.discard(NOWHERE)
+        local: set[tuple[int, str]] = set()
+        for src, kinds in here:  # 'here' is where the source is now
+            source = objs[src]
+            if source.zone in ("board", "bfcard"):
+                local.update((source.loc, kind) for kind in kinds or ("",))
+        found = memo["board_reach"] = (anything, types, frozenset(local), by_lasting | hosts if hosts else by_lasting)
+    return found
+
+
+def lasting_board_reach(g: "Game") -> tuple[bool, frozenset[str], tuple[tuple[int, tuple[str, ...] | None], ...],
+                                            frozenset[int]]:
+    """_board_reach's part that the statics and the lasting effects decide, found once while they are
+    unchanged (``Game.lasting_memo``): (any board object may be selected, the card types a static may
+    select anywhere, (source, card types or None for any) of the statics that select only objects at
+    their source's location, the objects lasting effects name).  A static's card types are those
+    ``_modifiers_for`` checks (``object_statics``); an unconditional one whose selector asks for
+    ``location: here`` covers nothing elsewhere (``EffectContext.here`` is its source's location)."""
+    memo = g.lasting_memo()
+    found: tuple[bool, frozenset[str], tuple[tuple[int, tuple[str, ...] | None], ...], frozenset[int]] | None = \
+        memo.get("lasting_board_reach")
+    if found is None:
+        anything = False
+        types: set[str] = set()
+        here: list[tuple[int, tuple[str, ...] | None]] = []
+        for src, _ability, affects, board_only, kinds in object_statics(g):
+            if board_only and (affects.get("where") or {}).get("location") == "here":
+                here.append((src, kinds))
+            elif kinds is None:
+                anything = True
+            else:
+                types.update(kinds)
         named: set[int] = set()
         for lasting in g.active_lasting():
             if lasting.affects is None:
-                wide = wide or lasting.kind == "static"
+                anything = anything or lasting.kind == "static"
             elif lasting.kind in ("static", "grant"):
                 named.update(lasting.affects)
-        objs = g.state.objs
-        for oid in g.board_objects():
-            host = objs[oid].attached_to
-            if host != NOWHERE:
-                named.add(host)
-        found = memo["board_reach"] = (wide, frozenset(named))
+        found = memo["lasting_board_reach"] = (anything, frozenset(types), tuple(here), frozenset(named))
     return found
 
 
 def _reaches_off_board(g: "Game", oid: int) -> bool:
     """Whether another object's static or a lasting effect may change this off-board card (a unit
-    giving the spells in your hand Reaction), so its printed text isn't enough; worked out once per
-    state version."""
-    memo = g.caches.memo()
+    giving the spells in your hand Reaction), so its printed text isn't enough; worked out once while
+    the statics and the lasting effects are unchanged (``Game.lasting_memo``)."""
+    found = off_board_reach(g)
+    return found[0] or oid in found[1]
+
+
+def off_board_reach(g: "Game") -> tuple[bool, frozenset[int]]:
+    """(another object's static or a lasting effect may change any off-board card, the cards a lasting
+    effect names): ``_reaches_off_board`` for every card at once."""
+    memo = g.lasting_memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_reach")
     if found is None:
         wide = statics_beyond_board(g)
@@ -124,32 +189,20 @@ def _reaches_off_board(g: "Game", oid: int) -> bool:
                 named.update(lasting.affects)
         found = (wide, frozenset(named))
         memo["off_board_reach"] = found
-    return found[0] or oid in found[1]
+    return found
 
 
 def _printed(g: "Game", code: str) -> Chars | None:
-    """Characteristics of a card off the board when only its unconditional text applies."""
+    """Characteristics of a card off the board when only its unconditional text applies: its printed
+    ones and the hooks of its statics (``CardFacts.printed_hooks``, None when a static is more than
+    that), made once per game (``Caches.printed_chars``)."""
+    printed = g.caches.printed_chars
+    if code in printed:
+        return printed[code]
     card = g.defs[code]
-    hit = _PRINTED.get(code)
-    if hit is not None and hit[0] is card:
-        return hit[1]
-    result: Chars | None = None
-    simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
-                                        and "condition" not in a.body
-                                        and all(m["type"] == "hook" and not isinstance(m["value"], dict)
-                                                for m in a.body["modifiers"]))
-                 for a in card.abilities)
-    if simple:
-        keywords: dict[str, Any] = {}
-        for name, value in card.keywords:
-            _add_keyword(g, keywords, name, value)
-        hooks: dict[str, list[Any]] = {}
-        for a in card.abilities:
-            if a.kind == "static":
-                for m in a.body["modifiers"]:
-                    hooks.setdefault(m["hook"], []).append(m["value"])
-        result = Chars(might=card.might, keywords=keywords, hooks=hooks)
-    _PRINTED[code] = (card, result)
+    hooks = card.facts.printed_hooks
+    result = None if hooks is None else Chars(might=card.might, keywords=dict(printed_keywords(g, card)), hooks=hooks)
+    printed[code] = result
     return result
 
 
@@ -194,11 +247,12 @@ _UNTOUCHED: tuple[bool, frozenset[int]] = (False, frozenset())
 def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
     """What else could change cards in the zones _modifiers_for looks at off the board: (some
     other object's static reaching beyond the board, or a lasting static selecting what it affects,
-    could touch any of them; the cards a lasting static or grant names).  Found once per state
-    version (once while the statics are unchanged when no lasting effect is in play)."""
+    could touch any of them; the cards a lasting static or grant names).  Found once while the statics
+    and the lasting effects are unchanged (``Game.lasting_memo``; once while the statics are unchanged
+    when no lasting effect is in play)."""
     if not g.state.lasting:
         return (True, _UNTOUCHED[1]) if statics_beyond_board(g) else _UNTOUCHED
-    memo = g.caches.memo()
+    memo = g.lasting_memo()
     found: tuple[bool, frozenset[int]] | None = memo.get("off_board_touch")
     if found is None:
         wide = statics_beyond_board(g)
@@ -552,7 +606,15 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
 
 def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
     """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
-    of one kind."""
+    of one kind, once per state version (listing moves asks for every unit and destination; callers
+    must not change the list).  Not kept while characteristics are being worked out: a selection
+    read then may see a partial result."""
+    memo = g.memo() if not g.caches.chars_reads else None
+    key = ("restricted", restriction)
+    if memo is not None:
+        hit: list[tuple[dict[str, Any], int, list[int]]] | None = memo.get(key)
+        if hit is not None:
+            return hit
     out: list[tuple[dict[str, Any], int, list[int]]] = []
     for mod, src, ability in _active_modifiers(g, "restriction"):
         if mod["restriction"] == restriction:
@@ -562,13 +624,24 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
             out.append((mod, src, covered))
     if g.state.lasting:
         # created effects: "They can't move it this turn", "Its controller can't play spells this turn"
-        for lasting in g.active_lasting():
-            if lasting.kind != "static" or lasting.affects is None:
-                continue
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "restriction" and mod["restriction"] == restriction:
-                    out.append((mod, lasting.source, list(lasting.affects)))
+        out += [(mod, source, list(affects)) for mod, source, affects in lasting_restrictions(g, restriction)]
+    if memo is not None:
+        memo[key] = out
     return out
+
+
+def lasting_restrictions(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
+    """(modifier, source, the objects it names) of the lasting effects in force with a restriction of
+    one kind, found once while the lasting effects are unchanged (``Game.lasting_memo``)."""
+    memo = g.lasting_memo()
+    key = ("lasting_restrictions", restriction)
+    found: list[tuple[dict[str, Any], int, list[int]]] | None = memo.get(key)
+    if found is None:
+        found = memo[key] = [(mod, lasting.source, lasting.affects) for lasting in g.active_lasting()
+                             if lasting.kind == "static" and lasting.affects is not None
+                             for mod in lasting.body["modifiers"]
+                             if mod["type"] == "restriction" and mod["restriction"] == restriction]
+    return found
 
 
 def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
@@ -623,21 +696,30 @@ def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ab
     ("this turn, give it '{Any}{Any}: Ready me'": the static is the created effect's, its index minus
     the effect's id)."""
     out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
-    for lasting in _granting_lasting(g):
+    for lasting in granting_lasting(g):
         if lasting.affects is not None and oid in lasting.affects:
             static = Ability(kind="static", index=-lasting.id, body=lasting.body)
             out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
     return out
 
 
-def _granting_lasting(g: "Game") -> list["Lasting"]:
-    return [lasting for lasting in g.active_lasting() if lasting.kind == "static"
-            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])] if g.state.lasting else []
+def granting_lasting(g: "Game") -> list["Lasting"]:
+    """The lasting effects in force that give objects activated abilities, found once while the
+    lasting effects are unchanged (``Game.lasting_memo``; callers must not change the list)."""
+    if not g.state.lasting:
+        return []
+    memo = g.lasting_memo()
+    found: list["Lasting"] | None = memo.get("granting_lasting")
+    if found is None:
+        found = memo["granting_lasting"] = [
+            lasting for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "grant_ability" for mod in lasting.body["modifiers"])]
+    return found
 
 
 def may_grant_abilities(g: "Game") -> bool:
     """Whether a static on the board or a created effect could give an object an activated ability (grant_ability)."""
-    return bool(_sources_with(g, "grant_ability")) or bool(_granting_lasting(g))
+    return bool(_sources_with(g, "grant_ability")) or bool(granting_lasting(g))
 
 
 def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:

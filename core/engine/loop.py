@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn
 from ..errors import EngineError, NeedDecision
-from .state import Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
+from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
     obj_values
 from .trigger_index import IndexCopy
 
@@ -216,17 +216,20 @@ _SNAPSHOT_REDUCERS: dict[type, Any] = {
 def snapshot(g: "Game") -> Snapshot:
     """The state as it is now.  Objects are held only in ``objs`` and are flat records of
     immutable values, so they are kept as tuples of their fields (several times faster than
-    pickling them); the rest is pickled."""
+    pickling them); the rest is pickled, the history rows as plain tuples (a NamedTuple pickles
+    through a Python call per row each way)."""
     s = g.state
-    objs = s.objs
+    objs, history = s.objs, s.history
     s.objs = {}
+    rows: list[tuple[Any, ...]] = list(map(tuple, history))
+    s.history = rows  # type: ignore[assignment]  # HistoryRows again in restore
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=pickle.HIGHEST_PROTOCOL)
     pickler.dispatch_table = _SNAPSHOT_REDUCERS
     try:
         pickler.dump((s, len(g.log)))
     finally:
-        s.objs = objs
+        s.objs, s.history = objs, history
     return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
 
 
@@ -237,6 +240,7 @@ def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place:
     instead of rebuilt - never for a state another game shares (``Game.copy``)."""
     rest, ids, values = snap
     state, log_len = pickle.loads(rest)
+    state.history = list(map(history_row, state.history))
     if in_place:
         old = g.state.objs
         objs: dict[int, Obj] = {}

@@ -48,6 +48,7 @@ from .game import Game
 from ..script.registry import ModeSpec
 from .setup import MatchGame, SetupError
 from .state import Decision
+from .vocabulary import Action
 
 MATCH_EVENTS = frozenset({"match_start", "game_start", "game_end", "match_over"})
 
@@ -120,11 +121,11 @@ class Match:
         """Who must decide what in the current game (None once the match is over)."""
         return None if self.over else self.game.pending_decision()
 
-    def legal_actions(self) -> list[dict[str, Any]]:
+    def legal_actions(self) -> list[Action]:
         """The current game's legal actions (none once the match is over)."""
         return [] if self.over else self.game.legal_actions()
 
-    def apply(self, action: dict[str, Any]) -> None:
+    def apply(self, action: Action) -> None:
         """Apply an action in the current game; a finished game starts the next one (488.6).
         Atomic like ``Game.apply``: an illegal action changes neither the game nor the match."""
         if self.over:

@@ -18,7 +18,7 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, cast
 
 from jsonschema import Draft202012Validator
 
@@ -27,7 +27,11 @@ from ..errors import IllegalActionError
 from ..script.schema_fastpath import Check
 from .state import Decision, is_id
 
-Action = dict[str, Any]  # an action as it crosses the API: a JSON object
+from .vocabulary import Action  # an action as it crosses the API: a JSON object, as a TypedDict
+
+# An action inside the engine: a plain dict of the same shape, objects hidden from the player as their
+# ids (``resolve``), or listed before the player's view is put on it (``to_player``)
+EngineAction = dict[str, Any]
 
 if TYPE_CHECKING:
     from .decisions import ActionType
@@ -35,7 +39,7 @@ if TYPE_CHECKING:
 
 MAX_DEPTH = 8  # no field of an action nests deeper (targets: 2)
 # the offered list as it was made: (game version, the decision it answers, the list)
-OfferCache = tuple[int, Any, list[dict[str, Any]]]
+OfferCache = tuple[int, Any, list[Action]]
 
 
 @lru_cache(maxsize=None)
@@ -123,7 +127,7 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(action_schema())
 
 
-def shape_problem(action: dict[str, Any]) -> str | None:
+def shape_problem(action: Mapping[str, Any]) -> str | None:
     """What is wrong with the action's shape (an unknown key, a missing one, a wrong type), naming
     the key; None when it has the closed shape of its type."""
     shape = _SHAPES.get(action.get("type")) or _shapes().get(action.get("type"))  # type: ignore[arg-type]
@@ -172,7 +176,7 @@ def same(a: Any, b: Any) -> bool:
 
 
 # ---------------------------------------------------------------------- the offered list
-def offered(g: "Game") -> list[dict[str, Any]]:
+def offered(g: "Game") -> list[Action]:
     """The legal actions as offered to the deciding player (handles for what they can't see)."""
     d = g.state.decision
     assert d is not None
@@ -184,7 +188,7 @@ def offered(g: "Game") -> list[dict[str, Any]]:
     return list(listed)
 
 
-def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, action: dict[str, Any]) -> bool:
+def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, action: Action) -> bool:
     """Whether the action (as the player wrote it) is one of the actions offered now."""
     cache = g.caches.offered
     if cache is not None and cache[0] == g.caches.version and cache[1] is d:
@@ -201,7 +205,7 @@ def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, a
 
 
 def not_listed_hint(g: "Game", action_type: "ActionType", player: int, d: Decision,
-                    action: dict[str, Any]) -> str:
+                    action: Action) -> str:
     """Why a well-formed action that passed its checks is still not listed, and what is."""
     hints = {
         "play": "targets in the order legal_actions lists them, at most 60 choices of targets, and what pays "
@@ -220,7 +224,7 @@ def not_listed_hint(g: "Game", action_type: "ActionType", player: int, d: Decisi
 
 
 # ---------------------------------------------------------------------- handles in actions
-def _object_slots(g: "Game", action: dict[str, Any]) -> list[bool] | None:
+def _object_slots(g: "Game", action: Mapping[str, Any]) -> list[bool] | None:
     """For each target slot of the action, whether it holds objects (not locations)."""
     kind = action.get("type")
     try:
@@ -243,8 +247,9 @@ def _object_slots(g: "Game", action: dict[str, Any]) -> list[bool] | None:
     return [sel.get("what") != "location" for sel in slots]
 
 
-def to_player(g: "Game", player: int, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The actions with every object the player can't see written as its handle."""
+def to_player(g: "Game", player: int, actions: list[EngineAction]) -> list[Action]:
+    """The actions with every object the player can't see written as its handle: what crosses the API
+    (the listing made them in the shape ``schemas/action.schema.json`` gives, so they are ``Action``s)."""
     hidden: set[int] | None = None
     out = actions
     for i, action in enumerate(actions):
@@ -254,7 +259,7 @@ def to_player(g: "Game", player: int, actions: list[dict[str, Any]]) -> list[dic
         if hidden is None:
             hidden = observe.hidden_from(g, player)
             if not hidden:
-                return actions
+                return cast("list[Action]", actions)
         if not any(t in hidden for slot in targets for t in slot):
             continue
         kinds = _object_slots(g, action)
@@ -265,14 +270,14 @@ def to_player(g: "Game", player: int, actions: list[dict[str, Any]]) -> list[dic
         if out is actions:
             out = list(actions)
         out[i] = {**action, "targets": written}
-    return out
+    return cast("list[Action]", out)
 
 
-def resolve(g: "Game", player: int, action: dict[str, Any]) -> dict[str, Any]:
+def resolve(g: "Game", player: int, action: Action) -> EngineAction:
     """The action in the engine's ids: handles (of objects hidden from the player) replaced."""
     targets = action.get("targets")
     if not isinstance(targets, list) or not any(isinstance(t, str) for slot in targets for t in slot):
-        return action
+        return cast(EngineAction, action)
     known = {observe.handle(g, player, oid): oid for oid in observe.hidden_from(g, player)}
     written: list[list[Any]] = []
     for slot in targets:
@@ -289,7 +294,7 @@ def resolve(g: "Game", player: int, action: dict[str, Any]) -> dict[str, Any]:
 
 
 # ---------------------------------------------------------------------- actions written by hand
-def complete(game: Any, partial: dict[str, Any]) -> dict[str, Any]:
+def complete(game: Any, partial: Mapping[str, Any]) -> Action:
     """The listed action that an action written by hand stands for, or the action unchanged.
 
     For callers that write actions themselves (scenarios, tests, a terminal): the keys left out
@@ -297,15 +302,16 @@ def complete(game: Any, partial: dict[str, Any]) -> dict[str, Any]:
     entries; a play's ``costs`` are none) are taken from the one listed action agreeing with every key given.  When
     several agree and differ only in what pays a cost, the first listed is the engine's default;
     when they differ in anything else, the action is returned as it is and ``apply`` says why it
-    is refused.  ``game`` is a Game or a Match."""
-    given = {k: v for k, v in partial.items() if v is not None}
+    is refused (so the answer is typed an ``Action`` for ``apply``, which checks its shape).  ``game``
+    is a Game or a Match."""
+    given: dict[str, Any] = {k: v for k, v in partial.items() if v is not None}
     if given.get("type") == "play":
         given.setdefault("costs", [])  # no optional cost paid unless named
-    listed: list[dict[str, Any]] = game.legal_actions()
+    listed: list[Mapping[str, Any]] = game.legal_actions()
     if any(same(a, given) for a in listed):
-        return given
+        return cast(Action, given)
 
-    def agrees(action: dict[str, Any]) -> bool:
+    def agrees(action: Mapping[str, Any]) -> bool:
         for key, value in given.items():
             if key not in action:
                 if value in ([], {}):
@@ -317,11 +323,11 @@ def complete(game: Any, partial: dict[str, Any]) -> dict[str, Any]:
 
     matches = [a for a in listed if agrees(a)]
     if not matches:
-        return given
+        return cast(Action, given)
     rest = [{k: v for k, v in a.items() if k != "pay_with"} for a in matches]
     if len(matches) == 1 or all(same(r, rest[0]) for r in rest):
-        return matches[0]
-    return given
+        return cast(Action, matches[0])
+    return cast(Action, given)
 
 
 def _unordered(key: str, value: Any) -> Any:

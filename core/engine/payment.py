@@ -380,7 +380,7 @@ def additional_costs(g: "Game", oid: int) -> tuple[Ability, ...]:
     priced = card.type == "unit" and any(mod.get("location") == "here" for _, ability in
                                          layers.statics_by_kind(g).get("play_location", ())
                                          for mod in ability.body["modifiers"])
-    if not (facts.cost_keyword or priced or _cost_keywords_given(g)) or (not priced and layers.printed_only(g, oid)):
+    if not (facts.cost_keyword or priced or cost_keywords_given(g)) or (not priced and layers.printed_only(g, oid)):
         return facts.additional  # nothing gives it a keyword with a cost: its printed ones are in there
     memo = g.caches.memo()
     key = ("additional_costs", oid)
@@ -406,15 +406,15 @@ def location_costs(g: "Game", oid: int) -> list[tuple[int, str, dict[str, Any]]]
             if mod.get("location") == "here" and "cost" in mod and g.obj(src).zone == "bfcard"]
 
 
-def _cost_keywords_given(g: "Game") -> bool:
-    """_cost_keywords_in_play, found once per state version (once while the statics are unchanged
-    when no lasting effect is in play)."""
+def cost_keywords_given(g: "Game") -> bool:
+    """_cost_keywords_in_play, found once while the lasting effects and the statics are unchanged
+    (``Game.lasting_memo``; the statics' part alone when no lasting effect is in play)."""
     if not g.state.lasting:
         return _cost_keyword_statics(g)
-    memo = g.caches.memo()
-    given: bool | None = memo.get("cost_keywords_given")
+    memo = g.lasting_memo()
+    given: bool | None = memo.get("cost_keywords_in_play")
     if given is None:
-        given = memo["cost_keywords_given"] = _cost_keywords_in_play(g)
+        given = memo["cost_keywords_in_play"] = _cost_keywords_in_play(g)
     return given
 
 
@@ -426,10 +426,10 @@ def cost_changes(g: "Game") -> bool:
     found = statics_change_costs(g)
     if found or not g.state.lasting:
         return found
-    memo = g.caches.memo()
+    memo = g.lasting_memo()
     lasting_found: bool | None = memo.get("lasting_cost_changes")
     if lasting_found is None:
-        lasting_found = memo["lasting_cost_changes"] = _cost_keywords_in_play(g) or any(
+        lasting_found = memo["lasting_cost_changes"] = cost_keywords_given(g) or any(
             lasting.kind == "static" and any(m["type"] == "cost" for m in lasting.body["modifiers"])
             for lasting in g.state.lasting)
     return lasting_found
@@ -491,10 +491,6 @@ def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) 
                 names.add(ability.body["name"])
                 extra.append(ability)
     return own + tuple(extra)
-
-
-def own_additional_costs(card: CardDef) -> tuple[Ability, ...]:
-    return card.facts.additional
 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:

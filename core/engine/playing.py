@@ -11,8 +11,9 @@ illegal play raises IllegalActionError with the state untouched.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
@@ -88,10 +89,11 @@ def playable_zones(g: "Game", player: int, oid: int) -> bool:
     return obj.zone in ("hand", "champion") or (obj.zone == "facedown" and obj.controller == player)
 
 
-def trash_plays(g: "Game", player: int) -> list[int]:
+def trash_plays(g: "Game", player: int, skip: Callable[[int], bool] | None = None) -> list[int]:
     """The cards of the player's trash that an effect lets them play from there (play_from_cost);
     the trash is searched only when a card in it, a static on the board or a lasting effect has a
-    play_from modifier, or a lasting effect gives a keyword (one whose script has it: [Flow])."""
+    play_from modifier, or a lasting effect gives a keyword (one whose script has it: [Flow]).  The
+    cards ``skip`` names aren't looked at (the caller would not play them now anyway)."""
     s = g.state
     trash = s.players[player].trash
     objs, defs = s.objs, g.defs
@@ -99,14 +101,30 @@ def trash_plays(g: "Game", player: int) -> list[int]:
         if defs[objs[oid].code].facts.play_from:
             break
     else:
-        for lasting in s.lasting:
-            if lasting.kind == "grant" or lasting.kind == "static" and any(
-                    m["type"] in ("play_from", "keyword") for m in lasting.body["modifiers"]):
-                break
-        else:
-            if not layers.statics_by_kind(g).get("play_from"):
-                return []
-    return [oid for oid in trash if payment.play_from_cost(g, player, oid) is not None]
+        if not (s.lasting and lasting_plays_from(g)) and not layers.statics_by_kind(g).get("play_from"):
+            return []
+    return [oid for oid in trash if (skip is None or not skip(oid)) and payment.play_from_cost(g, player, oid) is not None]
+
+
+def lasting_plays_from(g: "Game") -> bool:
+    """Whether a lasting effect may let a card be played from a trash (a play_from modifier, or a
+    keyword given whose script has one: [Flow]), found once while the lasting effects are unchanged."""
+    memo = g.lasting_memo()
+    found: bool | None = memo.get("lasting_plays_from")
+    if found is None:
+        found = memo["lasting_plays_from"] = any(
+            _keyword_plays_from(g, lasting.body["keyword"]) if lasting.kind == "grant" else
+            lasting.kind == "static" and any(m["type"] == "play_from" or m["type"] == "keyword"
+                                             and _keyword_plays_from(g, m["keyword"]) for m in lasting.body["modifiers"])
+            for lasting in g.state.lasting)
+    return found
+
+
+def _keyword_plays_from(g: "Game", name: str) -> bool:
+    """Whether a keyword's script has a play_from modifier (an unknown keyword may)."""
+    keyword = g.catalog.keywords.get(str(name).lower().replace("-", "_"))
+    return keyword is None or any(ability.get("kind") == "static" and any(
+        m.get("type") == "play_from" for m in ability.get("modifiers", ())) for ability in keyword.abilities)
 
 
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
@@ -224,13 +242,13 @@ def optional_costs(g: "Game", oid: int) -> list[str]:
     """The names of the card's optional additional costs (those of keywords given to it too); callers
     must not change the list."""
     costs = payment.additional_costs(g, oid)
-    card = g.card(oid)
-    if costs is payment.own_additional_costs(card):
-        return card.facts.optional_costs  # worked out by the compiler
+    facts = g.card(oid).facts
+    if costs is facts.additional:  # its own, as payment.additional_costs answers for most cards
+        return facts.optional_costs  # worked out by the compiler
     return [a.body["name"] for a in costs if a.body.get("optional")]
 
 
-def play_target_options(g: "Game", player: int, oid: int, slots: list[dict[str, Any]], count: int,
+def play_target_options(g: "Game", player: int, oid: int, slots: Sequence[dict[str, Any]], count: int,
                         restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
     """820: each run of a repeated spell has its own choices made as it is played, each as legal as
     the first run's would be; the combinations of the runs' choices (capped)."""
@@ -358,44 +376,49 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
 
 
-def object_targets(slots: list[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
+def object_targets(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
     """Target slots that hold objects (location slots hold location numbers)."""
     return [chosen for sel, chosen in zip(slots, targets) if sel.get("what") != "location"]
 
 
 def _opponents_cant_play(g: "Game", player: int) -> bool:
-    if not g.state.lasting:
-        return False
-    for lasting in g.active_lasting():
-        if lasting.kind == "static" and not g.friendly(lasting.controller, player):
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play":
-                    return True
-    return False
+    return bool(g.state.lasting) and any(not g.friendly(controller, player) for controller in forbidding_players(g))
 
 
-def untaxed_targets(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]]) -> bool:
+def forbidding_players(g: "Game") -> list[int]:
+    """The controllers of the lasting effects in force that keep their opponents from playing cards,
+    found once while the lasting effects are unchanged (``Game.lasting_memo``)."""
+    memo = g.lasting_memo()
+    found: list[int] | None = memo.get("forbidding_players")
+    if found is None:
+        found = memo["forbidding_players"] = [
+            lasting.controller for lasting in g.active_lasting() if lasting.kind == "static"
+            and any(mod["type"] == "restriction" and mod["restriction"] == "opponents_cant_play"
+                    for mod in lasting.body["modifiers"])]
+    return found
+
+
+def untaxed_targets(g: "Game", player: int, slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> bool:
     """Whether targets from ``target_options`` have the number each slot needs and add no Deflect tax
     (809).  check_play_choices and check_activation_targets read listed targets for nothing else, so
     their answer is the same for every such choice of targets: listing checks one and reuses it."""
-    try:
-        check_target_counts(slots, targets)
-    except IllegalActionError:
-        return False
+    for sel, chosen in zip(slots, targets):
+        if not _count_fits(sel, chosen):
+            return False
     return not payment.deflect_tax(g, player, object_targets(slots, targets))
 
 
-def check_target_counts(slots: list[dict[str, Any]], targets: list[list[int]]) -> None:
+def check_target_counts(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> None:
     """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
     fewer are legal; such a choice is refused, 355)."""
     for sel, chosen in zip(slots, targets):
-        count = int(sel.get("count", 1))
-        optional = sel.get("up_to") or sel.get("any_number")
-        if len(chosen) > (99 if sel.get("any_number") else count) or (not optional and len(chosen) != count):
+        if not _count_fits(sel, chosen):
+            count = int(sel.get("count", 1))
+            optional = sel.get("up_to") or sel.get("any_number")
             raise IllegalActionError(f"choose {'up to ' if optional else ''}{count} target(s), not {len(chosen)}", "355")
 
 
-def check_targets(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
+def check_targets(g: "Game", player: int, source: int, slots: Sequence[dict[str, Any]],
                    targets: Any, restrict_loc: int, paid: list[str] | None = None) -> None:
     if not isinstance(targets, list) or len(targets) != len(slots):
         raise IllegalActionError(f"expected {len(slots)} target list(s), got {targets!r}", "355")
@@ -532,6 +555,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     g.place(oid, "chain")
     for lasting in bound:
         lasting.affects = [oid]  # "give the next spell you play [Repeat]": this one keeps it, no other gets it
+        g.lasting_changed()
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
                      paid=check.paid, location=check.location, from_hidden=check.from_hidden)
     s.chain.append(item)
@@ -550,6 +574,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
                     any(m["type"] == "bonus_damage" for m in lasting.body["modifiers"]) and \
                     _covers(g, lasting.controller, lasting.source, lasting.body.get("affects"), oid, player):
                 lasting.affects = [oid]
+                g.lasting_changed()
     g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
     targeting.note_chosen(g, player, targeting.target_slots(card) * payment.runs(g, oid, check.paid), check.targets, "spell")
@@ -639,3 +664,11 @@ def after_add(g: "Game", player: int, discretionary: bool) -> None:
     if s.showdown is not None and discretionary and len(s.chain) == 1:
         s.showdown.acted = True
         s.showdown.initial = False
+
+
+def _count_fits(sel: dict[str, Any], chosen: list[int]) -> bool:
+    """check_target_counts for one slot, as a yes or no."""
+    count = int(sel.get("count", 1))
+    if sel.get("any_number"):
+        return len(chosen) <= 99
+    return len(chosen) <= count if sel.get("up_to") else len(chosen) == count

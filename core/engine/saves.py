@@ -22,12 +22,13 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from . import invariants, jsonshape, offer
 from ..script.decks import Deck
 from ..errors import CorruptStateError, RiftScriptError
 from .state import BF0, NOWHERE, from_jsonable
+from .vocabulary import Action
 
 if TYPE_CHECKING:
     from ..script.catalog import Catalog
@@ -333,7 +334,8 @@ def replay_actions(game: "Game | Match", log: list[dict[str, Any]], at: jsonshap
         d = current.pending_decision()
         if d is None or not isinstance(action, dict):
             raise _fail(at + ("log", i), "an action the game was not waiting for: log does not match")
-        offered = offer.to_player(current, d.player, [action])[0] if action.get("type") != "concede" else action
+        offered = offer.to_player(current, d.player, [action])[0] if action.get("type") != "concede" \
+            else cast(Action, action)
         try:
             game.apply(offered)
         except RiftScriptError as exc:

@@ -9,10 +9,11 @@ is ``BF0 + i`` (rule 198.1: the locations are the bases and the battlefields).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import operator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Literal, NamedTuple, get_args
+from typing import Any, Callable, Iterable, Literal, NamedTuple, get_args
 
 BF0 = 10
 NOWHERE = -1
@@ -253,6 +254,11 @@ class HistoryRow(NamedTuple):
     code: str = ""  # a card code or a word about it ("hold", the ability index of "fired", ...)
     number: int = NOWHERE  # a location or an amount, as the kind says
     phase: str = ""  # the phase it happened in ("during your Beginning Phase")
+
+
+# A HistoryRow from a tuple of its fields, without a Python call (the NamedTuple's own ``__new__`` is
+# one): for the rows of every remembered event and of every snapshot restored
+history_row: Callable[[Iterable[Any]], HistoryRow] = functools.partial(tuple.__new__, HistoryRow)
 
 
 @dataclass(slots=True)

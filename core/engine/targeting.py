@@ -5,10 +5,10 @@ Below playing, activating and the chain, which all ask here.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import layers, movement
-from ..script.cards import Ability, CardDef, walk_targets
+from ..script.cards import Ability, CardDef, TargetSlots, walk_targets
 from .effects import EffectContext
 from .state import NOWHERE, ChainItem, is_battlefield
 
@@ -19,9 +19,9 @@ if TYPE_CHECKING:
 MAX_TARGET_COMBOS = 60
 
 
-def target_slots(card: CardDef) -> list[dict[str, Any]]:
-    """The 'pick: target' selections of a card's spell abilities, in slot order (worked out by the
-    compiler: ``CardFacts.target_slots``; callers must not change the list)."""
+def target_slots(card: CardDef) -> TargetSlots:
+    """The 'pick: target' selections of a card's spell abilities, in slot order, with their facts
+    (worked out by the compiler: ``CardFacts.target_slots``)."""
     return card.facts.target_slots
 
 
@@ -31,11 +31,11 @@ def target_nodes(node: Any) -> list[dict[str, Any]]:
     return walk_targets(node)
 
 
-def ability_targets(ability: Ability) -> list[dict[str, Any]]:
-    """The 'pick: target' selections of an ability's effect, in slot order (worked out by the compiler,
-    ``Ability.effect_targets``; walked for an ability made at run time)."""
+def ability_targets(ability: Ability) -> TargetSlots:
+    """The 'pick: target' selections of an ability's effect, in slot order, with their facts (worked
+    out by the compiler, ``Ability.effect_targets``; walked for an ability made at run time)."""
     found = ability.effect_targets
-    return found if found is not None else walk_targets(ability.body.get("effect") or {})
+    return found if found is not None else TargetSlots(walk_targets(ability.body.get("effect") or {}))
 
 
 def choosable(g: "Game", player: int, oid: int) -> bool:
@@ -47,26 +47,29 @@ def choosable(g: "Game", player: int, oid: int) -> bool:
     return "friendly_only" not in layers.hook_values(g, oid, "chosen_by")
 
 
-def target_options(g: "Game", player: int, source: int, slots: list[dict[str, Any]],
+def target_options(g: "Game", player: int, source: int, slots: Sequence[dict[str, Any]],
                    restrict_loc: int = NOWHERE, event: dict[str, Any] | None = None,
                    paid: list[str] | None = None) -> list[list[list[int]]]:
     """Every legal combination of targets (capped), one list of ids per slot; a triggered ability's
     targets may name its event ("another unit you control here", not the one just played), a card's
-    the optional costs paid for it (filter ``paid``)."""
+    the optional costs paid for it (filter ``paid``).  The slots are the compiled ``TargetSlots``
+    (``target_slots``, ``ability_targets``); a plain list made at run time has its facts worked out here."""
+    if not isinstance(slots, TargetSlots):
+        slots = TargetSlots(slots)
     ctx = EffectContext(g, player, source, event=event)
     if paid:
         ctx.item = ChainItem(id=NOWHERE, kind="card", controller=player, obj=source, paid=list(paid))
-    if any(_sel_facts(sel)[1] for sel in slots[1:]):
+    if slots.dependent:
         return _dependent_target_options(g, ctx, slots, restrict_loc)
     per_slot: list[list[list[int]]] = []
-    for sel in slots:
-        choices = _slot_choices(g, ctx, sel, restrict_loc)
+    for sel, facedown in zip(slots, slots.facedown):
+        choices = _slot_choices(g, ctx, sel, facedown, restrict_loc)
         if choices is None:
             return []
         per_slot.append(choices)
     combos: list[list[list[int]]] = []
-    moves = move_pairs(slots)
-    linked = _linked_slots(slots)
+    moves = slots.moves
+    linked = slots.linked
     for product in itertools.product(*per_slot):
         option: list[list[int]] = [list(p) for p in product]
         if moves and bad_destination(g, moves, option) is not None:
@@ -79,10 +82,14 @@ def target_options(g: "Game", player: int, source: int, slots: list[dict[str, An
     return combos
 
 
-def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
-    """Every choice of objects for one target slot (capped), or None when it can't be filled."""
+def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], facedown: bool,
+                  restrict_loc: int) -> list[list[int]] | None:
+    """Every choice of objects for one target slot (capped), or None when it can't be filled;
+    ``facedown``: the selection may pick facedown cards (``TargetSlots.facedown``)."""
+    if int(sel.get("count", 1)) == 1 and not sel.get("any_number") and ("zone" in sel or not facedown):
+        return _single_choices(g, ctx, sel, restrict_loc)  # most slots: one object, no facedown card
     candidates = ctx.candidates(sel)
-    if "zone" not in sel and _sel_facts(sel)[0]:
+    if "zone" not in sel and facedown:
         # a selection that may pick facedown cards ("a friendly gear, unit or facedown card", Pack
         # of Wonders): they are at battlefields, not on the board, so add them
         candidates = candidates + [oid for bf in g.state.battlefields for oid in bf.facedown
@@ -107,44 +114,7 @@ def _slot_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_l
     return choices
 
 
-_FACTS: dict[int, tuple[dict[str, Any], bool, bool]] = {}
-
-
-def _sel_facts(sel: dict[str, Any]) -> tuple[bool, bool]:
-    """(the slot may pick facedown cards, its choices depend on earlier targets), worked out once
-    per selection of the compiled scripts."""
-    hit = _FACTS.get(id(sel))
-    if hit is not None and hit[0] is sel:
-        return hit[1], hit[2]
-    facedown, depends = _mentions_facedown(sel), _depends_on_targets(sel)
-    _FACTS[id(sel)] = (sel, facedown, depends)
-    return facedown, depends
-
-
-def _mentions_facedown(node: Any) -> bool:
-    if isinstance(node, dict):
-        return "facedown" in node or any(_mentions_facedown(v) for k, v in node.items() if k in ("where", "any_of"))
-    if isinstance(node, list):
-        return any(_mentions_facedown(v) for v in node)
-    return False
-
-
-def _depends_on_targets(sel: dict[str, Any]) -> bool:
-    """Whether a slot's choices depend on earlier targets ('an enemy unit there', 'units at the
-    chosen battlefield'): its selection refers to 'target' or holds a target selection."""
-    stack: list[Any] = [v for k, v in sel.items() if k != "_slot"]
-    while stack:
-        node = stack.pop()
-        if node == "target" or (isinstance(node, dict) and "_slot" in node):
-            return True
-        if isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-    return False
-
-
-def _dependent_target_options(g: "Game", ctx: EffectContext, slots: list[dict[str, Any]],
+def _dependent_target_options(g: "Game", ctx: EffectContext, slots: TargetSlots,
                               restrict_loc: int) -> list[list[list[int]]]:
     """Target choices slot by slot, each later slot's candidates found with the earlier choices
     made (355: targets are chosen in order, a later one may refer to an earlier one)."""
@@ -155,7 +125,7 @@ def _dependent_target_options(g: "Game", ctx: EffectContext, slots: list[dict[st
             grown: list[list[list[int]]] = []
             for prefix in prefixes:
                 ctx.targets = prefix + [[] for _ in slots[i:]]
-                choices = _slot_choices(g, ctx, sel, restrict_loc)
+                choices = _slot_choices(g, ctx, sel, slots.facedown[i], restrict_loc)
                 for choice in choices or []:
                     grown.append(prefix + [choice])
                     if len(grown) >= MAX_TARGET_COMBOS:
@@ -165,26 +135,12 @@ def _dependent_target_options(g: "Game", ctx: EffectContext, slots: list[dict[st
             prefixes = grown
     finally:
         ctx.targets = saved
-    moves = move_pairs(slots)
+    moves = slots.moves
     return [option for option in prefixes if not moves or bad_destination(g, moves, option) is None]
 
 
-_LINKED: dict[int, tuple[list[dict[str, Any]], list[int]]] = {}
-
-
-def _linked_slots(slots: list[dict[str, Any]]) -> list[int]:
-    """Later slots that refer to earlier targets (distinct_from); the slot lists are the compiled
-    scripts' own (target_slots, target_nodes), so this is worked out once per list."""
-    hit = _LINKED.get(id(slots))
-    if hit is not None and hit[0] is slots:
-        return hit[1]
-    linked = [i for i, sel in enumerate(slots) if i and "distinct_from" in repr(sel)]
-    _LINKED[id(slots)] = (slots, linked)
-    return linked
-
-
-def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[list[int]],
-                 linked: list[int]) -> bool:
+def _slots_agree(ctx: EffectContext, slots: TargetSlots, option: list[list[int]],
+                 linked: tuple[int, ...]) -> bool:
     """A later slot that refers to earlier targets (distinct_from: [target]) still matches them (355)."""
     saved, ctx.targets = ctx.targets, option
     try:
@@ -193,26 +149,13 @@ def _slots_agree(ctx: EffectContext, slots: list[dict[str, Any]], option: list[l
         ctx.targets = saved
 
 
-_MOVES: dict[int, tuple[list[dict[str, Any]], list[tuple[int, int]]]] = {}
+def move_pairs(slots: Sequence[dict[str, Any]]) -> tuple[tuple[int, int], ...]:
+    """(unit slot, destination slot) of move steps whose destination is chosen as played
+    (``TargetSlots.moves``; worked out here for a plain list made at run time)."""
+    return (slots if isinstance(slots, TargetSlots) else TargetSlots(slots)).moves
 
 
-def move_pairs(slots: list[dict[str, Any]]) -> list[tuple[int, int]]:
-    """(unit slot, destination slot) of move steps whose destination is chosen as played; the
-    slot lists are the compiled scripts' own (target_slots, target_nodes), so this is worked out
-    once per list (callers must not change the answer)."""
-    hit = _MOVES.get(id(slots))
-    if hit is not None and hit[0] is slots:
-        return hit[1]
-    pairs: list[tuple[int, int]] = []
-    for sel in slots:
-        parent = sel.get("_move_of")
-        if parent is not None:
-            pairs.append((int(parent), int(sel["_slot"])))
-    _MOVES[id(slots)] = (slots, pairs)
-    return pairs
-
-
-def bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[int]]) -> tuple[str, str] | None:
+def bad_destination(g: "Game", moves: Sequence[tuple[int, int]], targets: list[list[int]]) -> tuple[str, str] | None:
     """(why, rule) when a chosen move destination is one the unit can't go to (355.4, 144.4, 171, 449.2,
     451.2: ``movement.move_refusal``), else None."""
     for unit_slot, dest_slot in moves:
@@ -224,6 +167,39 @@ def bad_destination(g: "Game", moves: list[tuple[int, int]], targets: list[list[
                 if refusal is not None:
                     return refusal
     return None
+
+
+def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict_loc: int) -> list[list[int]] | None:
+    """``_slot_choices`` for a slot of one object (most): the first MAX_TARGET_COMBOS candidates
+    that pass, then the empty choice when the slot is "up to one"; the candidates past the cap are
+    never tested, so a big board costs no more than a small one."""
+    by_loc = restrict_loc != NOWHERE and sel.get("what") != "location"
+    guarded = sel.get("what") not in ("location", "player")
+    # of fits_group's criteria only a total Might can refuse a single object ("a unit with Might 4 or less")
+    totalled = "total_might" in (sel.get("where") or {})
+    choices: list[list[int]] = []
+    found = False
+    objs, players = g.state.objs, g.state.players
+    team = players[ctx.you].team
+    for c in ctx.each_candidate(sel):
+        if by_loc and g.obj(c).zone == "board" and g.obj(c).loc != restrict_loc:
+            continue
+        if guarded:
+            obj = objs.get(c)  # choosable, with its common answer (not an enemy's on the board) inline
+            if obj is not None and obj.zone == "board" and players[obj.controller].team != team \
+                    and not choosable(g, ctx.you, c):
+                continue  # chosen_by: friendly_only
+        found = True
+        if not totalled or ctx.fits_group(sel, [c]):
+            choices.append([c])
+            if len(choices) >= MAX_TARGET_COMBOS:
+                break
+    if sel.get("up_to"):
+        if ctx.fits_group(sel, []):
+            choices.append([])
+    elif not found:
+        return None
+    return choices
 
 
 def describe_selection(sel: dict[str, Any]) -> str:
@@ -240,7 +216,7 @@ def describe_loc(g: "Game", loc: int) -> str:
     return f"{g.state.players[loc].name}'s base"
 
 
-def note_chosen(g: "Game", player: int, slots: list[dict[str, Any]], targets: list[list[int]], by: str,
+def note_chosen(g: "Game", player: int, slots: Sequence[dict[str, Any]], targets: list[list[int]], by: str,
             source: int = NOWHERE) -> None:
     """A spell or ability chose these objects as targets (The Dreaming Tree listens to this); the
     history remembers whether a spell, a unit's ability or another ability chose ("if you've chosen

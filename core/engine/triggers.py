@@ -89,7 +89,17 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
 def lasting_listens(g: "Game", etype: str) -> bool:
     """Whether a lasting effect could trigger on an event of this type (dispatch's last part): a
     created trigger listening to it, or a granted keyword with a triggered ability that does.  Most
-    lasting effects change Might or keywords and listen to nothing."""
+    lasting effects change Might or keywords and listen to nothing.  Found once per event type while
+    the lasting effects are unchanged (``Game.lasting_memo``)."""
+    memo = g.lasting_memo()
+    key = ("lasting_listens", etype)
+    found: bool | None = memo.get(key)
+    if found is None:
+        found = memo[key] = _lasting_listens(g, etype)
+    return found
+
+
+def _lasting_listens(g: "Game", etype: str) -> bool:
     for lasting in g.state.lasting:
         if lasting.kind == "trigger":
             if lasting.body["when"]["event"] == etype:

@@ -7,7 +7,7 @@ dispatch is a dictionary lookup by event type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 Json = dict[str, Any]
 
@@ -47,9 +47,14 @@ class Ability:
     event: str | None = None
     target_slots: int = 0
     decides: bool = False
-    # the 'pick: target' selections of its effect, in slot order (worked out by the compiler; None for
-    # an ability made at run time, whose targets are walked when asked: targeting.ability_targets)
-    effect_targets: list[Json] | None = field(default=None, compare=False)
+    # the 'pick: target' selections of its effect, in slot order, with their facts (worked out by the
+    # compiler; None for an ability made at run time, whose targets are walked when asked:
+    # targeting.ability_targets)
+    effect_targets: "TargetSlots | None" = field(default=None, compare=False)
+    # for each target slot of its script, (the effect acting on what it picks, its selection)
+    # (``target_effects``, worked out by the compiler; None for an ability made at run time:
+    # ``effects_on_targets``)
+    slot_effects: dict[int, tuple[Json, Json]] | None = field(default=None, compare=False)
 
     @property
     def effect(self) -> Json | None:
@@ -90,11 +95,14 @@ class CardFacts:
     printed_keywords: dict[str, Any] | None = field(default_factory=dict)
     # the 'pick: target' selections of its spell abilities, in slot order (targeting.target_slots);
     # callers must not change the list
-    target_slots: list[Json] = field(default_factory=list)
+    target_slots: "TargetSlots" = field(default_factory=lambda: TargetSlots())
     declares_alias: bool = False  # a static of its own declares an event_alias hook (triggers)
     optional_costs: list[str] = field(default_factory=list)  # its optional additional costs' names
     # its own text may give it a hook that decides when it may be played (timing, reaction_when_played_to)
     timing_hooks: bool = False
+    # the hooks its statics give it when all of them are unconditional hooks on itself, by hook: off the
+    # board its characteristics are then its printed ones and these (layers.chars); None otherwise
+    printed_hooks: dict[str, list[Any]] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,11 +174,97 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
         trigger_zones=frozenset(a.body["when"]["from_zone"] for a in abilities if a.kind == "triggered"
                                 and a.body["when"].get("from_zone") and not a.body.get("effect_text")),
         printed_keywords=printed_keywords,
-        target_slots=[slot for a in abilities if a.kind == "spell" for slot in walk_targets(a.body)],
+        target_slots=TargetSlots(slot for a in abilities if a.kind == "spell" for slot in walk_targets(a.body)),
         declares_alias=any(m.get("type") == "hook" and m.get("hook") == "event_alias"
                            for a in statics for m in a.body.get("modifiers", [])),
         optional_costs=[a.body["name"] for a in abilities if a.kind == "additional_cost" and a.body.get("optional")],
+        printed_hooks=_printed_hooks(abilities),
     )
+
+
+def _printed_hooks(abilities: tuple[Ability, ...]) -> dict[str, list[Any]] | None:
+    """``CardFacts.printed_hooks``: the hooks of a card whose statics are all unconditional hooks on itself."""
+    simple = all(a.kind != "static" or (a.body.get("affects", "self") == "self" and "while" not in a.body
+                                        and "condition" not in a.body
+                                        and all(m["type"] == "hook" and not isinstance(m["value"], dict)
+                                                for m in a.body["modifiers"]))
+                 for a in abilities)
+    if not simple:
+        return None
+    hooks: dict[str, list[Any]] = {}
+    for a in abilities:
+        if a.kind == "static":
+            for m in a.body["modifiers"]:
+                hooks.setdefault(m["hook"], []).append(m["value"])
+    return hooks
+
+
+class TargetSlots(tuple[Json, ...]):
+    """The 'pick: target' selections of a spell or an ability, in slot order, with what targeting
+    asks of them worked out once as the tuple is made (by the compiler for every script; by
+    ``targeting`` for a slot list made at run time).  Immutable, so the facts can't go stale; the
+    selections inside are the compiled script's own and must not be changed either."""
+
+    facedown: tuple[bool, ...]  # per slot: it may pick facedown cards (they are off the board)
+    dependent: bool  # a later slot's choices depend on earlier targets ("an enemy unit there", 355)
+    linked: tuple[int, ...]  # the later slots that refer to earlier targets (distinct_from)
+    moves: tuple[tuple[int, int], ...]  # (unit slot, destination slot) of moves whose destination is chosen
+
+    def __new__(cls, selections: Iterable[Json] = ()) -> "TargetSlots":
+        self = super().__new__(cls, selections)
+        self.facedown = tuple(_mentions_facedown(sel) for sel in self)
+        self.dependent = any(_depends_on_targets(sel) for sel in self[1:])
+        self.linked = tuple(i for i, sel in enumerate(self) if i and "distinct_from" in repr(sel))
+        self.moves = tuple((int(sel["_move_of"]), int(sel["_slot"])) for sel in self if sel.get("_move_of") is not None)
+        return self
+
+
+def _mentions_facedown(node: Any) -> bool:
+    """Whether a selection may pick facedown cards ("a friendly gear, unit or facedown card")."""
+    if isinstance(node, dict):
+        return "facedown" in node or any(_mentions_facedown(v) for k, v in node.items() if k in ("where", "any_of"))
+    if isinstance(node, list):
+        return any(_mentions_facedown(v) for v in node)
+    return False
+
+
+def _depends_on_targets(sel: Json) -> bool:
+    """Whether a slot's choices depend on earlier targets ('an enemy unit there', 'units at the
+    chosen battlefield'): its selection refers to 'target' or holds a target selection."""
+    stack: list[Any] = [v for k, v in sel.items() if k != "_slot"]
+    while stack:
+        node = stack.pop()
+        if node == "target" or (isinstance(node, dict) and "_slot" in node):
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return False
+
+
+def target_effects(node: Any) -> dict[int, tuple[Json, Json]]:
+    """For each target slot of a script, (the effect acting on what the slot picks: the nearest
+    enclosing node with a type that picks nothing itself, the slot's selection): what an agent reads
+    to tell harm from help."""
+    out: dict[int, tuple[Json, Json]] = {}
+    stack: list[tuple[Any, Json | None]] = [(node, None)]
+    while stack:
+        cur, effect = stack.pop()
+        if isinstance(cur, dict):
+            if "_slot" in cur and effect is not None and int(cur["_slot"]) not in out:
+                out[int(cur["_slot"])] = (effect, cur)
+            inner = cur if "type" in cur and cur.get("pick") is None else effect
+            stack.extend((value, inner) for value in cur.values())
+        elif isinstance(cur, list):
+            stack.extend((value, effect) for value in cur)
+    return out
+
+
+def effects_on_targets(ability: Ability) -> dict[int, tuple[Json, Json]]:
+    """``Ability.slot_effects``, walked for an ability made at run time (callers must not change it)."""
+    found = ability.slot_effects
+    return found if found is not None else target_effects(ability.body)
 
 
 def walk_targets(node: Any) -> list[Json]:

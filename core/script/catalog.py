@@ -142,7 +142,9 @@ class _Run:
     catalog: Catalog
     loader: Loader
     documents: list[Document] = field(default_factory=list)
-    # the documents of installed sets: id(document) -> set code (or plugin name), and the plugin
+    # the documents of installed sets: id(document) -> set code (or plugin name), and the plugin.
+    # Keyed by id() on purpose and safely: it lives for one load only, and ``documents`` keeps every
+    # document it names alive for as long, so no id is reused while it is read (no per-card cache)
     set_of: dict[int, tuple[str, SetSpec, str]] = field(default_factory=dict)
 
     def skip(self, code: str, spec: SetSpec, plugin: str, reason: str, file: str | Path,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from .cards import Ability, CardDef, Json, KeywordDef, add_keyword, card_facts, created_abilities, substitute, walk_targets
+from .cards import (Ability, CardDef, Json, KeywordDef, TargetSlots, add_keyword, card_facts, created_abilities,
+                    substitute, target_effects, walk_targets)
 from .registry import EffectType
 
 
@@ -124,7 +125,8 @@ class Compiler:
             event = body["replaces"]["event"]
         return Ability(kind=body["kind"], index=index, body=body, keyword=keyword, keyword_value=value,
                        event=event, target_slots=slots, decides=decides,
-                       effect_targets=walk_targets(body.get("effect") or {}))
+                       effect_targets=TargetSlots(walk_targets(body.get("effect") or {})),
+                       slot_effects=target_effects(body))
 
 
     def _decides(self, node: Json) -> bool:

@@ -68,6 +68,9 @@ def equal(a: Any, b: Any) -> bool:
 
 
 class _Compiler:
+    """One compile of one schema.  Its checkers are remembered by the sub-schema's id(): the compiler
+    lives for one compile while the schema keeps every sub-schema alive, so no id is reused."""
+
     def __init__(self) -> None:
         self.done: dict[int, Check] = {}
         self.cells: dict[int, list[Check]] = {}

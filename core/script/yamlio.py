@@ -143,7 +143,8 @@ def _plain(node: Node, loader: Any, memo: dict[int, Any], busy: set[int]) -> Any
     else raises _NotPlain and the document goes through ruamel's SafeConstructor instead, so
     results and errors are exactly ruamel's.  Every node is built once and shared by all its
     aliases, like the constructor does, so an alias bomb stays small here (and is refused by
-    _check_tree, which counts every use)."""
+    _check_tree, which counts every use).  ``memo`` and ``busy`` are keyed by id(node): they live
+    for one document, whose node tree keeps every node alive, so no id is reused."""
     ctag = node.ctag
     cls = type(node)
     if cls is ScalarNode:

@@ -11,6 +11,7 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.engine.game import Game
+from riftscript.core.engine.vocabulary import Action
 from riftscript.core.script.registry import ModeSpec
 from riftscript.tools.play import narrate, seating
 
@@ -61,7 +62,7 @@ class RiftboundEnv(AECEnv):  # type: ignore[misc]  # an untyped base class
         self._action_spaces = {agent: spaces.Discrete(encoding.ACTION_SIZE) for agent in self.possible_agents}
         self._seeds = np.random.default_rng()
         self.game: Game | None = None
-        self._table: dict[int, dict[str, Any]] = {}
+        self._table: dict[int, Action] = {}
         self._rendered = 0
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:

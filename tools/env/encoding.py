@@ -46,7 +46,7 @@ from riftscript.core.engine.state import BF0, NOWHERE, PHASES, is_battlefield
 if TYPE_CHECKING:
     from riftscript.core.engine.game import Game
 
-Action = dict[str, Any]
+from riftscript.core.engine.vocabulary import Action  # noqa: E402 - the API's action type
 
 MAX_OPTIONS = 64
 MAX_CARDS = 16

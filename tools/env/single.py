@@ -12,6 +12,7 @@ from riftscript.core.engine.agents import Agent
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.engine.game import Game
+from riftscript.core.engine.vocabulary import Action
 from riftscript.tools.play import make_agents
 
 from . import encoding
@@ -51,8 +52,8 @@ class SingleAgentEnv(gym.Env[dict[str, Any], np.int64]):
             "action_mask": spaces.Box(0, 1, (encoding.ACTION_SIZE,), np.int8)})
         self.game: Game | None = None
         self._agents: list[Agent] = []
-        self._table: dict[int, dict[str, Any]] = {}
-        self._legal: list[dict[str, Any]] = []
+        self._table: dict[int, Action] = {}
+        self._legal: list[Action] = []
         self._rendered = 0
         self.steps = 0
 

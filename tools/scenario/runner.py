@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import Any, cast
 
 from riftscript.core.engine import layers, observe
 from riftscript.core.script.catalog import Catalog
@@ -13,6 +13,7 @@ from riftscript.core.engine.game import Game
 from riftscript.core.engine.match import Match
 from riftscript.core.engine.offer import complete
 from riftscript.core.engine.state import NOWHERE, Zone, is_battlefield
+from riftscript.core.engine.vocabulary import Action
 from riftscript.tools.scenario.model import (LOCATION_FIELDS, OBJECT_FIELDS, PLAYER_FIELDS, Json, Refs,
                                               Scenario, ScenarioFailure)
 from riftscript.tools.scenario.setup import plays_match, build, build_match
@@ -21,6 +22,7 @@ from riftscript.tools.scenario.setup import plays_match, build, build_match
 
 # ---------------------------------------------------------------------- steps
 def to_action(step: Json, refs: Refs) -> dict[str, Any]:
+    """The action a step writes by hand (targets None: the only legal choice), for ``complete``."""
     kind = step["do"]
     action: dict[str, Any] = {"type": kind}
     if kind == "play":
@@ -239,7 +241,7 @@ class Runner:
         if refused:
             before = self.driver().to_json()
             try:
-                self.driver().apply(action)
+                self.driver().apply(cast(Action, action))  # written to be refused: apply checks its shape
             except IllegalActionError as exc:
                 self.check_refusal(index, step, kind, exc)
                 if self.driver().to_json() != before:
@@ -403,7 +405,7 @@ class Runner:
         """The log steps' ``events`` look at: a match's log holds its own events and its games'."""
         return self.match.log if self.match is not None else self.game.log
 
-    def apply(self, action: dict[str, Any]) -> None:
+    def apply(self, action: Action) -> None:
         """Apply an action; in a match a finished game is followed by the next one (488.6)."""
         self.driver().apply(action)
         if self.match is not None and self.match.game is not self.game:
@@ -708,7 +710,7 @@ class Runner:
                 out[key] = value
         return out
 
-    def _show(self, actions: list[dict[str, Any]]) -> str:
+    def _show(self, actions: list[Action]) -> str:
         return "; ".join(json.dumps(a, sort_keys=True) for a in actions[:12]) + (" ..." if len(actions) > 12 else "")
 
 

@@ -15,6 +15,7 @@ from riftscript.core.script.catalog import Catalog
 from riftscript.core.engine.decisions import is_resource_action
 from riftscript.core.engine.game import Game
 from riftscript.core.engine.match import Match
+from riftscript.core.engine.vocabulary import Action
 from riftscript.tools.interactive import describe
 from riftscript.tools.play import match_summary, summary
 from riftscript.tools.playbyplay import render
@@ -41,7 +42,7 @@ class Group:
     buttons: list[Button] = field(default_factory=list)
 
 
-def action_groups(g: Game, legal: list[dict[str, Any]]) -> list[Group]:
+def action_groups(g: Game, legal: list[Action]) -> list[Group]:
     """The legal actions as labelled buttons, grouped; empty groups left out."""
     decision = g.state.decision
     groups = {key: Group(key, title, collapsed) for key, title, collapsed in GROUPS}
@@ -75,20 +76,21 @@ def observe(game: Game | Match, viewer: int | None) -> dict[str, Any]:
 
 
 class Texts:
-    """Rendered rules text of cards by code (shown when a card is pointed at), computed once."""
+    """Rendered rules text of cards by code (shown when a card is pointed at), computed once; the
+    texts of one catalog at a time (the catalog itself is kept to tell, never its id())."""
 
     def __init__(self) -> None:
-        self._texts: dict[tuple[int, str], str] = {}
+        self._catalog: Catalog | None = None  # the catalog the texts were rendered from
+        self._texts: dict[str, str] = {}
 
     def of(self, catalog: Catalog, code: str) -> str:
-        key = (id(catalog), code)
-        text = self._texts.get(key)
+        if catalog is not self._catalog:  # another catalog: its cards may read otherwise
+            self._catalog, self._texts = catalog, {}
+        text = self._texts.get(code)
         if text is None:
             card = catalog.cards.get(code)
             text = "\n".join(render_lines(card, catalog)) if card is not None else ""
-            if len(self._texts) > 5000:
-                self._texts.clear()
-            self._texts[key] = text
+            self._texts[code] = text
         return text
 
     def for_observation(self, catalog: Catalog, obs: dict[str, Any]) -> dict[str, str]:

@@ -29,6 +29,7 @@ from riftscript.core.script.decks import load_deck
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.engine.game import Game
 from riftscript.core.engine.match import Match
+from riftscript.core.engine.vocabulary import Action
 from riftscript.tools.interactive import describe
 from riftscript.tools.play import make_agents
 from riftscript.tools.web.games import FORMAT as GAME_FORMAT
@@ -53,7 +54,7 @@ class Recording:
     seed: int = 0
     decks: list[dict[str, Any]] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
-    actions: list[dict[str, Any]] | None = None  # None: not found yet (played again when opened)
+    actions: list[Action] | None = None  # None: not found yet (played again when opened)
     agents: list[str] = field(default_factory=list)  # a record's agents, to find the actions
     hash: str = ""  # the log hash (or its start) the game must reach
     card: str | None = None  # a workshop card the decks play with
@@ -68,7 +69,7 @@ class Recording:
         return asdict(self)
 
 
-def _actions(log: list[Any]) -> list[dict[str, Any]]:
+def _actions(log: list[Any]) -> list[Action]:
     return [e["action"] for e in log if isinstance(e, dict) and e.get("t") == "action" and "action" in e]
 
 
