@@ -117,9 +117,16 @@ def _other_cost_possible(ctx: EffectContext, cost: Node) -> bool:
         return False
     if "xp" in cost and g.player(ctx.you).xp < int(cost["xp"]):
         return False
-    if "kill" in cost and not ctx.candidates(cost["kill"]):
-        return False
+    if "kill" in cost and len(ctx.candidates(cost["kill"])) < _needed(cost["kill"]):
+        return False  # as a cost it must be fully possible (engine notes, game actions): kill 3 needs 3
     return True
+
+
+def _needed(selection: Node) -> int:
+    """How many objects a cost's selection must find: its count, or one when it says "up to" or "any number"."""
+    if selection.get("up_to") or selection.get("any_number"):
+        return 1
+    return max(1, int(selection.get("count", 1)))
 
 
 def pay_other(ctx: EffectContext, cost: Node) -> None:

@@ -254,6 +254,26 @@ def test_a_cause_on_itself_reaches_only_its_own_card() -> None:
     assert not H.has_edge("TST-001#2", "TST-005#1")
 
 
+def test_what_a_card_does_to_itself_does_not_set_off_its_own_listener_for_another_object(tmp_path: Path) -> None:
+    """An invented unit that buffs itself when another unit of yours is buffed: its own buff is about itself,
+    not another unit, so it is no cycle with itself; a second such card still links to it."""
+    text = CARDS["TST-001.yaml"].replace("TST-001", "TST-091").replace("Restless Engine", "Echoing Drum")
+    head, _, _ = text.partition("abilities:")
+    body = head + """abilities:
+  - kind: triggered
+    when: {event: buff, player: you, subject: {other: true}}
+    effect: {type: buff, target: self}
+"""
+    (tmp_path / "TST-091.yaml").write_text(body.lstrip(), encoding="utf-8")
+    (tmp_path / "TST-092.yaml").write_text(body.replace("TST-091", "TST-092").replace("Echoing Drum", "Second Drum")
+                                           .lstrip(), encoding="utf-8")
+    catalog = load_catalog(extra_cards=[tmp_path], strict=False, cache=False)
+    assert catalog.problems == []
+    H = audit.ability_graph(audit.build_graph(catalog))
+    assert not H.has_edge("TST-091#0", "TST-091#0")
+    assert H.has_edge("TST-091#0", "TST-092#0") and H.has_edge("TST-092#0", "TST-091#0")
+
+
 def test_once_per_turn_and_once_per_object_bound_a_loop() -> None:
     G = graph()
     assert G.nodes["TST-004#0"]["limited"] == "once per turn"

@@ -128,6 +128,203 @@ def test_counting_text_styles() -> None:
     assert "have 4+ gear," in plain[2] and plain[3].startswith("At the start of") and "Ending Phase, if " in plain[3]
 
 
+def test_control_counts_names_the_count_with_control() -> None:
+    """Under 'control_counts' a count of what the player controls, as a value, says "you control" after the noun
+    (an invented card with [Shield] equal to the number of its controller's exhausted gear); without it, "your"."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["control_counts"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    shield = {"kind": "static", "modifiers": [{"type": "keyword", "keyword": "Shield", "value": {
+        "type": "count", "of": {"pick": "all", "what": "gear", "where": {"controller": "you", "exhausted": True}}}}]}
+    assert render_card(card(abilities=[shield]), styled) == \
+        "I have [Shield] equal to the number of exhausted gear you control."
+    assert render_card(card(code="OGN-999", abilities=[shield])) == \
+        "I have [Shield] equal to the number of your exhausted gear."
+
+
+def test_damage_of_a_count_plus_a_number_reads_as_bonus_damage() -> None:
+    """Damage equal to a count plus N reads as N and 1 Bonus Damage per counted object (an invented spell)."""
+    damage = {"kind": "spell", "effect": {"type": "deal_damage", "target": {"pick": "target", "what": "unit"},
+                                          "amount": {"type": "count", "plus": 3, "of": {
+                                              "pick": "all", "what": "unit", "where": {"stunned": True}}}}}
+    assert render_card(card(type="spell", abilities=[damage])) == \
+        "Deal 3 to a unit. This deals 1 Bonus Damage for each stunned unit."
+
+
+def test_a_plugin_primitive_may_name_its_target_possessive(tmp_path: Path) -> None:
+    """A plugin primitive's English may use ``{target_poss}``: "its", "my", "a unit's" (an invented primitive)."""
+    from riftscript.core.script.discovery import load_plugins
+    from riftscript.core.script.hookspecs import hookimpl
+    from riftscript.core.script.registry import EffectType
+
+    class Paint:
+        @hookimpl
+        def riftscript_effect_types(self) -> list[EffectType]:
+            return [EffectType("paint", lambda ctx, node: None, {"properties": {
+                "target": {"$ref": "#/$defs/selector"}, "amount": {"$ref": "#/$defs/amount"},
+                "duration": {"$ref": "#/$defs/duration"}}, "required": ["target", "amount"]},
+                text="{target_poss} colour becomes {amount}{duration}")]
+
+    chosen = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "select", "target": {"pick": "target", "what": "unit"}},
+        {"type": "paint", "target": "it", "amount": 3, "duration": "this_turn"}]}}
+    mine = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+            "effect": {"type": "paint", "target": "self", "amount": 2}}
+    (tmp_path / "TST-001.yaml").write_text(json.dumps(card(type="spell", abilities=[chosen])))
+    (tmp_path / "TST-002.yaml").write_text(json.dumps(card(code="TST-002", abilities=[mine])))
+    painted = load_catalog(load_plugins(extra=[Paint()]), extra_cards=[tmp_path], cache=False)
+    assert render_card(painted.cards["TST-001"], painted) == "Choose a unit. Its colour becomes 3 this turn."
+    assert render_card(painted.cards["TST-002"], painted) == "When you play me, my colour becomes 2."
+
+
+def test_cards_returned_from_any_trash_go_to_their_owners_hands() -> None:
+    """A card returned from any player's trash goes to its owner's hand, and the text says so (invented spells)."""
+    def returning(whose: str, count: int) -> dict[str, Any]:
+        return card(type="spell", abilities=[{"kind": "spell", "effect": {"type": "return_to_hand", "target": {
+            "pick": "target", "what": "gear", "zone": "trash", "whose": whose, "count": count}}}])
+    assert render_card(returning("any", 1)) == "Return a gear from trashes to its owner's hand."
+    assert render_card(returning("any", 2)) == "Return two gear from trashes to their owners' hands."
+    assert render_card(returning("you", 3)) == "Return three gear from your trash to your hand."
+
+
+def test_a_discount_on_a_keyword_ability_of_its_own_card() -> None:
+    """A static making its own card's keyword ability cheaper names that ability; with 'cost_if_after' (a set
+    manifest's style, here Spiritforged's) the condition follows (an invented unit with [Equip]-like text)."""
+    cheaper = {"kind": "static", "affects": "self",
+               "while": {"type": "compare", "left": {"type": "stat", "stat": "hand_size"}, "op": "le", "right": 5},
+               "modifiers": [{"type": "ability_cost", "keyword": "Equip", "energy": 1}]}
+    assert render_card(card(code="SFD-999", abilities=[cheaper])) == \
+        "My [Equip] ability costs {1} less if you have 5 or fewer cards in your hand."
+    assert render_card(card(abilities=[cheaper])) == \
+        "If you have 5 or fewer cards in your hand, my [Equip] ability costs {1} less."
+
+
+def test_a_card_in_play_of_any_kind_is_something() -> None:
+    """A card in play of any kind (unit, gear, rune or legend) reads as "something" (invented cards)."""
+    in_play = {"pick": "target", "what": "card", "zone": "in_play", "where": {"stunned": True, "other": True}}
+    ready = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+             "effect": {"type": "ready", "target": in_play}}
+    assert render_card(card(abilities=[ready])) == "When you play me, ready something else that's stunned."
+    stunned = {"type": "exists", "what": {"pick": "all", "what": "card", "zone": "in_play",
+                                          "where": {"controller": "you", "stunned": True}}}
+    draw = {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "if": stunned,
+            "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[draw])) == "When you play me, if you control something that's stunned, draw 1."
+
+
+def test_a_paid_may_names_its_point_without_a_second_you() -> None:
+    """'You may pay {2} to score 1 point', not '... to you score 1 point' (an invented unit)."""
+    score = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+             "effect": {"type": "may", "cost": {"energy": 2}, "effect": {"type": "gain_points", "amount": 1}}}
+    assert render_card(card(abilities=[score])) == "When you play me, you may pay {2} to score 1 point."
+
+
+def test_a_granted_ability_speaks_as_the_object_that_has_it() -> None:
+    """The quoted ability a unit is given says "me" for that unit (an invented spell)."""
+    grant = {"kind": "spell", "effect": {"type": "create_effect", "duration": "this_turn",
+                                         "affects": {"pick": "target", "what": "unit"},
+                                         "static": {"modifiers": [{"type": "grant_ability", "ability": {
+                                             "kind": "activated", "cost": {"energy": 1},
+                                             "effect": {"type": "stun", "target": "self"}}}]}}}
+    assert render_card(card(type="spell", abilities=[grant])) == 'Choose a unit. It has "{1}: Stun me." this turn.'
+
+
+def test_replacements_differing_only_in_their_event_read_as_one() -> None:
+    """Two replacements of an invented unit with the same effect for different events share one sentence."""
+    def instead(event: str) -> dict[str, Any]:
+        return {"kind": "replacement", "replaces": {"event": event, "subject": "self"},
+                "instead": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[instead("stun"), instead("return_to_hand")])) == \
+        "If a spell or ability would stun me or return me to hand, draw 1 instead."
+    assert len(render_card(card(abilities=[instead("stun"), {**instead("kill"), "instead": {
+        "type": "draw", "amount": 2}}])).splitlines()) == 2
+
+
+def test_two_statics_for_a_condition_and_its_opposite_read_as_instead() -> None:
+    """A static while a condition doesn't hold and the same static with other numbers while it does read
+    "X. If C, Y instead." (an invented unit)."""
+    stunned = {"type": "is", "subject": "self", "state": "stunned"}
+    mine = {"pick": "all", "what": "unit", "where": {"controller": "you"}}
+    weak = {"kind": "static", "affects": mine, "while": {"type": "not", "of": stunned},
+            "modifiers": [{"type": "might", "amount": 3}]}
+    strong = {**weak, "while": stunned, "modifiers": [{"type": "might", "amount": 5}]}
+    assert render_card(card(abilities=[weak, strong])) == \
+        "Your units have +3 Might. If I'm stunned, they have +5 Might instead."
+    assert len(render_card(card(abilities=[weak, {**strong, "while": {"type": "is", "subject": "self",
+                                                                      "state": "exhausted"}}])).splitlines()) == 2
+
+
+def test_a_keyword_trigger_under_a_keyword_condition_shows_both_labels() -> None:
+    """A [Deathknell] ability that works only under another keyword's condition shows both labels (invented)."""
+    dying = {"kind": "triggered", "keyword": "Deathknell", "when": {"event": "die", "subject": "self"},
+             "condition": {"type": "keyword", "keyword": "legion"}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[dying])) == "[Legion], [Deathknell] — Draw 1."
+
+
+def test_a_plugin_event_about_an_object_of_any_kind_names_something(tmp_path: Path) -> None:
+    """A trigger on a plugin's event about another object of any kind says "something else" (invented words)."""
+    from riftscript.core.script.discovery import load_plugins
+    from riftscript.core.script.hookspecs import hookimpl
+    from riftscript.core.script.registry import LanguageWord
+
+    class Polish:
+        @hookimpl
+        def riftscript_language(self) -> list[LanguageWord]:
+            return [LanguageWord("event", "polished", text="become polished", active="polish")]
+
+    other = {"kind": "triggered", "when": {"event": "polished", "player": "you", "subject": {"other": True}},
+             "effect": {"type": "draw", "amount": 1}}
+    unit = {**other, "when": {**other["when"], "what": "unit"}}
+    (tmp_path / "TST-001.yaml").write_text(json.dumps(card(abilities=[other])))
+    (tmp_path / "TST-002.yaml").write_text(json.dumps(card(code="TST-002", abilities=[unit])))
+    polished = load_catalog(load_plugins(extra=[Polish()]), extra_cards=[tmp_path], cache=False)
+    assert render_card(polished.cards["TST-001"], polished) == "When you polish something else, draw 1."
+    assert render_card(polished.cards["TST-002"], polished) == "When you polish another unit, draw 1."
+
+
+def test_enemy_units_moved_to_base_go_to_their_base() -> None:
+    """Enemy units sent to base go "to their base"; friendly ones just "to base" (invented spells)."""
+    def send(controller: str) -> dict[str, Any]:
+        return card(type="spell", abilities=[{"kind": "spell", "effect": {"type": "move", "to": "its_base", "target": {
+            "pick": "all", "what": "unit", "where": {"controller": controller, "stunned": True}}}}])
+    assert render_card(send("enemy")) == "Move all stunned enemy units to their base."
+    assert render_card(send("friendly")) == "Move all stunned friendly units to base."
+
+
+def test_options_each_giving_the_same_object_a_keyword_list_the_keywords() -> None:
+    """Options that each give the same object one keyword for the same time list the keywords (an invented unit)."""
+    def give(keyword: str, value: int | None = None) -> dict[str, Any]:
+        grant = {"type": "grant_keyword", "target": "self", "keyword": keyword, "duration": "this_combat"}
+        return {"label": keyword, "effect": {**grant, "value": value} if value else grant}
+    choice = {"kind": "triggered", "when": {"event": "played", "subject": "self"},
+              "effect": {"type": "choose_one", "options": [give("Tank"), give("Shield", 2)]}}
+    assert render_card(card(abilities=[choice])) == \
+        "When you play me, choose one to give me this combat —\n• [Tank]\n• [Shield 2]."
+
+
+def test_cost_less_to_minimum_style() -> None:
+    """'cost_less_to_minimum' words a discount with a minimum on several cards "X cost {N} less, to a minimum of
+    {M}" (an invented set's card); without it, X's Energy costs are reduced."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["cost_less_to_minimum"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    cheaper = {"kind": "static", "affects": {"pick": "all", "what": "gear", "zone": "hand", "where": {"owner": "you"}},
+               "modifiers": [{"type": "cost", "energy": 3, "minimum": 2}]}
+    assert render_card(card(abilities=[cheaper]), styled) == \
+        "Your gear cost {3} less, to a minimum of {2}."
+    assert render_card(card(code="OGN-999", abilities=[cheaper])) == \
+        "Your gear's Energy costs are reduced by {3}, to a minimum of {2}."
+
+
+def test_a_trigger_on_the_first_card_of_a_turn_says_first() -> None:
+    """'When you play your first gear in a turn' (nth_this_turn: 1 is a limit too; an invented unit)."""
+    first = {"kind": "triggered", "when": {"event": "played", "what": "gear", "player": "you", "nth_this_turn": 1},
+             "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[first])) == "When you play your first gear in a turn, draw 1."
+
+
 def spiritforged(**fields: Any) -> dict[str, Any]:
     """An invented card of the Spiritforged set: its manifest's text styles apply."""
     return card(code="SFD-999", **fields)

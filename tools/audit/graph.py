@@ -349,6 +349,8 @@ class GraphBuilder:
             self.G.add_edge(self._event(listens), node, key=listens, relation="listens" if kind == "triggered"
                             else "replaces", filters=_filters(pattern), optional=optional, mandatory=not optional,
                             self_subject=pattern.get("subject") == "self",
+                            other_subject=isinstance(pattern.get("subject"), dict)
+                            and pattern["subject"].get("other") is True,
                             not_token=pattern.get("what") not in (None, "unit", "gear", "permanent")
                             or bool(pattern.get("from_hidden")))
         found = self.walker.ability(body)
@@ -381,7 +383,8 @@ def ability_graph(G: nx.MultiDiGraph[str]) -> nx.DiGraph[str]:
     Edge attributes: ``events`` (what connects them), ``mandatory`` (some connection needs no
     'may' and sets off a mandatory, unlimited trigger), ``forced`` (the same, limits ignored).
     A cause that only affects its own object ('kill me') reaches only listeners of the same card
-    that listen for their own object ('when I die').
+    that listen for their own object ('when I die'), and no listener of that card that listens for
+    another object ('when another unit of yours is buffed').
     """
     import networkx as nx
 
@@ -403,6 +406,9 @@ def ability_graph(G: nx.MultiDiGraph[str]) -> nx.DiGraph[str]:
                 continue  # a replacement never applies to what replaced it
             if data["self_only"] and listen.get("self_subject") and not _same_card(nodes[a], nodes[listener]):
                 continue
+            if data["self_only"] and listen.get("other_subject") and nodes[a]["card"] \
+                    and nodes[a]["card"] == nodes[listener]["card"]:
+                continue  # what it does to its own card is no event about "another" object for that card
             if data.get("token_only") and (listen.get("self_subject") or listen.get("not_token")):
                 continue  # a token played is not the listener, not a card or spell, never from [Hidden] (185)
             forced = not data["optional"] and nodes[listener]["mandatory"]

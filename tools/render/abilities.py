@@ -107,7 +107,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
     cond = body.get("while")
     if cond is not None:
         moment = all(isinstance(m, Mapping) and (m.get("type") in ("enter_ready", "enter_exhausted") or
-                                                 m.get("type") == "cost" and affects == "self")
+                                                 m.get("type") in ("cost", "ability_cost") and affects == "self")
                      for m in modifiers)
         not_in_hand = cond == {"type": "not", "of": {"type": "is", "subject": "self", "state": "in_hand"}}
         if not_in_hand and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
@@ -122,7 +122,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                                         for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in sentences]  # "I enter ready if ..."
         if moment and affects == "self" and self.styled("cost_if_after") \
-                and all(isinstance(m, Mapping) and m.get("type") == "cost" for m in modifiers):
+                and all(isinstance(m, Mapping) and m.get("type") in ("cost", "ability_cost") for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
         if isinstance(cond, Mapping) and cond.get("type") == "not" and isinstance(cond.get("of"), Mapping) \
                 and self.styled("unless"):
@@ -213,10 +213,13 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
     if kind == "ability_cost":
         which = f"[{keyword_display(str(mod['keyword']))}] costs of {subj.text}" if isinstance(mod.get("keyword"), str) \
             else f"activated abilities of {subj.text}"
+        verb = "cost"
+        if isinstance(mod.get("keyword"), str) and affects == "self":  # "my [Empower] ability costs {3} less"
+            which, verb = f"{ctx.self_poss} [{keyword_display(str(mod['keyword']))}] ability", "costs"
         change = self.resources(mod.get("energy"), mod.get("power") if isinstance(mod.get("power"), list) else None, ctx)
         if isinstance(mod.get("or_power"), list):
             change += " or " + self.power(mod["or_power"])
-        return f"{which} cost {change} {'more' if mod.get('increase') else 'less'}"
+        return f"{which} {verb} {change} {'more' if mod.get('increase') else 'less'}"
     if kind == "copy_text":
         return f"as {ctx.self_obj} is attached to a unit, copy that unit's text to {ctx.self_poss} effect text " \
                f"for as long as {ctx.self_obj} is attached to it"
@@ -298,7 +301,9 @@ def modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase, aff
     if kind == "hook":
         return self.hook(ctx, mod, subj)
     if kind == "grant_ability" and isinstance(mod.get("ability"), Mapping):
-        return f'{subj.text} {subj.verb("have")} "{self.activated(ctx, mod["ability"], [])}"'
+        # the quoted ability speaks as the object that has it ("Ready me")
+        speaker = replace(ctx, self_subj=Phrase("I", person=1), self_obj="me", self_poss="my")
+        return f'{subj.text} {subj.verb("have")} "{self.activated(speaker, mod["ability"], [])}"'
     return mark(f"modifier type {kind!r}")
 
 
@@ -347,7 +352,7 @@ def cost_modifier(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase
     elif "if_chooses" in mod:
         subj = Phrase(f"{subj.text} that choose {self.obj(ctx, mod['if_chooses'])}", plural=True)
     if subj.plural and energy is not None and not power and parts and "if_chooses" not in mod \
-            and "or_power" not in mod and is_int(mod.get("minimum")):
+            and "or_power" not in mod and is_int(mod.get("minimum")) and not self.styled("cost_less_to_minimum"):
         amount = self.amount(ctx, energy)
         owner = subj.text + ("'" if subj.text.endswith("s") else "'s")
         verb = "increased" if more == "more" else "reduced"
@@ -480,6 +485,8 @@ def labels(self: Renderer, ability: Mapping[str, Any]) -> list[str]:
     label = ability.get("keyword")
     if isinstance(cond, Mapping) and cond.get("type") == "keyword":
         out.append(self.keyword_label(cond))
+        if isinstance(label, str) and ability.get("kind") == "triggered" and self.implied_trigger(ability):
+            out.append(f"[{keyword_display(label)}]")  # its keyword says when: "[Empowered], [Deathknell] — ..."
     elif isinstance(label, str):
         out.append(f"[{keyword_display(label)}]")
     return out
@@ -523,7 +530,7 @@ def ability(self: Renderer, ability: Node, head: str = "") -> str:
             rest = text if text.startswith("I ") else text[0].lower() + text[1:]
             text, prefix = f"If you play {ctx.self_obj} to a battlefield, {rest}", ""
     elif kind == "replacement":
-        head = "If " + self.would(ctx, ability.get("replaces"))
+        head = head or "If " + self.would(ctx, ability.get("replaces"))
         text = end_sentence(cap(self.replacement_text(ctx, ability, head)))
     elif kind == "additional_cost":
         text = self.additional_cost(ctx, ability)

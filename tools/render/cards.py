@@ -6,9 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from riftscript.tools.render.phrases import (CONDITION_KEYS, Ctx, Node, cap, end_sentence, is_effect_text, is_int,
-                                             keyword_display, keywords_only, mark, norm_kw, safe, same_but_trigger,
-                                             same_while, series)
+from riftscript.tools.render.phrases import (CONDITION_KEYS, Ctx, Node, Phrase, cap, end_sentence, is_effect_text,
+                                             is_int, keyword_display, keywords_only, mark, norm_kw, safe,
+                                             same_but_trigger, same_while, series)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -93,6 +93,16 @@ def lines(self: Renderer) -> list[str]:
             group.append(abilities[i + len(group)])
         while i + len(group) < len(abilities) and same_while(ability, abilities[i + len(group)]):
             group.append(abilities[i + len(group)])
+        pair = instead_pair(abilities[i:i + 2])
+        if pair:
+            out.append(safe(self.static_instead, pair))
+            i += 2
+            continue
+        replaced = replaced_together(abilities[i:])
+        if len(replaced) > 1:
+            out.append(safe(self.merged_replacements, replaced))
+            i += len(replaced)
+            continue
         if len(group) > 1 and ability.get("kind") == "static":
             out.append(safe(self.merged_statics, group))
             i += len(group)
@@ -130,6 +140,60 @@ def merged_statics(self: Renderer, group: list[Mapping[str, Any]]) -> str:
     ctx = self.base
     clauses = [s for a in group for s in self.static_clauses(ctx, {k: v for k, v in a.items() if k != "while"})]
     return end_sentence(f"While {self.condition(ctx, group[0]['while'])}, {series(clauses)}")
+
+
+def instead_pair(abilities: list[Any]) -> list[Mapping[str, Any]]:
+    """Two statics alike but for their modifiers' numbers, the first while a condition doesn't hold and the
+    second while it does ("X. If C, Y instead."); [] otherwise."""
+    if len(abilities) != 2 or not all(isinstance(a, Mapping) and a.get("kind") == "static" for a in abilities):
+        return []
+    a, b = abilities
+    if b.get("while") is None or a.get("while") != {"type": "not", "of": b["while"]}:
+        return []
+    strip = ("while", "modifiers")
+    mods_a, mods_b = a.get("modifiers"), b.get("modifiers")
+    if not (isinstance(mods_a, list) and isinstance(mods_b, list)) or \
+            {k: v for k, v in a.items() if k not in strip} != {k: v for k, v in b.items() if k not in strip} or \
+            [m.get("type") if isinstance(m, Mapping) else m for m in mods_a] != \
+            [m.get("type") if isinstance(m, Mapping) else m for m in mods_b]:
+        return []
+    return [a, b]
+
+
+def static_instead(self: Renderer, pair: list[Mapping[str, Any]]) -> str:
+    """The first static's sentence, then "If <the second's condition>, <its sentence about 'they'/'it'> instead"."""
+    ctx = self.base
+    plain, instead = ({k: v for k, v in a.items() if k != "while"} for a in pair)
+    subj = self.static_subject(ctx, plain.get("affects", "self"))
+    again = subj if subj.person != 3 or subj.text == "this" else Phrase("they" if subj.plural else "it", subj.plural)
+    first = ". ".join(cap(s) for s in self.static_clauses(ctx, plain))
+    second = " and ".join(self.static_clauses(ctx, instead, subject=again))
+    return end_sentence(f"{first}. If {self.condition(ctx, pair[1]['while'])}, {second} instead")
+
+
+def replaced_together(abilities: list[Any]) -> list[Mapping[str, Any]]:
+    """The replacement abilities at the head of the list that differ only in the event they replace."""
+    def rest(a: Any) -> Any:
+        if not isinstance(a, Mapping) or a.get("kind") != "replacement" or not isinstance(a.get("replaces"), Mapping):
+            return None
+        return {**a, "replaces": {k: v for k, v in a["replaces"].items() if k != "event"}}
+    first = rest(abilities[0]) if abilities else None
+    group = []
+    for a in abilities:
+        if first is None or rest(a) != first:
+            break
+        group.append(a)
+    return group
+
+
+def merged_replacements(self: Renderer, group: list[Mapping[str, Any]]) -> str:
+    """Replacements differing only in their event: one sentence, the replaced events listed with "or"."""
+    woulds = [self.would(self.base, a["replaces"]).split() for a in group]
+    common = 0
+    while all(len(w) > common + 1 and w[common] == woulds[0][common] for w in woulds):
+        common += 1
+    head = "If " + " ".join(woulds[0][:common] + [series([" ".join(w[common:]) for w in woulds], "or")])
+    return str(self.ability(group[0], head=head))
 
 
 def merged_triggers(self: Renderer, group: list[Mapping[str, Any]]) -> str:

@@ -56,15 +56,18 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
         of = node.get("of")
         each = self.selection(ctx, of, mode="each").text if isinstance(of, Mapping) else self.obj(ctx, of)
         where = of.get("where") if isinstance(of, Mapping) else None
-        if isinstance(of, Mapping) and isinstance(where, Mapping) and where.get("controller") == "you" \
-                and not of.get("zone") and self.styled("control_counts"):
-            # "for each gear you control" (instead of "for each of your gear")
-            rest = {k: v for k, v in where.items() if k not in ("controller", "location", "other")}
-            adjs, noun, posts, late = self.filter_words(ctx, rest, str(of.get("what", "unit")), False)
-            each = " ".join((["other"] if where.get("other") else []) + adjs + [noun, "you control"]
-                            + (["here"] if where.get("location") == "here" else []) + posts + late)
         bare = self.selection(ctx, {**of, "pick": "all"}, mode="bare").text if isinstance(of, Mapping) \
             else self.obj(ctx, of)
+        if isinstance(of, Mapping) and isinstance(where, Mapping) and where.get("controller") == "you" \
+                and not of.get("zone") and self.styled("control_counts"):
+            # "for each gear you control" (instead of "for each of your gear"), and "the number of" the same words
+            rest = {k: v for k, v in where.items() if k not in ("controller", "location", "other")}
+            words = []
+            for plural in (False, True):
+                adjs, noun, posts, late = self.filter_words(ctx, rest, str(of.get("what", "unit")), plural)
+                words.append(" ".join((["other"] if where.get("other") else []) + adjs + [noun, "you control"]
+                                      + (["here"] if where.get("location") == "here" else []) + posts + late))
+            each, bare = words
         equal = f"the number of {bare}"
         per = f" for each {each}"
     elif kind == "might":
@@ -301,6 +304,8 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
     located = any(k in where for k in ("location", "at"))
     owned = controller in ("friendly", "you") or (controller == "enemy" and not located)
     base = {**sel, "pick": "all"}
+    if zone == "in_play" and quantity == "":
+        zone = None  # "you control something that's stunned"
     if owned and not zone:
         base = {**base, "where": {k: v for k, v in where.items() if k != "controller"}}
     noun = self.selection(ctx, base, mode="each" if quantity and quantity.endswith(" one") else "bare").text

@@ -117,7 +117,7 @@ def e_may(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
         # "You may spend 2 XP. If you do, they discard a card of your choice and draw 1."
         return [Clause(f"{ctx.you().text} may {self.pay(ctx.base_verbs(), cost)}. "
                        f"If {ctx.you().text} do, {inner}", subject=True)]
-    body = f"{self.pay(ctx.base_verbs(), cost)} to {inner}" if cost else inner
+    body = f"{self.pay(ctx.base_verbs(), cost)} to {inner.removeprefix(ctx.you().text + ' ')}" if cost else inner
     if chooser in ("its_controller", "opponent"):
         who = "its controller" if chooser == "its_controller" else "an opponent"
         return [Clause(f"{who} may have you {inner}" if not cost else f"{who} may {body}", subject=True)]
@@ -138,6 +138,16 @@ def e_choose_one(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Claus
         return [Clause(f"{ctx.v('choose')} {series([str(t) for t in tags], 'or')}. {cap(gains)} that tag")]
     by_domain = eff.get("by_domain_of")
     chooser = eff.get("chooser")
+    grants: list[Mapping[str, Any]] = [o["effect"] for o in options if isinstance(o, Mapping)
+                                       and set(o) <= {"label", "effect"} and isinstance(o.get("effect"), Mapping)]
+    if len(grants) == len(options) > 1 and count == 1 and chooser in (None, "you") and all(
+            g.get("type") == "grant_keyword" and set(g) <= {"type", "target", "keyword", "value", "duration"}
+            and (g.get("target"), g.get("duration")) == (grants[0].get("target"), grants[0].get("duration"))
+            for g in grants):
+        # each option gives the same object one keyword for the same time: the object and time once, then the list
+        kws = "".join(f"\n• {self.keyword_use(g.get('keyword'), g.get('value'))}" for g in grants)
+        whom = self.given(ctx, grants[0].get("target"))
+        return [Clause(f"{ctx.v('choose')} one to give {whom}{self.duration(grants[0].get('duration'))} —{kws}")]
     labelled = ctx.third or chooser not in (None, "you")
     plain = [o for o in options if isinstance(o, Mapping) and set(o) <= {"label", "effect"}]
     if len(plain) == 2 == len(options) and count == 1 and not labelled and by_domain is None \

@@ -29,7 +29,8 @@ def clauses(self: Renderer, ctx: Ctx, eff: Node) -> list[Clause]:
 
 def plugin_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
     """A plugin's effect primitive, from the English template it registered (EffectType.text):
-    selectors read as objects, durations as " this turn", amounts as numbers."""
+    selectors read as objects (``{target}``) or possessives (``{target_poss}``), durations as " this turn",
+    amounts as numbers."""
     catalog = self.catalog if self.catalog is not None else installed_catalog()
     etype = catalog.effect_types.get(kind) if catalog is not None else None
     if etype is None or not etype.text:
@@ -42,6 +43,7 @@ def plugin_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any], kind: str) -
             fields[key] = value  # not a reference: a name (a token's)
         elif isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
             fields[key] = self.obj(ctx, value)
+            fields[key + "_poss"] = self.poss(ctx, value)  # "{target_poss} base Might": "its", "a unit's"
         else:
             fields[key] = self.amount(ctx, value).value if isinstance(value, (int, Mapping)) else str(value)
     try:
@@ -199,6 +201,9 @@ def e_spend_buff(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Claus
 def e_return_to_hand(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     target = eff.get("target")
     if isinstance(target, Mapping) and target.get("zone") in ("trash", "main_deck", "banishment"):
+        if target.get("whose", "you") != "you":  # cards of any player go back to their owners
+            owners = "their owners' hands" if self.is_plural(target) else "its owner's hand"
+            return [Clause(f"{ctx.v('return')} {self.obj(ctx, target)} to {owners}")]
         return [Clause(f"{ctx.v('return')} {self.obj(ctx, target)} to {ctx.your()} hand")]
     if target == "self" and ctx.zone and ctx.zone != "board":
         return [Clause(f"{ctx.v('return')} {ctx.self_obj} from {ctx.your()} {ZONES.get(ctx.zone, ctx.zone)} "
@@ -247,6 +252,11 @@ def e_deal_damage(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clau
         dmg = f"that much to {self.obj(ctx, target)}"
     elif amount.num is not None and amount.per:
         dmg = f"{amount.num} to {self.obj(ctx, target)}{amount.per}"
+    elif isinstance(raw := eff.get("amount"), Mapping) and raw.get("type") == "count" and is_int(raw.get("plus")) \
+            and raw["plus"] > 0 and raw.get("times", 1) == 1 and not subject:
+        # a count plus N: N damage, then 1 Bonus Damage per counted object
+        per = self.amount(ctx, {**raw, "plus": 0}).per
+        dmg = f"{raw['plus']} to {self.obj(ctx, target)}. This deals 1 Bonus Damage{per}"
     elif amount.num is not None:
         each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
             self.is_plural(target)) and not target.get("one_per_location") else ""
@@ -357,9 +367,11 @@ def destination(self: Renderer, ctx: Ctx, to: Node, plural: bool = False, subjec
         if to.get("what") == "unit" and isinstance(to.get("among"), str) and set(to) <= {"pick", "what", "among"}:
             return f"to the location of {self.obj(ctx, to['among'])}"  # where that unit is
         return "to " + self.selection(ctx, to).text
+    # enemy units go to their own base ("to their base"); yours, or anyone's, just "to base"
+    enemy = isinstance(subject, Mapping) and (subject.get("where") or {}).get("controller") == "enemy"
     table = {
         "base": f"to {ctx.your()} base", "here": "here", "there": "there",
-        "its_base": ("to base" if plural else (f"to {ctx.self_poss} base" if subject == "self"
+        "its_base": (("to their base" if enemy else "to base") if plural else (f"to {ctx.self_poss} base" if subject == "self"
                                                 else "to its base")),
         "your_base": f"to {ctx.your()} base", "destination": f"to {ctx.destination}",
         "choose_battlefield": "to a battlefield", "choose_location": "",

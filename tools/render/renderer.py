@@ -213,6 +213,8 @@ class Renderer:
     lines = cards.lines
     merged_statics = cards.merged_statics
     merged_triggers = cards.merged_triggers
+    merged_replacements = cards.merged_replacements
+    static_instead = cards.static_instead
     self_events = cards.self_events
 
 

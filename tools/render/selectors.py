@@ -413,6 +413,12 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
             and not any_number and count == 1 and mode != "each":
         return Phrase(f"{ctx.your()} legend")  # a player has one legend: a legend you control, or all, is it
     alternatives = where.get("any_of")
+    if what == "card" and sel.get("zone") == "in_play" and pick in ("target", "choose") and count == 1 \
+            and not any_number and mode == "default" and not alternatives:
+        # a card in play of any kind (unit, gear, rune, legend): "something else that's exhausted"
+        kinds, _, after, costs = self.filter_words(ctx, filters, what, False)
+        head = ("up to one thing" if sel.get("up_to") else "something") + (" else" if other else "")
+        return Phrase(" ".join([head] + after + costs + ([f"that's {series(kinds)}"] if kinds else [])))
     late: list[str] = []
     paid = [a for a in alternatives if isinstance(a, Mapping) and set(a) == {"paid"}] \
         if isinstance(alternatives, list) and len(alternatives) == 2 else []

@@ -52,7 +52,7 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
                 parts = replace(parts, rest=parts.rest + self.from_hidden())
         else:
             noun = other_np("card").text
-            if is_int(nth) and nth > 1:
+            if is_int(nth) and nth >= 1:  # "your first card in a turn" (1 is a limit too)
                 kind = NOUNS.get(str(what or "card"), ("card", "cards"))[0]
                 noun = f"{ctx.your() if player != 'opponent' else 'their'} {ordinal(nth)} {kind}"
                 suffix = " in a turn"
@@ -209,7 +209,11 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
             verb, _, obj = word.text.partition(" ")
             parts = TriggerParts(me, verb, obj)
         else:
-            parts = TriggerParts(player_phrase, word.active or "make", other_np("permanent").text)
+            # an event of a plugin's, about an object of any kind unless the trigger names one: "something else"
+            anything = {"pick": "target", "what": "card", "zone": "in_play",
+                        "where": dict(subject) if isinstance(subject, Mapping) else {}}
+            noun = other_np("permanent").text if what else self.selection(ctx, anything).text
+            parts = TriggerParts(player_phrase, word.active or "make", noun)
     else:
         parts = TriggerParts(Phrase(mark(f"event {event}")), "happen")
     extra: list[str] = []

@@ -133,6 +133,11 @@ def riftscript_effect_types() -> list[EffectType]:
                    decides=True, plugin=PLUGIN, text="name a {what}"),
         EffectType("give_control", give_control, TARGET, emits=("control",), plugin=PLUGIN,
                    text="they gain control of {target}"),
+        EffectType("base_might_becomes", base_might_becomes,
+                   {"properties": {"target": {"$ref": "#/$defs/selector"}, "amount": {"$ref": "#/$defs/amount"},
+                                   "duration": {"$ref": "#/$defs/duration"}}, "required": ["target", "amount"]},
+                   emits=("lasting",), may_kill=True, plugin=PLUGIN,
+                   text="{target_poss} base Might becomes {amount}{duration}"),
         EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
                                                      "required": ["effect"]},
                    plugin=PLUGIN, text="the attacker and the defender each do this"),
@@ -141,6 +146,12 @@ def riftscript_effect_types() -> list[EffectType]:
 
 def _state(ctx: Any, oid: int, obj: Any) -> bool:
     return times_empowered(ctx, oid) > 0
+
+
+def _fully(ctx: Any, oid: int, obj: Any) -> bool:
+    """Empowered as many times as it can be: once, or its ``empower_limit`` (Kayle); the Empower keyword's
+    ability is usable only while this is false."""
+    return times_empowered(ctx, oid) >= _limit(ctx.g, oid)
 
 
 def _filter(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
@@ -179,26 +190,10 @@ def _domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return str(want) in card.domains
 
 
-def _affected(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
-    """``affected: true``: in a created trigger, an object the created effect affects ("disempower it at
-    end of turn": the turn's end is no event of the unit, so the trigger's ``self`` is not the unit)."""
-    lasting = ctx.g.find_lasting(ctx.item.lasting) if ctx.item is not None and ctx.item.lasting > 0 else None
-    found = lasting is not None and lasting.affects is not None and oid in lasting.affects
-    return found == bool(want)
-
-
-def _another_spell_by_opponents(ctx: Any, oid: int, obj: Any) -> bool:
-    """An opponent has played a spell other than this one this turn (Crumbling Sands)."""
-    g = ctx.g
-    return any(entry[0] == "played" and entry[2] != oid and entry[2] in g.state.objs
-               and g.card(entry[2]).type == "spell" and ctx.relation("opponent", entry[1])
-               for entry in g.state.history)
-
-
 def _activations_this_turn(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: activations_this_turn, player: RELATION, where: FILTER}``: how many activated abilities players of
     that relation to you (default friendly) played this turn on objects that meet the filter (Piltovan Forge:
-    "the first friendly gear activated ability played each turn")."""
+    a discount for the first such ability of each turn)."""
     count = 0
     for event in reversed(ctx.g.log):
         if event["t"] == "turn_start":
@@ -249,14 +244,18 @@ def each_combatant(ctx: Any, node: Node) -> None:
     ctx.you = saved
 
 
-def _either(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: either, if: CONDITION, then: AMOUNT, else: AMOUNT}``: "costs 3 less if ..."."""
-    return int(ctx.amount(node["then"] if ctx.check(node["if"], subject) else node["else"], subject))
-
-
-def _less(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: less, than: AMOUNT, by: AMOUNT}``: "{12}, 1 less for each rune you control" (never below 0)."""
-    return max(0, int(ctx.amount(node["than"], subject)) - int(ctx.amount(node["by"], subject)))
+def base_might_becomes(ctx: Any, node: Node) -> None:
+    """``{type: base_might_becomes, target: SELECTOR, amount: AMOUNT, duration: D}``: the target's base Might
+    is set to that number for the duration (Dragon Form), as a Might change by the difference from its printed
+    Might, so every other change still applies on top of the new base."""
+    targets = ctx.resolve(node["target"], "change the base Might of")
+    for oid in targets:
+        difference = int(ctx.amount(node["amount"])) - int(ctx.g.card(oid).might or 0)
+        if difference:
+            ctx.bindings["it"] = [oid]
+            ctx.run({"type": "modify_might", "target": "it", "amount": abs(difference), "negative": difference < 0,
+                     "duration": node.get("duration", "this_turn")})
+    ctx.bindings["it"] = targets
 
 
 def _in_trash(ctx: Any, oid: int, obj: Any) -> bool:
@@ -280,12 +279,6 @@ def play_origin(g: Any, oid: int) -> str | None:
 def _played_from_trash(ctx: Any, oid: int, obj: Any) -> bool:
     """This spell was played from the trash (Flow: "then banish it")."""
     return play_origin(ctx.g, oid) == "trash"
-
-
-def _base_might(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: base_might, of: SELECTOR}``: its printed Might (Dragon Form: "its base Might becomes 5")."""
-    found = ctx.resolve(node["of"])
-    return int(ctx.g.card(found[0]).might) if found else 0
 
 
 def _has_units(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
@@ -381,15 +374,13 @@ AMOUNT = {"$ref": "#/$defs/amount"}
 def riftscript_language() -> list[LanguageWord]:
     return [
         LanguageWord("state", "empowered", _state, text="[Empowered]", plugin=PLUGIN),
+        LanguageWord("state", "fully_empowered", _fully, text="fully [Empowered]", plugin=PLUGIN),
         LanguageWord("state", "fought_in_ended_combat", _fought, text="in that combat", plugin=PLUGIN),
         LanguageWord("state", "dealt_damage_this_turn", _dealt_damage_this_turn, text="dealt damage this turn",
                      plugin=PLUGIN),
-        LanguageWord("state", "after_another_opponent_spell", _another_spell_by_opponents,
-                     text="not the only spell an opponent has played this turn", plugin=PLUGIN),
         LanguageWord("state", "in_trash", _in_trash, text="in your trash", plugin=PLUGIN),
         LanguageWord("state", "played_from_trash", _played_from_trash, text="played from your trash", plugin=PLUGIN),
         LanguageWord("filter", "domain", _domain, {"$ref": "#/$defs/domain"}, text="{value}", plugin=PLUGIN),
-        LanguageWord("filter", "affected", _affected, {"type": "boolean"}, text="those", plugin=PLUGIN),
         LanguageWord("filter", "units", _unit_count, {"type": "integer", "minimum": 0, "maximum": 99},
                      text="with exactly {value} units there", plugin=PLUGIN),
         LanguageWord("filter", "in_showdown", _in_showdown, {"type": "boolean"}, text="in a showdown",
@@ -418,9 +409,6 @@ def riftscript_language() -> list[LanguageWord]:
                      {"properties": {"player": {"enum": ["you", "friendly", "opponent", "any"]},
                                      "where": {"$ref": "#/$defs/filter"}}},
                      text="the number of such activated abilities played this turn", plugin=PLUGIN),
-        LanguageWord("amount", "base_might", _base_might, {"properties": {"of": {"$ref": "#/$defs/selector"}},
-                                                          "required": ["of"]},
-                     text="the base Might of {of}", plugin=PLUGIN),
         LanguageWord("amount", "damage", _damage, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                   "required": ["of"]},
                      text="the damage marked on {of}", plugin=PLUGIN),
@@ -429,12 +417,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "turn_number", _turn_number,
                      {"properties": {"player": {"enum": ["you", "event_player"]}}},
                      text="which of their turns this is", plugin=PLUGIN),
-        LanguageWord("amount", "either", _either, {"properties": {"if": {"$ref": "#/$defs/condition"},
-                                                                 "then": AMOUNT, "else": AMOUNT},
-                                                  "required": ["if", "then", "else"]},
-                     text="a number that depends on a condition", plugin=PLUGIN),
-        LanguageWord("amount", "less", _less, {"properties": {"than": AMOUNT, "by": AMOUNT}, "required": ["than", "by"]},
-                     text="a reduced number", plugin=PLUGIN),
         LanguageWord("hook", "empower_limit", text="{subject} can be [Empowered] up to {value} times", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
