@@ -40,7 +40,7 @@ class Caches:
     - ``offered``: the legal actions last offered, with the version and the decision they were
       offered for (``offer.offered``).
 
-    **quiet bumps** - ``kept``: the candidates of a target selection (``effects.kept_candidates``,
+    **quiet bumps** - ``kept``: the candidates of a target selection (``targeting.kept_candidates``,
     read by ``targeting._single_choices``: a Reaction spell's and each trigger's target choices),
     keyed by the selection's kind and filter and the player and location it is read for.  Only a
     selection that reads nothing but an object's card type, controller, location and Might (with
@@ -52,7 +52,7 @@ class Caches:
     unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an event, a move,
     ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
     was read (the rest of the search is kept with it); the entry ``might_fixed`` keeps whether the
-    Might condition above holds (``effects.might_fixed``).  ``invariants.cache_problems`` compares each
+    Might condition above holds (``targeting.might_fixed``).  ``invariants.cache_problems`` compares each
     kept list, and ``might_fixed``, with a fresh copy's.
 
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
@@ -77,7 +77,7 @@ class Caches:
     ``lasting_only_memo()``: ``active_lasting`` (game), ``lasting_cost_keywords``, ``lasting_cost_mods``
     (payment), ``granting_lasting``, ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``,
     ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers),
-    ``plain_might_lasting`` (effects.might_fixed), ``optional_lasting_replacements`` (loop),
+    ``plain_might_lasting`` (targeting.might_fixed), ``optional_lasting_replacements`` (loop),
     ``lasting_off_board_reach``, ``lasting_off_board_touch`` (layers: the lasting part of ``off_board_reach``,
     ``off_board_touch``).  ``invariants.cache_problems`` compares them with a fresh copy's.
 

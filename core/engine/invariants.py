@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import effects, layers, loop, offer, payment, playing, triggers, verbs
+from . import effects, layers, loop, offer, payment, playing, targeting, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -157,8 +157,8 @@ def _kept_problems(g: Game, fresh: Game) -> list[str]:
     (the list is capped), so the lists are compared themselves, as far as each was worked out."""
     problems = []
     for key, entry in g.caches.kept_candidates().items():
-        if not isinstance(entry, effects.KeptCandidates):
-            if entry != effects.might_fixed(fresh):
+        if not isinstance(entry, targeting.KeptCandidates):
+            if entry != targeting.might_fixed(fresh):
                 problems.append(f"the kept answer {key} ({entry}) differs from a fresh copy's")
             continue
         computed = effects.EffectContext(fresh, entry.you, entry.source, event=entry.event).candidates(entry.selector)
@@ -188,7 +188,7 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
             "lasting_plays_from": playing.lasting_plays_from(game),
             "granting_lasting": [lasting.id for lasting in layers.granting_lasting(game)],
             "forbidding_players": playing.forbidding_players(game),
-            "might_fixed": effects.might_fixed(game),
+            "might_fixed": targeting.might_fixed(game),
             "optional_replacements": loop.optional_replacements(game),
         }
         for etype in listened:

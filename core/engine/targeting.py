@@ -5,11 +5,11 @@ Below playing, activating and the chain, which all ask here.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 from . import layers, movement
 from ..script.cards import Ability, CardDef, TargetSlots, walk_targets
-from .effects import EffectContext, kept_candidates
+from .effects import EffectContext, Event, Node
 from .state import NOWHERE, ChainItem, is_battlefield
 
 if TYPE_CHECKING:
@@ -231,3 +231,107 @@ def note_chosen(g: "Game", player: int, slots: Sequence[dict[str, Any]], targets
             if obj is not None:
                 g.emit("chosen", obj=oid, player=player, by=by, loc=obj.loc, controller=obj.controller)
                 g.remember("chosen", player, oid, code=kind)
+
+
+# ---------------------------------------------------------------------- kept candidate lists
+_KEPT_KINDS = ("unit", "gear", "permanent")
+_KEPT_KEYS = frozenset({"pick", "what", "where", "_slot", "count", "up_to"})
+_KEPT_LOCATIONS = frozenset({"any", "battlefield", "base", "here", "not_here"})
+_KEPT_RELATIONS = frozenset({"you", "yours", "friendly", "enemy", "opponent", "opponents", "not_you", "any", "each"})
+_PLAIN_MIGHT_KEYS = frozenset({"type", "amount", "negative"})
+
+
+def _kept_key(ctx: EffectContext, selector: Node) -> tuple[Any, ...] | None:
+    """The key a selection's candidate list is kept under (``Caches.kept``), or None when the selection
+    reads more than an object's card type, controller (relative to the player), location (relative
+    to the source's) and Might between constant bounds."""
+    what = selector.get("what", "unit")
+    if what not in _KEPT_KINDS or not _KEPT_KEYS.issuperset(selector):
+        return None
+    where = selector.get("where") or {}
+    parts: list[Any] = [what]
+    for name, want in sorted(where.items()):
+        if name == "location" and want in _KEPT_LOCATIONS:
+            parts.append((name, want, ctx.here() if want in ("here", "not_here") else NOWHERE))
+        elif name == "controller" and want in _KEPT_RELATIONS:
+            parts.append((name, want, ctx.you))
+        elif name == "might" and isinstance(want, dict) and set(want) <= {"min", "max"} \
+                and all(type(v) is int for v in want.values()):
+            parts.append((name, want.get("min"), want.get("max")))
+        else:
+            return None
+    return tuple(parts)
+
+
+def might_fixed(g: "Game") -> bool:
+    """Whether every board object's Might is its printed Might, its buffs and constant changes that
+    lasting effects name it for: no static ability but a victory score, no card with static
+    abilities or attached cards on the board, no lasting effect but a constant Might change on
+    named objects (then the Might changes only with an event: a buff, a lasting effect, a move)."""
+    if any(kind != "victory_score" for kind in layers.statics_by_kind(g)):
+        return False
+    objs, defs = g.state.objs, g.defs
+    for oid in g.board_objects():
+        obj = objs[oid]
+        if defs[obj.code].facts.statics or obj.attached_to != NOWHERE:
+            return False
+    if not g.state.lasting:
+        return True
+    memo = g.lasting_only_memo()
+    plain: bool | None = memo.get("plain_might_lasting")
+    if plain is None:
+        plain = memo["plain_might_lasting"] = all(
+            lasting.kind == "static" and lasting.affects is not None and list(lasting.body) == ["modifiers"]
+            and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
+                    for mod in lasting.body["modifiers"])
+            for lasting in g.state.lasting)
+    return plain
+
+
+def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
+    """``ctx.each_candidate(selector)``, kept between listings while nothing it reads can have changed
+    (``Caches.kept``: a Reaction spell's targets listed for each player in turn, the same trigger's
+    targets for each of its instances); worked out only as far as a caller reads."""
+    key = _kept_key(ctx, selector)
+    if key is None:
+        yield from ctx.each_candidate(selector)
+        return
+    g = ctx.g
+    kept = g.caches.kept_candidates()
+    entry: KeptCandidates | None = kept.get(key)
+    if entry is None:
+        if "might" in (selector.get("where") or {}):
+            fixed = kept.get("might_fixed")
+            if fixed is None:
+                fixed = kept["might_fixed"] = might_fixed(g)  # its answer changes only with a bump that empties kept
+            if not fixed:
+                yield from ctx.each_candidate(selector)
+                return
+        entry = kept[key] = KeptCandidates(selector, ctx.you, ctx.source, ctx.event, [], ctx.each_candidate(selector))
+    found = entry.found
+    i = 0
+    while True:
+        if i < len(found):
+            yield found[i]
+            i += 1
+            continue
+        search = entry.search
+        if search is None:
+            return
+        nxt = next(search, None)
+        if nxt is None:
+            entry.search = None
+            return
+        found.append(nxt)
+
+
+class KeptCandidates:
+    """A kept candidate list: the selection and the context it was read for (for the comparison with
+    a fresh copy), the candidates found so far, and the rest of the search (None when done)."""
+
+    __slots__ = ("selector", "you", "source", "event", "found", "search")
+
+    def __init__(self, selector: Node, you: int, source: int, event: Event | None, found: list[int],
+                 search: Iterator[int] | None) -> None:
+        self.selector, self.you, self.source, self.event = selector, you, source, event
+        self.found, self.search = found, search
