@@ -294,8 +294,7 @@ def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
     targets for each of its instances); worked out only as far as a caller reads."""
     key = _kept_key(ctx, selector)
     if key is None:
-        yield from ctx.each_candidate(selector)
-        return
+        return ctx.each_candidate(selector)
     g = ctx.g
     kept = g.caches.kept_candidates()
     entry: KeptCandidates | None = kept.get(key)
@@ -305,9 +304,13 @@ def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
             if fixed is None:
                 fixed = kept["might_fixed"] = might_fixed(g)  # its answer changes only with a bump that empties kept
             if not fixed:
-                yield from ctx.each_candidate(selector)
-                return
+                return ctx.each_candidate(selector)
         entry = kept[key] = KeptCandidates(selector, ctx.you, ctx.source, ctx.event, [], ctx.each_candidate(selector))
+    return iter(entry.found) if entry.search is None else _read_on(entry)
+
+
+def _read_on(entry: "KeptCandidates") -> Iterator[int]:
+    """A kept list's candidates, the search carried on past those found so far as a caller reads."""
     found = entry.found
     i = 0
     while True:
