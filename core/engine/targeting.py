@@ -248,9 +248,11 @@ def _kept_key(ctx: EffectContext, selector: Node) -> tuple[Any, ...] | None:
     what = selector.get("what", "unit")
     if what not in _KEPT_KINDS or not _KEPT_KEYS.issuperset(selector):
         return None
-    where = selector.get("where") or {}
+    where = selector.get("where")
+    if not where:
+        return (what,)
     parts: list[Any] = [what]
-    for name, want in sorted(where.items()):
+    for name, want in sorted(where.items()) if len(where) > 1 else where.items():
         if name == "location" and want in _KEPT_LOCATIONS:
             parts.append((name, want, ctx.here() if want in ("here", "not_here") else NOWHERE))
         elif name == "controller" and want in _KEPT_RELATIONS:
@@ -312,20 +314,23 @@ def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
 def _read_on(entry: "KeptCandidates") -> Iterator[int]:
     """A kept list's candidates, the search carried on past those found so far as a caller reads."""
     found = entry.found
-    i = 0
+    pos = 0
     while True:
-        if i < len(found):
-            yield found[i]
-            i += 1
-            continue
+        while pos < len(found):
+            yield found[pos]
+            pos += 1
         search = entry.search
         if search is None:
             return
-        nxt = next(search, None)
-        if nxt is None:
+        for oid in search:
+            found.append(oid)
+            pos += 1
+            yield oid
+            if pos != len(found):
+                break  # another reader carried the search on meanwhile: read what it found first
+        else:
             entry.search = None
             return
-        found.append(nxt)
 
 
 class KeptCandidates:
