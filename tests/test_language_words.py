@@ -48,6 +48,8 @@ class Words:
                 {"properties": {}}, text="the number of marks you made"),
             LanguageWord("amount", "times_marked", lambda ctx, node, subject: 1,
                          {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
+            LanguageWord("amount", "mark_round", lambda ctx, node, subject: 1,
+                         {"properties": {"player": {"enum": ["you", "event_player"]}}}, text="{whose} {nth} marking round"),
             LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked by you"),
             LanguageWord("filter", "mark_colour", lambda ctx, oid, obj, card, want: False,
@@ -168,3 +170,24 @@ def test_a_filter_word_that_is_its_value_is_an_adjective(catalog: Any) -> None:
     kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
                                                                     "where": {"mark_colour": "red"}}}}
     assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a Red unit."
+
+
+def test_an_ordinal_amount_word_in_a_range_reads_the_ordinals(catalog: Any) -> None:
+    """A plugin amount whose English names an ordinal ({nth}, {whose}) compared from 1 to 3 lists the ordinals:
+    after a static ability's effect and in a replacement, "during your first, second, or third ..."."""
+    def window(player: str, high: int) -> dict[str, Any]:
+        left = {"type": "mark_round", "player": player}
+        return {"type": "all", "of": [{"type": "compare", "left": left, "op": "ge", "right": 1},
+                                      {"type": "compare", "left": left, "op": "le", "right": high}]}
+    static = {"kind": "static", "while": window("you", 3),
+              "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
+    assert render_card({**MARKER, "abilities": [static]}, catalog) == \
+        "I can't be played during your first, second, or third marking round."
+    replacement = {"kind": "replacement", "replaces": {"event": "score"}, "if": window("event_player", 2),
+                   "instead": {"type": "draw", "amount": 1, "player": "event_player"}}
+    assert "would score 1 point from conquering or holding during their first or second marking round, " in \
+        render_card({**MARKER, "abilities": [replacement]}, catalog)
+    one = {"kind": "triggered", "when": {"event": MARK, "subject": "self"}, "effect": {"type": "draw", "amount": 1},
+           "if": {"type": "compare", "left": {"type": "mark_round"}, "op": "eq", "right": 1}}
+    assert render_card({**MARKER, "abilities": [one]}, catalog) == \
+        "When I become marked, if it's your first marking round, draw 1."

@@ -128,6 +128,9 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                 and self.styled("unless"):
             # "I don't deal combat damage unless I'm at a battlefield ..."
             return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
+        window = self.ordinal_window(ctx, cond)
+        if window is not None:
+            return [f"{s} during {window}" for s in same_subject(sentences, subj.text)]  # "... during your first turn"
         # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
         past = isinstance(cond, Mapping) and (cond.get("type") == "history" or about_the_turn(cond))
         prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
@@ -466,7 +469,10 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
 
 
 def replacement_text(self: Renderer, ctx: Ctx, body: Mapping[str, Any], head: str) -> str:
-    if "if" in body:
+    window = self.ordinal_window(ctx, body.get("if"))
+    if window is not None:
+        head += f" during {window}"  # "If a player would score ... during their first or second turn"
+    elif "if" in body:
         head += f" and {self.condition(ctx, body['if'])}"
     instead = self.text(ctx, body.get("instead"))
     cost = body.get("cost")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from riftscript.tools.render.phrases import (INTRANSITIVE, NOUNS, OPS, OPS_VALUE, PAST, PHASES, ZONES, Amt,
                                              Ctx, Node, article_for, is_int, keyword_display, mark, number_word,
-                                             plugin_word, series, state_word, third_singular)
+                                             ordinal, plugin_word, series, state_word, third_singular)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -111,9 +111,12 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
         if name in ("x", "keyword_value") and times == 1 and plus == 0:
             return Amt("X", equal="X")
     elif (word := plugin_word("amount", str(kind))) is not None and word.text:
-        # {of}: the object ("me"); {of_is}: it with its "to be" ("I'm", "it's")
+        # {of}: the object ("me"); {of_is}: it with its "to be" ("I'm", "it's"); {nth}, {whose}: an ordinal
         equal = word.text.format(of=self.obj(ctx, node.get("of", "self")),
-                                 of_is=self.subject(ctx, node.get("of", "self")).be())
+                                 of_is=self.subject(ctx, node.get("of", "self")).be(),
+                                 nth="current", whose=self.whose(ctx, node))
+        if "{nth}" in word.text:
+            equal = f"the ordinal number of {equal}"  # "the ordinal number of your current turn"
         if equal.startswith("the number of times "):
             per = " for each time " + equal.removeprefix("the number of times ")
     else:
@@ -127,10 +130,45 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
     return Amt(None, equal=equal)
 
 
+def whose(self: Renderer, ctx: Ctx, node: Mapping[str, Any]) -> str:
+    """The possessive of an amount's ``player``: "your" for you (the default), else "their"."""
+    return ctx.your() if node.get("player", "you") == "you" else "their"
+
+
+def ordinal_window(self: Renderer, ctx: Ctx, cond: Node) -> str | None:
+    """A plugin ordinal amount (``{nth}`` in its English: which one this is) from 1 up to 3, or equal to
+    one number, in the amount's words with the ordinals listed: "your first, second, or third turn"."""
+    if not isinstance(cond, Mapping):
+        return None
+    parts = cond.get("of") if cond.get("type") == "all" else [cond]
+    if not isinstance(parts, list) or not 1 <= len(parts) <= 2 or not all(
+            isinstance(p, Mapping) and p.get("type") == "compare" and is_int(p.get("right"))
+            and p.get("left") == parts[0].get("left") for p in parts):
+        return None
+    left = parts[0]["left"]
+    word = plugin_word("amount", str(left.get("type"))) if isinstance(left, Mapping) else None
+    if word is None or not word.text or "{nth}" not in word.text:
+        return None
+    bounds = {str(p.get("op", "ge")): int(p["right"]) for p in parts}
+    if set(bounds) == {"eq"}:
+        low = high = bounds["eq"]
+    elif set(bounds) == {"ge", "le"}:
+        low, high = bounds["ge"], bounds["le"]
+    else:
+        return None
+    if not 1 <= low <= high <= 3 or len(bounds) != len(parts):
+        return None
+    nth = series([ordinal(n) for n in range(low, high + 1)], "or")
+    return word.text.format(nth=nth, whose=self.whose(ctx, left), of="", of_is="")
+
+
 def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
     """A condition as a clause after "if" or "while"."""
     if not isinstance(cond, Mapping):
         return mark(f"condition {cond!r}")
+    window = self.ordinal_window(ctx, cond)
+    if window is not None:
+        return f"it's {window}"  # "it's their first or second turn"
     kind = cond.get("type")
     parts = cond.get("of")
     if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {

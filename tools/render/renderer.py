@@ -93,6 +93,8 @@ class Renderer:
     stat_phrases = conditions.stat_phrases
     amount = conditions.amount
     condition = conditions.condition
+    whose = conditions.whose
+    ordinal_window = conditions.ordinal_window
     event_name = conditions.event_name
     negated = conditions.negated
     exists = conditions.exists
