@@ -329,12 +329,6 @@ def _chosen_by_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> boo
                for item in g.state.chain)
 
 
-def _turns_taken(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: turns_taken}``: the turns you have begun, this one included (Ol' Poro: "your first, second,
-    or third turns")."""
-    return int(ctx.g.state.players[ctx.you].turns_taken)
-
-
 def name_card(ctx: Any, node: Node) -> None:
     """``{type: name_card, what: spell}``: the controller names a card of that type (any installed card's
     name); the name is remembered on the source as its ``named_card`` hook, for the filter ``name_named``."""
@@ -361,7 +355,9 @@ def _name_of(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
 
 def _turn_number(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: turn_number, player: P}``: which of that player's turns this is (their first is 1), 0 while it
-    is another player's turn (Otterpus: "during their first or second turn")."""
+    is another player's turn (Otterpus: "during their first or second turn"; Ol' Poro: "your first, second, or third
+    turns"). Its English names the turn ("{whose} {nth} turn"): compared from 1 up to 3 it reads "their first or
+    second turn"."""
     player = ctx.player(node.get("player", "you"))
     state = ctx.g.state
     return int(state.players[player].turns_taken) if state.turn_player == player else 0
@@ -412,11 +408,9 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "damage", _damage, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                   "required": ["of"]},
                      text="the damage marked on {of}", plugin=PLUGIN),
-        LanguageWord("amount", "turns_taken", _turns_taken, {"properties": {}}, text="the number of turns you have taken",
-                     plugin=PLUGIN),
         LanguageWord("amount", "turn_number", _turn_number,
                      {"properties": {"player": {"enum": ["you", "event_player"]}}},
-                     text="which of their turns this is", plugin=PLUGIN),
+                     text="{whose} {nth} turn", plugin=PLUGIN),
         LanguageWord("hook", "empower_limit", text="{subject} can be [Empowered] up to {value} times", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
