@@ -41,6 +41,7 @@ class Words:
     def riftscript_language(self) -> list[LanguageWord]:
         return [
             LanguageWord("state", MARK, lambda ctx, oid, obj: _marked(ctx, oid), text="marked"),
+            LanguageWord("state", "in_marked_combat", lambda ctx, oid, obj: False, text="in that combat"),
             LanguageWord("filter", MARK, lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked"),
             LanguageWord("amount", "marks", lambda ctx, node, subject: sum(
@@ -191,3 +192,14 @@ def test_an_ordinal_amount_word_in_a_range_reads_the_ordinals(catalog: Any) -> N
            "if": {"type": "compare", "left": {"type": "mark_round"}, "op": "eq", "right": 1}}
     assert render_card({**MARKER, "abilities": [one]}, catalog) == \
         "When I become marked, if it's your first marking round, draw 1."
+
+
+def test_a_state_naming_the_events_object_reads_inside_the_trigger(catalog: Any) -> None:
+    """A trigger on "a combat" ending whose condition starts with a state "in that combat" names the combat:
+    "When a combat that I was in ends, ..."; the rest of the condition stays an "if"."""
+    mine = {"type": "is", "subject": "self", "state": "in_marked_combat"}
+    alone = {"kind": "triggered", "when": {"event": "combat_end"}, "if": mine, "effect": {"type": "draw", "amount": 1}}
+    assert render_card({**MARKER, "abilities": [alone]}, catalog) == "When a combat that I was in ends, draw 1."
+    both = {**alone, "if": {"type": "all", "of": [mine, {"type": "is", "subject": "self", "state": MARK}]}}
+    assert render_card({**MARKER, "abilities": [both]}, catalog) == \
+        "When a combat that I was in ends, if I'm marked, draw 1."

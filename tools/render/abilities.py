@@ -2,6 +2,7 @@
 hooks, replacements, triggered and activated abilities, additional costs."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from riftscript.tools.render.phrases import (ZONES, Ctx, Node, Phrase, about_the_turn, article_for, attached_givers,
                                              cap, end_sentence, installed_catalog, is_int, keyword_display, mark,
                                              norm_kw, number_word, ordinal, same_subject, series, step_condition,
-                                             plugin_word, string_leaves)
+                                             plugin_word, state_word, string_leaves)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -587,6 +588,7 @@ def triggered(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], head: str = 
     if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
         inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
     cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+    head, cond = self.object_of_the_event(inner, ability.get("if"), head, cond)
     left = ability["if"].get("left") if isinstance(ability.get("if"), Mapping) else None
     if isinstance(left, Mapping) and left.get("type") == "variable" and set(left) == {"type", "name"}:
         inner = replace(inner, said=str(left["name"]))  # a later "deal that much" refers back to it
@@ -606,6 +608,26 @@ def triggered(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], head: str = 
     if ability.get("once_per_turn"):
         text = "Once each turn, " + (text if text.startswith(("I ", "I'")) else text[0].lower() + text[1:])
     return text
+
+
+def object_of_the_event(self: Renderer, ctx: Ctx, cond: Node, head: str, said: str) -> tuple[str, str]:
+    """A trigger on "a combat" ending whose condition is first that I'm "in that combat" (a state of my own
+    whose English names the event's noun) reads "When a combat that I was in ends, ..." (the rest of the
+    condition, if any, stays an "if")."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else [cond]
+    first = parts[0] if isinstance(parts, list) and parts else None
+    if not isinstance(first, Mapping) or set(first) != {"type", "subject", "state"} or first["type"] != "is" \
+            or first["subject"] != "self":
+        return head, said
+    state = state_word(str(first["state"]))
+    match = re.fullmatch(r"When (an?) (\w+) (\w+)", head)
+    if not state.startswith("in that ") or match is None or state.removeprefix("in that ") != match.group(2):
+        return head, said
+    rest = parts[1:]
+    head = f"When {match.group(1)} {match.group(2)} that {ctx.self_subj.text} was in {match.group(3)}"
+    if not rest:
+        return head, ""
+    return head, f"if {self.condition(ctx, rest[0] if len(rest) == 1 else {**cond, 'of': rest})}, "
 
 
 def reduction(self: Renderer, ctx: Ctx, cost: Node) -> tuple[Node, str]:

@@ -201,6 +201,7 @@ class Renderer:
     superseded = abilities.superseded
     implied_trigger = abilities.implied_trigger
     triggered = abilities.triggered
+    object_of_the_event = abilities.object_of_the_event
     reduction = abilities.reduction
     activated = abilities.activated
     paid_first = abilities.paid_first
