@@ -53,6 +53,8 @@ class Words:
                          {"properties": {"player": {"enum": ["you", "event_player"]}}}, text="{whose} {nth} marking round"),
             LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked by you"),
+            LanguageWord("filter", "marked_and_mine", lambda ctx, oid, obj, card, want: False,
+                         {"type": "boolean"}, text="you control"),
             LanguageWord("filter", "mark_colour", lambda ctx, oid, obj, card, want: False,
                          {"enum": ["red", "blue"]}, text="{value}"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
@@ -203,3 +205,12 @@ def test_a_state_naming_the_events_object_reads_inside_the_trigger(catalog: Any)
     both = {**alone, "if": {"type": "all", "of": [mine, {"type": "is", "subject": "self", "state": MARK}]}}
     assert render_card({**MARKER, "abilities": [both]}, catalog) == \
         "When a combat that I was in ends, if I'm marked, draw 1."
+
+
+def test_one_object_a_filter_word_says_you_control_reads_you_control_it(catalog: Any) -> None:
+    """A plugin filter worded "you control" (a battlefield, which has no controller key) in "if there is one"
+    reads "if you control a battlefield ..." rather than "if there is a battlefield you control ..."."""
+    held = {"type": "exists", "what": {"pick": "all", "what": "battlefield", "where": {"marked_and_mine": True}}}
+    cheaper = {"kind": "static", "affects": "self", "while": held, "modifiers": [{"type": "cost", "energy": 2}]}
+    assert render_card({**MARKER, "abilities": [cheaper]}, catalog) == \
+        "If you control a battlefield, I cost {2} less."

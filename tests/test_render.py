@@ -902,3 +902,18 @@ def test_a_keyword_printed_last_is_rendered_after_the_other_text() -> None:
     assert render_card({"type": "unit", "keywords": ["Deflect"], "abilities": [
         {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "effect": {"type": "draw", "amount": 1}}]},
         catalog).splitlines()[0] == "[Deflect]"
+
+
+def test_exactly_one_other_unit_of_yours_here_is_there_is() -> None:
+    """'if there is exactly one other unit you control here' (one unit, not a count of yours); two or three say
+    the number as a word ('exactly two units'); an invented unit."""
+    def here(count: int, location: str) -> dict[str, Any]:
+        return {"type": "exists", "at_least": count, "at_most": count, "what": {
+            "pick": "all", "what": "unit", "where": {"controller": "you", "location": location, "other": True}}}
+    held = {"kind": "triggered", "when": {"event": "hold", "subject": "self"}, "if": here(1, "here"),
+            "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[held])) == \
+        "When I hold, if there is exactly one other unit you control here, draw 1."
+    two = {**held, "if": here(2, "here")}
+    assert render_card(card(abilities=[two])) == "When I hold, if you have exactly two other units here, draw 1."
+

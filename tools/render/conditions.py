@@ -162,6 +162,26 @@ def ordinal_window(self: Renderer, ctx: Ctx, cond: Node) -> str | None:
     return word.text.format(nth=nth, whose=self.whose(ctx, left), of="", of_is="")
 
 
+def attacking_with_another(cond: Node) -> bool:
+    """The condition "<it>'s attacking with another unit" (an attacker not attacking alone)."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else None
+    return isinstance(parts, list) and len(parts) == 2 and isinstance(parts[0], Mapping) and parts[0] == {
+        "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
+        "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}
+
+
+def at_battlefield_with(cond: Node) -> bool:
+    """The condition "I'm at a battlefield with exactly N <units>" (at a battlefield, and so many there)."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else None
+    if not isinstance(parts, list) or len(parts) != 2 or parts[0] != {
+            "type": "is", "subject": "self", "state": "at_battlefield"} or not isinstance(parts[1], Mapping):
+        return False
+    found = parts[1].get("what")
+    return parts[1].get("type") == "exists" and parts[1].get("at_least", 1) == parts[1].get("at_most") \
+        and isinstance(found, Mapping) and isinstance(found.get("where"), Mapping) \
+        and found["where"].get("location") == "here" and set(found) <= {"pick", "what", "where"}
+
+
 def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
     """A condition as a clause after "if" or "while"."""
     if not isinstance(cond, Mapping):
@@ -171,15 +191,9 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
         return f"it's {window}"  # "it's their first or second turn"
     kind = cond.get("type")
     parts = cond.get("of")
-    if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
-            "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
-            "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}:
+    if attacking_with_another(cond) and isinstance(parts, list):
         return f"{self.subject(ctx, parts[0]['subject']).be()} attacking with another unit"
-    if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
-            "type": "is", "subject": "self", "state": "at_battlefield"} and isinstance(parts[1], Mapping) \
-            and parts[1].get("type") == "exists" and parts[1].get("at_least", 1) == parts[1].get("at_most") \
-            and isinstance(parts[1].get("what"), Mapping) and isinstance(parts[1]["what"].get("where"), Mapping) \
-            and parts[1]["what"]["where"].get("location") == "here" and set(parts[1]["what"]) <= {"pick", "what", "where"}:
+    if at_battlefield_with(cond) and isinstance(parts, list):
         # "I'm at a battlefield with exactly one other unit you control"
         found = parts[1]["what"]
         rest = {k: v for k, v in found["where"].items() if k != "location"}
@@ -301,7 +315,7 @@ def exists(self: Renderer, ctx: Ctx, cond: Mapping[str, Any], negate: bool = Fal
     if at_most is not None:
         # 'exists' counts one or more: at_most 1 is exactly one
         word = "exactly" if at_most == at_least else "at most"
-        return self.there_are(ctx, cond.get("what"), f"{word} {number_word(at_most) if at_most == 1 else at_most}")
+        return self.there_are(ctx, cond.get("what"), f"{word} {number_word(at_most) if at_most <= 3 else at_most}")
     return self.there_are(ctx, cond.get("what"), self.or_more(at_least) if at_least > 1 else "")
 
 
@@ -358,12 +372,19 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
     if zone and sel.get("whose") == "you" and quantity == "" and f" from {ctx.your()} " in f"{phrase} ":
         # one card of yours in a zone: "you have a <card> in your trash", not "there is a <card> from your trash"
         return f"{ctx.you().text} have {phrase.replace(f' from {ctx.your()} ', f' in {ctx.your()} ')}"
+    if owned and not zone and controller in ("friendly", "you") and quantity == "exactly one" \
+            and phrase.endswith(" here"):
+        # "there is exactly one other unit you control here" (one, not a count of yours)
+        return f"there is {phrase.removesuffix(' here')} {ctx.you().text} control here"
     if owned and not zone:
         verb = "have" if quantity and not (self.styled("control_counts") and quantity.endswith("or more")) \
             else "control"
         who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
             else f"an opponent {third_singular(verb)}"
         return f"{who} {phrase}"
+    mine = re.fullmatch(r"(an? \S+) you control\b(.*)", phrase)
+    if mine is not None and not plural:
+        return f"you control {mine.group(1)}{mine.group(2)}"  # "you control a battlefield with ..."
     return f"there {'are' if plural else 'is'} {phrase}"
 
 
