@@ -582,8 +582,8 @@ def test_at_a_battlefield_with_exactly_so_many_other_units() -> None:
                                    "where": {"controller": "you", "other": True, "location": "here", "tag": "Poro"}},
         "at_least": 2, "at_most": 2}]}
     static = {"kind": "static", "while": where, "modifiers": [{"type": "might", "amount": 1}]}
-    assert render_card(card(code="OGN-999", abilities=[static])).startswith(
-        "While I'm at a battlefield with exactly 2 other Poro units you control,")
+    assert render_card(card(code="OGN-999", abilities=[static])) == \
+        "I have +1 Might while I'm at a battlefield with exactly 2 other Poro units you control."
 
 
 def test_played_this_turn_conditions_share_one_sentence() -> None:
@@ -917,3 +917,18 @@ def test_exactly_one_other_unit_of_yours_here_is_there_is() -> None:
     two = {**held, "if": here(2, "here")}
     assert render_card(card(abilities=[two])) == "When I hold, if you have exactly two other units here, draw 1."
 
+
+def test_a_static_on_me_under_my_company_says_it_after() -> None:
+    """'I have +2 Might while I'm attacking with another unit' / '... while I'm at a battlefield with exactly
+    one other unit you control' (a condition about my company follows what I have; an invented unit)."""
+    attacking = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "attacker"},
+                                       {"type": "not", "of": {"type": "is", "subject": "self",
+                                                              "state": "attacking_alone"}}]}
+    might = {"kind": "static", "affects": "self", "while": attacking, "modifiers": [{"type": "might", "amount": 2}]}
+    assert render_card(card(abilities=[might])) == "I have +2 Might while I'm attacking with another unit."
+    company = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "at_battlefield"}, {
+        "type": "exists", "at_least": 1, "at_most": 1,
+        "what": {"pick": "all", "what": "unit", "where": {"controller": "you", "location": "here", "other": True}}}]}
+    shield = {**might, "while": company, "modifiers": [{"type": "keyword", "keyword": "Shield", "value": 3}]}
+    assert render_card(card(abilities=[shield])) == \
+        "I have [Shield 3] while I'm at a battlefield with exactly one other unit you control."

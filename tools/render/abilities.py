@@ -12,6 +12,8 @@ from riftscript.tools.render.phrases import (ZONES, Ctx, Node, Phrase, about_the
                                              norm_kw, number_word, ordinal, same_subject, series, step_condition,
                                              plugin_word, state_word, string_leaves)
 
+from riftscript.tools.render.conditions import at_battlefield_with, attacking_with_another
+
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
 
@@ -129,6 +131,9 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                 and self.styled("unless"):
             # "I don't deal combat damage unless I'm at a battlefield ..."
             return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
+        if affects == "self" and not moment and (attacking_with_another(cond) or at_battlefield_with(cond)):
+            # "I have +2 Might while I'm attacking with another unit": my company, said after what I have
+            return [f"{s} while {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
         window = self.ordinal_window(ctx, cond)
         if window is not None:
             return [f"{s} during {window}" for s in same_subject(sentences, subj.text)]  # "... during your first turn"
