@@ -932,3 +932,14 @@ def test_a_static_on_me_under_my_company_says_it_after() -> None:
     shield = {**might, "while": company, "modifiers": [{"type": "keyword", "keyword": "Shield", "value": 3}]}
     assert render_card(card(abilities=[shield])) == \
         "I have [Shield 3] while I'm at a battlefield with exactly one other unit you control."
+
+
+def test_enemy_cards_that_cant_be_played_are_cards_opponents_cant_play() -> None:
+    """'Opponents can't play spells with [Reaction]' (enemy cards in hand that can't be played; an invented unit);
+    one's own still 'can't be played'."""
+    theirs = {"kind": "static", "affects": {"pick": "all", "what": "spell", "zone": "hand",
+                                            "where": {"owner": "opponent", "keyword": "reaction"}},
+              "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
+    assert render_card(card(abilities=[theirs])) == "Opponents can't play spells with [Reaction]."
+    mine = {"kind": "static", "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
+    assert render_card(card(abilities=[mine])) == "I can't be played."

@@ -463,6 +463,8 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
             return f"{ctx.your()} spells and abilities can't be countered"
         return f"{subj.text} can't be countered"
     if hook == "cant_be_played":
+        if subj.plural and subj.text.startswith("enemy "):
+            return f"opponents can't play {subj.text.removeprefix('enemy ')}"  # the players who would play them
         return f"{subj.text} can't be played"
     if hook == "ignore_targeting_tax":
         if ctx.spell:
