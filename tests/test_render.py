@@ -943,3 +943,10 @@ def test_enemy_cards_that_cant_be_played_are_cards_opponents_cant_play() -> None
     assert render_card(card(abilities=[theirs])) == "Opponents can't play spells with [Reaction]."
     mine = {"kind": "static", "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
     assert render_card(card(abilities=[mine])) == "I can't be played."
+
+
+def test_a_card_listing_its_abilities_first_prints_its_keywords_after_them() -> None:
+    """The order of a card file's 'abilities' and 'keywords' is the order of its lines (an invented unit)."""
+    cheaper = {"kind": "static", "modifiers": [{"type": "cost", "energy": 1}]}
+    assert render_card(card(keywords=["Tank"], abilities=[cheaper])) == "[Tank]\nI cost {1} less."
+    assert render_card(card(abilities=[cheaper], keywords=["Tank"])) == "I cost {1} less.\n[Tank]"
