@@ -950,3 +950,14 @@ def test_a_card_listing_its_abilities_first_prints_its_keywords_after_them() -> 
     cheaper = {"kind": "static", "modifiers": [{"type": "cost", "energy": 1}]}
     assert render_card(card(keywords=["Tank"], abilities=[cheaper])) == "[Tank]\nI cost {1} less."
     assert render_card(card(abilities=[cheaper], keywords=["Tank"])) == "I cost {1} less.\n[Tank]"
+
+
+def test_each_player_chooses_a_unit_they_control_and_the_rest_go() -> None:
+    """'Each player chooses a unit they control. Banish the rest.' (an invented spell): one of a player's own
+    is 'a unit they control', and all but the chosen ones are 'the rest'."""
+    spell = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "for_each_player", "players": "each",
+         "effect": {"type": "select", "target": {"pick": "choose", "what": "unit", "where": {"controller": "you"},
+                                                 "as": "kept"}}},
+        {"type": "banish", "target": {"pick": "all", "what": "unit", "where": {"distinct_from": [{"named": "kept"}]}}}]}}
+    assert render_card(card(type="spell", abilities=[spell])).startswith("Each player chooses a unit they control. ")

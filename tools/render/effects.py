@@ -734,6 +734,9 @@ def e_select(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     if isinstance(target, Mapping) and target.get("pick") == "all" and "as" in target:
         return []  # names what is there now for a later step ("that battlefield"): nothing is chosen
     obj = self.obj(ctx, target)
+    if ctx.third and isinstance(target, Mapping) and obj.startswith("one of their ") and target.get("what") in NOUNS:
+        noun = NOUNS[str(target["what"])][0]  # "each player chooses a unit they control"
+        obj = f"{article_for(noun)} {noun} {ctx.you().text} control"
     return [Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj)]
 
 
