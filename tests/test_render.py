@@ -960,4 +960,5 @@ def test_each_player_chooses_a_unit_they_control_and_the_rest_go() -> None:
          "effect": {"type": "select", "target": {"pick": "choose", "what": "unit", "where": {"controller": "you"},
                                                  "as": "kept"}}},
         {"type": "banish", "target": {"pick": "all", "what": "unit", "where": {"distinct_from": [{"named": "kept"}]}}}]}}
-    assert render_card(card(type="spell", abilities=[spell])).startswith("Each player chooses a unit they control. ")
+    assert render_card(card(type="spell", abilities=[spell])) == \
+        "Each player chooses a unit they control. Banish the rest."

@@ -378,6 +378,10 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
     among = sel.get("among")
     filters = {k: v for k, v in where.items() if k not in ("other", "distinct_from")}
     other = bool(where.get("other") or where.get("distinct_from"))
+    apart = where.get("distinct_from")
+    if pick == "all" and mode == "default" and set(where) == {"distinct_from"} and set(sel) <= {"pick", "what", "where"} \
+            and isinstance(apart, list) and apart and all(isinstance(d, Mapping) and set(d) == {"named"} for d in apart):
+        return Phrase("the rest", plural=True)  # all but the ones named (chosen) before: "Kill the rest."
     if what == "player":
         return self.player_selection(ctx, sel, plural)
     if among is not None and what == "card" and not filters:
