@@ -35,7 +35,10 @@ class Words:
     @hookimpl
     def riftscript_effect_types(self) -> list[EffectType]:
         return [EffectType("mark", _mark, {"properties": {"target": {"$ref": "#/$defs/selector"}},
-                                           "required": ["target"]}, emits=(MARK,), text="mark {target}")]
+                                           "required": ["target"]}, emits=(MARK,), text="mark {target}"),
+                EffectType("each_marker", lambda ctx, node: None, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
+                                                                   "required": ["effect"]},
+                           text="each player who marked a unit this turn does this: {effect}")]
 
     @hookimpl
     def riftscript_language(self) -> list[LanguageWord]:
@@ -214,3 +217,11 @@ def test_one_object_a_filter_word_says_you_control_reads_you_control_it(catalog:
     cheaper = {"kind": "static", "affects": "self", "while": held, "modifiers": [{"type": "cost", "energy": 2}]}
     assert render_card({**MARKER, "abilities": [cheaper]}, catalog) == \
         "If you control a battlefield, I cost {2} less."
+
+
+def test_an_effect_inside_a_plugin_primitive_reads_as_its_english(catalog: Any) -> None:
+    """A primitive's field whose schema is an effect is worded by that effect's English in the template."""
+    ability = {"kind": "triggered", "when": {"event": MARK, "subject": "self"},
+               "effect": {"type": "each_marker", "effect": {"type": "draw", "amount": 1}}}
+    assert render_card({**MARKER, "abilities": [ability]}, catalog) == \
+        "When I become marked, each player who marked a unit this turn does this: draw 1."

@@ -30,16 +30,19 @@ def clauses(self: Renderer, ctx: Ctx, eff: Node) -> list[Clause]:
 def plugin_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
     """A plugin's effect primitive, from the English template it registered (EffectType.text):
     selectors read as objects (``{target}``) or possessives (``{target_poss}``), durations as " this turn",
-    amounts as numbers."""
+    amounts as numbers, and a field whose schema is an effect as that effect's English."""
     catalog = self.catalog if self.catalog is not None else installed_catalog()
     etype = catalog.effect_types.get(kind) if catalog is not None else None
     if etype is None or not etype.text:
         return [Clause(mark(f"unknown effect {kind!r}"))]
     fields: dict[str, str] = {"duration": self.duration(eff.get("duration"))}
+    props = (etype.schema or {}).get("properties") or {}
     for key, value in eff.items():
         if key in ("type", "note", "duration"):
             continue
-        if isinstance(value, str) and is_marked(self.obj(ctx, value)):
+        if props.get(key) == {"$ref": "#/$defs/effect"}:
+            fields[key] = self.text(ctx, value)  # an effect inside: its own English ("each [Add] {1}")
+        elif isinstance(value, str) and is_marked(self.obj(ctx, value)):
             fields[key] = value  # not a reference: a name (a token's)
         elif isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
             fields[key] = self.obj(ctx, value)
