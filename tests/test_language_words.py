@@ -61,6 +61,7 @@ class Words:
             LanguageWord("filter", "mark_colour", lambda ctx, oid, obj, card, want: False,
                          {"enum": ["red", "blue"]}, text="{value}"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
+            LanguageWord("event", "marks_fade", text="the marks fade"),
             LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
 
@@ -225,3 +226,9 @@ def test_an_effect_inside_a_plugin_primitive_reads_as_its_english(catalog: Any) 
                "effect": {"type": "each_marker", "effect": {"type": "draw", "amount": 1}}}
     assert render_card({**MARKER, "abilities": [ability]}, catalog) == \
         "When I become marked, each player who marked a unit this turn does this: draw 1."
+
+
+def test_an_event_no_player_makes_reads_alone(catalog: Any) -> None:
+    """A plugin event with no ``active`` verb, in a trigger naming no subject or player, is its English alone."""
+    ability = {"kind": "triggered", "when": {"event": "marks_fade", "here": True}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card({**MARKER, "abilities": [ability]}, catalog) == "When the marks fade here, draw 1."

@@ -208,6 +208,8 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
         if is_self or is_host:
             verb, _, obj = word.text.partition(" ")
             parts = TriggerParts(me, verb, obj)
+        elif not word.active and subject is None and player is None:
+            parts = TriggerParts(Phrase(""), "", word.text)  # no one makes it happen: "When combat starts here"
         else:
             # an event of a plugin's, about an object of any kind unless the trigger names one: "something else"
             anything = {"pick": "target", "what": "card", "zone": "in_play",
