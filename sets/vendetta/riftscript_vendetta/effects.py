@@ -140,7 +140,7 @@ def riftscript_effect_types() -> list[EffectType]:
                    text="{target_poss} base Might becomes {amount}{duration}"),
         EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
                                                      "required": ["effect"]},
-                   plugin=PLUGIN, text="the attacker and the defender each do this"),
+                   plugin=PLUGIN, text="the attacker and the defender each {effect}"),
     ]
 
 
@@ -415,6 +415,6 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
         LanguageWord("event", "banish", text="am banished", active="banish", plugin=PLUGIN),
-        LanguageWord("event", "combat_start", text="start a combat", active="start a combat at", plugin=PLUGIN),
+        LanguageWord("event", "combat_start", text="combat starts", plugin=PLUGIN),
         LanguageWord("event", "burn", text="am burned", active="burn", plugin=PLUGIN),
     ]
