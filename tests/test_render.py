@@ -962,3 +962,14 @@ def test_each_player_chooses_a_unit_they_control_and_the_rest_go() -> None:
         {"type": "banish", "target": {"pick": "all", "what": "unit", "where": {"distinct_from": [{"named": "kept"}]}}}]}}
     assert render_card(card(type="spell", abilities=[spell])) == \
         "Each player chooses a unit they control. Banish the rest."
+
+
+def test_a_battlefield_in_a_showdown_is_during_showdowns_here() -> None:
+    """'During showdowns here, spells cost {1} more.' (an invented battlefield's static while it is in a
+    showdown; a unit's stays 'While I'm in a showdown')."""
+    static = {"kind": "static", "affects": {"pick": "all", "what": "spell"},
+              "while": {"type": "is", "subject": "self", "state": "in_showdown"},
+              "modifiers": [{"type": "cost", "energy": 1, "increase": True}]}
+    assert render_card(card(type="battlefield", abilities=[static])) == \
+        "During showdowns here, spells cost {1} more."
+    assert render_card(card(abilities=[static])).startswith("While I'm in a showdown, ")

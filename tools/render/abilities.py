@@ -140,6 +140,8 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
         # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
         past = isinstance(cond, Mapping) and (cond.get("type") == "history" or about_the_turn(cond))
         prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
+        if self.type == "battlefield" and cond == {"type": "is", "subject": "self", "state": "in_showdown"}:
+            prefix = "during showdowns here, "  # a battlefield's showdowns are the ones at it
         sentences = [prefix + s for s in same_subject(sentences, subj.text)]
     return same_subject(sentences, subj.text)
 
