@@ -973,3 +973,13 @@ def test_a_battlefield_in_a_showdown_is_during_showdowns_here() -> None:
     assert render_card(card(type="battlefield", abilities=[static])) == \
         "During showdowns here, spells cost {1} more."
     assert render_card(card(abilities=[static])).startswith("While I'm in a showdown, ")
+
+
+def test_damage_equal_to_something_of_the_target_names_the_target_first() -> None:
+    """'Deal damage to a unit equal to its Might' (the amount speaks of the target: said after it); an amount
+    of something else, or damage a named source deals, keeps 'damage equal to ... to ...' (an invented spell)."""
+    own = {"kind": "spell", "effect": {"type": "deal_damage", "target": {"pick": "target", "what": "unit"},
+                                       "amount": {"type": "might", "of": "target"}}}
+    assert render_card(card(type="spell", abilities=[own])) == "Deal damage to a unit equal to its Might."
+    mine = {"kind": "spell", "effect": {**own["effect"], "amount": {"type": "might", "of": "self"}}}
+    assert render_card(card(type="spell", abilities=[mine])).startswith("Deal damage equal to ")

@@ -264,6 +264,8 @@ def e_deal_damage(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clau
         each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
             self.is_plural(target)) and not target.get("one_per_location") else ""
         dmg = f"{amount.num} to {each}{self.obj(ctx, target)}"
+    elif isinstance(raw := eff.get("amount"), Mapping) and raw.get("of") == "target" and not subject:
+        dmg = f"damage to {self.obj(ctx, target)} equal to {amount.equal}"  # the amount names it: said after it
     else:
         dmg = f"damage equal to {amount.equal} to {self.obj(ctx, target)}"
     return [Clause(f"{subject}{verb} {dmg}", subject=bool(subject))]
