@@ -983,3 +983,11 @@ def test_damage_equal_to_something_of_the_target_names_the_target_first() -> Non
     assert render_card(card(type="spell", abilities=[own])) == "Deal damage to a unit equal to its Might."
     mine = {"kind": "spell", "effect": {**own["effect"], "amount": {"type": "might", "of": "self"}}}
     assert render_card(card(type="spell", abilities=[mine])).startswith("Deal damage equal to ")
+
+
+def test_two_gifts_to_one_object_for_this_turn_share_the_verb() -> None:
+    """'Give me +2 Might and [Assault] this turn.' (an invented unit's trigger: two effects on me, one time)."""
+    both = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": {"type": "sequence", "steps": [
+        {"type": "modify_might", "target": "self", "amount": 2, "duration": "this_turn"},
+        {"type": "grant_keyword", "target": "self", "keyword": "Assault", "duration": "this_turn"}]}}
+    assert render_card(card(abilities=[both])) == "When I conquer, give me +2 Might and [Assault] this turn."

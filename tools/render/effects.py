@@ -84,8 +84,11 @@ def join(self: Renderer, ctx: Ctx, clauses: list[Clause]) -> str:
     sentences = []
     for i, group in enumerate(groups):
         texts = [c.text for c in group]
-        if len(texts) == 2 and (texts[0].startswith(("discard", "discards")) and group[1].group == "player"
-                                or "," in texts[0]):
+        given = shared_give(texts)
+        if given is not None:
+            sentence = given
+        elif len(texts) == 2 and (texts[0].startswith(("discard", "discards")) and group[1].group == "player"
+                                  or "," in texts[0]):
             sentence = f"{texts[0]}, then {texts[1]}"
         else:
             sentence = series(texts)
@@ -94,6 +97,20 @@ def join(self: Renderer, ctx: Ctx, clauses: list[Clause]) -> str:
             sentence = f"{ctx.actor.text if i == 0 else later} {sentence}"
         sentences.append(sentence if i == 0 else cap(sentence))
     return ". ".join(sentences)
+
+
+def shared_give(texts: list[str]) -> str | None:
+    """Two gifts to the same object for the same time as one: "give me +2 Might and [Ganking] this turn"."""
+    if len(texts) != 2 or not all(t.startswith("give ") and t.endswith(" this turn") for t in texts):
+        return None
+    first, second = (t.removesuffix(" this turn").split(" ") for t in texts)
+    same = 0
+    while same < min(len(first), len(second)) and first[same] == second[same]:
+        same += 1
+    gifts = [" ".join(first[same:]), " ".join(second[same:])]
+    if same < 2 or not all(g.startswith(("+", "-", "[")) for g in gifts):
+        return None
+    return " ".join(first[:same]) + f" {gifts[0]} and {gifts[1]} this turn"
 
 
 def chosen_by(self: Renderer, ctx: Ctx, target: Node) -> tuple[list[Clause], Node]:
