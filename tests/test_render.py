@@ -991,3 +991,13 @@ def test_two_gifts_to_one_object_for_this_turn_share_the_verb() -> None:
         {"type": "modify_might", "target": "self", "amount": 2, "duration": "this_turn"},
         {"type": "grant_keyword", "target": "self", "keyword": "Assault", "duration": "this_turn"}]}}
     assert render_card(card(abilities=[both])) == "When I conquer, give me +2 Might and [Assault] this turn."
+
+
+def test_a_computed_cost_bound_in_the_cost_with_style_says_no_more_than() -> None:
+    """'a gear with Energy cost no more than my Might' in a set that words costs 'with' (cost_with), 'at most
+    my Might' elsewhere (an invented unit of each)."""
+    kill = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": {
+        "type": "kill", "target": {"pick": "target", "what": "gear",
+                                   "where": {"energy_cost": {"max": {"type": "might", "of": "self"}}}}}}
+    assert render_card(spiritforged(abilities=[kill])).endswith("kill a gear with Energy cost no more than my Might.")
+    assert render_card(card(code="OGN-999", abilities=[kill])).endswith("with Energy cost at most my Might.")

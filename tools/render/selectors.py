@@ -315,7 +315,9 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
         other = self.obj(ctx, ofs[0]["of"])  # type: ignore[index]
         late.append(f"that {'cost' if plural else 'costs'} no more Energy and no more Power than {other}")
     elif cost_parts and computed:
-        late.append("with Energy cost " + " and ".join(cost_parts).replace("no more than", "at most"))
+        # a computed bound: "at most my Might" (the sets that word costs 'with': "no more than my Might")
+        late.append("with Energy cost " + " and ".join(cost_parts).replace(
+            "no more than", "no more than" if self.styled("cost_with") else "at most"))
     elif cost_parts and self.styled("cost_with"):
         energy, power = (isinstance(where.get(k), Mapping) for k in ("energy_cost", "power_cost"))
         if power and not energy and set(where["power_cost"]) == {"min"}:
