@@ -304,10 +304,10 @@ def _moved_between(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return at == bool(want)
 
 
-def _played_from_hand(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
-    """``played_from_hand: false``: a card played from anywhere other than its player's hand (the champion
+def _played_from_elsewhere(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``played_from_elsewhere: true``: a card played from anywhere other than its player's hand (the champion
     zone, a battlefield where it was hidden, a trash)."""
-    return (play_origin(ctx.g, oid) == "hand") == bool(want)
+    return (play_origin(ctx.g, oid) != "hand") == bool(want)
 
 
 def _fighting_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
@@ -386,8 +386,8 @@ def riftscript_language() -> list[LanguageWord]:
                      plugin=PLUGIN),
         LanguageWord("filter", "moved_between", _moved_between, {"type": "boolean"},
                      text="at a battlefield I moved to or from", plugin=PLUGIN),
-        LanguageWord("filter", "played_from_hand", _played_from_hand, {"type": "boolean"},
-                     text="played from anywhere other than your hand", plugin=PLUGIN),
+        LanguageWord("filter", "played_from_elsewhere", _played_from_elsewhere, {"type": "boolean"},
+                     text="from anywhere other than your hand", plugin=PLUGIN),
         LanguageWord("filter", "fighting_domain", _fighting_domain, {"$ref": "#/$defs/domain"},
                      text="in combat with an enemy {value} unit", plugin=PLUGIN),
         LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
