@@ -232,3 +232,14 @@ def test_an_event_no_player_makes_reads_alone(catalog: Any) -> None:
     """A plugin event with no ``active`` verb, in a trigger naming no subject or player, is its English alone."""
     ability = {"kind": "triggered", "when": {"event": "marks_fade", "here": True}, "effect": {"type": "draw", "amount": 1}}
     assert render_card({**MARKER, "abilities": [ability]}, catalog) == "When the marks fade here, draw 1."
+
+
+def test_a_chosen_unit_of_one_kind_or_another_reads_thats(catalog: Any) -> None:
+    """Alternatives that only add a phrase after the noun, under an adjective of the whole selection, read
+    "a friendly unit that's marked by you or that's in a base" (not "friendly a unit marked by you or ...")."""
+    target = {"pick": "target", "what": "unit",
+              "where": {"controller": "friendly", "any_of": [{"marked_by_you": True}, {"location": "base"}]}}
+    spell = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+             "effect": {"type": "kill", "target": target}}
+    assert render_card({**MARKER, "abilities": [spell]}, catalog) == \
+        "When I conquer, kill a friendly unit that's marked by you or that's in a base."
