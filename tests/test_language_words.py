@@ -54,6 +54,8 @@ class Words:
                          {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
             LanguageWord("amount", "mark_round", lambda ctx, node, subject: 1,
                          {"properties": {"player": {"enum": ["you", "event_player"]}}}, text="{whose} {nth} marking round"),
+            LanguageWord("filter", "bracket_marked", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
+                         {"type": "boolean"}, text="[Marked]"),
             LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked by you"),
             LanguageWord("filter", "marked_and_mine", lambda ctx, oid, obj, card, want: False,
@@ -243,3 +245,12 @@ def test_a_chosen_unit_of_one_kind_or_another_reads_thats(catalog: Any) -> None:
              "effect": {"type": "kill", "target": target}}
     assert render_card({**MARKER, "abilities": [spell]}, catalog) == \
         "When I conquer, kill a friendly unit that's marked by you or that's in a base."
+
+
+def test_your_units_in_a_bracketed_plugin_state_read_that_are(catalog: Any) -> None:
+    """A plugin filter worded like a keyword ("[Marked]") on all of your units reads after the noun:
+    "Your units that are [Marked] have +1 Might"."""
+    static = {"kind": "static", "affects": {"pick": "all", "what": "unit",
+                                            "where": {"controller": "you", "bracket_marked": True}},
+              "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card({**MARKER, "abilities": [static]}, catalog) == "Your units that are [Marked] have +1 Might."

@@ -543,8 +543,14 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
         if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
             adjs.remove(tag)
             noun = tag + "s"
+        # a plugin's keyword-like state ("[Empowered]") follows: "your units that are [Empowered]"
+        bracketed = {word.text for k, v in filters.items()
+                     if v is True and (word := plugin_word("filter", str(k))) is not None and word.text.startswith("[")}
+        states = [a for a in adjs if a in bracketed]
+        adjs = [a for a in adjs if a not in states]
         words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [noun])
-        return Phrase(" ".join([words] + posts), plural=plural)
+        that = [f"that {'are' if plural else 'is'} {series(states)}"] if states else []
+        return Phrase(" ".join([words] + that + posts), plural=plural)
     if mode == "each" and yours and not ctx.third and not sel.get("zone") and what in NOUNS \
             and noun in NOUNS[what]:
         # "for each of your units with [Temporary] here"
