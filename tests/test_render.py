@@ -1001,3 +1001,10 @@ def test_a_computed_cost_bound_in_the_cost_with_style_says_no_more_than() -> Non
                                    "where": {"energy_cost": {"max": {"type": "might", "of": "self"}}}}}}
     assert render_card(spiritforged(abilities=[kill])).endswith("kill a gear with Energy cost no more than my Might.")
     assert render_card(card(code="OGN-999", abilities=[kill])).endswith("with Energy cost at most my Might.")
+
+
+def test_a_unit_here_dies() -> None:
+    """'When a friendly unit here dies' (the place belongs to the unit that dies; an invented battlefield)."""
+    dies = {"kind": "triggered", "when": {"event": "die", "what": "unit", "subject": {"controller": "friendly"},
+                                          "here": True}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(type="battlefield", abilities=[dies])) == "When a friendly unit here dies, draw 1."

@@ -223,7 +223,9 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
     if by:
         extra.append({"spell": "with a spell", "ability": "with an ability", "combat": "in combat",
                       "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), mark(f"by {by}")))
-    if t.get("here") and event not in ("chosen", "return_to_hand"):
+    if t.get("here") and event == "die" and not is_self and not parts.rest:
+        parts = replace(parts, subject=replace(parts.subject, text=parts.subject.text + " here"))  # "a unit here dies"
+    elif t.get("here") and event not in ("chosen", "return_to_hand"):
         extra.append("here")
     spent = ""
     if is_int(t.get("min_spent")):
