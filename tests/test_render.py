@@ -1008,3 +1008,16 @@ def test_a_unit_here_dies() -> None:
     dies = {"kind": "triggered", "when": {"event": "die", "what": "unit", "subject": {"controller": "friendly"},
                                           "here": True}, "effect": {"type": "draw", "amount": 1}}
     assert render_card(card(type="battlefield", abilities=[dies])) == "When a friendly unit here dies, draw 1."
+
+
+def test_the_next_card_with_no_time_limit_is_your_next_card() -> None:
+    """'your next spell costs {2} less' (a discount for one play, however late; an invented unit); with a
+    time limit it stays 'the next spell you play this turn'."""
+    cheaper = {"type": "create_effect", "duration": "permanent", "uses": 1, "static": {
+        "affects": {"pick": "all", "what": "spell", "where": {"owner": "you"}},
+        "modifiers": [{"type": "cost", "energy": 2}]}}
+    trigger = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": cheaper}
+    assert render_card(card(abilities=[trigger])) == "When I conquer, your next spell costs {2} less."
+    this_turn = {**trigger, "effect": {**cheaper, "duration": "this_turn"}}
+    assert render_card(card(abilities=[this_turn])) == \
+        "When I conquer, the next spell you play this turn costs {2} less."

@@ -289,6 +289,8 @@ def lasting_static(self: Renderer, ctx: Ctx, body: Mapping[str, Any], uses: Node
                 # "your non-token units cost {1} more to play this turn"
                 subject = Phrase(" ".join([ctx.your()] + adjs + [noun] + posts + late), plural=True)
                 when = " to play" + when
+            elif single and not when and not posts and not late:
+                subject = Phrase(" ".join([ctx.your(), "next"] + adjs + [noun]))  # no time limit: "your next card"
             else:
                 words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
                 subject = Phrase(" ".join((["the next"] if single else []) + words) + when, plural=not single)
