@@ -1021,3 +1021,18 @@ def test_the_next_card_with_no_time_limit_is_your_next_card() -> None:
     this_turn = {**trigger, "effect": {**cheaper, "duration": "this_turn"}}
     assert render_card(card(abilities=[this_turn])) == \
         "When I conquer, the next spell you play this turn costs {2} less."
+
+
+def test_two_options_each_player_carries_out_are_listed() -> None:
+    """An ability's two short options read inline ('discard or draw 1'), but two that each player carries out
+    are listed under 'choose one —' (an invented unit)."""
+    def each(effect: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "for_each_player", "players": "each", "effect": effect}
+    options = [{"effect": each({"type": "discard", "amount": 1})}, {"effect": each({"type": "draw", "amount": 1})}]
+    trigger = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+               "effect": {"type": "choose_one", "options": options}}
+    assert render_card(card(abilities=[trigger])) == \
+        "When I conquer, choose one —\n• Each player discards 1.\n• Each player draws 1."
+    mine = {**trigger, "effect": {"type": "choose_one", "options": [
+        {"effect": {"type": "discard", "amount": 1}}, {"effect": {"type": "draw", "amount": 1}}]}}
+    assert render_card(card(abilities=[mine])) == "When I conquer, discard or draw 1."

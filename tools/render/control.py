@@ -150,8 +150,10 @@ def e_choose_one(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Claus
         return [Clause(f"{ctx.v('choose')} one to give {whom}{self.duration(grants[0].get('duration'))} —{kws}")]
     labelled = ctx.third or chooser not in (None, "you")
     plain = [o for o in options if isinstance(o, Mapping) and set(o) <= {"label", "effect"}]
+    each_player = all(isinstance(o.get("effect"), Mapping) and o["effect"].get("type") == "for_each_player"
+                      for o in plain)  # options that each player carries out are listed
     if len(plain) == 2 == len(options) and count == 1 and not labelled and by_domain is None \
-            and not eff.get("not_chosen_this_turn") and not ctx.spell:
+            and not eff.get("not_chosen_this_turn") and not ctx.spell and not each_player:
         # an ability's two simple options: "draw 2 or channel 1", "stun or ready a unit" (a spell lists them)
         texts = [self.text(ctx, o.get("effect")) for o in plain]
         if not any(". " in t or "\n" in t or ", " in t for t in texts):
