@@ -1036,3 +1036,12 @@ def test_two_options_each_player_carries_out_are_listed() -> None:
     mine = {**trigger, "effect": {"type": "choose_one", "options": [
         {"effect": {"type": "discard", "amount": 1}}, {"effect": {"type": "draw", "amount": 1}}]}}
     assert render_card(card(abilities=[mine])) == "When I conquer, discard or draw 1."
+
+
+def test_keywords_for_a_while_to_one_object_chosen_now_are_given() -> None:
+    """'give a unit [Tank] this turn' for a lasting effect whose static only gives keywords to one object chosen
+    as it is made (it read 'choose a unit. It has [Tank] this turn'; an invented spell)."""
+    lasting = {"type": "create_effect", "duration": "this_turn", "affects": {"pick": "target", "what": "unit"},
+               "static": {"modifiers": [{"type": "keyword", "keyword": "Tank"}]}}
+    assert render_card(card(type="spell", abilities=[{"kind": "spell", "effect": lasting}])) == \
+        "Give a unit [Tank] this turn."

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from riftscript.tools.render.phrases import (Clause, Ctx, Node, Phrase, cap, chosen_inline, did_kill_after_kill,
                                              end_sentence, granted_tag, hoist_named_locations, is_int, is_unless,
-                                             mark, merge_gives, merge_grants, number_word, series, third_singular,
-                                             type_cases)
+                                             keywords_only, mark, merge_gives, merge_grants, number_word, series,
+                                             third_singular, type_cases)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -219,6 +219,16 @@ def e_create_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Cl
     affects = eff.get("affects")
     out: list[Clause] = []
     inner = ctx
+    static = eff.get("static")
+    given = keywords_only({"kind": "static", **static}) if isinstance(static, Mapping) and set(static) == {
+        "modifiers"} else None
+    if given is not None and isinstance(affects, Mapping) and affects.get("pick") == "target" \
+            and "named" not in affects and not affects.get("count") and duration in ("this_turn", "this_combat"):
+        # keywords for a while to one object chosen now: "give a spell in your trash [Flow] ... this turn"
+        chosen = self.obj(ctx, affects)
+        it = replace(ctx, self_subj=Phrase("it"), self_obj="it", self_poss="its")
+        names = series([self.keyword_use(k, v, it) for k, v in given])
+        return [Clause(f"{ctx.v('give')} {chosen} {names} {'this turn' if duration == 'this_turn' else 'this combat'}")]
     if affects is not None and affects != "self":
         if isinstance(affects, Mapping) and affects.get("what") == "player":
             it = self.subject(ctx, affects)  # "its controller can't play spells this turn"
