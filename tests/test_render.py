@@ -319,10 +319,11 @@ def test_cost_less_to_minimum_style() -> None:
 
 
 def test_a_trigger_on_the_first_card_of_a_turn_says_first() -> None:
-    """'When you play your first gear in a turn' (nth_this_turn: 1 is a limit too; an invented unit)."""
+    """'When you play your first gear each turn' (nth_this_turn: 1 is a limit too, said as 'the first time each
+    turn' is; an invented unit)."""
     first = {"kind": "triggered", "when": {"event": "played", "what": "gear", "player": "you", "nth_this_turn": 1},
              "effect": {"type": "draw", "amount": 1}}
-    assert render_card(card(abilities=[first])) == "When you play your first gear in a turn, draw 1."
+    assert render_card(card(abilities=[first])) == "When you play your first gear each turn, draw 1."
 
 
 def spiritforged(**fields: Any) -> dict[str, Any]:

@@ -52,10 +52,10 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
                 parts = replace(parts, rest=parts.rest + self.from_hidden())
         else:
             noun = other_np("card").text
-            if is_int(nth) and nth >= 1:  # "your first card in a turn" (1 is a limit too)
+            if is_int(nth) and nth >= 1:  # "your second card in a turn", "your first card each turn"
                 kind = NOUNS.get(str(what or "card"), ("card", "cards"))[0]
                 noun = f"{ctx.your() if player != 'opponent' else 'their'} {ordinal(nth)} {kind}"
-                suffix = " in a turn"
+                suffix = " each turn" if nth == 1 else " in a turn"  # the first, as "the first time each turn"
             if is_int(t.get("min_cost")):
                 noun += " that costs {" + str(t["min_cost"]) + "} or more"
             if t.get("from_hidden"):
