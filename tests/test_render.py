@@ -1046,3 +1046,14 @@ def test_keywords_for_a_while_to_one_object_chosen_now_are_given() -> None:
                "static": {"modifiers": [{"type": "keyword", "keyword": "Tank"}]}}
     assert render_card(card(type="spell", abilities=[{"kind": "spell", "effect": lasting}])) == \
         "Give a unit [Tank] this turn."
+
+
+def test_an_ability_for_this_turn_to_an_object_named_before_is_given() -> None:
+    """'Ready a unit. Give it "{1}: Ready me." this turn.' (a lasting effect granting one ability to an object named
+    before; an invented spell)."""
+    spell = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "ready", "target": {"pick": "target", "what": "unit"}},
+        {"type": "create_effect", "duration": "this_turn", "affects": "it", "static": {"modifiers": [
+            {"type": "grant_ability", "ability": {"kind": "activated", "cost": {"energy": 1},
+                                                  "effect": {"type": "ready", "target": "self"}}}]}}]}}
+    assert 'give it "{1}: Ready me." this turn' in render_card(card(type="spell", abilities=[spell]))

@@ -229,6 +229,15 @@ def e_create_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Cl
         it = replace(ctx, self_subj=Phrase("it"), self_obj="it", self_poss="its")
         names = series([self.keyword_use(k, v, it) for k, v in given])
         return [Clause(f"{ctx.v('give')} {chosen} {names} {'this turn' if duration == 'this_turn' else 'this combat'}")]
+    mods = static.get("modifiers") if isinstance(static, Mapping) else None
+    if (affects == "it" or isinstance(affects, Mapping) and set(affects) == {"named"}) and duration == "this_turn" \
+            and isinstance(static, Mapping) and set(static) == {"modifiers"} and isinstance(mods, list) \
+            and len(mods) == 1 and isinstance(mods[0], Mapping) and mods[0].get("type") == "grant_ability" \
+            and isinstance(mods[0].get("ability"), Mapping):
+        # an ability for this turn to an object named before: "give it "{1}: Ready me." this turn"
+        speaker = replace(ctx, self_subj=Phrase("I", person=1), self_obj="me", self_poss="my")
+        quoted = self.activated(speaker, mods[0]["ability"], [])
+        return [Clause(f'{ctx.v("give")} {self.obj(ctx, affects)} "{quoted}" this turn', group="ref")]
     if affects is not None and affects != "self":
         if isinstance(affects, Mapping) and affects.get("what") == "player":
             it = self.subject(ctx, affects)  # "its controller can't play spells this turn"
