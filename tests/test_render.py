@@ -1057,3 +1057,15 @@ def test_an_ability_for_this_turn_to_an_object_named_before_is_given() -> None:
             {"type": "grant_ability", "ability": {"kind": "activated", "cost": {"energy": 1},
                                                   "effect": {"type": "ready", "target": "self"}}}]}}]}}
     assert 'give it "{1}: Ready me." this turn' in render_card(card(type="spell", abilities=[spell]))
+
+
+def test_two_things_for_this_turn_to_one_object_say_the_time_first() -> None:
+    """'This turn, double a unit's Might and give it "{1}: Ready me."' (the second done to the first's object, both
+    for this turn; an invented spell)."""
+    spell = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "modify_might", "target": {"pick": "target", "what": "unit"}, "double": True, "duration": "this_turn"},
+        {"type": "create_effect", "duration": "this_turn", "affects": "it", "static": {"modifiers": [
+            {"type": "grant_ability", "ability": {"kind": "activated", "cost": {"energy": 1},
+                                                  "effect": {"type": "ready", "target": "self"}}}]}}]}}
+    assert render_card(card(type="spell", abilities=[spell])) == \
+        'This turn, double a unit\'s Might and give it "{1}: Ready me."'

@@ -87,6 +87,10 @@ def join(self: Renderer, ctx: Ctx, clauses: list[Clause]) -> str:
         given = shared_give(texts)
         if given is not None:
             sentence = given
+        elif len(texts) == 2 and all(t.endswith(" this turn") and t.count("this turn") == 1 for t in texts) \
+                and group[1].group == "ref" and not group[0].subject:
+            # two things done for this turn, the second to the object of the first: the time once, first
+            sentence = "this turn, " + " and ".join(t.removesuffix(" this turn") for t in texts)
         elif len(texts) == 2 and (texts[0].startswith(("discard", "discards")) and group[1].group == "player"
                                   or "," in texts[0]):
             sentence = f"{texts[0]}, then {texts[1]}"
