@@ -632,7 +632,7 @@ def object_of_the_event(self: Renderer, ctx: Ctx, cond: Node, head: str, said: s
     match = re.fullmatch(r"When (an?) (\w+) (\w+)", head)
     if not state.startswith("in that ") or match is None or state.removeprefix("in that ") != match.group(2):
         return head, said
-    rest = parts[1:]
+    rest = parts[1:] if isinstance(parts, list) else []
     head = f"When {match.group(1)} {match.group(2)} that {ctx.self_subj.text} was in {match.group(3)}"
     if not rest:
         return head, ""

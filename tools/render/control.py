@@ -226,8 +226,8 @@ def e_create_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Cl
             and "named" not in affects and not affects.get("count") and duration in ("this_turn", "this_combat"):
         # keywords for a while to one object chosen now: "give a spell in your trash [Flow] ... this turn"
         chosen = self.obj(ctx, affects)
-        it = replace(ctx, self_subj=Phrase("it"), self_obj="it", self_poss="its")
-        names = series([self.keyword_use(k, v, it) for k, v in given])
+        its = replace(ctx, self_subj=Phrase("it"), self_obj="it", self_poss="its")
+        names = series([self.keyword_use(k, v, its) for k, v in given])
         return [Clause(f"{ctx.v('give')} {chosen} {names} {'this turn' if duration == 'this_turn' else 'this combat'}")]
     mods = static.get("modifiers") if isinstance(static, Mapping) else None
     if (affects == "it" or isinstance(affects, Mapping) and set(affects) == {"named"}) and duration == "this_turn" \

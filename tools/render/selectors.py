@@ -453,14 +453,14 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
                 words = f"{article_for(words)} {words}"
             alt_texts.append(" ".join([words] + a_posts + a_late))
         noun = series(alt_texts, "or" if not plural else "and") + (" units" if tags_only and plural else "")
-        shapes = [self.filter_words(ctx, a, what, plural) for a in alternatives if isinstance(a, Mapping)]
-        if full and not plural and adjs and all(not a and not la and p for a, _, p, la in shapes):
+        shapes = [self.filter_words(ctx, alt, what, plural) for alt in alternatives if isinstance(alt, Mapping)]
+        if full and not plural and adjs and all(not s_adjs and not s_late and s_posts
+                                                for s_adjs, _, s_posts, s_late in shapes):
             # "a friendly unit that's in combat with ... or that's being chosen by ...": one noun, its kinds after
-            head = " ".join((["another"] if other else []) + adjs)
-            words = f"{head} {NOUNS.get(what, (what, what))[0]}"
-            kinds = series([f"that's {' '.join(p)}" for _, _, p, _ in shapes], "or")
-            text = " ".join(x for x in [words if other else f"{article_for(words)} {words}", kinds] + posts + late if x)
-            return Phrase(text, plural=plural)
+            one = " ".join((["another"] if other else []) + adjs + [NOUNS.get(what, (what, what))[0]])
+            alt_that = series([f"that's {' '.join(s_posts)}" for _, _, s_posts, _ in shapes], "or")
+            said = " ".join(x for x in [one if other else f"{article_for(one)} {one}", alt_that] + posts + late if x)
+            return Phrase(said, plural=plural)
         if full and not plural:
             head = " ".join(adjs)
             quant = "another " if other else ""
