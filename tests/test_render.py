@@ -65,6 +65,15 @@ def test_triggered_with_condition_and_player_event() -> None:
     assert render_card(unit) == "When an opponent plays a spell, if you have two or fewer cards in your hand, draw 1."
 
 
+def test_an_activation_trigger_with_a_minimum_cost_names_the_cost() -> None:
+    unit = card(abilities=[{"kind": "triggered", "when": {"event": "activate", "player": "you", "min_cost": 7},
+                            "effect": {"type": "draw", "amount": 1}}])
+    assert render_card(unit) == "When you use an activated ability that costs {7} or more, draw 1."
+    gear = card(abilities=[{"kind": "triggered", "when": {"event": "activate", "player": "you", "what": "gear"},
+                            "effect": {"type": "draw", "amount": 1}}])
+    assert render_card(gear) == "When you use an activated ability of a gear, draw 1."
+
+
 def test_activated_with_timing_and_cost() -> None:
     gear = card(type="gear", abilities=[{"kind": "activated", "cost": {"energy": 2, "exhaust_self": True},
                                          "timing": "reaction", "effect": {

@@ -188,7 +188,10 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
     elif event == "activate":
         kind = NOUNS.get(str(what), (str(what), ""))[0] if what else "card"
         whose = ctx.self_obj if is_self else article_for(kind) + " " + kind
-        parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        if what or is_self or not is_int(t.get("min_cost")):
+            parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        else:  # "an activated ability with Energy cost {7} or more", of any card
+            parts = TriggerParts(player_phrase, "use", "an activated ability that costs {" + str(t["min_cost"]) + "} or more")
     elif event == "reveal":
         parts = TriggerParts(player_phrase, "reveal", ctx.self_obj if is_self else "a card")
     elif event == "return_to_hand":
