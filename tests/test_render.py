@@ -1078,3 +1078,17 @@ def test_two_things_for_this_turn_to_one_object_say_the_time_first() -> None:
                                                   "effect": {"type": "ready", "target": "self"}}}]}}]}}
     assert render_card(card(type="spell", abilities=[spell])) == \
         'This turn, double a unit\'s Might and give it "{1}: Ready me."'
+
+
+def test_entering_ready_unless_a_score_is_near_says_if_not() -> None:
+    """Under 'unless', a static that changes how I enter keeps its negated condition first ('If your score is not
+    within 3 points of the Victory Score, I enter ready.'; an invented unit of a set with the style)."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["unless"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    near = {"type": "compare", "left": {"type": "stat", "stat": "points"}, "op": "ge",
+            "right": {"type": "stat", "stat": "victory_score", "plus": -3}}
+    ready = {"kind": "static", "while": {"type": "not", "of": near}, "modifiers": [{"type": "enter_ready"}]}
+    assert render_card(card(abilities=[ready]), styled) == \
+        "If your score is not within 3 points of the Victory Score, I enter ready."

@@ -128,7 +128,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                 and all(isinstance(m, Mapping) and m.get("type") in ("cost", "ability_cost") for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
         if isinstance(cond, Mapping) and cond.get("type") == "not" and isinstance(cond.get("of"), Mapping) \
-                and self.styled("unless"):
+                and self.styled("unless") and not moment:
             # "I don't deal combat damage unless I'm at a battlefield ..."
             return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
         if affects == "self" and not moment and (attacking_with_another(cond) or at_battlefield_with(cond)):

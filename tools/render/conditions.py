@@ -300,6 +300,9 @@ def negated(self: Renderer, ctx: Ctx, cond: Node) -> str:
             return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
         if kind == "keyword":
             return f"{self.keyword_label(cond)} is not active"
+        said = self.compare(ctx, cond) if kind == "compare" else ""
+        if " is within " in said:
+            return said.replace(" is within ", " is not within ", 1)  # "your score is not within 3 points of ..."
         flipped = {"ge": "lt", "gt": "le", "le": "gt", "lt": "ge", "eq": "ne", "ne": "eq"}
         if kind == "compare" and cond.get("op", "ge") in flipped:
             return self.compare(ctx, {**cond, "op": flipped[str(cond.get("op", "ge"))]})
