@@ -1092,3 +1092,11 @@ def test_entering_ready_unless_a_score_is_near_says_if_not() -> None:
     ready = {"kind": "static", "while": {"type": "not", "of": near}, "modifiers": [{"type": "enter_ready"}]}
     assert render_card(card(abilities=[ready]), styled) == \
         "If your score is not within 3 points of the Victory Score, I enter ready."
+
+
+def test_the_next_damage_prevented_is_damage_that_would_be_dealt() -> None:
+    """'Prevent the next 3 damage that would be dealt to a unit this turn.' (an invented spell)."""
+    spell = {"kind": "spell", "effect": {"type": "prevent_damage", "target": {"pick": "target", "what": "unit"},
+                                         "amount": 3, "duration": "this_turn"}}
+    assert render_card(card(type="spell", abilities=[spell])) == \
+        "Prevent the next 3 damage that would be dealt to a unit this turn."

@@ -704,6 +704,8 @@ def e_prevent_damage(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[C
         return [Clause(f"the next time {self.obj(ctx, target)} would be dealt damage"
                        f"{self.duration(eff.get('duration'))}, prevent it", subject=True)]
     to = f" to {self.obj(ctx, target)}" if target is not None else ""
+    if "amount" in eff and target is not None and source == "damage":
+        to = f" that would be dealt to {self.obj(ctx, target)}"  # "the next 3 damage that would be dealt to it"
     return [Clause(f"{ctx.v('prevent')} {what}{to}{self.duration(eff.get('duration'))}")]
 
 
