@@ -8,7 +8,8 @@ and the slowest decisions with the number of objects on the board, so a change t
 checked against the issue's target (a decision at the default level within 1 s) by running this script on
 each revision, one after the other, in one sitting.  Usage:
 
-    python3 benchmarks/decision_time.py [--pairing greedy mcts] [--agent mcts] [--games 0 1 18 75]
+    python3 benchmarks/decision_time.py [--pairing greedy mcts] [--agent mcts] [--as mcts@100,130000]
+                                        [--games 0 1 18 75]
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import ladder  # noqa: E402  (the ladder's seeding, decks and agents)
 
 
-def replay(a: str, b: str, agent: str, index: int) -> list[tuple[float, int, int]]:
+def replay(a: str, b: str, agent: str, index: int, timed_as: str | None = None) -> list[tuple[float, int, int]]:
     """(processor seconds, legal actions, board objects) of each of the agent's decisions with a choice
     in ladder game ``index`` of the pairing a-b (seed 0; the ladder names a pairing in its agents' order)."""
     from riftscript.core.engine.game import Game
@@ -33,7 +34,8 @@ def replay(a: str, b: str, agent: str, index: int) -> list[tuple[float, int, int
     decks = list(ladder.DECK_PAIRS[seed % len(ladder.DECK_PAIRS)])
     seats = [a, b] if index % 2 == 0 else [b, a]
     game = Game.new(catalog, decks, seed=seed, names=[d.split()[0] for d in decks])
-    agents = [ladder._agent(catalog, name, seed * 7919 + i) for i, name in enumerate(seats)]
+    agents = [ladder._agent(catalog, timed_as if timed_as and name == agent else name, seed * 7919 + i)
+              for i, name in enumerate(seats)]
     out: list[tuple[float, int, int]] = []
     while not game.over:
         decision = game.pending_decision()
@@ -54,6 +56,8 @@ def main() -> None:
     parser.add_argument("--pairing", nargs=2, default=["greedy", "mcts"], metavar=("A", "B"),
                         help="the ladder's pairing, in its order (greedy mcts: greedy vs the default level)")
     parser.add_argument("--agent", default=None, help="the agent timed (default: B)")
+    parser.add_argument("--as", dest="timed_as", default=None,
+                        help="play the timed agent's seat with this agent instead (mcts@100,130000: another budget)")
     parser.add_argument("--games", nargs="+", type=int, default=[0, 1, 18, 75],
                         help="ladder game indexes (18 and 75 hold the slowest decisions the ladder saw)")
     args = parser.parse_args()
@@ -61,7 +65,7 @@ def main() -> None:
     agent = args.agent or b
     times: list[tuple[float, int, int, int]] = []
     for index in args.games:
-        rows = replay(a, b, agent, index)
+        rows = replay(a, b, agent, index, args.timed_as)
         times += [(spent, legal, board, index) for spent, legal, board in rows]
         print(f"game {index}: {len(rows)} decisions, slowest {max((r[0] for r in rows), default=0):.3f} s",
               flush=True)

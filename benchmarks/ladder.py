@@ -96,11 +96,13 @@ def revision() -> str:
 
 
 def _agent(catalog: Any, name: str, seed: int) -> Any:
-    """An installed agent by name, or ``mcts@N``: the search agent with N iterations a decision."""
+    """An installed agent by name, or ``mcts@N`` (``mcts@N,W``): the search agent with N iterations a
+    decision (and a work budget of W)."""
     if "@" in name:
         from riftscript.plugins.mcts import MCTSAgent
 
-        return MCTSAgent(seed, iterations=int(name.split("@")[1]))
+        budget = name.split("@")[1].split(",")
+        return MCTSAgent(seed, iterations=int(budget[0]), work=int(budget[1]) if len(budget) > 1 else None)
     from riftscript.tools.play import make_agents
 
     return make_agents(catalog, [name], seed)[0]

@@ -13,8 +13,10 @@ rollouts, are made by the greedy agent.  Rollouts stop at the horizon, the agent
 after the current turn (so holds were scored), and are scored by a heuristic of points, battlefields,
 Might on the board and cards (``evaluate``); a finished game scores 1 (won), 0 (draw) or -1 (lost).
 
-Budgets are iterations (deterministic: the same seed and position give the same choice) or
-milliseconds per decision.
+Budgets are iterations (deterministic: the same seed and position give the same choice), work, or
+milliseconds per decision.  Work bounds the time deterministically: each action the search plays counts
+``WORK_PER_ACTION`` plus the number of objects on the board (what an action costs the engine grows with the
+board), and no iteration starts once the decision's total reaches the budget.
 
 What the agent is assumed to know: the contents of every deck (the multiset of each player's hidden
 cards, as with the official decklists), the cards its own decision shows it, and its own earlier answers
@@ -223,23 +225,27 @@ class _Node:
 EXPLORE = 0.7       # UCB exploration constant (values are in [-1, 1])
 WIDEN = 1.5         # below the root a node tries 1 + WIDEN * sqrt(visits) actions at most
 MAX_STEPS = 400     # actions in one iteration, whatever the horizon (a bound on runaway rollouts)
+WORK_PER_ACTION = 20  # the work of one searched action, plus one per object on the board (see the module)
 
 
 class MCTSAgent:
     """Information-set MCTS with greedy rollouts cut at the agent's next Main Phase (see the module).
 
-    ``iterations`` bounds the search (deterministic); ``millis`` bounds it by time instead (or as
-    well).  Decisions with one meaningful action, and mulligans, are not searched.
+    ``iterations`` bounds the search, ``work`` its work (both deterministic); ``millis`` bounds it by
+    time instead (or as well).  Decisions with one meaningful action, and mulligans, are not searched.
     """
 
     name = "mcts"
 
-    def __init__(self, seed: int = 0, iterations: int | None = 100, millis: float | None = None) -> None:
-        if iterations is None and millis is None:
-            raise ValueError("give the search a budget: iterations, milliseconds or both")
+    def __init__(self, seed: int = 0, iterations: int | None = 100, millis: float | None = None,
+                 work: int | None = None) -> None:
+        if iterations is None and millis is None and work is None:
+            raise ValueError("give the search a budget: iterations, work, milliseconds or several")
         self.state = rng.seed_state(seed ^ 0x3C75)
         self.iterations = iterations
         self.millis = millis
+        self.work = work
+        self.spent = 0  # the work of the current (or last) decision's search
         self.failures = 0  # iterations that hit an engine error in a determinization (and were dropped)
         self.last_root: _Node | None = None  # the tree of the last search, for inspection
 
@@ -272,7 +278,9 @@ class MCTSAgent:
         deadline = None if self.millis is None else time.perf_counter() + self.millis / 1000
         state = seed
         done = 0
+        self.spent = 0
         while (self.iterations is None or done < self.iterations) and \
+                (self.work is None or done == 0 or self.spent < self.work) and \
                 (deadline is None or done == 0 or time.perf_counter() < deadline):
             done += 1
             sim, state = determinizer.deal(state)
@@ -293,6 +301,12 @@ class MCTSAgent:
                 node.total += value
         return root
 
+    def _play(self, sim: "Game", action: Action) -> None:
+        """One action of the search, counted in its work (``WORK_PER_ACTION`` plus the board's objects)."""
+        s = sim.state
+        self.spent += WORK_PER_ACTION + sum(len(p.base) for p in s.players) + sum(len(bf.here) for bf in s.battlefields)
+        sim.apply(action)
+
     def _iterate(self, sim: "Game", me: int, turn: int, root: _Node, path: list[_Node], allowed: set[str],
                  prior: dict[str, int], policy: GreedyAgent) -> None:
         """Descend the tree, expand one of the agent's actions, then play on to the horizon."""
@@ -307,17 +321,17 @@ class MCTSAgent:
                 return
             legal = sim.legal_actions()
             if node is None or decision.player != me:
-                sim.apply(policy.choose(sim, legal))
+                self._play(sim, policy.choose(sim, legal))
                 continue
             options = _meaningful(sim, legal)
             if node is root:
                 options = [a for a in options if action_key(a) in allowed]
             if not options:  # none of the root's actions is legal in this deal
-                sim.apply(policy.choose(sim, legal))
+                self._play(sim, policy.choose(sim, legal))
                 node = None
                 continue
             if len(options) == 1 and node is not root:
-                sim.apply(options[0])  # forced: no node for it
+                self._play(sim, options[0])  # forced: no node for it
                 continue
             keys = [action_key(a) for a in options]
             untried: list[tuple[float, int, str, Action]] = []
@@ -338,13 +352,13 @@ class MCTSAgent:
                 _, _, key, action = min(untried, key=lambda t: (t[0], t[1]))
                 child = node.children[key] = _Node(action=action, available=1)
                 path.append(child)
-                sim.apply(action)
+                self._play(sim, action)
                 node = None  # expanded: the rest is the rollout
                 continue
             pick = max(known, key=lambda c: _ucb(c))
             path.append(pick)
             assert pick.action is not None
-            sim.apply(pick.action)
+            self._play(sim, pick.action)
             node = pick
 
 

@@ -13,7 +13,7 @@ from riftscript.core.script.catalog import load_catalog
 from riftscript.core.engine.game import Game
 from riftscript.core.engine.state import Lasting
 from riftscript.plugins.agents import GreedyAgent
-from riftscript.plugins.mcts import Determinizer, MCTSAgent, _meaningful, action_key
+from riftscript.plugins.mcts import MAX_STEPS, WORK_PER_ACTION, Determinizer, MCTSAgent, _meaningful, action_key
 from riftscript.tools.interactive import cmd_play
 
 CATALOG = load_catalog()
@@ -145,6 +145,25 @@ def test_the_root_actions_are_the_real_ones_and_the_choice_is_one_of_them() -> N
     assert {action_key(a) for a in sim.legal_actions()} == {action_key(a) for a in game.legal_actions()}
     action = MCTSAgent(seed=3, iterations=6).choose(game, game.legal_actions())
     assert action in game.legal_actions()
+
+
+def test_a_work_budget_stops_the_search_early_and_reproducibly() -> None:
+    """Work (each searched action: WORK_PER_ACTION plus the objects on the board) bounds a decision's time
+    without a clock: the same seed and position give the same tree."""
+    game = _position()
+    unbounded = MCTSAgent(seed=5, iterations=40)
+    unbounded.choose(game, game.legal_actions())
+    assert unbounded.last_root is not None and unbounded.last_root.visits == 40
+    budget = unbounded.spent // 4
+    trees = []
+    for _ in range(2):
+        bounded = MCTSAgent(seed=5, iterations=40, work=budget)
+        action = bounded.choose(game, game.legal_actions())
+        assert bounded.last_root is not None and 1 < bounded.last_root.visits < 40
+        # no iteration starts past the budget: the last one may run over by at most one iteration's actions
+        assert budget <= bounded.spent < budget + MAX_STEPS * (WORK_PER_ACTION + len(game.board_objects()) + 40)
+        trees.append((action, {k: (c.visits, c.total) for k, c in bounded.last_root.children.items()}))
+    assert trees[0] == trees[1]
 
 
 def _short_game(seed: int) -> str:
