@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import effects, layers, loop, offer, payment, playing, targeting, triggers, verbs
+from . import effects, layers, loop, offer, payment, playing, targeting, trigger_index, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -141,6 +141,9 @@ def cache_problems(g: Game) -> list[str]:
     if {e: set(t) for e, t in g.index.listeners.items() if t} != {e: set(t) for e, t in fresh.index.listeners.items() if t} \
             or set(g.index.static_sources) != set(fresh.index.static_sources) or set(g.index.grant_sources) != set(fresh.index.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")
+    for etype, split in list(g.index.listening_split.items()):
+        if split != trigger_index.split_listeners(fresh, etype, fresh.index.listeners.get(etype, {})):
+            problems.append(f"the kept split of the {etype} listeners ({split}) differs from one made anew")
     for name, (cached, computed) in _statics_indexes(g, fresh).items():
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")

@@ -13,6 +13,8 @@ and never changed by them:
 - ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
   an object changes (``order_changed``), which keys the caches that depend only on which statics
   are in force and in what order (``Game.statics_memo``).
+
+And one answer worked out from ``listeners`` and kept with it: ``listening`` (see there).
 """
 from __future__ import annotations
 
@@ -39,6 +41,7 @@ class TriggerIndex:
         self.grant_sources: dict[tuple[int, int], None] = {}
         self.statics_generation = 0
         self._indexed: dict[int, list[str]] = {}  # each object's keys in ``listeners``, to remove them
+        self.listening_split: dict[str, tuple[list[tuple[int, int]], dict[int, list[tuple[int, int]]]]] = {}
 
     def add(self, g: "Game", oid: int) -> None:
         """Index the abilities of an object as its zone and attachment make them live."""
@@ -86,11 +89,14 @@ class TriggerIndex:
                     self.grant_sources[(oid, ability.index)] = None
         if keys:
             self._indexed[oid] = keys
+            for event in keys:
+                self.listening_split.pop(event, None)
 
     def remove(self, g: "Game", oid: int) -> None:
         """Remove an object's abilities: cost is its own abilities, not the size of the board."""
         g.touch()
         for event in self._indexed.pop(oid, []):
+            self.listening_split.pop(event, None)
             table = self.listeners.get(event, {})
             for key in [k for k in table if k[0] == oid]:
                 del table[key]
@@ -118,6 +124,7 @@ class TriggerIndex:
     def rebuild(self, g: "Game") -> None:
         """Index every object anew (a loaded or built game, or a check against the caches)."""
         self.listeners = {}
+        self.listening_split = {}
         self.static_sources = {}
         self.statics_generation += 1
         self.grant_sources = {}
@@ -140,4 +147,39 @@ class TriggerIndex:
     def put_back(self, copy: IndexCopy) -> None:
         """Take a copy made by ``copy`` as the index (the copy is not copied again: use it once)."""
         self.listeners, self.static_sources, self.grant_sources, self._indexed = copy
+        self.listening_split = {}
         self.statics_generation += 1
+
+    def listening(self, g: "Game", event: str, obj: int) -> list[tuple[int, int]]:
+        """The (object, ability index) pairs of ``listeners[event]`` that an event of that type about
+        ``obj`` could trigger, sorted (the index's insertion order is not part of the saved state): an
+        ability that listens only to its own object's event ("when I attack", ``subject: self``) is
+        asked only about that object's events, so a combat's attack events cost their number, not
+        their number times the attackers'.  The split is kept per event type (``listening_split``) and dropped
+        whenever ``add``, ``remove``, ``rebuild`` or ``put_back`` changes that type's listeners;
+        ``invariants.cache_problems`` compares it with one made anew."""
+        split = self.listening_split.get(event)
+        if split is None:
+            split = self.listening_split[event] = split_listeners(g, event, self.listeners.get(event, {}))
+        others, own = split
+        mine = own.get(obj) if own else None
+        return sorted(others + mine) if mine else others
+
+
+def split_listeners(g: "Game", event: str, table: dict[tuple[int, int], None]
+                    ) -> tuple[list[tuple[int, int]], dict[int, list[tuple[int, int]]]]:
+    """(the listeners any event of the type may trigger, sorted; the object -> its listeners that only
+    its own events trigger): a triggered ability of the object's own text (not an attached card's
+    effect text) whose ``subject`` is ``self`` fires only for an event naming that object (``obj``),
+    except the players' events whose 'self' is a unit there (``triggers.PLAYER_EVENTS``)."""
+    others: list[tuple[int, int]] = []
+    own: dict[int, list[tuple[int, int]]] = {}
+    objs, defs = g.state.objs, g.defs
+    for key in sorted(table):
+        ability = defs[objs[key[0]].code].abilities[key[1]]
+        if event not in triggers.PLAYER_EVENTS and ability.kind == "triggered" and not ability.body.get("effect_text") \
+                and ability.body["when"].get("subject") == "self":
+            own.setdefault(key[0], []).append(key)
+        else:
+            others.append(key)
+    return others, own

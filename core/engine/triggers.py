@@ -26,10 +26,8 @@ PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
     s = g.state
     etype = event["t"]
-    table = g.index.listeners.get(etype)
-    if table:
-        # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
-        for (oid, index) in sorted(table):
+    if g.index.listeners.get(etype):
+        for (oid, index) in g.index.listening(g, etype, event.get("obj", NOWHERE)):
             obj = s.objs[oid]
             ability = g.defs[obj.code].abilities[index]
             if ability.body.get("effect_text"):
