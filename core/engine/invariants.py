@@ -141,6 +141,9 @@ def cache_problems(g: Game) -> list[str]:
     if {e: set(t) for e, t in g.index.listeners.items() if t} != {e: set(t) for e, t in fresh.index.listeners.items() if t} \
             or set(g.index.static_sources) != set(fresh.index.static_sources) or set(g.index.grant_sources) != set(fresh.index.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")
+    if layers.attachments(g) != layers.attachments(fresh):
+        problems.append(f"the attachments found from the index ({layers.attachments(g)}) differ from a fresh copy's "
+                        f"({layers.attachments(fresh)})")
     for etype, split in list(g.index.listening_split.items()):
         if split != trigger_index.split_listeners(fresh, etype, fresh.index.listeners.get(etype, {})):
             problems.append(f"the kept split of the {etype} listeners ({split}) differs from one made anew")

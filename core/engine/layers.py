@@ -122,8 +122,7 @@ def _board_reach(g: "Game") -> Reach:
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
-        hosts = {objs[oid].attached_to for oid in g.board_objects()}
-        hosts.discard(NOWHERE)
+        hosts = set(attachments(g))
         local: set[tuple[int, str]] = set()
         for src, kinds in here:  # 'here' is where the source is now
             source = objs[src]
@@ -530,17 +529,9 @@ def given_keyword_abilities(g: "Game", oid: int, kind: str) -> list[Ability]:
 
 def _equipment_bonus(g: "Game", oid: int) -> int:
     """150.2, 137.3: each card attached to this unit adds its Might bonus (layer 3, arithmetic)."""
-    obj = g.obj(oid)
-    if obj.zone != "board":
+    if g.state.objs[oid].zone != "board":
         return 0
-    total = 0
-    here = g.bf_at(obj.loc).here if obj.loc >= 10 else g.state.players[obj.loc].base
-    objs = g.state.objs
-    for other in here:
-        o = objs[other]
-        if o.attached_to == oid:
-            total += g.card(other).might_bonus
-    return total
+    return sum(g.card(other).might_bonus for other in attachments(g).get(oid, ()))
 
 
 def _add_keyword(g: "Game", keywords: dict[str, Any], name: str, value: Any) -> None:
@@ -560,13 +551,40 @@ def combat_might(g: "Game", oid: int) -> int:
 
 
 def attached_to(g: "Game", unit: int) -> list[int]:
-    """The cards attached to a unit (they are at its location: Core Rules, attachment)."""
-    obj = g.obj(unit)
-    if obj.zone != "board":
+    """The cards attached to a unit (they are at its location: Core Rules, attachment), in the order
+    they are there."""
+    if g.state.objs[unit].zone != "board":
         return []
-    here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
-    objs = g.state.objs
-    return [other for other in here if objs[other].attached_to == unit]
+    return list(attachments(g).get(unit, ()))
+
+
+def attachments(g: "Game") -> dict[int, list[int]]:
+    """Each object something on the board is attached to -> the cards attached to it that are at its
+    location (``attached_to``), in their order there; found once per state version from the objects the
+    index saw attached (``TriggerIndex.attached``), not by a walk over the board: characteristics ask
+    it for every unit they work out."""
+    index = g.index.attached
+    if not index:
+        return _NO_ATTACHMENTS
+    memo = g.caches.memo()
+    found: dict[int, list[int]] | None = memo.get("attachments")
+    if found is None:
+        found = {}
+        objs = g.state.objs
+        for oid in index:
+            obj = objs[oid]
+            if obj.zone == "board" and obj.attached_to != NOWHERE:
+                found.setdefault(obj.attached_to, []).append(oid)
+        for host, cards in found.items():
+            unit = objs[host]
+            here = (g.bf_at(unit.loc).here if is_battlefield(unit.loc) else g.state.players[unit.loc].base) \
+                if unit.zone == "board" and unit.loc != NOWHERE else []
+            cards[:] = sorted((c for c in cards if c in here), key=here.index)
+        memo["attachments"] = found
+    return found
+
+
+_NO_ATTACHMENTS: dict[int, list[int]] = {}
 
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:

@@ -10,6 +10,10 @@ and never changed by them:
 - ``static_sources``: the (object, ability index) pairs of the static abilities in force;
 - ``grant_sources``: the statics that give keywords with triggered abilities ("other units have
   [Vision]"), so that dispatch can look at the objects they affect;
+- ``attached``: the objects indexed while attached to a unit (keys of a dict, in the order indexed):
+  every card on the board attached to something is among them, so ``layers.attachments`` finds the
+  attachments without a walk over the board (an entry may outlive its attachment when a concession
+  detaches a card without moving it: readers check ``attached_to``);
 - ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
   an object changes (``order_changed``), which keys the caches that depend only on which statics
   are in force and in what order (``Game.statics_memo``).
@@ -27,9 +31,9 @@ if TYPE_CHECKING:
     from .game import Game
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
-# the index as it was: listeners, static sources, grant sources, each object's listened events
+# the index as it was: listeners, static sources, grant sources, each object's listened events, attached objects
 IndexCopy = tuple[dict[str, dict[tuple[int, int], None]], dict[tuple[int, int], None],
-                  dict[tuple[int, int], None], dict[int, list[str]]]
+                  dict[tuple[int, int], None], dict[int, list[str]], dict[int, None]]
 
 
 class TriggerIndex:
@@ -41,6 +45,7 @@ class TriggerIndex:
         self.grant_sources: dict[tuple[int, int], None] = {}
         self.statics_generation = 0
         self._indexed: dict[int, list[str]] = {}  # each object's keys in ``listeners``, to remove them
+        self.attached: dict[int, None] = {}
         self.listening_split: dict[str, tuple[list[tuple[int, int]], dict[int, list[tuple[int, int]]]]] = {}
 
     def add(self, g: "Game", oid: int) -> None:
@@ -50,6 +55,8 @@ class TriggerIndex:
         card = g.defs[obj.code]
         active = obj.zone in ACTIVE_ZONES
         attached = obj.zone == "board" and obj.attached_to != NOWHERE
+        if attached:
+            self.attached[oid] = None
         listeners = self.listeners
         keys: list[str] = []
         for ability in card.abilities:
@@ -95,6 +102,7 @@ class TriggerIndex:
     def remove(self, g: "Game", oid: int) -> None:
         """Remove an object's abilities: cost is its own abilities, not the size of the board."""
         g.touch()
+        self.attached.pop(oid, None)
         for event in self._indexed.pop(oid, []):
             self.listening_split.pop(event, None)
             table = self.listeners.get(event, {})
@@ -129,6 +137,7 @@ class TriggerIndex:
         self.statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
+        self.attached = {}
         defs = g.defs
         for oid, obj in g.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
@@ -142,11 +151,11 @@ class TriggerIndex:
         """The index as it is now, for a rewind to put back instead of rebuilding it from every
         object (the index only ever replaces ``_indexed``'s lists, never changes them)."""
         return ({event: dict(table) for event, table in self.listeners.items()}, dict(self.static_sources),
-                dict(self.grant_sources), dict(self._indexed))
+                dict(self.grant_sources), dict(self._indexed), dict(self.attached))
 
     def put_back(self, copy: IndexCopy) -> None:
         """Take a copy made by ``copy`` as the index (the copy is not copied again: use it once)."""
-        self.listeners, self.static_sources, self.grant_sources, self._indexed = copy
+        self.listeners, self.static_sources, self.grant_sources, self._indexed, self.attached = copy
         self.listening_split = {}
         self.statics_generation += 1
 
