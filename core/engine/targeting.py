@@ -272,11 +272,9 @@ def might_fixed(g: "Game") -> bool:
     named objects (then the Might changes only with an event: a buff, a lasting effect, a move)."""
     if any(kind != "victory_score" for kind in layers.statics_by_kind(g)):
         return False
-    objs, defs = g.state.objs, g.defs
-    for oid in g.board_objects():
-        obj = objs[oid]
-        if defs[obj.code].facts.statics or obj.attached_to != NOWHERE:
-            return False
+    objs = g.state.objs
+    if layers.attachments(g) or any(objs[oid].zone == "board" for oid in g.index.with_statics):
+        return False
     if not g.state.lasting:
         return True
     memo = g.lasting_only_memo()

@@ -14,6 +14,10 @@ and never changed by them:
   every card on the board attached to something is among them, so ``layers.attachments`` finds the
   attachments without a walk over the board (an entry may outlive its attachment when a concession
   detaches a card without moving it: readers check ``attached_to``);
+- ``with_statics`` and ``activators``: the objects on the board whose card has a static ability, and
+  those whose card has activated abilities of its own or borrows some (``CardFacts.statics``,
+  ``activated``, ``borrows``): ``targeting.might_fixed`` and ``activation.activatable`` read them
+  instead of walking the board;
 - ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
   an object changes (``order_changed``), which keys the caches that depend only on which statics
   are in force and in what order (``Game.statics_memo``).
@@ -31,9 +35,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
-# the index as it was: listeners, static sources, grant sources, each object's listened events, attached objects
+# the index as it was: listeners, static sources, grant sources, each object's listened events, attached
+# objects, board objects with statics, board objects with activated abilities
 IndexCopy = tuple[dict[str, dict[tuple[int, int], None]], dict[tuple[int, int], None],
-                  dict[tuple[int, int], None], dict[int, list[str]], dict[int, None]]
+                  dict[tuple[int, int], None], dict[int, list[str]], dict[int, None], dict[int, None], dict[int, None]]
 
 
 class TriggerIndex:
@@ -46,6 +51,8 @@ class TriggerIndex:
         self.statics_generation = 0
         self._indexed: dict[int, list[str]] = {}  # each object's keys in ``listeners``, to remove them
         self.attached: dict[int, None] = {}
+        self.with_statics: dict[int, None] = {}
+        self.activators: dict[int, None] = {}
         self.listening_split: dict[str, tuple[list[tuple[int, int]], dict[int, list[tuple[int, int]]]]] = {}
 
     def add(self, g: "Game", oid: int) -> None:
@@ -57,6 +64,12 @@ class TriggerIndex:
         attached = obj.zone == "board" and obj.attached_to != NOWHERE
         if attached:
             self.attached[oid] = None
+        if obj.zone == "board":
+            facts = card.facts
+            if facts.statics:
+                self.with_statics[oid] = None
+            if facts.activated or facts.borrows:
+                self.activators[oid] = None
         listeners = self.listeners
         keys: list[str] = []
         for ability in card.abilities:
@@ -103,6 +116,8 @@ class TriggerIndex:
         """Remove an object's abilities: cost is its own abilities, not the size of the board."""
         g.touch()
         self.attached.pop(oid, None)
+        self.with_statics.pop(oid, None)
+        self.activators.pop(oid, None)
         for event in self._indexed.pop(oid, []):
             self.listening_split.pop(event, None)
             table = self.listeners.get(event, {})
@@ -137,7 +152,7 @@ class TriggerIndex:
         self.statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
-        self.attached = {}
+        self.attached, self.with_statics, self.activators = {}, {}, {}
         defs = g.defs
         for oid, obj in g.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
@@ -151,11 +166,13 @@ class TriggerIndex:
         """The index as it is now, for a rewind to put back instead of rebuilding it from every
         object (the index only ever replaces ``_indexed``'s lists, never changes them)."""
         return ({event: dict(table) for event, table in self.listeners.items()}, dict(self.static_sources),
-                dict(self.grant_sources), dict(self._indexed), dict(self.attached))
+                dict(self.grant_sources), dict(self._indexed), dict(self.attached),
+                dict(self.with_statics), dict(self.activators))
 
     def put_back(self, copy: IndexCopy) -> None:
         """Take a copy made by ``copy`` as the index (the copy is not copied again: use it once)."""
-        self.listeners, self.static_sources, self.grant_sources, self._indexed, self.attached = copy
+        (self.listeners, self.static_sources, self.grant_sources, self._indexed, self.attached, self.with_statics,
+         self.activators) = copy
         self.listening_split = {}
         self.statics_generation += 1
 
