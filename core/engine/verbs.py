@@ -291,19 +291,37 @@ def contest(g: "Game", loc: int, player: int) -> None:
         g.emit("contest", bf=loc, player=player)
 
 
-def _alone_at_death(g: "Game", oid: int) -> bool:
-    """A unit with no other friendly unit at its location."""
-    obj = g.state.objs.get(oid)
-    if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
-        return False
-    return not any(u != oid and g.friendly(g.obj(u).controller, obj.controller) for u in g.units_at(obj.loc))
+def _alone_at_death(g: "Game", ids: list[int]) -> set[int]:
+    """The units among ``ids`` with no other friendly unit at their location: the units at each location
+    counted once per team (a combat killing a whole side asked every dying unit about every other)."""
+    s = g.state
+    objs, players = s.objs, s.players
+    per_loc: dict[int, tuple[set[int], dict[int, int]]] = {}
+    alone: set[int] = set()
+    for oid in ids:
+        obj = objs.get(oid)
+        if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
+            continue
+        found = per_loc.get(obj.loc)
+        if found is None:
+            units = g.units_at(obj.loc)
+            teams: dict[int, int] = {}
+            for u in units:
+                team = players[objs[u].controller].team
+                teams[team] = teams.get(team, 0) + 1
+            found = per_loc[obj.loc] = (set(units), teams)
+        units, teams = found
+        friends = teams.get(players[obj.controller].team, 0) - (1 if oid in units else 0)
+        if not friends:
+            alone.add(oid)
+    return alone
 
 
 def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
          lethal: bool = False) -> list[int]:
     """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
     killed: list[int] = []
-    alone = {oid for oid in ids if _alone_at_death(g, oid)}  # units dying together were there too
+    alone = _alone_at_death(g, ids)  # units dying together were there too
     for oid in ids:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board":
