@@ -59,7 +59,7 @@ class Caches:
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
     (it entered the board, changed control: the statics are ordered by it).  Valid while it is unchanged:
     ``statics_memo()``: ``statics_with`` (``layers.statics_by_kind``), ``object_statics``,
-    ``statics_beyond_board`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
+    ``statics_beyond_board``, ``("hook_statics", hook)`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
     only on which statics are in force, never on the state they read.
 
     **lasting key** (``Game.lasting_memo``) - the statics generation with what tells the lasting effects
@@ -79,7 +79,7 @@ class Caches:
     ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers),
     ``plain_might_lasting`` (targeting.might_fixed), ``optional_lasting_replacements`` (loop),
     ``lasting_off_board_reach``, ``lasting_off_board_touch`` (layers: the lasting part of ``off_board_reach``,
-    ``off_board_touch``).  ``invariants.cache_problems`` compares them with a fresh copy's.
+    ``off_board_touch``), ``("hook_lasting", hook)`` (layers: the lasting part of ``hook_in_play``).  ``invariants.cache_problems`` compares them with a fresh copy's.
 
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a

@@ -155,6 +155,11 @@ def cache_problems(g: Game) -> list[str]:
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
     problems += _kept_problems(g, fresh)
+    for memo, name, work_out in ((g.statics_memo(), "hook_statics", layers.hook_statics),
+                                 (g.lasting_only_memo(), "hook_lasting", layers.hook_lasting)):
+        for key, kept in list(memo.items()):
+            if isinstance(key, tuple) and key[0] == name and kept != work_out(fresh, key[1]):
+                problems.append(f"the kept answer {key} ({kept}) differs from a fresh copy's")
     for name, (cached, computed) in _lasting_answers(g, fresh).items():
         if cached != computed:
             problems.append(f"the lasting effects' answer {name} ({cached}) differs from a fresh copy's ({computed})")

@@ -245,6 +245,46 @@ _ACTIVE = ("board", "legend", "bfcard")
 AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
 
 
+def hook_in_play(g: "Game", hook: str) -> bool:
+    """Whether an object on the board, a legend or a battlefield could have the hook now: a static in
+    force gives it or gives a keyword (whose abilities may bring any hook; a printed keyword is a static
+    of its card, indexed like the others), a card is attached (its effect text is its unit's), or a
+    lasting effect grants a keyword or has such a modifier.  When not, ``hook_values`` is empty for every
+    such object, and a target search (Deflect's tax, ``chosen_by``) need not ask each candidate.  The
+    statics' part is kept while the statics are unchanged (``Game.statics_memo``), the lasting effects'
+    while they are (``Game.lasting_only_memo``); ``invariants.cache_problems`` compares both."""
+    memo = g.statics_memo()
+    key = ("hook_statics", hook)
+    found: bool | None = memo.get(key)
+    if found is None:
+        found = memo[key] = hook_statics(g, hook)
+    if found or attachments(g):
+        return True
+    if not g.state.lasting:
+        return False
+    lasting_memo = g.lasting_only_memo()
+    key = ("hook_lasting", hook)
+    found = lasting_memo.get(key)
+    if found is None:
+        found = lasting_memo[key] = hook_lasting(g, hook)
+    return found
+
+
+def hook_statics(g: "Game", hook: str) -> bool:
+    """``hook_in_play``'s part that the statics in force decide."""
+    by_kind = statics_by_kind(g)
+    return "keyword" in by_kind or (hook == "prevent_damage" and "prevent_damage" in by_kind) or any(
+        mod["type"] == "hook" and mod.get("hook") == hook for _, ability in by_kind.get("hook", ())
+        for mod in ability.body["modifiers"])
+
+
+def hook_lasting(g: "Game", hook: str) -> bool:
+    """``hook_in_play``'s part that the lasting effects decide."""
+    return any(lasting.kind == "grant" or lasting.kind == "static" and any(
+        mod["type"] in ("keyword", "prevent_damage") or (mod["type"] == "hook" and mod.get("hook") == hook)
+        for mod in lasting.body.get("modifiers", ())) for lasting in g.state.lasting)
+
+
 def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
     """Whether a card off the board could have the hook now; when not, computing its
     characteristics (which for a card with conditional text means checking every static
