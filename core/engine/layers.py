@@ -117,8 +117,13 @@ def _board_reach(g: "Game") -> Reach:
     lasting effect may select any board object; the card types some static may select anywhere; the
     (location, card type) pairs a static limited to the objects at its location may select, "" for
     any type; the objects a lasting effect names or a card is attached to)."""
-    memo = g.caches.memo()
-    found: Reach | None = memo.get("board_reach")
+    caches = g.caches
+    if caches.memo_version == caches.version:  # the hit, inline: asked for every board object read
+        found: Reach | None = caches.memo_answers.get("board_reach")
+        if found is not None:
+            return found
+    memo = caches.memo()
+    found = memo.get("board_reach")
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
@@ -253,20 +258,24 @@ def hook_in_play(g: "Game", hook: str) -> bool:
     such object, and a target search (Deflect's tax, ``chosen_by``) need not ask each candidate.  The
     statics' part is kept while the statics are unchanged (``Game.statics_memo``), the lasting effects'
     while they are (``Game.lasting_only_memo``); ``invariants.cache_problems`` compares both."""
+    caches = g.caches
+    key = ("hook_in_play", hook)
+    if caches.memo_version == caches.version:  # the answer of this state, inline: asked for each target listed
+        found: bool | None = caches.memo_answers.get(key)
+        if found is not None:
+            return found
     memo = g.statics_memo()
-    key = ("hook_statics", hook)
-    found: bool | None = memo.get(key)
+    found = memo.get(("hook_statics", hook))
     if found is None:
-        found = memo[key] = hook_statics(g, hook)
-    if found or attachments(g):
-        return True
-    if not g.state.lasting:
-        return False
-    lasting_memo = g.lasting_only_memo()
-    key = ("hook_lasting", hook)
-    found = lasting_memo.get(key)
-    if found is None:
-        found = lasting_memo[key] = hook_lasting(g, hook)
+        found = memo[("hook_statics", hook)] = hook_statics(g, hook)
+    if not found and attachments(g):
+        found = True
+    if not found and g.state.lasting:
+        lasting_memo = g.lasting_only_memo()
+        found = lasting_memo.get(("hook_lasting", hook))
+        if found is None:
+            found = lasting_memo[("hook_lasting", hook)] = hook_lasting(g, hook)
+    g.memo()[key] = found
     return found
 
 

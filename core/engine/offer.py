@@ -260,7 +260,10 @@ def to_player(g: "Game", player: int, actions: list[EngineAction]) -> list[Actio
             hidden = observe.hidden_from(g, player)
             if not hidden:
                 return cast("list[Action]", actions)
-        if not any(t in hidden for slot in targets for t in slot):
+        if len(targets) == 1 and len(targets[0]) == 1:
+            if targets[0][0] not in hidden:
+                continue  # one target the player sees (most)
+        elif not any(t in hidden for slot in targets for t in slot):
             continue
         kinds = _object_slots(g, action)
         if kinds is None or len(kinds) != len(targets):

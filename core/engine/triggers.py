@@ -537,7 +537,8 @@ def put_on_chain(g: "Game") -> None:
     if slots:
         if trigger.targets is None:
             combos = targeting.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
-            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
+            if layers.hook_in_play(g, "targeting_tax"):  # else no choice adds Deflect's tax
+                combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
                 g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
@@ -580,5 +581,7 @@ def _label(g: "Game", trigger: PendingTrigger) -> str:
 
 
 def _targets_label(g: "Game", combo: list[list[int]]) -> str:
+    if len(combo) == 1 and len(combo[0]) == 1:  # one target (most)
+        return f"{g.name(combo[0][0])} #{combo[0][0]}"
     return "; ".join(", ".join(f"{g.name(o)} #{o}" for o in slot) or "none" for slot in combo)
 
