@@ -79,7 +79,9 @@ class Caches:
     ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers),
     ``plain_might_lasting`` (targeting.might_fixed), ``optional_lasting_replacements`` (loop),
     ``lasting_off_board_reach``, ``lasting_off_board_touch`` (layers: the lasting part of ``off_board_reach``,
-    ``off_board_touch``), ``("hook_lasting", hook)`` (layers: the lasting part of ``hook_in_play``).  ``invariants.cache_problems`` compares them with a fresh copy's.
+    ``off_board_touch``), ``("hook_lasting", hook)`` (layers: the lasting part of ``hook_in_play``),
+    ``lasting_by_object`` (``layers.lasting_touching``: the lasting effects by the objects they name),
+    ``("lasting_with", kind)`` (``layers.lasting_with``: those with a modifier of a kind).  ``invariants.cache_problems`` compares them with a fresh copy's.
 
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a

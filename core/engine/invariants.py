@@ -191,6 +191,8 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     keys = [key for key in [*g.lasting_memo(), *g.lasting_only_memo()] if isinstance(key, tuple)]
     listened = sorted(key[1] for key in keys if key[0] == "lasting_listens")
     restrictions = sorted(key[1] for key in keys if key[0] == "lasting_restrictions")
+    with_kinds = sorted(key[1] for key in keys if key[0] == "lasting_with")
+    by_object = "lasting_by_object" in g.lasting_only_memo()
 
     def views(game: Game) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -208,6 +210,11 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
         }
         for etype in listened:
             found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)
+        for kind in with_kinds:
+            found[f"lasting_with {kind}"] = [lasting.id for lasting in layers.lasting_with(game, kind)]
+        if by_object:
+            kept = game.lasting_only_memo().get("lasting_by_object") or layers.lasting_by_object(game.active_lasting())
+            found["lasting_by_object"] = ([lasting.id for lasting in kept[0]], kept[1], kept[2])
         for name in restrictions:
             found[f"lasting_restrictions {name}"] = [(mod, source, list(affects)) for mod, source, affects
                                                      in layers.lasting_restrictions(game, name)]

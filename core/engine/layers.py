@@ -393,7 +393,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         for mod in ability.body["modifiers"] * (1 + copied.count(src) if copied else 1):
             out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
     # lasting effects created by resolved spells and abilities
-    for lasting in g.active_lasting():
+    for lasting in lasting_touching(g, oid):
         if lasting.kind == "grant":
             if lasting.affects and oid in lasting.affects:
                 out.append(({"type": "keyword", "keyword": lasting.body["keyword"],
@@ -417,6 +417,59 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
+
+
+def lasting_touching(g: "Game", oid: int) -> list[Lasting]:
+    """The active lasting effects that may change the object's characteristics (``_modifiers_for``): the
+    statics and grants that name it and the statics that select what they affect, in the order of
+    ``Game.active_lasting``.  With many in play (a combat of "this turn" Might changes), an index by
+    the objects they name, kept while the lasting effects are unchanged (``Game.lasting_only_memo``),
+    spares working out one unit's characteristics a walk over all of them; ``invariants.cache_problems``
+    compares it with a fresh copy's."""
+    active = g.active_lasting()
+    if len(active) < 8:
+        return active
+    memo = g.lasting_only_memo()
+    found: tuple[list[Lasting], list[int], dict[int, list[int]]] | None = memo.get("lasting_by_object")
+    if found is None:
+        found = memo["lasting_by_object"] = lasting_by_object(active)
+    active, wide, named = found
+    mine = named.get(oid)
+    if not mine:
+        return [active[i] for i in wide]
+    return [active[i] for i in (sorted(wide + mine) if wide else mine)]
+
+
+def lasting_with(g: "Game", kind: str) -> list[Lasting]:
+    """The active lasting effects with a modifier of a kind, in their order, found once while the lasting
+    effects are unchanged (``Game.lasting_only_memo``; callers must not change the list)."""
+    if not g.state.lasting:
+        return []
+    memo = g.lasting_only_memo()
+    found: list[Lasting] | None = memo.get(("lasting_with", kind))
+    if found is None:
+        found = memo[("lasting_with", kind)] = [lasting for lasting in g.active_lasting()
+                                                if any(m["type"] == kind for m in lasting.body.get("modifiers", ()))]
+    return found
+
+
+def lasting_by_object(active: list[Lasting]) -> tuple[list[Lasting], list[int], dict[int, list[int]]]:
+    """(the active lasting effects; the places among them of the statics selecting what they affect; each
+    object -> the places of the statics and grants naming it)."""
+    wide: list[int] = []
+    named: dict[int, list[int]] = {}
+    for i, lasting in enumerate(active):
+        if lasting.kind not in ("static", "grant"):
+            continue
+        if lasting.affects is None:
+            if lasting.kind == "static":
+                wide.append(i)
+            continue
+        for o in lasting.affects:
+            places = named.setdefault(o, [])
+            if not places or places[-1] != i:
+                places.append(i)
+    return active, wide, named
 
 
 def object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:

@@ -258,19 +258,16 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
 
 def _enter_ready_effect(g: "Game", oid: int) -> bool:
     """Lasting and static 'enter ready' effects that cover other units (Confront, Magma Wurm)."""
-    for (src, index) in list(g.index.static_sources):
-        ability = g.ability_of(src, index)
+    for src, ability in list(layers.statics_by_kind(g).get("enter_ready", ())):  # any of them will do
         if ability.body.get("affects", "self") == "self":
-            continue
-        if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
         if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
             continue  # "[Level 11] Your units enter ready": only while the condition holds
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
-    for lasting in g.active_lasting():
-        if lasting.kind == "static" and any(m["type"] == "enter_ready" for m in lasting.body["modifiers"]):
+    for lasting in layers.lasting_with(g, "enter_ready"):
+        if lasting.kind == "static":
             ctx = effects.EffectContext(g, lasting.controller, lasting.source)
             affects = lasting.body.get("affects")
             if lasting.affects is not None and oid not in lasting.affects:
