@@ -486,8 +486,8 @@ class Game:
     def units_at(self, loc: int) -> list[int]:
         """The units at a location (a battlefield or a player's base), attached cards excluded."""
         ids = self.bf_at(loc).here if is_battlefield(loc) else self.state.players[loc].base
-        return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
-                and self.state.objs[i].attached_to == NOWHERE]
+        objs, defs = self.state.objs, self.defs
+        return [i for i in ids if defs[objs[i].code].type == "unit" and objs[i].attached_to == NOWHERE]
 
     def board_objects(self) -> list[int]:
         """Every object on the board: the bases in player order, then the battlefields (a new list)."""
