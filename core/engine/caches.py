@@ -47,7 +47,7 @@ class Caches:
     constant bounds) is kept, the last only while no static ability but a victory score and no
     lasting effect but a constant Might change on named objects is in play.  Valid while every
     version bump since it was kept came from an event of ``QUIET_EVENTS`` (a player's action logged,
-    a pass, an object chosen, a trigger put on the chain: they change neither where an object is nor
+    a pass, an object chosen, a trigger put on the chain, damage marked, a resolution noted: they change neither where an object is nor
     who controls it nor, without a conditional static, its Might) and ``lasting_changes`` is
     unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an event, a move,
     ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it

@@ -32,8 +32,10 @@ from .vocabulary import Action
 
 # Events that change neither where an object is, nor who controls it, nor (without a conditional static
 # ability) its Might: a player's action logged before it is performed, a pass, an object chosen as a
-# target, a trigger put on the chain.  The candidate lists ``Caches.kept`` holds outlive them.
-QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger"})
+# target, a trigger put on the chain, damage marked on a unit (its Might is not its damage; what dies of
+# it leaves the board with events of its own), an item's resolution noted (its effects have their own
+# events).  The candidate lists ``Caches.kept`` holds outlive them.
+QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve"})
 
 class Game:
     """One game of Riftbound."""
