@@ -145,9 +145,10 @@ def cache_problems(g: Game) -> list[str]:
         problems.append(f"the attachments found from the index ({layers.attachments(g)}) differ from a fresh copy's "
                         f"({layers.attachments(fresh)})")
     for name in ("with_statics", "activators"):
-        mine = {oid for oid in getattr(g.index, name) if g.state.objs[oid].zone == "board"}
-        if mine != set(getattr(fresh.index, name)):
-            problems.append(f"the index's {name} ({sorted(mine)}) differ from one built anew ({sorted(getattr(fresh.index, name))})")
+        kept = {oid for oid in getattr(g.index, name) if g.state.objs[oid].zone == "board"}
+        anew = set(getattr(fresh.index, name))
+        if kept != anew:
+            problems.append(f"the index's {name} ({sorted(kept)}) differ from one built anew ({sorted(anew)})")
     for etype, split in list(g.index.listening_split.items()):
         if split != trigger_index.split_listeners(fresh, etype, fresh.index.listeners.get(etype, {})):
             problems.append(f"the kept split of the {etype} listeners ({split}) differs from one made anew")

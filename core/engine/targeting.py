@@ -42,7 +42,8 @@ def choosable(g: "Game", player: int, oid: int) -> bool:
     """Whether the player's spells and abilities may choose the object: one with the hook chosen_by:
     friendly_only (Ruin Runner's protection from enemy choices) refuses its opponents."""
     obj = g.state.objs.get(oid)
-    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player) or not layers.hook_in_play(g, "chosen_by"):
+    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player) \
+            or not layers.hook_in_play(g, "chosen_by"):
         return True
     return "friendly_only" not in layers.hook_values(g, oid, "chosen_by")
 

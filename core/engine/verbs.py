@@ -301,12 +301,12 @@ def _alone_at_death(g: "Game", ids: list[int]) -> set[int]:
             continue
         found = per_loc.get(obj.loc)
         if found is None:
-            units = g.units_at(obj.loc)
-            teams: dict[int, int] = {}
-            for u in units:
+            there = g.units_at(obj.loc)
+            counts: dict[int, int] = {}
+            for u in there:
                 team = players[objs[u].controller].team
-                teams[team] = teams.get(team, 0) + 1
-            found = per_loc[obj.loc] = (set(units), teams)
+                counts[team] = counts.get(team, 0) + 1
+            found = per_loc[obj.loc] = (set(there), counts)
         units, teams = found
         friends = teams.get(players[obj.controller].team, 0) - (1 if oid in units else 0)
         if not friends:
