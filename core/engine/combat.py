@@ -47,10 +47,12 @@ def refresh_designations(g: "Game") -> None:
     new_defenders: list[int] = []
     attacked, defended = set(sd.attacked), set(sd.defended)  # asked for every unit there: sets, not lists
     objs, defs = s.objs, g.defs
+    controllers: set[int] = set()
     for oid in g.bf_at(sd.bf).here:  # g.units_at, inline: asked at every cleanup of a combat
         obj = objs[oid]
         if obj.attached_to != NOWHERE or defs[obj.code].type != "unit":
             continue
+        controllers.add(obj.controller)
         role = "attacker" if obj.controller == sd.attacker else ("defender" if obj.controller == sd.defender else "")
         if obj.designation != role:
             obj.designation = role
@@ -65,6 +67,9 @@ def refresh_designations(g: "Game") -> None:
             new_defenders.append(oid)
     first_attack = new_attackers and len(sd.attacked) == len(new_attackers)
     first_defend = new_defenders and len(sd.defended) == len(new_defenders)
+    if not new_attackers and not new_defenders:
+        # the controllers of the units there, for the cleanup's staging step while nothing changes
+        g.memo()[("controllers_at", sd.bf)] = frozenset(controllers)
     if first_attack:
         g.emit("attack", player=sd.attacker, loc=sd.bf)
     for oid in new_attackers:
