@@ -412,6 +412,13 @@ def untaxed_targets(g: "Game", player: int, slots: Sequence[dict[str, Any]], tar
     return not payment.deflect_tax(g, player, object_targets(slots, targets))
 
 
+def untaxed_single(g: "Game", slots: Sequence[dict[str, Any]]) -> bool:
+    """Whether ``untaxed_targets`` holds for every choice of one object for a single slot: one object is
+    the number the slot needs, and no object could add Deflect's tax (``layers.hook_in_play``)."""
+    return len(slots) == 1 and _count_fits(slots[0], [NOWHERE]) and (
+        slots[0].get("what") == "location" or not layers.hook_in_play(g, "targeting_tax"))
+
+
 def check_target_counts(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> None:
     """The number of targets in each slot (``target_options`` may offer fewer than a slot needs when
     fewer are legal; such a choice is refused, 355)."""
