@@ -18,10 +18,12 @@ can be stopped and resumed).  Usage:
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import json
 import math
 import os
+import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -74,7 +76,23 @@ def play(a: str, b: str, index: int, seed: int) -> dict[str, Any]:
     winner = None if not s.winners else seats[s.winners[0]]
     return {"a": a, "b": b, "index": index, "seed": game_seed, "decks": decks, "seats": seats,
             "winner": winner, "turns": s.turn, "hash": game.log_hash(),
-            "times": {seats[p]: times[p] for p in range(2)}, "choices": {seats[p]: searched[p] for p in range(2)}}
+            "times": {seats[p]: times[p] for p in range(2)}, "choices": {seats[p]: searched[p] for p in range(2)},
+            "revision": revision()}
+
+
+@functools.lru_cache(maxsize=1)
+def revision() -> str:
+    """The commit of the code that plays (with '+' when the checkout has uncommitted changes), kept with
+    each game: a ladder resumed over weeks says which engine played which games."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
 
 
 def _agent(catalog: Any, name: str, seed: int) -> Any:
@@ -185,6 +203,13 @@ def report(results: list[dict[str, Any]], agents: list[str], markdown: bool) -> 
         row([x, f"{ratings[x]:.0f}" if x in ratings else "no games", f"{sum(t) / max(1, len(t)):.3f}", f"{_percentile(t, 0.95):.3f}",
              f"{max(t, default=0.0):.3f}", f"{sum(c) / max(1, len(c)):.3f}", f"{_percentile(c, 0.95):.3f}",
              f"{max(c, default=0.0):.3f}"])
+    played_at: dict[str, int] = {}
+    for r in results:
+        if r["a"] in agents and r["b"] in agents:
+            played_at[r.get("revision", "unknown")] = played_at.get(r.get("revision", "unknown"), 0) + 1
+    lines.append("")
+    lines.append("played at: " + ", ".join(f"{rev} ({n} games)" for rev, n in sorted(played_at.items()))
+                 + ("; 'unknown': recorded before the ladder kept the revision" if "unknown" in played_at else ""))
     return "\n".join(lines)
 
 

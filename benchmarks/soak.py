@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from riftscript.core.script.catalog import Catalog
 from riftscript.core.script.decks import Deck, load_deck, team_violations
-from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers
+from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers, memory
 from riftscript.tools.lab.engine import GameSpec, Job, Record, Source, catalog_for
 from riftscript.tools.lab.records import open_writer
 from riftscript.tools.lab.run import run
@@ -116,10 +116,13 @@ def main() -> int:
     cores = max(1, args.workers)
     if outcome.interrupted:
         print(outcome.interruption())
+    # one worker plays in this process, which reports no batch memory: read this process's own
+    rss, uss = (outcome.rss, outcome.uss) if outcome.rss else memory()
+    where = "worker memory up to" if outcome.rss else "this process's memory at the end:"
     print(f"soak started {started}: {done} games in {outcome.elapsed:.0f} s on {args.workers} workers: "
           f"{outcome.rate:.1f} games/s, {outcome.rate / cores:.1f} games/s per core, {actions / outcome.elapsed:.0f} "
-          f"actions/s; {done / max(cpu, 1e-9):.1f} games per CPU-second (what an idle core does); worker memory up "
-          f"to {outcome.rss / 1024:.0f} MB resident ({outcome.uss / 1024:.0f} MB own)")
+          f"actions/s; {done / max(cpu, 1e-9):.1f} games per CPU-second (what an idle core does); {where} "
+          f"{rss / 1024:.0f} MB resident ({uss / 1024:.0f} MB own)")
     for mode in plan.modes:
         print(f"  {mode:<14} {games[mode]:>8} games  {draws[mode]:>6} draws  {failed[mode]:>4} failures")
     print(f"{len(failures)} failures ({stuck} stuck) of {done} games")

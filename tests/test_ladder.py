@@ -40,3 +40,11 @@ def test_the_pairing_table_counts_wins_draws_and_an_interval() -> None:
         + [_game("greedy", "random", "random")] * 2
     first = ladder.report(results, ["random", "greedy"], markdown=False).splitlines()[1]
     assert first.split("  ")[:5] == ["random vs greedy", "10", "2", "2", "30.0%"]
+
+
+def test_the_report_says_which_revisions_played_the_games() -> None:
+    ladder = _ladder()
+    results = [{**_game("random", "greedy", "greedy"), "revision": "abc1234"}] * 3 + [_game("random", "greedy", None)]
+    last = ladder.report(results, ["random", "greedy"], markdown=False).splitlines()[-1]
+    assert last.startswith("played at: abc1234 (3 games), unknown (1 games)")
+    assert ladder.revision() != "unknown"  # this checkout is a git repository

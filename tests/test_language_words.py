@@ -35,12 +35,16 @@ class Words:
     @hookimpl
     def riftscript_effect_types(self) -> list[EffectType]:
         return [EffectType("mark", _mark, {"properties": {"target": {"$ref": "#/$defs/selector"}},
-                                           "required": ["target"]}, emits=(MARK,), text="mark {target}")]
+                                           "required": ["target"]}, emits=(MARK,), text="mark {target}"),
+                EffectType("each_marker", lambda ctx, node: None, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
+                                                                   "required": ["effect"]},
+                           text="each player who marked a unit this turn does this: {effect}")]
 
     @hookimpl
     def riftscript_language(self) -> list[LanguageWord]:
         return [
             LanguageWord("state", MARK, lambda ctx, oid, obj: _marked(ctx, oid), text="marked"),
+            LanguageWord("state", "in_marked_combat", lambda ctx, oid, obj: False, text="in that combat"),
             LanguageWord("filter", MARK, lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked"),
             LanguageWord("amount", "marks", lambda ctx, node, subject: sum(
@@ -48,11 +52,18 @@ class Words:
                 {"properties": {}}, text="the number of marks you made"),
             LanguageWord("amount", "times_marked", lambda ctx, node, subject: 1,
                          {"properties": {"of": {"$ref": "#/$defs/selector"}}}, text="the number of times {of_is} marked"),
+            LanguageWord("amount", "mark_round", lambda ctx, node, subject: 1,
+                         {"properties": {"player": {"enum": ["you", "event_player"]}}}, text="{whose} {nth} marking round"),
+            LanguageWord("filter", "bracket_marked", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
+                         {"type": "boolean"}, text="[Marked]"),
             LanguageWord("filter", "marked_by_you", lambda ctx, oid, obj, card, want: _marked(ctx, oid) == want,
                          {"type": "boolean"}, text="marked by you"),
+            LanguageWord("filter", "marked_and_mine", lambda ctx, oid, obj, card, want: False,
+                         {"type": "boolean"}, text="you control"),
             LanguageWord("filter", "mark_colour", lambda ctx, oid, obj, card, want: False,
                          {"enum": ["red", "blue"]}, text="{value}"),
             LanguageWord("event", MARK, text="become marked", active="mark"),
+            LanguageWord("event", "marks_fade", text="the marks fade"),
             LanguageWord("hook", "mark_limit", text="{subject} can be marked {value} times"),
         ]
 
@@ -168,3 +179,78 @@ def test_a_filter_word_that_is_its_value_is_an_adjective(catalog: Any) -> None:
     kill = {"kind": "spell", "effect": {"type": "kill", "target": {"pick": "target", "what": "unit",
                                                                     "where": {"mark_colour": "red"}}}}
     assert render_card({**MARKER, "type": "spell", "abilities": [kill]}, catalog) == "Kill a Red unit."
+
+
+def test_an_ordinal_amount_word_in_a_range_reads_the_ordinals(catalog: Any) -> None:
+    """A plugin amount whose English names an ordinal ({nth}, {whose}) compared from 1 to 3 lists the ordinals:
+    after a static ability's effect and in a replacement, "during your first, second, or third ..."."""
+    def window(player: str, high: int) -> dict[str, Any]:
+        left = {"type": "mark_round", "player": player}
+        return {"type": "all", "of": [{"type": "compare", "left": left, "op": "ge", "right": 1},
+                                      {"type": "compare", "left": left, "op": "le", "right": high}]}
+    static = {"kind": "static", "while": window("you", 3),
+              "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
+    assert render_card({**MARKER, "abilities": [static]}, catalog) == \
+        "I can't be played during your first, second, or third marking round."
+    replacement = {"kind": "replacement", "replaces": {"event": "score"}, "if": window("event_player", 2),
+                   "instead": {"type": "draw", "amount": 1, "player": "event_player"}}
+    assert "would score 1 point from conquering or holding during their first or second marking round, " in \
+        render_card({**MARKER, "abilities": [replacement]}, catalog)
+    one = {"kind": "triggered", "when": {"event": MARK, "subject": "self"}, "effect": {"type": "draw", "amount": 1},
+           "if": {"type": "compare", "left": {"type": "mark_round"}, "op": "eq", "right": 1}}
+    assert render_card({**MARKER, "abilities": [one]}, catalog) == \
+        "When I become marked, if it's your first marking round, draw 1."
+
+
+def test_a_state_naming_the_events_object_reads_inside_the_trigger(catalog: Any) -> None:
+    """A trigger on "a combat" ending whose condition starts with a state "in that combat" names the combat:
+    "When a combat that I was in ends, ..."; the rest of the condition stays an "if"."""
+    mine = {"type": "is", "subject": "self", "state": "in_marked_combat"}
+    alone = {"kind": "triggered", "when": {"event": "combat_end"}, "if": mine, "effect": {"type": "draw", "amount": 1}}
+    assert render_card({**MARKER, "abilities": [alone]}, catalog) == "When a combat that I was in ends, draw 1."
+    both = {**alone, "if": {"type": "all", "of": [mine, {"type": "is", "subject": "self", "state": MARK}]}}
+    assert render_card({**MARKER, "abilities": [both]}, catalog) == \
+        "When a combat that I was in ends, if I'm marked, draw 1."
+
+
+def test_one_object_a_filter_word_says_you_control_reads_you_control_it(catalog: Any) -> None:
+    """A plugin filter worded "you control" (a battlefield, which has no controller key) in "if there is one"
+    reads "if you control a battlefield ..." rather than "if there is a battlefield you control ..."."""
+    held = {"type": "exists", "what": {"pick": "all", "what": "battlefield", "where": {"marked_and_mine": True}}}
+    cheaper = {"kind": "static", "affects": "self", "while": held, "modifiers": [{"type": "cost", "energy": 2}]}
+    assert render_card({**MARKER, "abilities": [cheaper]}, catalog) == \
+        "If you control a battlefield, I cost {2} less."
+
+
+def test_an_effect_inside_a_plugin_primitive_reads_as_its_english(catalog: Any) -> None:
+    """A primitive's field whose schema is an effect is worded by that effect's English in the template."""
+    ability = {"kind": "triggered", "when": {"event": MARK, "subject": "self"},
+               "effect": {"type": "each_marker", "effect": {"type": "draw", "amount": 1}}}
+    assert render_card({**MARKER, "abilities": [ability]}, catalog) == \
+        "When I become marked, each player who marked a unit this turn does this: draw 1."
+
+
+def test_an_event_no_player_makes_reads_alone(catalog: Any) -> None:
+    """A plugin event with no ``active`` verb, in a trigger naming no subject or player, is its English alone."""
+    ability = {"kind": "triggered", "when": {"event": "marks_fade", "here": True}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card({**MARKER, "abilities": [ability]}, catalog) == "When the marks fade here, draw 1."
+
+
+def test_a_chosen_unit_of_one_kind_or_another_reads_thats(catalog: Any) -> None:
+    """Alternatives that only add a phrase after the noun, under an adjective of the whole selection, read
+    "a friendly unit that's marked by you or that's in a base" (not "friendly a unit marked by you or ...")."""
+    target = {"pick": "target", "what": "unit",
+              "where": {"controller": "friendly", "any_of": [{"marked_by_you": True}, {"location": "base"}]}}
+    spell = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+             "effect": {"type": "kill", "target": target}}
+    assert render_card({**MARKER, "abilities": [spell]}, catalog) == \
+        "When I conquer, kill a friendly unit that's marked by you or that's in a base."
+
+
+def test_your_units_in_a_bracketed_plugin_state_read_that_are(catalog: Any) -> None:
+    """A plugin filter worded like a keyword ("[Marked]") on all of your units reads after the noun:
+    "Your units that are [Marked] have +1 Might"."""
+    static = {"kind": "static", "affects": {"pick": "all", "what": "unit",
+                                            "where": {"controller": "you", "bracket_marked": True}},
+              "modifiers": [{"type": "might", "amount": 1}]}
+    assert render_card({**MARKER, "abilities": [static]}, catalog) == "Your units that are [Marked] have +1 Might."

@@ -32,6 +32,26 @@ def test_the_only_import_cycles_are_the_documented_mutual_recursions() -> None:
             assert "mutually recursive" in doc.split('"""')[1].lower(), module
 
 
+def test_every_module_of_the_package_can_be_imported_first() -> None:
+    """A user's script may start with any module (``import riftscript.core.engine.saves``): a cycle must
+    not depend on which of its modules Python meets first (``saves`` used to fail on {decisions, offer})."""
+    names = sorted("riftscript." + ".".join(path.relative_to(ROOT).with_suffix("").parts)
+                   for room in ("core", "plugins") for path in (ROOT / room).rglob("*.py")
+                   if path.name != "__init__.py" and "__pycache__" not in path.parts)
+    code = ("import importlib, sys\n"
+            "failed = []\n"
+            f"for name in {names!r}:\n"
+            "    for loaded in [m for m in sys.modules if m.startswith('riftscript')]:\n"
+            "        del sys.modules[loaded]\n"
+            "    try:\n"
+            "        importlib.import_module(name)\n"
+            "    except ImportError as error:\n"
+            "        failed.append(f'{name}: {error}')\n"
+            "print('\\n'.join(failed))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert len(names) > 60 and out.strip() == ""
+
+
 def test_the_script_side_needs_only_the_language_tables_of_the_engine() -> None:
     graph = _import_graph()
     G = graph.build(ROOT / "core", "riftscript.core")

@@ -65,6 +65,15 @@ def test_triggered_with_condition_and_player_event() -> None:
     assert render_card(unit) == "When an opponent plays a spell, if you have two or fewer cards in your hand, draw 1."
 
 
+def test_an_activation_trigger_with_a_minimum_cost_names_the_cost() -> None:
+    unit = card(abilities=[{"kind": "triggered", "when": {"event": "activate", "player": "you", "min_cost": 7},
+                            "effect": {"type": "draw", "amount": 1}}])
+    assert render_card(unit) == "When you use an activated ability that costs {7} or more, draw 1."
+    gear = card(abilities=[{"kind": "triggered", "when": {"event": "activate", "player": "you", "what": "gear"},
+                            "effect": {"type": "draw", "amount": 1}}])
+    assert render_card(gear) == "When you use an activated ability of a gear, draw 1."
+
+
 def test_activated_with_timing_and_cost() -> None:
     gear = card(type="gear", abilities=[{"kind": "activated", "cost": {"energy": 2, "exhaust_self": True},
                                          "timing": "reaction", "effect": {
@@ -319,10 +328,11 @@ def test_cost_less_to_minimum_style() -> None:
 
 
 def test_a_trigger_on_the_first_card_of_a_turn_says_first() -> None:
-    """'When you play your first gear in a turn' (nth_this_turn: 1 is a limit too; an invented unit)."""
+    """'When you play your first gear each turn' (nth_this_turn: 1 is a limit too, said as 'the first time each
+    turn' is; an invented unit)."""
     first = {"kind": "triggered", "when": {"event": "played", "what": "gear", "player": "you", "nth_this_turn": 1},
              "effect": {"type": "draw", "amount": 1}}
-    assert render_card(card(abilities=[first])) == "When you play your first gear in a turn, draw 1."
+    assert render_card(card(abilities=[first])) == "When you play your first gear each turn, draw 1."
 
 
 def spiritforged(**fields: Any) -> dict[str, Any]:
@@ -582,8 +592,8 @@ def test_at_a_battlefield_with_exactly_so_many_other_units() -> None:
                                    "where": {"controller": "you", "other": True, "location": "here", "tag": "Poro"}},
         "at_least": 2, "at_most": 2}]}
     static = {"kind": "static", "while": where, "modifiers": [{"type": "might", "amount": 1}]}
-    assert render_card(card(code="OGN-999", abilities=[static])).startswith(
-        "While I'm at a battlefield with exactly 2 other Poro units you control,")
+    assert render_card(card(code="OGN-999", abilities=[static])) == \
+        "I have +1 Might while I'm at a battlefield with exactly 2 other Poro units you control."
 
 
 def test_played_this_turn_conditions_share_one_sentence() -> None:
@@ -902,3 +912,191 @@ def test_a_keyword_printed_last_is_rendered_after_the_other_text() -> None:
     assert render_card({"type": "unit", "keywords": ["Deflect"], "abilities": [
         {"kind": "triggered", "when": {"event": "played", "subject": "self"}, "effect": {"type": "draw", "amount": 1}}]},
         catalog).splitlines()[0] == "[Deflect]"
+
+
+def test_exactly_one_other_unit_of_yours_here_is_there_is() -> None:
+    """'if there is exactly one other unit you control here' (one unit, not a count of yours); two or three say
+    the number as a word ('exactly two units'); an invented unit."""
+    def here(count: int, location: str) -> dict[str, Any]:
+        return {"type": "exists", "at_least": count, "at_most": count, "what": {
+            "pick": "all", "what": "unit", "where": {"controller": "you", "location": location, "other": True}}}
+    held = {"kind": "triggered", "when": {"event": "hold", "subject": "self"}, "if": here(1, "here"),
+            "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(abilities=[held])) == \
+        "When I hold, if there is exactly one other unit you control here, draw 1."
+    two = {**held, "if": here(2, "here")}
+    assert render_card(card(abilities=[two])) == "When I hold, if you have exactly two other units here, draw 1."
+
+
+def test_a_static_on_me_under_my_company_says_it_after() -> None:
+    """'I have +2 Might while I'm attacking with another unit' / '... while I'm at a battlefield with exactly
+    one other unit you control' (a condition about my company follows what I have; an invented unit)."""
+    attacking = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "attacker"},
+                                       {"type": "not", "of": {"type": "is", "subject": "self",
+                                                              "state": "attacking_alone"}}]}
+    might = {"kind": "static", "affects": "self", "while": attacking, "modifiers": [{"type": "might", "amount": 2}]}
+    assert render_card(card(abilities=[might])) == "I have +2 Might while I'm attacking with another unit."
+    company = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "at_battlefield"}, {
+        "type": "exists", "at_least": 1, "at_most": 1,
+        "what": {"pick": "all", "what": "unit", "where": {"controller": "you", "location": "here", "other": True}}}]}
+    shield = {**might, "while": company, "modifiers": [{"type": "keyword", "keyword": "Shield", "value": 3}]}
+    assert render_card(card(abilities=[shield])) == \
+        "I have [Shield 3] while I'm at a battlefield with exactly one other unit you control."
+
+
+def test_enemy_cards_that_cant_be_played_are_cards_opponents_cant_play() -> None:
+    """'Opponents can't play spells with [Reaction]' (enemy cards in hand that can't be played; an invented unit);
+    one's own still 'can't be played'."""
+    theirs = {"kind": "static", "affects": {"pick": "all", "what": "spell", "zone": "hand",
+                                            "where": {"owner": "opponent", "keyword": "reaction"}},
+              "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
+    assert render_card(card(abilities=[theirs])) == "Opponents can't play spells with [Reaction]."
+    mine = {"kind": "static", "modifiers": [{"type": "hook", "hook": "cant_be_played", "value": True}]}
+    assert render_card(card(abilities=[mine])) == "I can't be played."
+
+
+def test_a_card_listing_its_abilities_first_prints_its_keywords_after_them() -> None:
+    """The order of a card file's 'abilities' and 'keywords' is the order of its lines (an invented unit)."""
+    cheaper = {"kind": "static", "modifiers": [{"type": "cost", "energy": 1}]}
+    assert render_card(card(keywords=["Tank"], abilities=[cheaper])) == "[Tank]\nI cost {1} less."
+    assert render_card(card(abilities=[cheaper], keywords=["Tank"])) == "I cost {1} less.\n[Tank]"
+
+
+def test_each_player_chooses_a_unit_they_control_and_the_rest_go() -> None:
+    """'Each player chooses a unit they control. Banish the rest.' (an invented spell): one of a player's own
+    is 'a unit they control', and all but the chosen ones are 'the rest'."""
+    spell = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "for_each_player", "players": "each",
+         "effect": {"type": "select", "target": {"pick": "choose", "what": "unit", "where": {"controller": "you"},
+                                                 "as": "kept"}}},
+        {"type": "banish", "target": {"pick": "all", "what": "unit", "where": {"distinct_from": [{"named": "kept"}]}}}]}}
+    assert render_card(card(type="spell", abilities=[spell])) == \
+        "Each player chooses a unit they control. Banish the rest."
+
+
+def test_a_battlefield_in_a_showdown_is_during_showdowns_here() -> None:
+    """'During showdowns here, spells cost {1} more.' (an invented battlefield's static while it is in a
+    showdown; a unit's stays 'While I'm in a showdown')."""
+    static = {"kind": "static", "affects": {"pick": "all", "what": "spell"},
+              "while": {"type": "is", "subject": "self", "state": "in_showdown"},
+              "modifiers": [{"type": "cost", "energy": 1, "increase": True}]}
+    assert render_card(card(type="battlefield", abilities=[static])) == \
+        "During showdowns here, spells cost {1} more."
+    assert render_card(card(abilities=[static])).startswith("While I'm in a showdown, ")
+
+
+def test_damage_equal_to_something_of_the_target_names_the_target_first() -> None:
+    """'Deal damage to a unit equal to its Might' (the amount speaks of the target: said after it); an amount
+    of something else, or damage a named source deals, keeps 'damage equal to ... to ...' (an invented spell)."""
+    own = {"kind": "spell", "effect": {"type": "deal_damage", "target": {"pick": "target", "what": "unit"},
+                                       "amount": {"type": "might", "of": "target"}}}
+    assert render_card(card(type="spell", abilities=[own])) == "Deal damage to a unit equal to its Might."
+    mine = {"kind": "spell", "effect": {**own["effect"], "amount": {"type": "might", "of": "self"}}}
+    assert render_card(card(type="spell", abilities=[mine])).startswith("Deal damage equal to ")
+
+
+def test_two_gifts_to_one_object_for_this_turn_share_the_verb() -> None:
+    """'Give me +2 Might and [Assault] this turn.' (an invented unit's trigger: two effects on me, one time)."""
+    both = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": {"type": "sequence", "steps": [
+        {"type": "modify_might", "target": "self", "amount": 2, "duration": "this_turn"},
+        {"type": "grant_keyword", "target": "self", "keyword": "Assault", "duration": "this_turn"}]}}
+    assert render_card(card(abilities=[both])) == "When I conquer, give me +2 Might and [Assault] this turn."
+
+
+def test_a_computed_cost_bound_in_the_cost_with_style_says_no_more_than() -> None:
+    """'a gear with Energy cost no more than my Might' in a set that words costs 'with' (cost_with), 'at most
+    my Might' elsewhere (an invented unit of each)."""
+    kill = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": {
+        "type": "kill", "target": {"pick": "target", "what": "gear",
+                                   "where": {"energy_cost": {"max": {"type": "might", "of": "self"}}}}}}
+    assert render_card(spiritforged(abilities=[kill])).endswith("kill a gear with Energy cost no more than my Might.")
+    assert render_card(card(code="OGN-999", abilities=[kill])).endswith("with Energy cost at most my Might.")
+
+
+def test_a_unit_here_dies() -> None:
+    """'When a friendly unit here dies' (the place belongs to the unit that dies; an invented battlefield)."""
+    dies = {"kind": "triggered", "when": {"event": "die", "what": "unit", "subject": {"controller": "friendly"},
+                                          "here": True}, "effect": {"type": "draw", "amount": 1}}
+    assert render_card(card(type="battlefield", abilities=[dies])) == "When a friendly unit here dies, draw 1."
+
+
+def test_the_next_card_with_no_time_limit_is_your_next_card() -> None:
+    """'your next spell costs {2} less' (a discount for one play, however late; an invented unit); with a
+    time limit it stays 'the next spell you play this turn'."""
+    cheaper = {"type": "create_effect", "duration": "permanent", "uses": 1, "static": {
+        "affects": {"pick": "all", "what": "spell", "where": {"owner": "you"}},
+        "modifiers": [{"type": "cost", "energy": 2}]}}
+    trigger = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"}, "effect": cheaper}
+    assert render_card(card(abilities=[trigger])) == "When I conquer, your next spell costs {2} less."
+    this_turn = {**trigger, "effect": {**cheaper, "duration": "this_turn"}}
+    assert render_card(card(abilities=[this_turn])) == \
+        "When I conquer, the next spell you play this turn costs {2} less."
+
+
+def test_two_options_each_player_carries_out_are_listed() -> None:
+    """An ability's two short options read inline ('discard or draw 1'), but two that each player carries out
+    are listed under 'choose one —' (an invented unit)."""
+    def each(effect: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "for_each_player", "players": "each", "effect": effect}
+    options = [{"effect": each({"type": "discard", "amount": 1})}, {"effect": each({"type": "draw", "amount": 1})}]
+    trigger = {"kind": "triggered", "when": {"event": "conquer", "subject": "self"},
+               "effect": {"type": "choose_one", "options": options}}
+    assert render_card(card(abilities=[trigger])) == \
+        "When I conquer, choose one —\n• Each player discards 1.\n• Each player draws 1."
+    mine = {**trigger, "effect": {"type": "choose_one", "options": [
+        {"effect": {"type": "discard", "amount": 1}}, {"effect": {"type": "draw", "amount": 1}}]}}
+    assert render_card(card(abilities=[mine])) == "When I conquer, discard or draw 1."
+
+
+def test_keywords_for_a_while_to_one_object_chosen_now_are_given() -> None:
+    """'give a unit [Tank] this turn' for a lasting effect whose static only gives keywords to one object chosen
+    as it is made (it read 'choose a unit. It has [Tank] this turn'; an invented spell)."""
+    lasting = {"type": "create_effect", "duration": "this_turn", "affects": {"pick": "target", "what": "unit"},
+               "static": {"modifiers": [{"type": "keyword", "keyword": "Tank"}]}}
+    assert render_card(card(type="spell", abilities=[{"kind": "spell", "effect": lasting}])) == \
+        "Give a unit [Tank] this turn."
+
+
+def test_an_ability_for_this_turn_to_an_object_named_before_is_given() -> None:
+    """'Ready a unit. Give it "{1}: Ready me." this turn.' (a lasting effect granting one ability to an object named
+    before; an invented spell)."""
+    spell = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "ready", "target": {"pick": "target", "what": "unit"}},
+        {"type": "create_effect", "duration": "this_turn", "affects": "it", "static": {"modifiers": [
+            {"type": "grant_ability", "ability": {"kind": "activated", "cost": {"energy": 1},
+                                                  "effect": {"type": "ready", "target": "self"}}}]}}]}}
+    assert 'give it "{1}: Ready me." this turn' in render_card(card(type="spell", abilities=[spell]))
+
+
+def test_two_things_for_this_turn_to_one_object_say_the_time_first() -> None:
+    """'This turn, double a unit's Might and give it "{1}: Ready me."' (the second done to the first's object, both
+    for this turn; an invented spell)."""
+    spell = {"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "modify_might", "target": {"pick": "target", "what": "unit"}, "double": True, "duration": "this_turn"},
+        {"type": "create_effect", "duration": "this_turn", "affects": "it", "static": {"modifiers": [
+            {"type": "grant_ability", "ability": {"kind": "activated", "cost": {"energy": 1},
+                                                  "effect": {"type": "ready", "target": "self"}}}]}}]}}
+    assert render_card(card(type="spell", abilities=[spell])) == \
+        'This turn, double a unit\'s Might and give it "{1}: Ready me."'
+
+
+def test_entering_ready_unless_a_score_is_near_says_if_not() -> None:
+    """Under 'unless', a static that changes how I enter keeps its negated condition first ('If your score is not
+    within 3 points of the Victory Score, I enter ready.'; an invented unit of a set with the style)."""
+    installed = load_catalog()
+    origins = installed.sets["OGN"]
+    manifest = {**origins.manifest, "code": "TST", "text_style": ["unless"]}
+    styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
+    near = {"type": "compare", "left": {"type": "stat", "stat": "points"}, "op": "ge",
+            "right": {"type": "stat", "stat": "victory_score", "plus": -3}}
+    ready = {"kind": "static", "while": {"type": "not", "of": near}, "modifiers": [{"type": "enter_ready"}]}
+    assert render_card(card(abilities=[ready]), styled) == \
+        "If your score is not within 3 points of the Victory Score, I enter ready."
+
+
+def test_the_next_damage_prevented_is_damage_that_would_be_dealt() -> None:
+    """'Prevent the next 3 damage that would be dealt to a unit this turn.' (an invented spell)."""
+    spell = {"kind": "spell", "effect": {"type": "prevent_damage", "target": {"pick": "target", "what": "unit"},
+                                         "amount": 3, "duration": "this_turn"}}
+    assert render_card(card(type="spell", abilities=[spell])) == \
+        "Prevent the next 3 damage that would be dealt to a unit this turn."

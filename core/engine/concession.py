@@ -11,7 +11,7 @@ from .state import NOWHERE, Decision, is_id
 
 if TYPE_CHECKING:
     from .game import Game
-    from .offer import EngineAction
+    from .vocabulary import EngineAction
 
 
 # ---------------------------------------------------------------------- concession

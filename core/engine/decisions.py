@@ -24,8 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, cast
 
 from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
 from ..errors import IllegalActionError
-from .offer import EngineAction
-from .vocabulary import Action
+from .vocabulary import Action, EngineAction
 from .state import NOWHERE, Decision, is_battlefield, is_id
 from ..script.suggest import did_you_mean
 

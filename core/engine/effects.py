@@ -505,9 +505,20 @@ class EffectContext:
                 return oid == self.source
             return oid in self.ref(selector)
         obj = self.g.obj(oid)
-        if selector.get("zone", "board") == "board" and obj.zone != "board":
+        zone = selector.get("zone", "board")
+        if zone == "board" and obj.zone != "board":
             return False
-        return self.matches_selection(selector, oid)
+        return self.whose_covers(selector, oid) and self.matches_selection(selector, oid)
+
+    def whose_covers(self, selector: Node, oid: int) -> bool:
+        """A selection's ``whose`` as a static's controller reads it ("the cards in your trash"): the
+        player whose zone holds the object (its controller on the board) is one it names, as when the
+        selection is listed (``selectors.ZONES``)."""
+        whose = selector.get("whose")
+        if whose is None:
+            return True
+        obj = self.g.obj(oid)
+        return (obj.controller if obj.zone == "board" else obj.owner) in self.players(whose)
 
     def matches(self, oid: int, filt: Node | None) -> bool:
         """Whether an object meets every criterion of a filter (``FILTERS``)."""

@@ -11,7 +11,7 @@ from .state import Decision, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
-    from .offer import EngineAction
+    from .vocabulary import EngineAction
 
 
 # ---------------------------------------------------------------------- hiding (811)

@@ -865,7 +865,8 @@ def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int,
         elif isinstance(affects, dict):
             where = {k: v for k, v in (affects.get("where") or {}).items()
                      if k != "location" or obj.zone in ("board", "facedown")}
-            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where)
+            covered = ctx.is_kind(oid, affects.get("what", "unit")) and ctx.matches(oid, where) \
+                and ctx.whose_covers(affects, oid)
         else:
             covered = oid in ctx.resolve(affects)
         if covered:

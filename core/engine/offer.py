@@ -27,11 +27,7 @@ from ..errors import IllegalActionError
 from ..script.schema_fastpath import Check
 from .state import Decision, is_id
 
-from .vocabulary import Action  # an action as it crosses the API: a JSON object, as a TypedDict
-
-# An action inside the engine: a plain dict of the same shape, objects hidden from the player as their
-# ids (``resolve``), or listed before the player's view is put on it (``to_player``)
-EngineAction = dict[str, Any]
+from .vocabulary import Action, EngineAction  # an action as it crosses the API (a TypedDict), and inside
 
 if TYPE_CHECKING:
     from .decisions import ActionType

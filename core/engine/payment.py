@@ -269,29 +269,34 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
             if wanted in power:
                 power = list(power)
                 power.remove(wanted)
-    # discounts and increases from static effects (own, board, lasting)
-    if not (hidden or ignore == "all"):
-        for mod, floor, src_lasting in cost_modifiers(g, player, oid):
-            if "if_chooses" in mod:
-                continue  # depends on the targets: applied by chooses_discounts once they are known
-            mctx = effects.EffectContext(g, player, oid)
-            amount = mctx.amount(mod.get("energy", 0))
-            # power symbols less or more ("{1}{Any} less", "{2}{Calm} less for each ..."), power_times times
-            symbols = [symbol(s, card.domains) for s in mod.get("power", [])] * mctx.amount(mod.get("power_times", 1))
-            if mod.get("ignore_energy"):
-                energy = 0  # "you may play a gear ... this turn, ignoring its Energy cost" (Jayce)
-            if mod.get("increase"):
-                extra_energy += amount
-                extra_power += symbols
-            else:
-                if floor:
-                    # "to a minimum of N" holds against the cost as already reduced (three Heralds of
-                    # Scales take a 5-cost Dragon to 1, not 0)
-                    amount = max(0, min(amount, energy - reduce_energy - floor))
-                reduce_energy += amount
-                power = _less_power(power, symbols)
-            if src_lasting is not None and src_lasting.uses > 0:
-                other.setdefault("_use_lasting", []).append(src_lasting.id)
+    # discounts and increases from static effects (own, board, lasting).  A card played for {0} from Hidden
+    # (811) or ignoring its cost still pays the increases: engine notes, process of playing a card, step 3
+    # (base-cost replacements, then additional costs, then increases, then discounts); a discount has
+    # nothing left to take and a limited one is not used up.
+    replaced = hidden or ignore == "all"
+    for mod, floor, src_lasting in cost_modifiers(g, player, oid):
+        if "if_chooses" in mod:
+            continue  # depends on the targets: applied by chooses_discounts once they are known
+        if replaced and not mod.get("increase"):
+            continue
+        mctx = effects.EffectContext(g, player, oid)
+        amount = mctx.amount(mod.get("energy", 0))
+        # power symbols less or more ("{1}{Any} less", "{2}{Calm} less for each ..."), power_times times
+        symbols = [symbol(s, card.domains) for s in mod.get("power", [])] * mctx.amount(mod.get("power_times", 1))
+        if mod.get("ignore_energy"):
+            energy = 0  # "you may play a gear ... this turn, ignoring its Energy cost" (Jayce)
+        if mod.get("increase"):
+            extra_energy += amount
+            extra_power += symbols
+        else:
+            if floor:
+                # "to a minimum of N" holds against the cost as already reduced (three Heralds of
+                # Scales take a 5-cost Dragon to 1, not 0)
+                amount = max(0, min(amount, energy - reduce_energy - floor))
+            reduce_energy += amount
+            power = _less_power(power, symbols)
+        if src_lasting is not None and src_lasting.uses > 0:
+            other.setdefault("_use_lasting", []).append(src_lasting.id)
     energy = max(0, energy - reduce_energy) + extra_energy
     return Cost(energy=energy, power=power + extra_power, other=other)
 

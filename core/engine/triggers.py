@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import chain, layers, movement, payment, targeting, verbs
+from . import activation, chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, Origin, PendingTrigger, is_battlefield
@@ -415,7 +415,30 @@ def _w_first_turn(g: "Game", oid: int, controller: int, ability: Ability, event:
 
 @WHEN.register("min_cost")
 def _w_min_cost(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
+    """A card played, or an ability activated, with an Energy cost of at least ``want``: a play event
+    carries the card's cost; an activation's is read from the ability (``activated_energy``)."""
+    if event["t"] == "activate":
+        return activated_energy(g, event) >= int(want)
     return int(event.get("cost", 0)) >= int(want)
+
+
+def activated_energy(g: "Game", event: dict[str, Any]) -> int:
+    """The Energy cost an ``activate`` event's ability states, worked out for the targets chosen when it
+    depends on them ("costs {1} less for each ...").  Read here, while the trigger is checked as the
+    event happens, rather than carried by the event, so the events (and every log hash) stay as they are."""
+    oid = event["obj"]
+    if oid not in g.state.objs:
+        return 0
+    abilities = activation.activated_abilities(g, oid)
+    index = int(event["ability"])
+    if not 0 <= index < len(abilities):
+        return 0
+    energy = abilities[index].body.get("cost", {}).get("energy", 0)
+    if isinstance(energy, dict):
+        ctx = EffectContext(g, event["player"], oid)
+        ctx.targets = event.get("targets") or []
+        return max(0, ctx.amount(energy))
+    return int(energy)
 
 
 @WHEN.register("min_spent")

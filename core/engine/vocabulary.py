@@ -64,3 +64,10 @@ class Action(TypedDict, total=False):
     value: Any
     order: list[int]
     damage: dict[str, int]
+
+
+# An action inside the engine: a plain dict of the same shape, objects hidden from the player as their
+# ids (``offer.resolve``), or listed before the player's view is put on it (``offer.to_player``).  Here,
+# not in ``offer``, so that ``decisions`` can name it without importing ``offer`` first: whichever engine
+# module is imported first, the pair {decisions, offer} initialises.
+EngineAction = dict[str, Any]

@@ -2,6 +2,7 @@
 hooks, replacements, triggered and activated abilities, additional costs."""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -9,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from riftscript.tools.render.phrases import (ZONES, Ctx, Node, Phrase, about_the_turn, article_for, attached_givers,
                                              cap, end_sentence, installed_catalog, is_int, keyword_display, mark,
                                              norm_kw, number_word, ordinal, same_subject, series, step_condition,
-                                             plugin_word, string_leaves)
+                                             plugin_word, state_word, string_leaves)
+
+from riftscript.tools.render.conditions import at_battlefield_with, attacking_with_another
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -125,12 +128,20 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
                 and all(isinstance(m, Mapping) and m.get("type") in ("cost", "ability_cost") for m in modifiers):
             return [f"{s} if {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
         if isinstance(cond, Mapping) and cond.get("type") == "not" and isinstance(cond.get("of"), Mapping) \
-                and self.styled("unless"):
+                and self.styled("unless") and not moment:
             # "I don't deal combat damage unless I'm at a battlefield ..."
             return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
+        if affects == "self" and not moment and (attacking_with_another(cond) or at_battlefield_with(cond)):
+            # "I have +2 Might while I'm attacking with another unit": my company, said after what I have
+            return [f"{s} while {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
+        window = self.ordinal_window(ctx, cond)
+        if window is not None:
+            return [f"{s} during {window}" for s in same_subject(sentences, subj.text)]  # "... during your first turn"
         # "If you've gained XP this turn, ...": a condition about the turn so far is an 'if'
         past = isinstance(cond, Mapping) and (cond.get("type") == "history" or about_the_turn(cond))
         prefix = f"{'if' if moment or past else 'while'} {self.condition(ctx, cond)}, "
+        if self.type == "battlefield" and cond == {"type": "is", "subject": "self", "state": "in_showdown"}:
+            prefix = "during showdowns here, "  # a battlefield's showdowns are the ones at it
         sentences = [prefix + s for s in same_subject(sentences, subj.text)]
     return same_subject(sentences, subj.text)
 
@@ -454,6 +465,8 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
             return f"{ctx.your()} spells and abilities can't be countered"
         return f"{subj.text} can't be countered"
     if hook == "cant_be_played":
+        if subj.plural and subj.text.startswith("enemy "):
+            return f"opponents can't play {subj.text.removeprefix('enemy ')}"  # the players who would play them
         return f"{subj.text} can't be played"
     if hook == "ignore_targeting_tax":
         if ctx.spell:
@@ -466,7 +479,10 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
 
 
 def replacement_text(self: Renderer, ctx: Ctx, body: Mapping[str, Any], head: str) -> str:
-    if "if" in body:
+    window = self.ordinal_window(ctx, body.get("if"))
+    if window is not None:
+        head += f" during {window}"  # "If a player would score ... during their first or second turn"
+    elif "if" in body:
         head += f" and {self.condition(ctx, body['if'])}"
     instead = self.text(ctx, body.get("instead"))
     cost = body.get("cost")
@@ -581,6 +597,7 @@ def triggered(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], head: str = 
     if isinstance(t, Mapping) and t.get("controlled_by") == "event_player":
         inner = replace(inner, they=True)  # the acting player controls it: "they may give a unit they control"
     cond = f"if {self.condition(inner, ability['if'])}, " if "if" in ability else ""
+    head, cond = self.object_of_the_event(inner, ability.get("if"), head, cond)
     left = ability["if"].get("left") if isinstance(ability.get("if"), Mapping) else None
     if isinstance(left, Mapping) and left.get("type") == "variable" and set(left) == {"type", "name"}:
         inner = replace(inner, said=str(left["name"]))  # a later "deal that much" refers back to it
@@ -600,6 +617,26 @@ def triggered(self: Renderer, ctx: Ctx, ability: Mapping[str, Any], head: str = 
     if ability.get("once_per_turn"):
         text = "Once each turn, " + (text if text.startswith(("I ", "I'")) else text[0].lower() + text[1:])
     return text
+
+
+def object_of_the_event(self: Renderer, ctx: Ctx, cond: Node, head: str, said: str) -> tuple[str, str]:
+    """A trigger on "a combat" ending whose condition is first that I'm "in that combat" (a state of my own
+    whose English names the event's noun) reads "When a combat that I was in ends, ..." (the rest of the
+    condition, if any, stays an "if")."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else [cond]
+    first = parts[0] if isinstance(parts, list) and parts else None
+    if not isinstance(first, Mapping) or set(first) != {"type", "subject", "state"} or first["type"] != "is" \
+            or first["subject"] != "self":
+        return head, said
+    state = state_word(str(first["state"]))
+    match = re.fullmatch(r"When (an?) (\w+) (\w+)", head)
+    if not state.startswith("in that ") or match is None or state.removeprefix("in that ") != match.group(2):
+        return head, said
+    rest = parts[1:] if isinstance(parts, list) else []
+    head = f"When {match.group(1)} {match.group(2)} that {ctx.self_subj.text} was in {match.group(3)}"
+    if not rest:
+        return head, ""
+    return head, f"if {self.condition(ctx, rest[0] if len(rest) == 1 else {**cond, 'of': rest})}, "
 
 
 def reduction(self: Renderer, ctx: Ctx, cost: Node) -> tuple[Node, str]:

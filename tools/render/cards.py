@@ -73,6 +73,8 @@ def lines(self: Renderer) -> list[str]:
     labels = self.label_keywords()
     keywords = self.card.get("keywords")
     last: list[str] = []  # keywords whose parameter is an effect (Deathknell) are printed after the abilities
+    keys = list(self.card)  # a card file listing its abilities first prints its keyword lines after them
+    after = "abilities" in keys and "keywords" in keys and keys.index("abilities") < keys.index("keywords")
     for entry in keywords if isinstance(keywords, list) else []:
         name = entry if isinstance(entry, str) else next(iter(entry), "") if isinstance(entry, Mapping) else ""
         if isinstance(entry, str) and norm_kw(name) in labels:
@@ -80,7 +82,8 @@ def lines(self: Renderer) -> list[str]:
         effect_param = isinstance(entry, Mapping) and isinstance(next(iter(entry.values()), None), Mapping) \
             and "type" in next(iter(entry.values()))
         kw = self.catalog.keywords.get(norm_kw(name)) if self.catalog is not None else None
-        (last if effect_param or (kw is not None and kw.printed_last) else out).append(safe(self.keyword_line, entry))
+        printed_last = after or effect_param or (kw is not None and kw.printed_last)
+        (last if printed_last else out).append(safe(self.keyword_line, entry))
     abilities = self.card.get("abilities")
     abilities = abilities if isinstance(abilities, list) else []
     last_activated: int | None = None  # the line of the last activated ability

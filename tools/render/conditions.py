@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from riftscript.tools.render.phrases import (INTRANSITIVE, NOUNS, OPS, OPS_VALUE, PAST, PHASES, ZONES, Amt,
                                              Ctx, Node, article_for, is_int, keyword_display, mark, number_word,
-                                             plugin_word, series, state_word, third_singular)
+                                             ordinal, plugin_word, series, state_word, third_singular)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -111,9 +111,12 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
         if name in ("x", "keyword_value") and times == 1 and plus == 0:
             return Amt("X", equal="X")
     elif (word := plugin_word("amount", str(kind))) is not None and word.text:
-        # {of}: the object ("me"); {of_is}: it with its "to be" ("I'm", "it's")
+        # {of}: the object ("me"); {of_is}: it with its "to be" ("I'm", "it's"); {nth}, {whose}: an ordinal
         equal = word.text.format(of=self.obj(ctx, node.get("of", "self")),
-                                 of_is=self.subject(ctx, node.get("of", "self")).be())
+                                 of_is=self.subject(ctx, node.get("of", "self")).be(),
+                                 nth="current", whose=self.whose(ctx, node))
+        if "{nth}" in word.text:
+            equal = f"the ordinal number of {equal}"  # "the ordinal number of your current turn"
         if equal.startswith("the number of times "):
             per = " for each time " + equal.removeprefix("the number of times ")
     else:
@@ -127,21 +130,70 @@ def amount(self: Renderer, ctx: Ctx, node: Node) -> Amt:
     return Amt(None, equal=equal)
 
 
+def whose(self: Renderer, ctx: Ctx, node: Mapping[str, Any]) -> str:
+    """The possessive of an amount's ``player``: "your" for you (the default), else "their"."""
+    return ctx.your() if node.get("player", "you") == "you" else "their"
+
+
+def ordinal_window(self: Renderer, ctx: Ctx, cond: Node) -> str | None:
+    """A plugin ordinal amount (``{nth}`` in its English: which one this is) from 1 up to 3, or equal to
+    one number, in the amount's words with the ordinals listed: "your first, second, or third turn"."""
+    if not isinstance(cond, Mapping):
+        return None
+    parts = cond.get("of") if cond.get("type") == "all" else [cond]
+    if not isinstance(parts, list) or not 1 <= len(parts) <= 2 or not all(
+            isinstance(p, Mapping) and p.get("type") == "compare" and is_int(p.get("right"))
+            and p.get("left") == parts[0].get("left") for p in parts):
+        return None
+    left = parts[0]["left"]
+    word = plugin_word("amount", str(left.get("type"))) if isinstance(left, Mapping) else None
+    if word is None or not word.text or "{nth}" not in word.text:
+        return None
+    bounds = {str(p.get("op", "ge")): int(p["right"]) for p in parts}
+    if set(bounds) == {"eq"}:
+        low = high = bounds["eq"]
+    elif set(bounds) == {"ge", "le"}:
+        low, high = bounds["ge"], bounds["le"]
+    else:
+        return None
+    if not 1 <= low <= high <= 3 or len(bounds) != len(parts):
+        return None
+    nth = series([ordinal(n) for n in range(low, high + 1)], "or")
+    return word.text.format(nth=nth, whose=self.whose(ctx, left), of="", of_is="")
+
+
+def attacking_with_another(cond: Node) -> bool:
+    """The condition "<it>'s attacking with another unit" (an attacker not attacking alone)."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else None
+    return isinstance(parts, list) and len(parts) == 2 and isinstance(parts[0], Mapping) and parts[0] == {
+        "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
+        "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}
+
+
+def at_battlefield_with(cond: Node) -> bool:
+    """The condition "I'm at a battlefield with exactly N <units>" (at a battlefield, and so many there)."""
+    parts = cond.get("of") if isinstance(cond, Mapping) and cond.get("type") == "all" else None
+    if not isinstance(parts, list) or len(parts) != 2 or parts[0] != {
+            "type": "is", "subject": "self", "state": "at_battlefield"} or not isinstance(parts[1], Mapping):
+        return False
+    found = parts[1].get("what")
+    return parts[1].get("type") == "exists" and parts[1].get("at_least", 1) == parts[1].get("at_most") \
+        and isinstance(found, Mapping) and isinstance(found.get("where"), Mapping) \
+        and found["where"].get("location") == "here" and set(found) <= {"pick", "what", "where"}
+
+
 def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
     """A condition as a clause after "if" or "while"."""
     if not isinstance(cond, Mapping):
         return mark(f"condition {cond!r}")
+    window = self.ordinal_window(ctx, cond)
+    if window is not None:
+        return f"it's {window}"  # "it's their first or second turn"
     kind = cond.get("type")
     parts = cond.get("of")
-    if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
-            "type": "is", "subject": parts[0].get("subject"), "state": "attacker"} and parts[1] == {
-            "type": "not", "of": {"type": "is", "subject": parts[0].get("subject"), "state": "attacking_alone"}}:
+    if attacking_with_another(cond) and isinstance(parts, list):
         return f"{self.subject(ctx, parts[0]['subject']).be()} attacking with another unit"
-    if kind == "all" and isinstance(parts, list) and len(parts) == 2 and parts[0] == {
-            "type": "is", "subject": "self", "state": "at_battlefield"} and isinstance(parts[1], Mapping) \
-            and parts[1].get("type") == "exists" and parts[1].get("at_least", 1) == parts[1].get("at_most") \
-            and isinstance(parts[1].get("what"), Mapping) and isinstance(parts[1]["what"].get("where"), Mapping) \
-            and parts[1]["what"]["where"].get("location") == "here" and set(parts[1]["what"]) <= {"pick", "what", "where"}:
+    if at_battlefield_with(cond) and isinstance(parts, list):
         # "I'm at a battlefield with exactly one other unit you control"
         found = parts[1]["what"]
         rest = {k: v for k, v in found["where"].items() if k != "location"}
@@ -248,6 +300,9 @@ def negated(self: Renderer, ctx: Ctx, cond: Node) -> str:
             return "it's not your turn" if cond.get("whose") == "yours" else "it's not an opponent's turn"
         if kind == "keyword":
             return f"{self.keyword_label(cond)} is not active"
+        said = self.compare(ctx, cond) if kind == "compare" else ""
+        if " is within " in said:
+            return said.replace(" is within ", " is not within ", 1)  # "your score is not within 3 points of ..."
         flipped = {"ge": "lt", "gt": "le", "le": "gt", "lt": "ge", "eq": "ne", "ne": "eq"}
         if kind == "compare" and cond.get("op", "ge") in flipped:
             return self.compare(ctx, {**cond, "op": flipped[str(cond.get("op", "ge"))]})
@@ -263,7 +318,7 @@ def exists(self: Renderer, ctx: Ctx, cond: Mapping[str, Any], negate: bool = Fal
     if at_most is not None:
         # 'exists' counts one or more: at_most 1 is exactly one
         word = "exactly" if at_most == at_least else "at most"
-        return self.there_are(ctx, cond.get("what"), f"{word} {number_word(at_most) if at_most == 1 else at_most}")
+        return self.there_are(ctx, cond.get("what"), f"{word} {number_word(at_most) if at_most <= 3 else at_most}")
     return self.there_are(ctx, cond.get("what"), self.or_more(at_least) if at_least > 1 else "")
 
 
@@ -320,12 +375,19 @@ def there_are(self: Renderer, ctx: Ctx, sel: Node, quantity: str | None) -> str:
     if zone and sel.get("whose") == "you" and quantity == "" and f" from {ctx.your()} " in f"{phrase} ":
         # one card of yours in a zone: "you have a <card> in your trash", not "there is a <card> from your trash"
         return f"{ctx.you().text} have {phrase.replace(f' from {ctx.your()} ', f' in {ctx.your()} ')}"
+    if owned and not zone and controller in ("friendly", "you") and quantity == "exactly one" \
+            and phrase.endswith(" here"):
+        # "there is exactly one other unit you control here" (one, not a count of yours)
+        return f"there is {phrase.removesuffix(' here')} {ctx.you().text} control here"
     if owned and not zone:
         verb = "have" if quantity and not (self.styled("control_counts") and quantity.endswith("or more")) \
             else "control"
         who = f"{ctx.you().text} {verb}" if controller in ("friendly", "you") \
             else f"an opponent {third_singular(verb)}"
         return f"{who} {phrase}"
+    mine = re.fullmatch(r"(an? \S+) you control\b(.*)", phrase)
+    if mine is not None and not plural:
+        return f"you control {mine.group(1)}{mine.group(2)}"  # "you control a battlefield with ..."
     return f"there {'are' if plural else 'is'} {phrase}"
 
 

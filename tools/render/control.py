@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 from riftscript.tools.render.phrases import (Clause, Ctx, Node, Phrase, cap, chosen_inline, did_kill_after_kill,
                                              end_sentence, granted_tag, hoist_named_locations, is_int, is_unless,
-                                             mark, merge_gives, merge_grants, number_word, series, third_singular,
-                                             type_cases)
+                                             keywords_only, mark, merge_gives, merge_grants, number_word, series,
+                                             third_singular, type_cases)
 
 if TYPE_CHECKING:
     from riftscript.tools.render.renderer import Renderer
@@ -150,8 +150,10 @@ def e_choose_one(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Claus
         return [Clause(f"{ctx.v('choose')} one to give {whom}{self.duration(grants[0].get('duration'))} —{kws}")]
     labelled = ctx.third or chooser not in (None, "you")
     plain = [o for o in options if isinstance(o, Mapping) and set(o) <= {"label", "effect"}]
+    each_player = all(isinstance(o.get("effect"), Mapping) and o["effect"].get("type") == "for_each_player"
+                      for o in plain)  # options that each player carries out are listed
     if len(plain) == 2 == len(options) and count == 1 and not labelled and by_domain is None \
-            and not eff.get("not_chosen_this_turn") and not ctx.spell:
+            and not eff.get("not_chosen_this_turn") and not ctx.spell and not each_player:
         # an ability's two simple options: "draw 2 or channel 1", "stun or ready a unit" (a spell lists them)
         texts = [self.text(ctx, o.get("effect")) for o in plain]
         if not any(". " in t or "\n" in t or ", " in t for t in texts):
@@ -217,6 +219,25 @@ def e_create_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Cl
     affects = eff.get("affects")
     out: list[Clause] = []
     inner = ctx
+    static = eff.get("static")
+    given = keywords_only({"kind": "static", **static}) if isinstance(static, Mapping) and set(static) == {
+        "modifiers"} else None
+    if given is not None and isinstance(affects, Mapping) and affects.get("pick") == "target" \
+            and "named" not in affects and not affects.get("count") and duration in ("this_turn", "this_combat"):
+        # keywords for a while to one object chosen now: "give a spell in your trash [Flow] ... this turn"
+        chosen = self.obj(ctx, affects)
+        its = replace(ctx, self_subj=Phrase("it"), self_obj="it", self_poss="its")
+        names = series([self.keyword_use(k, v, its) for k, v in given])
+        return [Clause(f"{ctx.v('give')} {chosen} {names} {'this turn' if duration == 'this_turn' else 'this combat'}")]
+    mods = static.get("modifiers") if isinstance(static, Mapping) else None
+    if (affects == "it" or isinstance(affects, Mapping) and set(affects) == {"named"}) and duration == "this_turn" \
+            and isinstance(static, Mapping) and set(static) == {"modifiers"} and isinstance(mods, list) \
+            and len(mods) == 1 and isinstance(mods[0], Mapping) and mods[0].get("type") == "grant_ability" \
+            and isinstance(mods[0].get("ability"), Mapping):
+        # an ability for this turn to an object named before: "give it "{1}: Ready me." this turn"
+        speaker = replace(ctx, self_subj=Phrase("I", person=1), self_obj="me", self_poss="my")
+        quoted = self.activated(speaker, mods[0]["ability"], [])
+        return [Clause(f'{ctx.v("give")} {self.obj(ctx, affects)} "{quoted}" this turn', group="ref")]
     if affects is not None and affects != "self":
         if isinstance(affects, Mapping) and affects.get("what") == "player":
             it = self.subject(ctx, affects)  # "its controller can't play spells this turn"
@@ -289,6 +310,8 @@ def lasting_static(self: Renderer, ctx: Ctx, body: Mapping[str, Any], uses: Node
                 # "your non-token units cost {1} more to play this turn"
                 subject = Phrase(" ".join([ctx.your()] + adjs + [noun] + posts + late), plural=True)
                 when = " to play" + when
+            elif single and not when and not posts and not late:
+                subject = Phrase(" ".join([ctx.your(), "next"] + adjs + [noun]))  # no time limit: "your next card"
             else:
                 words = adjs + [noun, f"{ctx.you().text} play"] + posts + late
                 subject = Phrase(" ".join((["the next"] if single else []) + words) + when, plural=not single)

@@ -30,16 +30,19 @@ def clauses(self: Renderer, ctx: Ctx, eff: Node) -> list[Clause]:
 def plugin_effect(self: Renderer, ctx: Ctx, eff: Mapping[str, Any], kind: str) -> list[Clause]:
     """A plugin's effect primitive, from the English template it registered (EffectType.text):
     selectors read as objects (``{target}``) or possessives (``{target_poss}``), durations as " this turn",
-    amounts as numbers."""
+    amounts as numbers, and a field whose schema is an effect as that effect's English."""
     catalog = self.catalog if self.catalog is not None else installed_catalog()
     etype = catalog.effect_types.get(kind) if catalog is not None else None
     if etype is None or not etype.text:
         return [Clause(mark(f"unknown effect {kind!r}"))]
     fields: dict[str, str] = {"duration": self.duration(eff.get("duration"))}
+    props = (etype.schema or {}).get("properties") or {}
     for key, value in eff.items():
         if key in ("type", "note", "duration"):
             continue
-        if isinstance(value, str) and is_marked(self.obj(ctx, value)):
+        if props.get(key) == {"$ref": "#/$defs/effect"}:
+            fields[key] = self.text(ctx, value)  # an effect inside: its own English ("each [Add] {1}")
+        elif isinstance(value, str) and is_marked(self.obj(ctx, value)):
             fields[key] = value  # not a reference: a name (a token's)
         elif isinstance(value, str) or (isinstance(value, Mapping) and ("pick" in value or "named" in value)):
             fields[key] = self.obj(ctx, value)
@@ -81,8 +84,15 @@ def join(self: Renderer, ctx: Ctx, clauses: list[Clause]) -> str:
     sentences = []
     for i, group in enumerate(groups):
         texts = [c.text for c in group]
-        if len(texts) == 2 and (texts[0].startswith(("discard", "discards")) and group[1].group == "player"
-                                or "," in texts[0]):
+        given = shared_give(texts)
+        if given is not None:
+            sentence = given
+        elif len(texts) == 2 and all(t.endswith(" this turn") and t.count("this turn") == 1 for t in texts) \
+                and group[1].group == "ref" and not group[0].subject:
+            # two things done for this turn, the second to the object of the first: the time once, first
+            sentence = "this turn, " + " and ".join(t.removesuffix(" this turn") for t in texts)
+        elif len(texts) == 2 and (texts[0].startswith(("discard", "discards")) and group[1].group == "player"
+                                  or "," in texts[0]):
             sentence = f"{texts[0]}, then {texts[1]}"
         else:
             sentence = series(texts)
@@ -91,6 +101,20 @@ def join(self: Renderer, ctx: Ctx, clauses: list[Clause]) -> str:
             sentence = f"{ctx.actor.text if i == 0 else later} {sentence}"
         sentences.append(sentence if i == 0 else cap(sentence))
     return ". ".join(sentences)
+
+
+def shared_give(texts: list[str]) -> str | None:
+    """Two gifts to the same object for the same time as one: "give me +2 Might and [Ganking] this turn"."""
+    if len(texts) != 2 or not all(t.startswith("give ") and t.endswith(" this turn") for t in texts):
+        return None
+    first, second = (t.removesuffix(" this turn").split(" ") for t in texts)
+    same = 0
+    while same < min(len(first), len(second)) and first[same] == second[same]:
+        same += 1
+    gifts = [" ".join(first[same:]), " ".join(second[same:])]
+    if same < 2 or not all(g.startswith(("+", "-", "[")) for g in gifts):
+        return None
+    return " ".join(first[:same]) + f" {gifts[0]} and {gifts[1]} this turn"
 
 
 def chosen_by(self: Renderer, ctx: Ctx, target: Node) -> tuple[list[Clause], Node]:
@@ -261,6 +285,8 @@ def e_deal_damage(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clau
         each = "each of " if isinstance(target, Mapping) and target.get("pick") != "all" and (
             self.is_plural(target)) and not target.get("one_per_location") else ""
         dmg = f"{amount.num} to {each}{self.obj(ctx, target)}"
+    elif isinstance(raw := eff.get("amount"), Mapping) and raw.get("of") == "target" and not subject:
+        dmg = f"damage to {self.obj(ctx, target)} equal to {amount.equal}"  # the amount names it: said after it
     else:
         dmg = f"damage equal to {amount.equal} to {self.obj(ctx, target)}"
     return [Clause(f"{subject}{verb} {dmg}", subject=bool(subject))]
@@ -678,6 +704,8 @@ def e_prevent_damage(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[C
         return [Clause(f"the next time {self.obj(ctx, target)} would be dealt damage"
                        f"{self.duration(eff.get('duration'))}, prevent it", subject=True)]
     to = f" to {self.obj(ctx, target)}" if target is not None else ""
+    if "amount" in eff and target is not None and source == "damage":
+        to = f" that would be dealt to {self.obj(ctx, target)}"  # "the next 3 damage that would be dealt to it"
     return [Clause(f"{ctx.v('prevent')} {what}{to}{self.duration(eff.get('duration'))}")]
 
 
@@ -734,6 +762,9 @@ def e_select(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     if isinstance(target, Mapping) and target.get("pick") == "all" and "as" in target:
         return []  # names what is there now for a later step ("that battlefield"): nothing is chosen
     obj = self.obj(ctx, target)
+    if ctx.third and isinstance(target, Mapping) and obj.startswith("one of their ") and target.get("what") in NOUNS:
+        noun = NOUNS[str(target["what"])][0]  # "each player chooses a unit they control"
+        obj = f"{article_for(noun)} {noun} {ctx.you().text} control"
     return [Clause(f"{ctx.v('choose')} {obj}", verb=ctx.v("choose"), obj=obj)]
 
 

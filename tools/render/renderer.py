@@ -93,6 +93,8 @@ class Renderer:
     stat_phrases = conditions.stat_phrases
     amount = conditions.amount
     condition = conditions.condition
+    whose = conditions.whose
+    ordinal_window = conditions.ordinal_window
     event_name = conditions.event_name
     negated = conditions.negated
     exists = conditions.exists
@@ -199,6 +201,7 @@ class Renderer:
     superseded = abilities.superseded
     implied_trigger = abilities.implied_trigger
     triggered = abilities.triggered
+    object_of_the_event = abilities.object_of_the_event
     reduction = abilities.reduction
     activated = abilities.activated
     paid_first = abilities.paid_first

@@ -315,7 +315,9 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
         other = self.obj(ctx, ofs[0]["of"])  # type: ignore[index]
         late.append(f"that {'cost' if plural else 'costs'} no more Energy and no more Power than {other}")
     elif cost_parts and computed:
-        late.append("with Energy cost " + " and ".join(cost_parts).replace("no more than", "at most"))
+        # a computed bound: "at most my Might" (the sets that word costs 'with': "no more than my Might")
+        late.append("with Energy cost " + " and ".join(cost_parts).replace(
+            "no more than", "no more than" if self.styled("cost_with") else "at most"))
     elif cost_parts and self.styled("cost_with"):
         energy, power = (isinstance(where.get(k), Mapping) for k in ("energy_cost", "power_cost"))
         if power and not energy and set(where["power_cost"]) == {"min"}:
@@ -378,6 +380,10 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
     among = sel.get("among")
     filters = {k: v for k, v in where.items() if k not in ("other", "distinct_from")}
     other = bool(where.get("other") or where.get("distinct_from"))
+    apart = where.get("distinct_from")
+    if pick == "all" and mode == "default" and set(where) == {"distinct_from"} and set(sel) <= {"pick", "what", "where"} \
+            and isinstance(apart, list) and apart and all(isinstance(d, Mapping) and set(d) == {"named"} for d in apart):
+        return Phrase("the rest", plural=True)  # all but the ones named (chosen) before: "Kill the rest."
     if what == "player":
         return self.player_selection(ctx, sel, plural)
     if among is not None and what == "card" and not filters:
@@ -447,6 +453,14 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
                 words = f"{article_for(words)} {words}"
             alt_texts.append(" ".join([words] + a_posts + a_late))
         noun = series(alt_texts, "or" if not plural else "and") + (" units" if tags_only and plural else "")
+        shapes = [self.filter_words(ctx, alt, what, plural) for alt in alternatives if isinstance(alt, Mapping)]
+        if full and not plural and adjs and all(not s_adjs and not s_late and s_posts
+                                                for s_adjs, _, s_posts, s_late in shapes):
+            # "a friendly unit that's in combat with ... or that's being chosen by ...": one noun, its kinds after
+            one = " ".join((["another"] if other else []) + adjs + [NOUNS.get(what, (what, what))[0]])
+            alt_that = series([f"that's {' '.join(s_posts)}" for _, _, s_posts, _ in shapes], "or")
+            said = " ".join(x for x in [one if other else f"{article_for(one)} {one}", alt_that] + posts + late if x)
+            return Phrase(said, plural=plural)
         if full and not plural:
             head = " ".join(adjs)
             quant = "another " if other else ""
@@ -529,8 +543,14 @@ def selection(self: Renderer, ctx: Ctx, sel: Mapping[str, Any], mode: str = "def
         if isinstance(tag, str) and what == "unit" and tag in adjs and noun in ("units", "unit"):
             adjs.remove(tag)
             noun = tag + "s"
+        # a plugin's keyword-like state ("[Empowered]") follows: "your units that are [Empowered]"
+        bracketed = {word.text for k, v in filters.items()
+                     if v is True and (word := plugin_word("filter", str(k))) is not None and word.text.startswith("[")}
+        states = [a for a in adjs if a in bracketed]
+        adjs = [a for a in adjs if a not in states]
         words = " ".join([ctx.your()] + (["other"] if other else []) + adjs + [noun])
-        return Phrase(" ".join([words] + posts), plural=plural)
+        that = [f"that {'are' if plural else 'is'} {series(states)}"] if states else []
+        return Phrase(" ".join([words] + that + posts), plural=plural)
     if mode == "each" and yours and not ctx.third and not sel.get("zone") and what in NOUNS \
             and noun in NOUNS[what]:
         # "for each of your units with [Temporary] here"

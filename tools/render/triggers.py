@@ -52,10 +52,10 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
                 parts = replace(parts, rest=parts.rest + self.from_hidden())
         else:
             noun = other_np("card").text
-            if is_int(nth) and nth >= 1:  # "your first card in a turn" (1 is a limit too)
+            if is_int(nth) and nth >= 1:  # "your second card in a turn", "your first card each turn"
                 kind = NOUNS.get(str(what or "card"), ("card", "cards"))[0]
                 noun = f"{ctx.your() if player != 'opponent' else 'their'} {ordinal(nth)} {kind}"
-                suffix = " in a turn"
+                suffix = " each turn" if nth == 1 else " in a turn"  # the first, as "the first time each turn"
             if is_int(t.get("min_cost")):
                 noun += " that costs {" + str(t["min_cost"]) + "} or more"
             if t.get("from_hidden"):
@@ -188,7 +188,10 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
     elif event == "activate":
         kind = NOUNS.get(str(what), (str(what), ""))[0] if what else "card"
         whose = ctx.self_obj if is_self else article_for(kind) + " " + kind
-        parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        if what or is_self or not is_int(t.get("min_cost")):
+            parts = TriggerParts(player_phrase, "use", f"an activated ability of {whose}")
+        else:  # "an activated ability with Energy cost {7} or more", of any card
+            parts = TriggerParts(player_phrase, "use", "an activated ability that costs {" + str(t["min_cost"]) + "} or more")
     elif event == "reveal":
         parts = TriggerParts(player_phrase, "reveal", ctx.self_obj if is_self else "a card")
     elif event == "return_to_hand":
@@ -208,6 +211,8 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
         if is_self or is_host:
             verb, _, obj = word.text.partition(" ")
             parts = TriggerParts(me, verb, obj)
+        elif not word.active and subject is None and player is None:
+            parts = TriggerParts(Phrase(""), "", word.text)  # no one makes it happen: "When combat starts here"
         else:
             # an event of a plugin's, about an object of any kind unless the trigger names one: "something else"
             anything = {"pick": "target", "what": "card", "zone": "in_play",
@@ -221,7 +226,9 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
     if by:
         extra.append({"spell": "with a spell", "ability": "with an ability", "combat": "in combat",
                       "spell_or_ability": "with a spell or ability", "attack": "after an attack"}.get(str(by), mark(f"by {by}")))
-    if t.get("here") and event not in ("chosen", "return_to_hand"):
+    if t.get("here") and event == "die" and not is_self and not parts.rest:
+        parts = replace(parts, subject=replace(parts.subject, text=parts.subject.text + " here"))  # "a unit here dies"
+    elif t.get("here") and event not in ("chosen", "return_to_hand"):
         extra.append("here")
     spent = ""
     if is_int(t.get("min_spent")):

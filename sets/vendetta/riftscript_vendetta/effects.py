@@ -140,7 +140,7 @@ def riftscript_effect_types() -> list[EffectType]:
                    text="{target_poss} base Might becomes {amount}{duration}"),
         EffectType("each_combatant", each_combatant, {"properties": {"effect": {"$ref": "#/$defs/effect"}},
                                                      "required": ["effect"]},
-                   plugin=PLUGIN, text="the attacker and the defender each do this"),
+                   plugin=PLUGIN, text="the attacker and the defender each {effect}"),
     ]
 
 
@@ -304,10 +304,10 @@ def _moved_between(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
     return at == bool(want)
 
 
-def _played_from_hand(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
-    """``played_from_hand: false``: a card played from anywhere other than its player's hand (the champion
+def _played_from_elsewhere(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
+    """``played_from_elsewhere: true``: a card played from anywhere other than its player's hand (the champion
     zone, a battlefield where it was hidden, a trash)."""
-    return (play_origin(ctx.g, oid) == "hand") == bool(want)
+    return (play_origin(ctx.g, oid) != "hand") == bool(want)
 
 
 def _fighting_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
@@ -327,12 +327,6 @@ def _chosen_by_domain(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> boo
     return any(item.kind == "card" and g.card(item.obj).type == "spell" and str(want) in g.card(item.obj).domains
                and ctx.relation("enemy", item.controller) and any(oid in slot for slot in item.targets)
                for item in g.state.chain)
-
-
-def _turns_taken(ctx: Any, node: Node, subject: int | None) -> int:
-    """``{type: turns_taken}``: the turns you have begun, this one included (Ol' Poro: "your first, second,
-    or third turns")."""
-    return int(ctx.g.state.players[ctx.you].turns_taken)
 
 
 def name_card(ctx: Any, node: Node) -> None:
@@ -361,7 +355,9 @@ def _name_of(ctx: Any, oid: int, obj: Any, card: Any, want: Any) -> bool:
 
 def _turn_number(ctx: Any, node: Node, subject: int | None) -> int:
     """``{type: turn_number, player: P}``: which of that player's turns this is (their first is 1), 0 while it
-    is another player's turn (Otterpus: "during their first or second turn")."""
+    is another player's turn (Otterpus: "during their first or second turn"; Ol' Poro: "your first, second, or third
+    turns"). Its English names the turn ("{whose} {nth} turn"): compared from 1 up to 3 it reads "their first or
+    second turn"."""
     player = ctx.player(node.get("player", "you"))
     state = ctx.g.state
     return int(state.players[player].turns_taken) if state.turn_player == player else 0
@@ -390,8 +386,8 @@ def riftscript_language() -> list[LanguageWord]:
                      plugin=PLUGIN),
         LanguageWord("filter", "moved_between", _moved_between, {"type": "boolean"},
                      text="at a battlefield I moved to or from", plugin=PLUGIN),
-        LanguageWord("filter", "played_from_hand", _played_from_hand, {"type": "boolean"},
-                     text="played from anywhere other than your hand", plugin=PLUGIN),
+        LanguageWord("filter", "played_from_elsewhere", _played_from_elsewhere, {"type": "boolean"},
+                     text="from anywhere other than your hand", plugin=PLUGIN),
         LanguageWord("filter", "fighting_domain", _fighting_domain, {"$ref": "#/$defs/domain"},
                      text="in combat with an enemy {value} unit", plugin=PLUGIN),
         LanguageWord("filter", "chosen_by_domain", _chosen_by_domain, {"$ref": "#/$defs/domain"},
@@ -412,15 +408,13 @@ def riftscript_language() -> list[LanguageWord]:
         LanguageWord("amount", "damage", _damage, {"properties": {"of": {"$ref": "#/$defs/selector"}},
                                                   "required": ["of"]},
                      text="the damage marked on {of}", plugin=PLUGIN),
-        LanguageWord("amount", "turns_taken", _turns_taken, {"properties": {}}, text="the number of turns you have taken",
-                     plugin=PLUGIN),
         LanguageWord("amount", "turn_number", _turn_number,
                      {"properties": {"player": {"enum": ["you", "event_player"]}}},
-                     text="which of their turns this is", plugin=PLUGIN),
+                     text="{whose} {nth} turn", plugin=PLUGIN),
         LanguageWord("hook", "empower_limit", text="{subject} can be [Empowered] up to {value} times", plugin=PLUGIN),
         LanguageWord("event", "empowered", text="become [Empowered]", active="empower", plugin=PLUGIN),
         LanguageWord("event", "disempowered", text="stop being [Empowered]", active="disempower", plugin=PLUGIN),
         LanguageWord("event", "banish", text="am banished", active="banish", plugin=PLUGIN),
-        LanguageWord("event", "combat_start", text="start a combat", active="start a combat at", plugin=PLUGIN),
+        LanguageWord("event", "combat_start", text="combat starts", plugin=PLUGIN),
         LanguageWord("event", "burn", text="am burned", active="burn", plugin=PLUGIN),
     ]
