@@ -139,6 +139,35 @@ def test_soak_checks_see_a_stale_statics_index() -> None:
     assert any("statics index statics_by_kind" in m for m in check(g, cards, counts))
 
 
+def test_soak_checks_see_stale_board_indexes() -> None:
+    """What the dispatch index keeps besides the listeners (the split of each event type's listeners,
+    the objects attached, with statics, with activated abilities) and the answers kept while the statics
+    or the lasting effects are unchanged (whether an object could have a hook, the lasting effects by the
+    objects they name) are compared with a fresh copy's: each, left stale, fails the check."""
+    from riftscript.core.engine import layers
+    from riftscript.core.engine.builder import Builder
+
+    b = Builder(cat())
+    unit = b.add(0, "OGN-130")  # Crackshot Corsair: 'when I attack' (its own event)
+    b.add(1, "OGN-003")
+    g, ids = b.build()
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+    assert g.index.listening(g, "attack", ids[unit]) == [(ids[unit], 0)]
+    g.index.listening_split["attack"] = ([], {})  # as if the Corsair listened to nothing
+    assert any("split of the attack listeners" in m for m in check(g, cards, counts))
+    g.index.listening_split.clear()
+    for name in ("with_statics", "activators"):
+        getattr(g.index, name)[ids[unit]] = None  # the Corsair has neither
+        assert any(f"index's {name}" in m for m in check(g, cards, counts))
+        del getattr(g.index, name)[ids[unit]]
+    assert check(g, cards, counts) == []
+    assert not layers.hook_in_play(g, "targeting_tax")
+    g.statics_memo()[("hook_statics", "targeting_tax")] = True  # as if a static gave Deflect
+    assert any("hook_statics" in m for m in check(g, cards, counts))
+
+
 def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order() -> None:
     """Found by the soak: 11 defenders once meant all 11! orders in memory before the first option."""
     from riftscript.core.engine.builder import Builder

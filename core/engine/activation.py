@@ -27,16 +27,16 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     s = g.state
     p = s.players[player]
     objs, defs = s.objs, g.defs
-    sources = [p.legend]
-    hosts: set[int] = set()  # units that may carry attachments
-    for here in [q.base for q in s.players] + [bf.here for bf in s.battlefields]:  # board_objects' order
-        for oid in here:
-            obj = objs[oid]
-            if obj.controller == player:
-                sources.append(oid)
-            if obj.attached_to != NOWHERE:
-                hosts.add(obj.attached_to)
+    hosts = layers.attachments(g)  # units that may carry attachments
     granting = layers.may_grant_abilities(g)
+    if granting:  # any object may have been given an ability
+        sources = [p.legend] + [oid for oid in g.board_objects() if objs[oid].controller == player]
+    else:
+        # otherwise only an object with activated abilities of its own, borrowed ones or attached cards
+        # has any: those the index knows (TriggerIndex.activators), in board_objects' order
+        mine = {oid for oid in (*g.index.activators, *hosts)
+                if objs[oid].zone == "board" and objs[oid].controller == player}
+        sources = [p.legend] + ([oid for oid in g.board_objects() if oid in mine] if len(mine) > 1 else list(mine))
     for oid in sources:
         if oid == NOWHERE:
             continue

@@ -33,7 +33,8 @@ class Caches:
       ``("restricted", name)`` (layers),
       ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
       ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
-      ``("activated", oid)`` (activation);
+      ``("activated", oid)`` (activation), ``attachments``, ``("hook_in_play", hook)`` (layers),
+      ``("controllers_at", loc)`` (combat's designations, read by the cleanup's staging step);
     - ``chars``: each object's characteristics (``layers.chars``), dropped when ``chars_version``
       falls behind ``version``; ``chars_reads`` marks the objects being computed (was a partial
       result read?) and is empty between two computations;
@@ -47,10 +48,10 @@ class Caches:
     constant bounds) is kept, the last only while no static ability but a victory score and no
     lasting effect but a constant Might change on named objects is in play.  Valid while every
     version bump since it was kept came from an event of ``QUIET_EVENTS`` (a player's action logged,
-    a pass, an object chosen, a trigger put on the chain: they change neither where an object is nor
-    who controls it nor, without a conditional static, its Might) and ``lasting_changes`` is
-    unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an event, a move,
-    ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
+    a pass, an object chosen, a trigger put on the chain, damage marked, a resolution noted: they change
+    neither where an object is nor who controls it nor, without a conditional static, its Might) and
+    ``lasting_changes`` is unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an
+    event, a move, ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
     was read (the rest of the search is kept with it); the entry ``might_fixed`` keeps whether the
     Might condition above holds (``targeting.might_fixed``).  ``invariants.cache_problems`` compares each
     kept list, and ``might_fixed``, with a fresh copy's.
@@ -59,7 +60,8 @@ class Caches:
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
     (it entered the board, changed control: the statics are ordered by it).  Valid while it is unchanged:
     ``statics_memo()``: ``statics_with`` (``layers.statics_by_kind``), ``object_statics``,
-    ``statics_beyond_board`` (layers), ``cost_statics``, ``chooses_statics`` (payment): what depends
+    ``statics_beyond_board``, ``("hook_statics", hook)`` (layers), ``cost_statics``, ``chooses_statics``
+    (payment): what depends
     only on which statics are in force, never on the state they read.
 
     **lasting key** (``Game.lasting_memo``) - the statics generation with what tells the lasting effects
@@ -79,7 +81,10 @@ class Caches:
     ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers),
     ``plain_might_lasting`` (targeting.might_fixed), ``optional_lasting_replacements`` (loop),
     ``lasting_off_board_reach``, ``lasting_off_board_touch`` (layers: the lasting part of ``off_board_reach``,
-    ``off_board_touch``).  ``invariants.cache_problems`` compares them with a fresh copy's.
+    ``off_board_touch``), ``("hook_lasting", hook)`` (layers: the lasting part of ``hook_in_play``),
+    ``lasting_by_object`` (``layers.lasting_touching``: the lasting effects by the objects they name),
+    ``("lasting_with", kind)`` (``layers.lasting_with``: those with a modifier of a kind).
+    ``invariants.cache_problems`` compares them with a fresh copy's.
 
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a

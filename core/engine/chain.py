@@ -145,8 +145,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
     if item.kind == "card":
         card = g.card(item.obj)
         if card.type in ("unit", "gear"):
-            if item in s.chain:
-                s.chain.remove(item)
+            _leave_chain(s.chain, item)
             ready = _paid_enter_ready(g, item.obj, item.paid)
             verbs.enter_board(g, item.obj, item.controller, item.location, ready=ready)
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
@@ -163,8 +162,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                         if "condition" in ability.body and not ctx.check(ability.body["condition"]):
                             continue
                         ctx.run(ability.body["effect"])
-            if item in s.chain:
-                s.chain.remove(item)
+            _leave_chain(s.chain, item)
             if any(other.obj == item.obj for other in s.chain):
                 pass  # played again while it resolved ("its controller may play this spell again"): still on the chain
             elif g.obj(item.obj).zone == "chain" and item.variables.get("_afterwards_recycle"):
@@ -174,8 +172,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
                    from_hidden=item.from_hidden, cost=card.energy, nth=_played_count(g, item.controller))
     else:
-        if item in s.chain:
-            s.chain.remove(item)
+        _leave_chain(s.chain, item)
         ability = g.item_ability(item) if item.ability >= 0 else payment.rune_ability(item.ability)
         ctx = EffectContext(g, item.controller, item.obj, item, item.event)
         origin = item.origin if item.lasting != NOWHERE else None
@@ -192,6 +189,16 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                 ctx.run(effect)
     g.emit("resolve", item=item.id, obj=item.obj)
     s.needs_cleanup = True
+
+
+def _leave_chain(items: list[ChainItem], item: ChainItem) -> None:
+    """Take the item off the chain if it is there.  It is most often the top one, found by identity at
+    once; otherwise by equality, as ``list.remove`` would (a chain item compares all its fields, and a
+    chain of a hundred items made that a scan of a hundred comparisons per resolution)."""
+    if items and items[-1] is item:
+        items.pop()  # ids are unique: no earlier item equals the top one
+    elif item in items:
+        items.remove(item)
 
 
 def _accept_optional(ctx: EffectContext, ability: Ability) -> bool:

@@ -66,7 +66,8 @@ def cleanup(g: "Game") -> None:
         if bf.contested_by == NOWHERE:
             bf.showdown_staged = bf.combat_staged = False
             continue
-        controllers = {objs[u].controller for u in g.units_at(bf.loc)}  # asked at every cleanup of a combat
+        # asked at every cleanup of a combat: the designations' step found them, if nothing changed since
+        controllers = g.memo().get(("controllers_at", bf.loc)) or {objs[u].controller for u in g.units_at(bf.loc)}
         if bf.contested_by not in controllers:
             if not (sd is not None and sd.bf == bf.loc):
                 bf.contested_by = NOWHERE

@@ -47,10 +47,12 @@ def refresh_designations(g: "Game") -> None:
     new_defenders: list[int] = []
     attacked, defended = set(sd.attacked), set(sd.defended)  # asked for every unit there: sets, not lists
     objs, defs = s.objs, g.defs
+    controllers: set[int] = set()
     for oid in g.bf_at(sd.bf).here:  # g.units_at, inline: asked at every cleanup of a combat
         obj = objs[oid]
         if obj.attached_to != NOWHERE or defs[obj.code].type != "unit":
             continue
+        controllers.add(obj.controller)
         role = "attacker" if obj.controller == sd.attacker else ("defender" if obj.controller == sd.defender else "")
         if obj.designation != role:
             obj.designation = role
@@ -65,6 +67,9 @@ def refresh_designations(g: "Game") -> None:
             new_defenders.append(oid)
     first_attack = new_attackers and len(sd.attacked) == len(new_attackers)
     first_defend = new_defenders and len(sd.defended) == len(new_defenders)
+    if not new_attackers and not new_defenders:
+        # the controllers of the units there, for the cleanup's staging step while nothing changes
+        g.memo()[("controllers_at", sd.bf)] = frozenset(controllers)
     if first_attack:
         g.emit("attack", player=sd.attacker, loc=sd.bf)
     for oid in new_attackers:
@@ -159,12 +164,18 @@ def assignment_options(g: "Game", total: int, units: list[int]) -> tuple[list[di
     orders: list[list[int]] = list(itertools.islice(_orders(grps), MAX_ORDERS))
     options: list[dict[int, int]] = []
     excess: list[tuple[dict[int, int], list[int], int]] = []
-    seen: set[tuple[tuple[int, int], ...]] = set()
+    # every candidate has the units' keys in the units' order (each is the zero assignment with values
+    # changed), so its values tell it from another, as its sorted items would
+    seen: set[tuple[int, ...]] = set()
+    lethal_of: dict[int, int] = {}
     for order in orders or [[]]:
         left = total
         assignment: dict[int, int] = {u: 0 for u in units}
         for oid in order:
-            give = min(left, lethal(g, oid))
+            need = lethal_of.get(oid)
+            if need is None:
+                need = lethal_of[oid] = lethal(g, oid)
+            give = min(left, need)
             assignment[oid] += give
             left -= give
         candidates = [assignment]
@@ -172,7 +183,7 @@ def assignment_options(g: "Game", total: int, units: list[int]) -> tuple[list[di
             # 467.2.c.4: once every unit has lethal, the excess may go to any of them
             candidates = [{**assignment, oid: assignment[oid] + left} for oid in order]
         for candidate in candidates:
-            key = tuple(sorted(candidate.items()))
+            key = tuple(candidate.values())
             if key not in seen:
                 seen.add(key)
                 options.append(candidate)
@@ -185,7 +196,7 @@ def assignment_options(g: "Game", total: int, units: list[int]) -> tuple[list[di
             candidate = {**assignment}
             for oid, share in zip(order, shares):
                 candidate[oid] += share
-            key = tuple(sorted(candidate.items()))
+            key = tuple(candidate.values())
             if key not in seen:
                 seen.add(key)
                 splits.append(candidate)
@@ -199,9 +210,11 @@ MAX_SPLITS = 64
 
 def _splits(amount: int, units: int) -> "Iterator[tuple[int, ...]]":
     """Ways to share ``amount`` among ``units`` with at least two of them getting some."""
+    if amount < 2:
+        return  # one damage can't be shared (each of a big combat's orders looked through every way)
     for bars in itertools.combinations(range(amount + units - 1), units - 1):
         shares = tuple(b - a - 1 for a, b in zip((-1,) + bars, bars + (amount + units - 1,)))
-        if sum(1 for share in shares if share) > 1:
+        if units - shares.count(0) > 1:
             yield shares
 
 

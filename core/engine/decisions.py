@@ -97,6 +97,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
         target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
                                            paid=optional) if slots else [[]]
+        single = playing.untaxed_single(g, slots)  # untaxed_targets of each one-object choice, at once
         # A play's check depends on its location only through the location being allowed (these
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
         # first location decide for the others (the rest would only repeat the same reads).
@@ -133,7 +134,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                                 # are they exactly what target_options gives for this choice of costs
                                 listed = len(paid) == len(optional)
                                 plain = listed and count == 1 and len(target_sets) > 1 and not discounted \
-                                    and playing.untaxed_targets(g, player, slots, targets)
+                                    and (single and len(targets[0]) == 1
+                                         or playing.untaxed_targets(g, player, slots, targets))
                                 if plain and untaxed:
                                     check = untaxed[0]
                                 else:
@@ -187,6 +189,7 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
             continue
         slots = targeting.ability_targets(ability)
         target_sets = targeting.target_options(g, player, oid, slots) if slots else [[]]
+        single = playing.untaxed_single(g, slots)  # untaxed_targets of each one-object choice, at once
         base: activation.ActivationBase | None = None
         untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
         for targets in target_sets:
@@ -198,7 +201,8 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
                     base = activation.activation_base(g, player, action)
                 source, index, activated, cost = base
                 plain = len(target_sets) > 1 and not isinstance(ability.body["cost"].get("energy"), dict) \
-                    and playing.untaxed_targets(g, player, slots, targets)  # a computed cost may read the targets
+                    and (single and len(targets[0]) == 1  # a computed cost may read the targets
+                         or playing.untaxed_targets(g, player, slots, targets))
                 if plain and untaxed:
                     found = untaxed[0]
                     if found is None:

@@ -32,8 +32,10 @@ from .vocabulary import Action
 
 # Events that change neither where an object is, nor who controls it, nor (without a conditional static
 # ability) its Might: a player's action logged before it is performed, a pass, an object chosen as a
-# target, a trigger put on the chain.  The candidate lists ``Caches.kept`` holds outlive them.
-QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger"})
+# target, a trigger put on the chain, damage marked on a unit (its Might is not its damage; what dies of
+# it leaves the board with events of its own), an item's resolution noted (its effects have their own
+# events).  The candidate lists ``Caches.kept`` holds outlive them.
+QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve"})
 
 class Game:
     """One game of Riftbound."""
@@ -486,8 +488,8 @@ class Game:
     def units_at(self, loc: int) -> list[int]:
         """The units at a location (a battlefield or a player's base), attached cards excluded."""
         ids = self.bf_at(loc).here if is_battlefield(loc) else self.state.players[loc].base
-        return [i for i in ids if self.defs[self.state.objs[i].code].type == "unit"
-                and self.state.objs[i].attached_to == NOWHERE]
+        objs, defs = self.state.objs, self.defs
+        return [i for i in ids if defs[objs[i].code].type == "unit" and objs[i].attached_to == NOWHERE]
 
     def board_objects(self) -> list[int]:
         """Every object on the board: the bases in player order, then the battlefields (a new list)."""

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import effects, layers, loop, offer, payment, playing, targeting, triggers, verbs
+from . import effects, layers, loop, offer, payment, playing, targeting, trigger_index, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -141,10 +141,26 @@ def cache_problems(g: Game) -> list[str]:
     if {e: set(t) for e, t in g.index.listeners.items() if t} != {e: set(t) for e, t in fresh.index.listeners.items() if t} \
             or set(g.index.static_sources) != set(fresh.index.static_sources) or set(g.index.grant_sources) != set(fresh.index.grant_sources):
         problems.append("the trigger dispatch index differs from one built anew")
+    if layers.attachments(g) != layers.attachments(fresh):
+        problems.append(f"the attachments found from the index ({layers.attachments(g)}) differ from a fresh copy's "
+                        f"({layers.attachments(fresh)})")
+    for name in ("with_statics", "activators"):
+        kept = {oid for oid in getattr(g.index, name) if g.state.objs[oid].zone == "board"}
+        anew = set(getattr(fresh.index, name))
+        if kept != anew:
+            problems.append(f"the index's {name} ({sorted(kept)}) differ from one built anew ({sorted(anew)})")
+    for etype, split in list(g.index.listening_split.items()):
+        if split != trigger_index.split_listeners(fresh, etype, fresh.index.listeners.get(etype, {})):
+            problems.append(f"the kept split of the {etype} listeners ({split}) differs from one made anew")
     for name, (cached, computed) in _statics_indexes(g, fresh).items():
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
     problems += _kept_problems(g, fresh)
+    for memo, name, work_out in ((g.statics_memo(), "hook_statics", layers.hook_statics),
+                                 (g.lasting_only_memo(), "hook_lasting", layers.hook_lasting)):
+        for key, kept in list(memo.items()):
+            if isinstance(key, tuple) and key[0] == name and kept != work_out(fresh, key[1]):
+                problems.append(f"the kept answer {key} ({kept}) differs from a fresh copy's")
     for name, (cached, computed) in _lasting_answers(g, fresh).items():
         if cached != computed:
             problems.append(f"the lasting effects' answer {name} ({cached}) differs from a fresh copy's ({computed})")
@@ -176,6 +192,8 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     keys = [key for key in [*g.lasting_memo(), *g.lasting_only_memo()] if isinstance(key, tuple)]
     listened = sorted(key[1] for key in keys if key[0] == "lasting_listens")
     restrictions = sorted(key[1] for key in keys if key[0] == "lasting_restrictions")
+    with_kinds = sorted(key[1] for key in keys if key[0] == "lasting_with")
+    by_object = "lasting_by_object" in g.lasting_only_memo()
 
     def views(game: Game) -> dict[str, Any]:
         found: dict[str, Any] = {
@@ -193,6 +211,11 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
         }
         for etype in listened:
             found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)
+        for kind in with_kinds:
+            found[f"lasting_with {kind}"] = [lasting.id for lasting in layers.lasting_with(game, kind)]
+        if by_object:
+            kept = game.lasting_only_memo().get("lasting_by_object") or layers.lasting_by_object(game.active_lasting())
+            found["lasting_by_object"] = ([lasting.id for lasting in kept[0]], kept[1], kept[2])
         for name in restrictions:
             found[f"lasting_restrictions {name}"] = [(mod, source, list(affects)) for mod, source, affects
                                                      in layers.lasting_restrictions(game, name)]

@@ -117,13 +117,17 @@ def _board_reach(g: "Game") -> Reach:
     lasting effect may select any board object; the card types some static may select anywhere; the
     (location, card type) pairs a static limited to the objects at its location may select, "" for
     any type; the objects a lasting effect names or a card is attached to)."""
-    memo = g.caches.memo()
-    found: Reach | None = memo.get("board_reach")
+    caches = g.caches
+    if caches.memo_version == caches.version:  # the hit, inline: asked for every board object read
+        found: Reach | None = caches.memo_answers.get("board_reach")
+        if found is not None:
+            return found
+    memo = caches.memo()
+    found = memo.get("board_reach")
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
-        hosts = {objs[oid].attached_to for oid in g.board_objects()}
-        hosts.discard(NOWHERE)
+        hosts = set(attachments(g))
         local: set[tuple[int, str]] = set()
         for src, kinds in here:  # 'here' is where the source is now
             source = objs[src]
@@ -246,6 +250,50 @@ _ACTIVE = ("board", "legend", "bfcard")
 AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
 
 
+def hook_in_play(g: "Game", hook: str) -> bool:
+    """Whether an object on the board, a legend or a battlefield could have the hook now: a static in
+    force gives it or gives a keyword (whose abilities may bring any hook; a printed keyword is a static
+    of its card, indexed like the others), a card is attached (its effect text is its unit's), or a
+    lasting effect grants a keyword or has such a modifier.  When not, ``hook_values`` is empty for every
+    such object, and a target search (Deflect's tax, ``chosen_by``) need not ask each candidate.  The
+    statics' part is kept while the statics are unchanged (``Game.statics_memo``), the lasting effects'
+    while they are (``Game.lasting_only_memo``); ``invariants.cache_problems`` compares both."""
+    caches = g.caches
+    key = ("hook_in_play", hook)
+    if caches.memo_version == caches.version:  # the answer of this state, inline: asked for each target listed
+        found: bool | None = caches.memo_answers.get(key)
+        if found is not None:
+            return found
+    memo = g.statics_memo()
+    found = memo.get(("hook_statics", hook))
+    if found is None:
+        found = memo[("hook_statics", hook)] = hook_statics(g, hook)
+    if not found and attachments(g):
+        found = True
+    if not found and g.state.lasting:
+        lasting_memo = g.lasting_only_memo()
+        found = lasting_memo.get(("hook_lasting", hook))
+        if found is None:
+            found = lasting_memo[("hook_lasting", hook)] = hook_lasting(g, hook)
+    g.memo()[key] = found
+    return found
+
+
+def hook_statics(g: "Game", hook: str) -> bool:
+    """``hook_in_play``'s part that the statics in force decide."""
+    by_kind = statics_by_kind(g)
+    return "keyword" in by_kind or (hook == "prevent_damage" and "prevent_damage" in by_kind) or any(
+        mod["type"] == "hook" and mod.get("hook") == hook for _, ability in by_kind.get("hook", ())
+        for mod in ability.body["modifiers"])
+
+
+def hook_lasting(g: "Game", hook: str) -> bool:
+    """``hook_in_play``'s part that the lasting effects decide."""
+    return any(lasting.kind == "grant" or lasting.kind == "static" and any(
+        mod["type"] in ("keyword", "prevent_damage") or (mod["type"] == "hook" and mod.get("hook") == hook)
+        for mod in lasting.body.get("modifiers", ())) for lasting in g.state.lasting)
+
+
 def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
     """Whether a card off the board could have the hook now; when not, computing its
     characteristics (which for a card with conditional text means checking every static
@@ -345,7 +393,7 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
         for mod in ability.body["modifiers"] * (1 + copied.count(src) if copied else 1):
             out.append((_resolve_mod(ctx, mod, subject=oid), src, source.controller, source.timestamp))
     # lasting effects created by resolved spells and abilities
-    for lasting in g.active_lasting():
+    for lasting in lasting_touching(g, oid):
         if lasting.kind == "grant":
             if lasting.affects and oid in lasting.affects:
                 out.append(({"type": "keyword", "keyword": lasting.body["keyword"],
@@ -369,6 +417,59 @@ def _modifiers_for(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, int, 
                 continue  # "the next unit enters ready": applied and spent once by enter_board (143.4)
             out.append((_resolve_mod(ctx, mod, subject=oid), lasting.source, lasting.controller, lasting.timestamp))
     return out
+
+
+def lasting_touching(g: "Game", oid: int) -> list[Lasting]:
+    """The active lasting effects that may change the object's characteristics (``_modifiers_for``): the
+    statics and grants that name it and the statics that select what they affect, in the order of
+    ``Game.active_lasting``.  With many in play (a combat of "this turn" Might changes), an index by
+    the objects they name, kept while the lasting effects are unchanged (``Game.lasting_only_memo``),
+    spares working out one unit's characteristics a walk over all of them; ``invariants.cache_problems``
+    compares it with a fresh copy's."""
+    active = g.active_lasting()
+    if len(active) < 8:
+        return active
+    memo = g.lasting_only_memo()
+    found: tuple[list[Lasting], list[int], dict[int, list[int]]] | None = memo.get("lasting_by_object")
+    if found is None:
+        found = memo["lasting_by_object"] = lasting_by_object(active)
+    active, wide, named = found
+    mine = named.get(oid)
+    if not mine:
+        return [active[i] for i in wide]
+    return [active[i] for i in (sorted(wide + mine) if wide else mine)]
+
+
+def lasting_with(g: "Game", kind: str) -> list[Lasting]:
+    """The active lasting effects with a modifier of a kind, in their order, found once while the lasting
+    effects are unchanged (``Game.lasting_only_memo``; callers must not change the list)."""
+    if not g.state.lasting:
+        return []
+    memo = g.lasting_only_memo()
+    found: list[Lasting] | None = memo.get(("lasting_with", kind))
+    if found is None:
+        found = memo[("lasting_with", kind)] = [lasting for lasting in g.active_lasting()
+                                                if any(m["type"] == kind for m in lasting.body.get("modifiers", ()))]
+    return found
+
+
+def lasting_by_object(active: list[Lasting]) -> tuple[list[Lasting], list[int], dict[int, list[int]]]:
+    """(the active lasting effects; the places among them of the statics selecting what they affect; each
+    object -> the places of the statics and grants naming it)."""
+    wide: list[int] = []
+    named: dict[int, list[int]] = {}
+    for i, lasting in enumerate(active):
+        if lasting.kind not in ("static", "grant"):
+            continue
+        if lasting.affects is None:
+            if lasting.kind == "static":
+                wide.append(i)
+            continue
+        for o in lasting.affects:
+            places = named.setdefault(o, [])
+            if not places or places[-1] != i:
+                places.append(i)
+    return active, wide, named
 
 
 def object_statics(g: "Game") -> list[tuple[int, Ability, Any, bool, tuple[str, ...] | None]]:
@@ -530,17 +631,9 @@ def given_keyword_abilities(g: "Game", oid: int, kind: str) -> list[Ability]:
 
 def _equipment_bonus(g: "Game", oid: int) -> int:
     """150.2, 137.3: each card attached to this unit adds its Might bonus (layer 3, arithmetic)."""
-    obj = g.obj(oid)
-    if obj.zone != "board":
+    if g.state.objs[oid].zone != "board":
         return 0
-    total = 0
-    here = g.bf_at(obj.loc).here if obj.loc >= 10 else g.state.players[obj.loc].base
-    objs = g.state.objs
-    for other in here:
-        o = objs[other]
-        if o.attached_to == oid:
-            total += g.card(other).might_bonus
-    return total
+    return sum(g.card(other).might_bonus for other in attachments(g).get(oid, ()))
 
 
 def _add_keyword(g: "Game", keywords: dict[str, Any], name: str, value: Any) -> None:
@@ -560,13 +653,40 @@ def combat_might(g: "Game", oid: int) -> int:
 
 
 def attached_to(g: "Game", unit: int) -> list[int]:
-    """The cards attached to a unit (they are at its location: Core Rules, attachment)."""
-    obj = g.obj(unit)
-    if obj.zone != "board":
+    """The cards attached to a unit (they are at its location: Core Rules, attachment), in the order
+    they are there."""
+    if g.state.objs[unit].zone != "board":
         return []
-    here = g.bf_at(obj.loc).here if is_battlefield(obj.loc) else g.state.players[obj.loc].base
-    objs = g.state.objs
-    return [other for other in here if objs[other].attached_to == unit]
+    return list(attachments(g).get(unit, ()))
+
+
+def attachments(g: "Game") -> dict[int, list[int]]:
+    """Each object something on the board is attached to -> the cards attached to it that are at its
+    location (``attached_to``), in their order there; found once per state version from the objects the
+    index saw attached (``TriggerIndex.attached``), not by a walk over the board: characteristics ask
+    it for every unit they work out."""
+    index = g.index.attached
+    if not index:
+        return _NO_ATTACHMENTS
+    memo = g.caches.memo()
+    found: dict[int, list[int]] | None = memo.get("attachments")
+    if found is None:
+        found = {}
+        objs = g.state.objs
+        for oid in index:
+            obj = objs[oid]
+            if obj.zone == "board" and obj.attached_to != NOWHERE:
+                found.setdefault(obj.attached_to, []).append(oid)
+        for host, cards in found.items():
+            unit = objs[host]
+            here = (g.bf_at(unit.loc).here if is_battlefield(unit.loc) else g.state.players[unit.loc].base) \
+                if unit.zone == "board" and unit.loc != NOWHERE else []
+            cards[:] = sorted((c for c in cards if c in here), key=here.index)
+        memo["attachments"] = found
+    return found
+
+
+_NO_ATTACHMENTS: dict[int, list[int]] = {}
 
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:

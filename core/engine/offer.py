@@ -248,15 +248,23 @@ def to_player(g: "Game", player: int, actions: list[EngineAction]) -> list[Actio
     (the listing made them in the shape ``schemas/action.schema.json`` gives, so they are ``Action``s)."""
     hidden: set[int] | None = None
     out = actions
+    objs = g.state.objs
     for i, action in enumerate(actions):
         targets = action.get("targets")
         if not targets or not any(targets):
             continue
+        if len(targets) == 1 and len(targets[0]) == 1:
+            obj = objs.get(targets[0][0])
+            if obj is not None and obj.zone == "board":
+                continue  # one object on the board (most): every player sees it (hidden_from has none)
         if hidden is None:
             hidden = observe.hidden_from(g, player)
             if not hidden:
                 return cast("list[Action]", actions)
-        if not any(t in hidden for slot in targets for t in slot):
+        if len(targets) == 1 and len(targets[0]) == 1:
+            if targets[0][0] not in hidden:
+                continue  # one target the player sees (most)
+        elif not any(t in hidden for slot in targets for t in slot):
             continue
         kinds = _object_slots(g, action)
         if kinds is None or len(kinds) != len(targets):

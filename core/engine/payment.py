@@ -633,6 +633,8 @@ def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = 
     The ``ignore_targeting_tax`` hook waives it: on the spell or the ability's object, for everything it
     chooses ("ignore Deflect while paying this spell's cost"); on a battlefield, for what it chooses there."""
     extra: list[frozenset[str]] = []
+    if not layers.hook_in_play(g, "targeting_tax"):
+        return extra  # no object on the board could have Deflect
     for slot in targets:
         for oid in slot:
             obj = g.state.objs.get(oid)

@@ -404,11 +404,19 @@ def untaxed_targets(g: "Game", player: int, slots: Sequence[dict[str, Any]], tar
     their answer is the same for every such choice of targets: listing checks one and reuses it."""
     if len(slots) == 1 and len(targets) == 1:  # one slot (most): asked for each of its listed targets
         sel, chosen = slots[0], targets[0]
-        return _count_fits(sel, chosen) and (sel.get("what") == "location" or not payment.deflect_tax(g, player, [chosen]))
+        return _count_fits(sel, chosen) and (sel.get("what") == "location" or not layers.hook_in_play(
+            g, "targeting_tax") or not payment.deflect_tax(g, player, [chosen]))
     for sel, chosen in zip(slots, targets):
         if not _count_fits(sel, chosen):
             return False
     return not payment.deflect_tax(g, player, object_targets(slots, targets))
+
+
+def untaxed_single(g: "Game", slots: Sequence[dict[str, Any]]) -> bool:
+    """Whether ``untaxed_targets`` holds for every choice of one object for a single slot: one object is
+    the number the slot needs, and no object could add Deflect's tax (``layers.hook_in_play``)."""
+    return len(slots) == 1 and _count_fits(slots[0], [NOWHERE]) and (
+        slots[0].get("what") == "location" or not layers.hook_in_play(g, "targeting_tax"))
 
 
 def check_target_counts(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> None:

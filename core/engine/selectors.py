@@ -215,9 +215,14 @@ def _f_units_total_might(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef"
 
 
 def _in_range(ctx: EffectContext, value: int, want: Node) -> bool:
-    if "min" in want and value < ctx.amount(want["min"]):
-        return False
-    return not ("max" in want and value > ctx.amount(want["max"]))
+    if "min" in want:
+        low = want["min"]
+        if value < (low if type(low) is int else ctx.amount(low)):  # a constant bound as it is (most)
+            return False
+    if "max" in want:
+        high = want["max"]
+        return not value > (high if type(high) is int else ctx.amount(high))
+    return True
 
 
 @FILTERS.register("might")

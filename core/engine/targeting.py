@@ -42,7 +42,8 @@ def choosable(g: "Game", player: int, oid: int) -> bool:
     """Whether the player's spells and abilities may choose the object: one with the hook chosen_by:
     friendly_only (Ruin Runner's protection from enemy choices) refuses its opponents."""
     obj = g.state.objs.get(oid)
-    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player):
+    if obj is None or obj.zone != "board" or g.friendly(obj.controller, player) \
+            or not layers.hook_in_play(g, "chosen_by"):
         return True
     return "friendly_only" not in layers.hook_values(g, oid, "chosen_by")
 
@@ -174,7 +175,8 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     that pass, then the empty choice when the slot is "up to one"; the candidates past the cap are
     never tested, so a big board costs no more than a small one."""
     by_loc = restrict_loc != NOWHERE and sel.get("what") != "location"
-    guarded = sel.get("what") not in ("location", "player")
+    # chosen_by: friendly_only (asked of each enemy candidate only while some object could have the hook)
+    guarded = sel.get("what") not in ("location", "player") and layers.hook_in_play(g, "chosen_by")
     # of fits_group's criteria only a total Might can refuse a single object ("a unit with Might 4 or less")
     totalled = "total_might" in (sel.get("where") or {})
     choices: list[list[int]] = []
@@ -272,11 +274,9 @@ def might_fixed(g: "Game") -> bool:
     named objects (then the Might changes only with an event: a buff, a lasting effect, a move)."""
     if any(kind != "victory_score" for kind in layers.statics_by_kind(g)):
         return False
-    objs, defs = g.state.objs, g.defs
-    for oid in g.board_objects():
-        obj = objs[oid]
-        if defs[obj.code].facts.statics or obj.attached_to != NOWHERE:
-            return False
+    objs = g.state.objs
+    if layers.attachments(g) or any(objs[oid].zone == "board" for oid in g.index.with_statics):
+        return False
     if not g.state.lasting:
         return True
     memo = g.lasting_only_memo()

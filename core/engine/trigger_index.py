@@ -10,9 +10,19 @@ and never changed by them:
 - ``static_sources``: the (object, ability index) pairs of the static abilities in force;
 - ``grant_sources``: the statics that give keywords with triggered abilities ("other units have
   [Vision]"), so that dispatch can look at the objects they affect;
+- ``attached``: the objects indexed while attached to a unit (keys of a dict, in the order indexed):
+  every card on the board attached to something is among them, so ``layers.attachments`` finds the
+  attachments without a walk over the board (an entry may outlive its attachment when a concession
+  detaches a card without moving it: readers check ``attached_to``);
+- ``with_statics`` and ``activators``: the objects on the board whose card has a static ability, and
+  those whose card has activated abilities of its own or borrows some (``CardFacts.statics``,
+  ``activated``, ``borrows``): ``targeting.might_fixed`` and ``activation.activatable`` read them
+  instead of walking the board;
 - ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
   an object changes (``order_changed``), which keys the caches that depend only on which statics
   are in force and in what order (``Game.statics_memo``).
+
+And one answer worked out from ``listeners`` and kept with it: ``listening`` (see there).
 """
 from __future__ import annotations
 
@@ -25,9 +35,10 @@ if TYPE_CHECKING:
     from .game import Game
 
 ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
-# the index as it was: listeners, static sources, grant sources, each object's listened events
+# the index as it was: listeners, static sources, grant sources, each object's listened events, attached
+# objects, board objects with statics, board objects with activated abilities
 IndexCopy = tuple[dict[str, dict[tuple[int, int], None]], dict[tuple[int, int], None],
-                  dict[tuple[int, int], None], dict[int, list[str]]]
+                  dict[tuple[int, int], None], dict[int, list[str]], dict[int, None], dict[int, None], dict[int, None]]
 
 
 class TriggerIndex:
@@ -39,6 +50,10 @@ class TriggerIndex:
         self.grant_sources: dict[tuple[int, int], None] = {}
         self.statics_generation = 0
         self._indexed: dict[int, list[str]] = {}  # each object's keys in ``listeners``, to remove them
+        self.attached: dict[int, None] = {}
+        self.with_statics: dict[int, None] = {}
+        self.activators: dict[int, None] = {}
+        self.listening_split: dict[str, tuple[list[tuple[int, int]], dict[int, list[tuple[int, int]]]]] = {}
 
     def add(self, g: "Game", oid: int) -> None:
         """Index the abilities of an object as its zone and attachment make them live."""
@@ -47,6 +62,14 @@ class TriggerIndex:
         card = g.defs[obj.code]
         active = obj.zone in ACTIVE_ZONES
         attached = obj.zone == "board" and obj.attached_to != NOWHERE
+        if attached:
+            self.attached[oid] = None
+        if obj.zone == "board":
+            facts = card.facts
+            if facts.statics:
+                self.with_statics[oid] = None
+            if facts.activated or facts.borrows:
+                self.activators[oid] = None
         listeners = self.listeners
         keys: list[str] = []
         for ability in card.abilities:
@@ -86,11 +109,17 @@ class TriggerIndex:
                     self.grant_sources[(oid, ability.index)] = None
         if keys:
             self._indexed[oid] = keys
+            for event in keys:
+                self.listening_split.pop(event, None)
 
     def remove(self, g: "Game", oid: int) -> None:
         """Remove an object's abilities: cost is its own abilities, not the size of the board."""
         g.touch()
+        self.attached.pop(oid, None)
+        self.with_statics.pop(oid, None)
+        self.activators.pop(oid, None)
         for event in self._indexed.pop(oid, []):
+            self.listening_split.pop(event, None)
             table = self.listeners.get(event, {})
             for key in [k for k in table if k[0] == oid]:
                 del table[key]
@@ -118,10 +147,12 @@ class TriggerIndex:
     def rebuild(self, g: "Game") -> None:
         """Index every object anew (a loaded or built game, or a check against the caches)."""
         self.listeners = {}
+        self.listening_split = {}
         self.static_sources = {}
         self.statics_generation += 1
         self.grant_sources = {}
         self._indexed = {}
+        self.attached, self.with_statics, self.activators = {}, {}, {}
         defs = g.defs
         for oid, obj in g.state.objs.items():
             # off the board an object is indexed only for its 'from this zone' triggers
@@ -135,9 +166,46 @@ class TriggerIndex:
         """The index as it is now, for a rewind to put back instead of rebuilding it from every
         object (the index only ever replaces ``_indexed``'s lists, never changes them)."""
         return ({event: dict(table) for event, table in self.listeners.items()}, dict(self.static_sources),
-                dict(self.grant_sources), dict(self._indexed))
+                dict(self.grant_sources), dict(self._indexed), dict(self.attached),
+                dict(self.with_statics), dict(self.activators))
 
     def put_back(self, copy: IndexCopy) -> None:
         """Take a copy made by ``copy`` as the index (the copy is not copied again: use it once)."""
-        self.listeners, self.static_sources, self.grant_sources, self._indexed = copy
+        (self.listeners, self.static_sources, self.grant_sources, self._indexed, self.attached, self.with_statics,
+         self.activators) = copy
+        self.listening_split = {}
         self.statics_generation += 1
+
+    def listening(self, g: "Game", event: str, obj: int) -> list[tuple[int, int]]:
+        """The (object, ability index) pairs of ``listeners[event]`` that an event of that type about
+        ``obj`` could trigger, sorted (the index's insertion order is not part of the saved state): an
+        ability that listens only to its own object's event ("when I attack", ``subject: self``) is
+        asked only about that object's events, so a combat's attack events cost their number, not
+        their number times the attackers'.  The split is kept per event type (``listening_split``) and dropped
+        whenever ``add``, ``remove``, ``rebuild`` or ``put_back`` changes that type's listeners;
+        ``invariants.cache_problems`` compares it with one made anew."""
+        split = self.listening_split.get(event)
+        if split is None:
+            split = self.listening_split[event] = split_listeners(g, event, self.listeners.get(event, {}))
+        others, own = split
+        mine = own.get(obj) if own else None
+        return sorted(others + mine) if mine else others
+
+
+def split_listeners(g: "Game", event: str, table: dict[tuple[int, int], None]
+                    ) -> tuple[list[tuple[int, int]], dict[int, list[tuple[int, int]]]]:
+    """(the listeners any event of the type may trigger, sorted; the object -> its listeners that only
+    its own events trigger): a triggered ability of the object's own text (not an attached card's
+    effect text) whose ``subject`` is ``self`` fires only for an event naming that object (``obj``),
+    except the players' events whose 'self' is a unit there (``triggers.PLAYER_EVENTS``)."""
+    others: list[tuple[int, int]] = []
+    own: dict[int, list[tuple[int, int]]] = {}
+    objs, defs = g.state.objs, g.defs
+    for key in sorted(table):
+        ability = defs[objs[key[0]].code].abilities[key[1]]
+        if event not in triggers.PLAYER_EVENTS and ability.kind == "triggered" and not ability.body.get("effect_text") \
+                and ability.body["when"].get("subject") == "self":
+            own.setdefault(key[0], []).append(key)
+        else:
+            others.append(key)
+    return others, own

@@ -26,10 +26,8 @@ PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
     s = g.state
     etype = event["t"]
-    table = g.index.listeners.get(etype)
-    if table:
-        # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
-        for (oid, index) in sorted(table):
+    if g.index.listeners.get(etype):
+        for (oid, index) in g.index.listening(g, etype, event.get("obj", NOWHERE)):
             obj = s.objs[oid]
             ability = g.defs[obj.code].abilities[index]
             if ability.body.get("effect_text"):
@@ -562,7 +560,8 @@ def put_on_chain(g: "Game") -> None:
     if slots:
         if trigger.targets is None:
             combos = targeting.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
-            combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
+            if layers.hook_in_play(g, "targeting_tax"):  # else no choice adds Deflect's tax
+                combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
                 pending.remove(trigger)
                 g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
@@ -605,5 +604,7 @@ def _label(g: "Game", trigger: PendingTrigger) -> str:
 
 
 def _targets_label(g: "Game", combo: list[list[int]]) -> str:
+    if len(combo) == 1 and len(combo[0]) == 1:  # one target (most)
+        return f"{g.name(combo[0][0])} #{combo[0][0]}"
     return "; ".join(", ".join(f"{g.name(o)} #{o}" for o in slot) or "none" for slot in combo)
 

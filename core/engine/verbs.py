@@ -258,19 +258,16 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
 
 def _enter_ready_effect(g: "Game", oid: int) -> bool:
     """Lasting and static 'enter ready' effects that cover other units (Confront, Magma Wurm)."""
-    for (src, index) in list(g.index.static_sources):
-        ability = g.ability_of(src, index)
+    for src, ability in list(layers.statics_by_kind(g).get("enter_ready", ())):  # any of them will do
         if ability.body.get("affects", "self") == "self":
-            continue
-        if not any(m["type"] == "enter_ready" for m in ability.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
         if any(key in ability.body and not ctx.check(ability.body[key]) for key in ("condition", "while")):
             continue  # "[Level 11] Your units enter ready": only while the condition holds
         if ctx.matches_selection(ability.body["affects"], oid) if isinstance(ability.body["affects"], dict) else False:
             return True
-    for lasting in g.active_lasting():
-        if lasting.kind == "static" and any(m["type"] == "enter_ready" for m in lasting.body["modifiers"]):
+    for lasting in layers.lasting_with(g, "enter_ready"):
+        if lasting.kind == "static":
             ctx = effects.EffectContext(g, lasting.controller, lasting.source)
             affects = lasting.body.get("affects")
             if lasting.affects is not None and oid not in lasting.affects:
@@ -291,19 +288,37 @@ def contest(g: "Game", loc: int, player: int) -> None:
         g.emit("contest", bf=loc, player=player)
 
 
-def _alone_at_death(g: "Game", oid: int) -> bool:
-    """A unit with no other friendly unit at its location."""
-    obj = g.state.objs.get(oid)
-    if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
-        return False
-    return not any(u != oid and g.friendly(g.obj(u).controller, obj.controller) for u in g.units_at(obj.loc))
+def _alone_at_death(g: "Game", ids: list[int]) -> set[int]:
+    """The units among ``ids`` with no other friendly unit at their location: the units at each location
+    counted once per team (a combat killing a whole side asked every dying unit about every other)."""
+    s = g.state
+    objs, players = s.objs, s.players
+    per_loc: dict[int, tuple[set[int], dict[int, int]]] = {}
+    alone: set[int] = set()
+    for oid in ids:
+        obj = objs.get(oid)
+        if obj is None or obj.zone != "board" or g.card(oid).type != "unit":
+            continue
+        found = per_loc.get(obj.loc)
+        if found is None:
+            there = g.units_at(obj.loc)
+            counts: dict[int, int] = {}
+            for u in there:
+                team = players[objs[u].controller].team
+                counts[team] = counts.get(team, 0) + 1
+            found = per_loc[obj.loc] = (set(there), counts)
+        units, teams = found
+        friends = teams.get(players[obj.controller].team, 0) - (1 if oid in units else 0)
+        if not friends:
+            alone.add(oid)
+    return alone
 
 
 def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer: int = NOWHERE,
          lethal: bool = False) -> list[int]:
     """Kill permanents: Deathknell and 'when dies' triggers see them before they move (808)."""
     killed: list[int] = []
-    alone = {oid for oid in ids if _alone_at_death(g, oid)}  # units dying together were there too
+    alone = _alone_at_death(g, ids)  # units dying together were there too
     for oid in ids:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone != "board":
