@@ -15,8 +15,8 @@ Might on the board and cards (``evaluate``); a finished game scores 1 (won), 0 (
 
 Budgets are iterations (deterministic: the same seed and position give the same choice), work, or
 milliseconds per decision.  Work bounds the time deterministically: each action the search plays counts
-``WORK_PER_ACTION`` plus the number of objects on the board (what an action costs the engine grows with the
-board), and no iteration starts once the decision's total reaches the budget.
+``WORK_PER_ACTION`` plus the number of legal actions listed before it and of objects on the board (what a
+step costs grows with both), and no iteration starts once the decision's total reaches the budget.
 
 What the agent is assumed to know: the contents of every deck (the multiset of each player's hidden
 cards, as with the official decklists), the cards its own decision shows it, and its own earlier answers
@@ -225,7 +225,7 @@ class _Node:
 EXPLORE = 0.7       # UCB exploration constant (values are in [-1, 1])
 WIDEN = 1.5         # below the root a node tries 1 + WIDEN * sqrt(visits) actions at most
 MAX_STEPS = 400     # actions in one iteration, whatever the horizon (a bound on runaway rollouts)
-WORK_PER_ACTION = 20  # the work of one searched action, plus one per object on the board (see the module)
+WORK_PER_ACTION = 20  # the work of one searched action, plus one per action listed and per object on the board
 
 
 class MCTSAgent:
@@ -301,12 +301,6 @@ class MCTSAgent:
                 node.total += value
         return root
 
-    def _play(self, sim: "Game", action: Action) -> None:
-        """One action of the search, counted in its work (``WORK_PER_ACTION`` plus the board's objects)."""
-        s = sim.state
-        self.spent += WORK_PER_ACTION + sum(len(p.base) for p in s.players) + sum(len(bf.here) for bf in s.battlefields)
-        sim.apply(action)
-
     def _iterate(self, sim: "Game", me: int, turn: int, root: _Node, path: list[_Node], allowed: set[str],
                  prior: dict[str, int], policy: GreedyAgent) -> None:
         """Descend the tree, expand one of the agent's actions, then play on to the horizon."""
@@ -320,18 +314,22 @@ class MCTSAgent:
             if decision is None:
                 return
             legal = sim.legal_actions()
+            # the work of this step: listing and choosing grow with the actions listed, working out
+            # characteristics with the objects on the board
+            self.spent += WORK_PER_ACTION + len(legal) + sum(len(p.base) for p in s.players) \
+                + sum(len(bf.here) for bf in s.battlefields)
             if node is None or decision.player != me:
-                self._play(sim, policy.choose(sim, legal))
+                sim.apply(policy.choose(sim, legal))
                 continue
             options = _meaningful(sim, legal)
             if node is root:
                 options = [a for a in options if action_key(a) in allowed]
             if not options:  # none of the root's actions is legal in this deal
-                self._play(sim, policy.choose(sim, legal))
+                sim.apply(policy.choose(sim, legal))
                 node = None
                 continue
             if len(options) == 1 and node is not root:
-                self._play(sim, options[0])  # forced: no node for it
+                sim.apply(options[0])  # forced: no node for it
                 continue
             keys = [action_key(a) for a in options]
             untried: list[tuple[float, int, str, Action]] = []
@@ -352,13 +350,13 @@ class MCTSAgent:
                 _, _, key, action = min(untried, key=lambda t: (t[0], t[1]))
                 child = node.children[key] = _Node(action=action, available=1)
                 path.append(child)
-                self._play(sim, action)
+                sim.apply(action)
                 node = None  # expanded: the rest is the rollout
                 continue
             pick = max(known, key=lambda c: _ucb(c))
             path.append(pick)
             assert pick.action is not None
-            self._play(sim, pick.action)
+            sim.apply(pick.action)
             node = pick
 
 
