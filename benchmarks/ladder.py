@@ -102,7 +102,9 @@ def _agent(catalog: Any, name: str, seed: int) -> Any:
         from riftscript.plugins.mcts import MCTSAgent
 
         budget = name.split("@")[1].split(",")
-        return MCTSAgent(seed, iterations=int(budget[0]), work=int(budget[1]) if len(budget) > 1 else None)
+        # seeded as make_agents seeds an installed agent (the first of its list), so mcts@N,W plays the very
+        # games of an installed level with that budget
+        return MCTSAgent(seed * 7919, iterations=int(budget[0]), work=int(budget[1]) if len(budget) > 1 else None)
     from riftscript.tools.play import make_agents
 
     return make_agents(catalog, [name], seed)[0]
