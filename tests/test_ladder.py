@@ -48,3 +48,10 @@ def test_the_report_says_which_revisions_played_the_games() -> None:
     last = ladder.report(results, ["random", "greedy"], markdown=False).splitlines()[-1]
     assert last.startswith("played at: abc1234 (3 games), unknown (1 games)")
     assert ladder.revision() != "unknown"  # this checkout is a git repository
+
+
+def test_a_budget_written_out_plays_as_the_installed_level_with_that_budget() -> None:
+    ladder = _ladder()
+    catalog = ladder._catalog()
+    level, written = ladder._agent(catalog, "mcts", 5), ladder._agent(catalog, "mcts@100", 5)
+    assert (written.iterations, written.work) == (level.iterations, level.work) and written.state == level.state
