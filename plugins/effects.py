@@ -633,8 +633,8 @@ def look_at_top(ctx: EffectContext, node: Node) -> None:
 
 
 def predict(ctx: EffectContext, node: Node) -> None:
-    """Predict N: look at the top N cards of your Main Deck, recycle any of them and put the rest back
-    in any order (a keyword action of later sets; engine-notes: it never burns out)."""
+    """Predict N: the top N cards of your Main Deck are looked at, any of them recycled and the others
+    returned in an order of your choice (a keyword action of later sets; engine-notes: it never burns out)."""
     look_at_top(ctx, {"count": node.get("count", 1), "rest": "back_any_order",
                       "then": {"type": "recycle",
                                "target": {"pick": "choose", "what": "card", "among": "them", "any_number": True}}})

@@ -915,33 +915,33 @@ def test_a_keyword_printed_last_is_rendered_after_the_other_text() -> None:
 
 
 def test_exactly_one_other_unit_of_yours_here_is_there_is() -> None:
-    """'if there is exactly one other unit you control here' (one unit, not a count of yours); two or three say
-    the number as a word ('exactly two units'); an invented unit."""
+    """One other unit of yours here reads 'there is exactly one other unit you control here' (one unit, not a
+    count of yours); two or three say the number as a word ('exactly two units'); an invented unit."""
     def here(count: int, location: str) -> dict[str, Any]:
         return {"type": "exists", "at_least": count, "at_most": count, "what": {
             "pick": "all", "what": "unit", "where": {"controller": "you", "location": location, "other": True}}}
     held = {"kind": "triggered", "when": {"event": "hold", "subject": "self"}, "if": here(1, "here"),
-            "effect": {"type": "draw", "amount": 1}}
+            "effect": {"type": "draw", "amount": 2}}
     assert render_card(card(abilities=[held])) == \
-        "When I hold, if there is exactly one other unit you control here, draw 1."
+        "When I hold, if there is exactly one other unit you control here, draw 2."
     two = {**held, "if": here(2, "here")}
-    assert render_card(card(abilities=[two])) == "When I hold, if you have exactly two other units here, draw 1."
+    assert render_card(card(abilities=[two])) == "When I hold, if you have exactly two other units here, draw 2."
 
 
 def test_a_static_on_me_under_my_company_says_it_after() -> None:
-    """'I have +2 Might while I'm attacking with another unit' / '... while I'm at a battlefield with exactly
-    one other unit you control' (a condition about my company follows what I have; an invented unit)."""
+    """A condition about my company (attacking with another unit; at a battlefield with exactly one other unit
+    of yours) follows what I have; an invented unit."""
     attacking = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "attacker"},
                                        {"type": "not", "of": {"type": "is", "subject": "self",
                                                               "state": "attacking_alone"}}]}
-    might = {"kind": "static", "affects": "self", "while": attacking, "modifiers": [{"type": "might", "amount": 2}]}
-    assert render_card(card(abilities=[might])) == "I have +2 Might while I'm attacking with another unit."
+    might = {"kind": "static", "affects": "self", "while": attacking, "modifiers": [{"type": "might", "amount": 4}]}
+    assert render_card(card(abilities=[might])) == "I have +4 Might while I'm attacking with another unit."
     company = {"type": "all", "of": [{"type": "is", "subject": "self", "state": "at_battlefield"}, {
         "type": "exists", "at_least": 1, "at_most": 1,
         "what": {"pick": "all", "what": "unit", "where": {"controller": "you", "location": "here", "other": True}}}]}
-    shield = {**might, "while": company, "modifiers": [{"type": "keyword", "keyword": "Shield", "value": 3}]}
+    shield = {**might, "while": company, "modifiers": [{"type": "keyword", "keyword": "Shield", "value": 5}]}
     assert render_card(card(abilities=[shield])) == \
-        "I have [Shield 3] while I'm at a battlefield with exactly one other unit you control."
+        "I have [Shield 5] while I'm at a battlefield with exactly one other unit you control."
 
 
 def test_enemy_cards_that_cant_be_played_are_cards_opponents_cant_play() -> None:
@@ -1081,17 +1081,17 @@ def test_two_things_for_this_turn_to_one_object_say_the_time_first() -> None:
 
 
 def test_entering_ready_unless_a_score_is_near_says_if_not() -> None:
-    """Under 'unless', a static that changes how I enter keeps its negated condition first ('If your score is not
-    within 3 points of the Victory Score, I enter ready.'; an invented unit of a set with the style)."""
+    """Under 'unless', a static that changes how I enter keeps its negated condition first, and a score not
+    within N points of the Victory Score says so (an invented unit of a set with the style)."""
     installed = load_catalog()
     origins = installed.sets["OGN"]
     manifest = {**origins.manifest, "code": "TST", "text_style": ["unless"]}
     styled = dataclasses.replace(installed, sets={**installed.sets, "TST": dataclasses.replace(origins, manifest=manifest)})
     near = {"type": "compare", "left": {"type": "stat", "stat": "points"}, "op": "ge",
-            "right": {"type": "stat", "stat": "victory_score", "plus": -3}}
+            "right": {"type": "stat", "stat": "victory_score", "plus": -5}}
     ready = {"kind": "static", "while": {"type": "not", "of": near}, "modifiers": [{"type": "enter_ready"}]}
     assert render_card(card(abilities=[ready]), styled) == \
-        "If your score is not within 3 points of the Victory Score, I enter ready."
+        "If your score is not within 5 points of the Victory Score, I enter ready."
 
 
 def test_the_next_damage_prevented_is_damage_that_would_be_dealt() -> None:

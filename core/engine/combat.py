@@ -136,8 +136,8 @@ def groups(g: "Game", units: list[int]) -> list[list[int]]:
 
 def _waived_orders(g: "Game", units: list[int]) -> set[str]:
     """The assignment orders the side assigning damage to these units ignores: the values of the
-    ``ignore_damage_assignment`` hook of its units in the combat ("you ignore [Tank] while assigning
-    combat damage here": ``first``)."""
+    ``ignore_damage_assignment`` hook of its units in the combat (a battlefield whose combats skip the
+    [Tank] order: ``first``)."""
     if g.state.showdown is None or not units:
         return set()
     attackers, defenders = _sides(g)

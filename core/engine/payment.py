@@ -503,7 +503,7 @@ def _with_granted(g: "Game", oid: int, card: CardDef, own: tuple[Ability, ...]) 
 
 def per_unit_reduction(g: "Game", oid: int, paid: list[str], cost: Cost, extra: int) -> None:
     """A per_unit reduction for each unit beyond the first that paid the cost (Commander Ledros:
-    'reduce my cost by [Order] for each killed this way'); the first is in play_cost already."""
+    an [Order] less for each unit killed to pay); the first is in play_cost already."""
     card = g.card(oid)
     for ability in card.abilities:
         effect = ability.body.get("effect_on_cost", {}) if ability.kind == "additional_cost" else {}
@@ -631,7 +631,7 @@ def ability_cost_changes(g: "Game", oid: int, ability: Ability, cost: Cost) -> N
 def deflect_tax(g: "Game", player: int, targets: list[list[int]], source: int = NOWHERE) -> list[frozenset[str]]:
     """809: each time an opponent's spell or ability chooses a Deflect unit, X more any-domain power.
     The ``ignore_targeting_tax`` hook waives it: on the spell or the ability's object, for everything it
-    chooses ("ignore Deflect while paying this spell's cost"); on a battlefield, for what it chooses there."""
+    chooses (a spell that waives the Deflect tax on its own choices); on a battlefield, for what it chooses there."""
     extra: list[frozenset[str]] = []
     if not layers.hook_in_play(g, "targeting_tax"):
         return extra  # no object on the board could have Deflect

@@ -220,8 +220,8 @@ def _play_location_mods(g: "Game", player: int, oid: int) -> list[dict[str, Any]
     for ability in g.card(oid).abilities:
         if ability.kind == "static" and ability.body.get("affects", "self") == "self":
             mods.extend(m for m in ability.body["modifiers"] if m["type"] == "play_location")
-    # another object's static ability covers the card only as its 'affects' says ("Friendly units may
-    # be played to open battlefields"); 'affects: self' is for that object alone (Sai Scout, Ambush)
+    # another object's static ability covers the card only as its 'affects' says (a champion letting
+    # the other friendly units go to open battlefields); 'affects: self' is for that object alone (Sai Scout, Ambush)
     for mod, src in layers.static_modifiers_affecting(g, "play_location", oid):
         if src != oid:
             mods.append(mod)

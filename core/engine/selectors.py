@@ -421,7 +421,7 @@ def _s_on_board(ctx: EffectContext, oid: int, obj: Obj) -> bool:
 
 @STATES.register("in_hand")
 def _s_in_hand(ctx: EffectContext, oid: int, obj: Obj) -> bool:
-    """In its owner's hand ("I cost 2 less to play from anywhere other than your hand")."""
+    """In its owner's hand (a discount that holds only off the hand)."""
     return obj.zone == "hand"
 
 

@@ -226,7 +226,7 @@ def _controller(owner: int, ability: Ability, event: dict[str, Any]) -> int:
 
 def _extra_triggers(g: "Game", controller: int, ability: Ability, oid: int = NOWHERE,
                     event: dict[str, Any] | None = None) -> int:
-    """'Your [Deathknell] effects trigger an additional time' (Karthus, Eternal): one more trigger
+    """A keyword's triggers doubled by a static (Karthus, Eternal, for [Deathknell]): one more trigger
     of that keyword's ability per such static ability its controller has on the board.  With
     ``event`` instead of ``keyword`` (Red Brambleback: conquer effects for this
     battlefield fire twice): one more trigger of its controller's abilities listening to that event, when the event
@@ -263,7 +263,7 @@ def _queue(g: "Game", trigger: PendingTrigger, ability: Ability) -> None:
         return  # a player who left the game controls nothing more (concession.concede: their battlefield)
     if ability.keyword and trigger.obj in g.state.objs and g.state.objs[trigger.obj].zone == "board":
         if ability.keyword in (str(v).lower() for v in layers.hook_values(g, trigger.obj, "keyword_doesnt_trigger")):
-            return  # "Your [Temporary] effects at my battlefield don't trigger"
+            return  # [Temporary] triggers at its battlefield switched off (LeBlanc)
     if ability.body["when"].get("one_or_more") and any(
             t.obj == trigger.obj and t.ability == trigger.ability and t.lasting == trigger.lasting
             and t.event.get("t") == trigger.event.get("t") for t in g.state.pending_triggers):

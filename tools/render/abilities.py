@@ -32,7 +32,7 @@ def at_my_battlefield(self: Renderer, body: Mapping[str, Any]) -> Mapping[str, A
     rest = {k: v for k, v in body.items() if k != "while"}
     aff = body.get("affects")
     if isinstance(aff, Mapping) and (aff.get("where") or {}).get("controller") == "you":
-        return body  # "While I'm at a battlefield, your other units here have [Deflect]"
+        return body  # a keyword given to my companions while I'm at a battlefield
     affects = moved(aff)
     if affects is not None:
         return {**rest, "affects": affects}
@@ -132,7 +132,7 @@ def static_clauses(self: Renderer, ctx: Ctx, body: Mapping[str, Any], subject: P
             # "I don't deal combat damage unless I'm at a battlefield ..."
             return [f"{s} unless {self.condition(ctx, cond['of'])}" for s in same_subject(sentences, subj.text)]
         if affects == "self" and not moment and (attacking_with_another(cond) or at_battlefield_with(cond)):
-            # "I have +2 Might while I'm attacking with another unit": my company, said after what I have
+            # a condition about my company is said after what I have
             return [f"{s} while {self.condition(ctx, cond)}" for s in same_subject(sentences, subj.text)]
         window = self.ordinal_window(ctx, cond)
         if window is not None:
@@ -470,8 +470,8 @@ def hook(self: Renderer, ctx: Ctx, mod: Mapping[str, Any], subj: Phrase) -> str:
         return f"{subj.text} can't be played"
     if hook == "ignore_targeting_tax":
         if ctx.spell:
-            return "ignore [Deflect] while paying this spell's cost"
-        return "players ignore [Deflect] while paying for spells and abilities choosing something here"
+            return "[Deflect] adds nothing to this spell's cost"
+        return "[Deflect] adds nothing to the cost of spells and abilities choosing something here"
     word = plugin_word("hook", hook)
     if word is not None and word.text:
         return word.text.format(subject=subj.text, value=value)

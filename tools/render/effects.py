@@ -178,7 +178,7 @@ def e_banish(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
 def e_counter(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     out = self.simple(ctx, eff, "counter")
     if eff.get("to") == "hand":
-        out.append(Clause("return it to its owner's hand instead of putting it in their trash", subject=True))
+        out.append(Clause("it goes to its owner's hand rather than their trash", subject=True))
     return out
 
 
@@ -499,7 +499,7 @@ def e_add(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     elif eff.get("only_for") == "showdowns":
         out.append(Clause("spend this Energy only during showdowns", subject=True))
     elif eff.get("only_for") == "units":
-        out.append(Clause("spend this Energy only to play units or activated abilities of units", subject=True))
+        out.append(Clause("this Energy can pay only for units or units' activated abilities", subject=True))
     return out
 
 
