@@ -197,12 +197,9 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
         playing.check_target_counts(slots, targets)
     else:
         playing.check_targets(g, player, oid, slots, targets, NOWHERE)
-    energy = ability.body["cost"].get("energy")
-    if targets and isinstance(energy, dict):
+    if targets and isinstance(ability.body["cost"].get("energy"), dict):
         # a computed cost may read the targets ("reduced by the Might of the unit you choose")
-        ctx = EffectContext(g, player, oid)
-        ctx.targets = targets
-        cost.energy = max(0, ctx.amount(energy))
+        cost.energy = stated_energy(g, player, oid, ability, targets)
     if targets:
         cost.power += payment.deflect_tax(g, player, playing.object_targets(slots, targets), oid)
     playing.check_other_costs(g, player, oid, cost.other)
@@ -213,6 +210,18 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
         raise IllegalActionError("rune abilities cost no energy")
     return playing.PlayCheck(cost, plan, NOWHERE, targets, pay_with=playing.read_pay_with(g, player, oid, cost.other, action))
+
+
+def stated_energy(g: "Game", player: int, oid: int, ability: Ability, targets: list[Any]) -> int:
+    """The Energy cost an activated ability states, worked out for the chosen targets when it is computed
+    (cost discounts and taxes aside): what paying it starts from, and what "an ability with Energy cost
+    {7} or more" reads (``triggers.activated_energy``)."""
+    energy = ability.body.get("cost", {}).get("energy", 0)
+    if isinstance(energy, dict):
+        ctx = EffectContext(g, player, oid)
+        ctx.targets = targets
+        return max(0, ctx.amount(energy))
+    return int(energy)
 
 
 def activate(g: "Game", player: int, action: dict[str, Any], check: playing.PlayCheck) -> None:

@@ -433,12 +433,7 @@ def activated_energy(g: "Game", event: dict[str, Any]) -> int:
     index = int(event["ability"])
     if not 0 <= index < len(abilities):
         return 0
-    energy = abilities[index].body.get("cost", {}).get("energy", 0)
-    if isinstance(energy, dict):
-        ctx = EffectContext(g, event["player"], oid)
-        ctx.targets = event.get("targets") or []
-        return max(0, ctx.amount(energy))
-    return int(energy)
+    return activation.stated_energy(g, event["player"], oid, abilities[index], event.get("targets") or [])
 
 
 @WHEN.register("min_spent")
