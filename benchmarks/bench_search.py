@@ -78,19 +78,25 @@ def main() -> None:
     determinizers = {id(g): Determinizer(g, g.state.decision.player if g.state.decision else 0) for g in games}
     deal = rate(lambda g: determinizers[id(g)].deal(1) and None, games, args.seconds)
     print(f"  determinization dealt:  {deal:8.0f}/s")
-    for name, iterations in MCTS_LEVELS.items():
-        decided = 0
+    for name, (iterations, work) in MCTS_LEVELS.items():
+        decided = searched = 0
+        slowest = 0.0
         started = time.process_time()
         for i, game in enumerate(games):
-            agent = MCTSAgent(seed=i, iterations=iterations)
+            agent = MCTSAgent(seed=i, iterations=iterations, work=work)
+            before = time.process_time()
             agent.choose(game, game.legal_actions())
+            slowest = max(slowest, time.process_time() - before)
             decided += 1
+            searched += agent.searched
             if time.process_time() - started > args.seconds * 4:
                 break
         elapsed = time.process_time() - started
-        per_second = decided * iterations / elapsed
-        print(f"  {name:<10} ({iterations:>3} iterations): {per_second:6.0f} iterations/s, "
-              f"{elapsed / decided:.3f} s a decision; dealing is {per_second / deal:.0%} of an iteration")
+        per_second = searched / elapsed
+        print(f"  {name:<10} ({iterations:>3} iterations{'' if work is None else f', work {work:,}'}): "
+              f"{per_second:6.0f} iterations/s, {searched / decided:.0f} iterations and {elapsed / decided:.3f} s "
+              f"a decision (slowest {slowest:.3f} s); "
+              f"dealing is {per_second / deal:.0%} of an iteration")
 
 
 if __name__ == "__main__":

@@ -320,8 +320,16 @@ class _Board:
         return 0.0
 
 
-# the search agent's difficulty levels: iterations per decision (deterministic for a seed)
-MCTS_LEVELS = {"mcts-easy": 30, "mcts": 100, "mcts-hard": 300}
+# The search agent's difficulty levels: iterations per decision, and for the default level a work budget
+# too (the work of the engine steps its playouts take, see MCTSAgent), so a decision stays under a second
+# even on a crowded board.  Both budgets are counts, so a level plays the same for a seed on any machine.
+MCTS_LEVELS: dict[str, tuple[int, int | None]] = {
+    "mcts-easy": (30, None), "mcts": (100, 150_000), "mcts-hard": (300, None)}
+
+
+def _level_description(iterations: int, work: int | None) -> str:
+    budget = f"{iterations} iterations" + (f" or {work:,} steps of work" if work is not None else "")
+    return f"information-set Monte Carlo tree search, {budget} a decision"
 
 
 @hookimpl
@@ -332,6 +340,6 @@ def riftscript_agents() -> list[AgentSpec]:
             AgentSpec("first", FirstAgent, "always the first legal action"),
             AgentSpec("greedy", GreedyAgent,
                       "plays its most expensive card, attacks what it can win, aims spells where they help"),
-            *(AgentSpec(name, functools.partial(MCTSAgent, iterations=budget),
-                        f"information-set Monte Carlo tree search, {budget} iterations a decision")
-              for name, budget in MCTS_LEVELS.items())]
+            *(AgentSpec(name, functools.partial(MCTSAgent, iterations=iterations, work=work),
+                        _level_description(iterations, work))
+              for name, (iterations, work) in MCTS_LEVELS.items())]

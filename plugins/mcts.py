@@ -246,6 +246,7 @@ class MCTSAgent:
         self.millis = millis
         self.work = work
         self.spent = 0  # the work of the current (or last) decision's search
+        self.searched = 0  # the iterations of the current (or last) decision's search
         self.failures = 0  # iterations that hit an engine error in a determinization (and were dropped)
         self.last_root: _Node | None = None  # the tree of the last search, for inspection
 
@@ -299,6 +300,7 @@ class MCTSAgent:
             for node in path:
                 node.visits += 1
                 node.total += value
+        self.searched = done
         return root
 
     def _iterate(self, sim: "Game", me: int, turn: int, root: _Node, path: list[_Node], allowed: set[str],

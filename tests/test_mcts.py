@@ -22,8 +22,12 @@ CATALOG = load_catalog()
 def test_levels_are_installed_agents() -> None:
     assert CATALOG.plugins is not None
     specs = CATALOG.plugins.agents()
-    budgets = {name: getattr(specs[name].factory(1), "iterations") for name in ("mcts-easy", "mcts", "mcts-hard")}
+    built = {name: specs[name].factory(1) for name in ("mcts-easy", "mcts", "mcts-hard")}
+    budgets = {name: getattr(agent, "iterations") for name, agent in built.items()}
     assert budgets["mcts-easy"] < budgets["mcts"] < budgets["mcts-hard"]
+    # the default level is the budget the ladder and the decision times in the README measured
+    assert (budgets["mcts"], getattr(built["mcts"], "work")) == (100, 150_000)
+    assert "150,000 steps of work" in specs["mcts"].description
 
 
 def _position() -> Game:
