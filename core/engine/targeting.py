@@ -68,9 +68,12 @@ def target_options(g: "Game", player: int, source: int, slots: Sequence[dict[str
         if choices is None:
             return []
         per_slot.append(choices)
-    combos: list[list[list[int]]] = []
     moves = slots.moves
     linked = slots.linked
+    if len(per_slot) == 1 and not moves and not linked:
+        # one slot (most): its choices, each a fresh list from _slot_choices, are the combinations
+        return [[choice] for choice in per_slot[0][:MAX_TARGET_COMBOS]]
+    combos: list[list[list[int]]] = []
     for product in itertools.product(*per_slot):
         option: list[list[int]] = [list(p) for p in product]
         if moves and bad_destination(g, moves, option) is not None:
@@ -179,7 +182,17 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     guarded = sel.get("what") not in ("location", "player") and layers.hook_in_play(g, "chosen_by")
     # of fits_group's criteria only a total Might can refuse a single object ("a unit with Might 4 or less")
     totalled = "total_might" in (sel.get("where") or {})
-    choices: list[list[int]] = []
+    choices: list[list[int]]
+    if not by_loc and not guarded and not totalled:
+        # nothing to test a candidate for (most): the first MAX_TARGET_COMBOS of them, as they come
+        choices = [[c] for c in itertools.islice(kept_candidates(ctx, sel), MAX_TARGET_COMBOS)]
+        if sel.get("up_to"):
+            if ctx.fits_group(sel, []):
+                choices.append([])
+        elif not choices:
+            return None
+        return choices
+    choices = []
     found = False
     objs, players = g.state.objs, g.state.players
     team = players[ctx.you].team
