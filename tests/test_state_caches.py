@@ -234,3 +234,44 @@ def test_kept_target_candidates_outlive_quiet_events_only_and_a_stale_list_fails
     g.touch()
     assert check(g, cards, counts) == []
     assert sorted(gust_targets()) == sorted(ids[e] for e in enemies[1:])
+
+
+def test_kept_target_candidates_outlive_a_move_elsewhere_and_a_might_change_drops_only_lists_reading_might() -> None:
+    """What drops a kept candidate list is what it reads: a unit without statics entering a base leaves
+    Gust's list (units at a battlefield) kept, and a constant Might change on a named unit drops the lists
+    that filter by Might (Gust's) but not the others; invariants.check finds each kept list right, and the
+    unit grown past "3 Might or less" is no longer offered."""
+    from riftscript.core.engine import verbs
+    from riftscript.core.engine.state import Lasting
+
+    b = Builder(cat(), seed=1)
+    bf = b.battlefield("OGN-276", controller=1, owner=1)
+    enemies = [b.add(1, "OGN-130", at=bf) for _ in range(3)]  # Crackshot Corsair, 3 Might, no static
+    b.hand(0, ["OGN-169"])  # Gust: return a unit at a battlefield with 3 Might or less
+    b.runes(0, ["OGN-007", "OGN-166"])
+    b.at_turn(0)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+
+    def gust_targets() -> list[int]:
+        return [a["targets"][0][0] for a in g.legal_actions() if a["type"] == "play" and a["targets"]]
+    assert sorted(gust_targets()) == sorted(ids[e] for e in enemies)
+    gust = [key for key in g.caches.kept_candidates() if key != "might_fixed"]
+    everywhere = ("unit",)
+    g.caches.kept_candidates()[everywhere] = "a list that looks at every location"
+    token = g.new_obj("OGN-130", 0, "limbo")  # no static ability
+    verbs.enter_board(g, token.id, 0, 0)  # a unit entering player 0's base
+    kept = g.caches.kept_candidates()
+    assert all(key in kept for key in gust) and everywhere not in kept
+    assert check(g, cards | {token.id}, counts + Counter(["OGN-130"])) == []
+    kept[("gear",)] = "a list that doesn't read Might"
+    g.state.lasting.append(Lasting(id=g.tick(), kind="static", source=ids[enemies[0]], source_code="OGN-130",
+                                   controller=1, body={"modifiers": [{"type": "might", "amount": 1}]},
+                                   duration="this_turn", affects=[ids[enemies[0]]]))
+    g.emit("lasting", kind="static", affects=[ids[enemies[0]]], duration="this_turn",
+           effect=g.state.lasting[-1].body)
+    kept = g.caches.kept_candidates()
+    assert ("gear",) in kept and not any(key in kept for key in gust)
+    del kept[("gear",)]
+    assert sorted(gust_targets()) == sorted(ids[e] for e in enemies[1:])
+    assert check(g, cards | {token.id}, counts + Counter(["OGN-130"])) == []

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .state import BF0
+
 if TYPE_CHECKING:
     from ..script.cards import Ability
     from .layers import Chars
@@ -50,8 +52,13 @@ class Caches:
     version bump since it was kept came from an event of ``QUIET_EVENTS`` (a player's action logged,
     a pass, an object chosen, a trigger put on the chain, damage marked, a resolution noted: they change
     neither where an object is nor who controls it nor, without a conditional static, its Might) and
-    ``lasting_changes`` is unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an
-    event, a move, ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
+    ``lasting_changes`` is unchanged: ``quiet_bumps`` counts those events' bumps.  Two kinds of bump
+    drop only the lists that read what they changed: a *located move* (``Game.place`` of an object that
+    is not attached and brings or takes no static ability: ``located_bumps`` counts its bumps, ``moved_at``
+    gathers the locations it left and entered) drops the lists looking at those locations (a selection
+    of battlefields, of bases, of the source's location, or of anywhere); a lasting constant Might change
+    on named objects (``targeting.plain_might``, counted by ``might_bumps``) drops the lists filtered by
+    Might.  Any other bump (an event, a move, ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
     was read (the rest of the search is kept with it); the entry ``might_fixed`` keeps whether the
     Might condition above holds (``targeting.might_fixed``).  ``invariants.cache_problems`` compares each
     kept list, and ``might_fixed``, with a fresh copy's.
@@ -129,8 +136,11 @@ class Caches:
         self.lasting_only_last: Any = None
         self.lasting_only_changes = -1
         self.quiet_bumps = 0
+        self.located_bumps = 0
+        self.might_bumps = 0
+        self.moved_at: set[int] = set()  # the locations of the located moves since kept was last read
         self.kept: dict[Any, Any] = {}
-        self.kept_stamp = (-1, -1, -1)
+        self.kept_stamp = (-1, -1, -1, -1, -1)
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -173,9 +183,18 @@ class Caches:
         """The kept candidate lists, emptied when a bump other than a quiet event's came since they
         were kept (see **quiet bumps** above)."""
         stamp = self.kept_stamp
-        if self.version - stamp[0] != self.quiet_bumps - stamp[1] or stamp[2] != self.lasting_changes:
+        now = (self.version, self.quiet_bumps, self.lasting_changes, self.located_bumps, self.might_bumps)
+        if stamp == now:
+            return self.kept
+        located, might = now[3] - stamp[3], now[4] - stamp[4]
+        if now[0] - stamp[0] != now[1] - stamp[1] + located + might or stamp[2] != now[2]:
             self.kept = {}
-            self.kept_stamp = (self.version, self.quiet_bumps, self.lasting_changes)
+        elif located or might:
+            moved_at = self.moved_at
+            self.kept = {key: entry for key, entry in self.kept.items()
+                         if not (located and _moved_in_scope(key, moved_at) or might and _reads_might(key))}
+        self.kept_stamp = now
+        self.moved_at = set()
         return self.kept
 
     def state_replaced(self) -> None:
@@ -193,6 +212,30 @@ class Caches:
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         other.lasting_answers, other.lasting_of = {}, None
-        other.kept, other.kept_stamp = {}, (-1, -1, -1)
+        other.kept, other.kept_stamp, other.moved_at = {}, (-1, -1, -1, -1, -1), set()
         other.lasting_only_answers, other.lasting_only_of = {}, None
         return other
+
+
+def _moved_in_scope(key: Any, moved_at: set[int]) -> bool:
+    """Whether a kept list (its ``targeting._kept_key``) looks at a location where an object moved: a
+    selection of the board's battlefields, bases, or the source's location (``here``); any other one
+    (no location, ``any``, ``not_here``) looks everywhere.  ``might_fixed`` (a name) looks at none."""
+    if not isinstance(key, tuple):
+        return False
+    for part in key[1:]:
+        if part[0] == "location":
+            want, here = part[1], part[2]
+            if want == "battlefield":
+                return any(loc >= BF0 for loc in moved_at)
+            if want == "base":
+                return any(loc < BF0 for loc in moved_at)
+            if want == "here":
+                return here in moved_at
+            return True
+    return True
+
+
+def _reads_might(key: Any) -> bool:
+    """Whether a kept list (its ``targeting._kept_key``) filters by Might."""
+    return isinstance(key, tuple) and any(part[0] == "might" for part in key[1:])

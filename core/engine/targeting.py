@@ -296,11 +296,15 @@ def might_fixed(g: "Game") -> bool:
     plain: bool | None = memo.get("plain_might_lasting")
     if plain is None:
         plain = memo["plain_might_lasting"] = all(
-            lasting.kind == "static" and lasting.affects is not None and list(lasting.body) == ["modifiers"]
-            and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
-                    for mod in lasting.body["modifiers"])
-            for lasting in g.state.lasting)
+            plain_might(lasting.kind, lasting.affects, lasting.body) for lasting in g.state.lasting)
     return plain
+
+
+def plain_might(kind: str, affects: list[int] | None, body: Node) -> bool:
+    """Whether a lasting effect is a constant Might change on named objects (all it changes is their Might)."""
+    return kind == "static" and affects is not None and list(body) == ["modifiers"] \
+        and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
+                for mod in body["modifiers"])
 
 
 def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
