@@ -18,6 +18,7 @@ finds it in the list offered to the player, and that list is this module's ``leg
 from __future__ import annotations
 
 import itertools
+import operator
 import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, cast
@@ -127,15 +128,13 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                         if untaxed and single and plain_listed and n >= len(decided) and len(targets[0]) == 1:
                             # a run of one-object choices after the first (most of a big board's): each
                             # is plain, so its check is the first one's (untaxed), as below
-                            end = i + 1
-                            while end < len(sets) and len(sets[end][0]) == 1:
-                                end += 1
+                            end = i + len(list(itertools.takewhile((1).__eq__, map(len, map(_FIRST, sets[i:])))))
                             check = untaxed[0]
                             if reuse:
                                 decided.extend([check] * (end - i))
                             n += end - i
                             if check is not None:
-                                run: list[EngineAction] = [{"type": "play", "card": oid, "targets": t, "costs": list(paid)}
+                                run: list[EngineAction] = [{"type": "play", "card": oid, "targets": t, "costs": [*paid]}
                                                            for t in sets[i:end]]
                                 if location != NOWHERE:
                                     for each in run:
@@ -182,6 +181,9 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                         else:
                             out.append(action)  # nothing to choose to pay with (most plays)
     return out
+
+
+_FIRST = operator.itemgetter(0)
 
 
 def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[EngineAction]:

@@ -185,7 +185,7 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     choices: list[list[int]]
     if not by_loc and not guarded and not totalled:
         # nothing to test a candidate for (most): the first MAX_TARGET_COMBOS of them, as they come
-        choices = [[c] for c in itertools.islice(kept_candidates(ctx, sel), MAX_TARGET_COMBOS)]
+        choices = [[c] for c in kept_first(ctx, sel, MAX_TARGET_COMBOS)]
         if sel.get("up_to"):
             if ctx.fits_group(sel, []):
                 choices.append([])
@@ -311,9 +311,28 @@ def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
     """``ctx.each_candidate(selector)``, kept between listings while nothing it reads can have changed
     (``Caches.kept``: a Reaction spell's targets listed for each player in turn, the same trigger's
     targets for each of its instances); worked out only as far as a caller reads."""
+    entry = _kept_entry(ctx, selector)
+    if entry is None:
+        return ctx.each_candidate(selector)
+    return iter(entry.found) if entry.search is None else _read_on(entry)
+
+
+def kept_first(ctx: EffectContext, selector: Node, n: int) -> list[int]:
+    """The first ``n`` of ``kept_candidates`` (a capped listing's): a slice of the kept list when it holds them."""
+    entry = _kept_entry(ctx, selector)
+    if entry is None:
+        return list(itertools.islice(ctx.each_candidate(selector), n))
+    if entry.search is None or len(entry.found) >= n:
+        return entry.found[:n]
+    return list(itertools.islice(_read_on(entry), n))
+
+
+def _kept_entry(ctx: EffectContext, selector: Node) -> "KeptCandidates | None":
+    """The kept list of a selection (made, with nothing found yet, when there is none), or None when
+    the selection's candidates are not kept (``_kept_key``, ``might_fixed``)."""
     key = _kept_key(ctx, selector)
     if key is None:
-        return ctx.each_candidate(selector)
+        return None
     g = ctx.g
     kept = g.caches.kept_candidates()
     entry: KeptCandidates | None = kept.get(key)
@@ -321,11 +340,13 @@ def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
         if "might" in (selector.get("where") or {}):
             fixed = kept.get("might_fixed")
             if fixed is None:
-                fixed = kept["might_fixed"] = might_fixed(g)  # its answer changes only with a bump that empties kept
+                # its answer changes only with a bump that empties kept (not a located move, nor a
+                # constant Might change on named objects: see Caches)
+                fixed = kept["might_fixed"] = might_fixed(g)
             if not fixed:
-                return ctx.each_candidate(selector)
+                return None
         entry = kept[key] = KeptCandidates(selector, ctx.you, ctx.source, ctx.event, [], ctx.each_candidate(selector))
-    return iter(entry.found) if entry.search is None else _read_on(entry)
+    return entry
 
 
 def _read_on(entry: "KeptCandidates") -> Iterator[int]:
