@@ -275,3 +275,36 @@ def test_kept_target_candidates_outlive_a_move_elsewhere_and_a_might_change_drop
     del kept[("gear",)]
     assert sorted(gust_targets()) == sorted(ids[e] for e in enemies[1:])
     assert check(g, cards | {token.id}, counts + Counter(["OGN-130"])) == []
+
+
+def test_a_combat_refresh_is_skipped_while_nothing_moved_there_and_a_stale_skip_fails_the_check() -> None:
+    """The cleanup's refresh of the combat designations is skipped while nothing moved to or from the
+    combat's battlefield since one that changed nothing (``Caches.designations``): a unit entering there
+    is designated at once; a designation lost behind the game's back, followed by a quiet event alone,
+    is what invariants.check reports, and any other change (here ``touch``) makes the refresh run again."""
+    from riftscript.core.engine import combat, verbs
+
+    b = Builder(cat(), seed=1)
+    b.battlefield("OGN-276", controller=0)
+    b.battlefield("OGN-276", controller=1, owner=1)
+    mine = b.add(0, "OGN-130")  # Crackshot Corsair, no static
+    theirs = b.add(1, "OGN-130", at=11)
+    b.at_turn(0)
+    g, ids = b.build()
+    g.apply({"type": "move", "units": [ids[mine]], "to": 11})
+    cards, counts = _baseline(g)
+    assert g.state.showdown is not None and g.state.showdown.combat and g.caches.designations is not None
+    token = g.new_obj("OGN-130", 0, "limbo")
+    verbs.enter_board(g, token.id, 0, 11)  # a located move to the combat's battlefield
+    combat.refresh_designations(g)
+    assert token.designation == "attacker" and token.id in g.state.showdown.attacked
+    combat.refresh_designations(g)  # changes nothing now: kept
+    cards.add(token.id)
+    counts["OGN-130"] += 1
+    assert check(g, cards, counts) == []
+    g.obj(ids[theirs]).designation = ""  # a wrong invalidation: no event but a quiet one
+    g.emit("chosen", obj=ids[theirs], player=0, by="spell")
+    assert any("combat designations" in m for m in check(g, cards, counts))
+    g.touch()
+    combat.refresh_designations(g)
+    assert g.obj(ids[theirs]).designation == "defender"

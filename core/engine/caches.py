@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from .vocabulary import Action
 
 
+# the counters of Caches.stamp: version, quiet bumps, lasting changes, located bumps, Might bumps, moves by location
+Stamp = tuple[int, int, int, int, int, dict[int, int]]
+NO_STAMP: Stamp = (-1, -1, -1, -1, -1, {})
+
+
 class Caches:
     """The caches of one game, by what invalidates them.  What a card's script says is no cache of a
     game: the compiler works it out once and keeps it on the compiled card (``CardFacts``, and on each
@@ -62,6 +67,14 @@ class Caches:
     was read (the rest of the search is kept with it); the entry ``might_fixed`` keeps whether the
     Might condition above holds (``targeting.might_fixed``).  ``invariants.cache_problems`` compares each
     kept list, and ``might_fixed``, with a fresh copy's.
+
+    **changes since a stamp** (``Caches.stamp``, ``changes_since``: the counters above, with the located
+    moves by location) - ``designations``: the stamp, the showdown and what a refresh of the combat
+    designations read of it, and the controllers of the units at its battlefield, kept by a refresh that
+    changed nothing (``combat.refresh_designations``).  The next refresh is skipped while the showdown
+    is the same and every bump since came from a quiet event, a constant Might change or a located move
+    elsewhere (nothing moved there, changed control or was attached).  ``invariants.check`` checks that a
+    refresh skipped now would change nothing (``combat.stale_designations``).
 
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
@@ -138,9 +151,10 @@ class Caches:
         self.quiet_bumps = 0
         self.located_bumps = 0
         self.might_bumps = 0
-        self.moved_at: set[int] = set()  # the locations of the located moves since kept was last read
+        self.moves_at: dict[int, int] = {}  # location -> located moves that left or entered it
         self.kept: dict[Any, Any] = {}
-        self.kept_stamp = (-1, -1, -1, -1, -1)
+        self.kept_stamp: Stamp = NO_STAMP
+        self.designations: tuple[Stamp, Any, tuple[int, ...], frozenset[int]] | None = None
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -183,19 +197,33 @@ class Caches:
         """The kept candidate lists, emptied when a bump other than a quiet event's came since they
         were kept (see **quiet bumps** above)."""
         stamp = self.kept_stamp
-        now = (self.version, self.quiet_bumps, self.lasting_changes, self.located_bumps, self.might_bumps)
-        if stamp == now:
+        if stamp[0] == self.version and stamp[2] == self.lasting_changes:
             return self.kept
-        located, might = now[3] - stamp[3], now[4] - stamp[4]
-        if now[0] - stamp[0] != now[1] - stamp[1] + located + might or stamp[2] != now[2]:
+        changes = self.changes_since(stamp)
+        if changes is None:
             self.kept = {}
-        elif located or might:
-            moved_at = self.moved_at
-            self.kept = {key: entry for key, entry in self.kept.items()
-                         if not (located and _moved_in_scope(key, moved_at) or might and _reads_might(key))}
-        self.kept_stamp = now
-        self.moved_at = set()
+        else:
+            moved_at, might = changes
+            if moved_at or might:
+                self.kept = {key: entry for key, entry in self.kept.items()
+                             if not (moved_at and _moved_in_scope(key, moved_at) or might and _reads_might(key))}
+        self.kept_stamp = self.stamp()
         return self.kept
+
+    def stamp(self) -> "Stamp":
+        """The counters as they are now, for ``changes_since``."""
+        return (self.version, self.quiet_bumps, self.lasting_changes, self.located_bumps, self.might_bumps,
+                dict(self.moves_at))
+
+    def changes_since(self, stamp: "Stamp") -> tuple[set[int], bool] | None:
+        """What changed since the stamp was taken, when every bump since came from a quiet event, a
+        located move or a constant Might change on named objects: (the locations moved at, whether a
+        Might changed); None when any other bump came or a lasting effect changed in place."""
+        located, might = self.located_bumps - stamp[3], self.might_bumps - stamp[4]
+        if self.version - stamp[0] != self.quiet_bumps - stamp[1] + located + might or stamp[2] != self.lasting_changes:
+            return None
+        before = stamp[5]
+        return {loc for loc, n in self.moves_at.items() if before.get(loc) != n} if located else set(), might > 0
 
     def state_replaced(self) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
@@ -212,7 +240,7 @@ class Caches:
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         other.lasting_answers, other.lasting_of = {}, None
-        other.kept, other.kept_stamp, other.moved_at = {}, (-1, -1, -1, -1, -1), set()
+        other.kept, other.kept_stamp, other.moves_at, other.designations = {}, NO_STAMP, dict(self.moves_at), None
         other.lasting_only_answers, other.lasting_only_of = {}, None
         return other
 

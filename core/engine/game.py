@@ -284,10 +284,11 @@ class Game:
         if index.statics_generation == generation and obj.attached_to == NOWHERE:
             # a located move (core/engine/caches.py): no static ability came or went, nothing attached
             caches.located_bumps += caches.version - start
+            moves_at = caches.moves_at
             if from_loc is not None:
-                caches.moved_at.add(from_loc)
+                moves_at[from_loc] = moves_at.get(from_loc, 0) + 1
             if obj.zone == "board":
-                caches.moved_at.add(obj.loc)
+                moves_at[obj.loc] = moves_at.get(obj.loc, 0) + 1
 
     def _place(self, obj: Obj, zone: str, loc: int, top: bool) -> None:
         """``place`` itself: the lists, the object and the index."""
