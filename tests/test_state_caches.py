@@ -308,3 +308,25 @@ def test_a_combat_refresh_is_skipped_while_nothing_moved_there_and_a_stale_skip_
     g.touch()
     combat.refresh_designations(g)
     assert g.obj(ids[theirs]).designation == "defender"
+
+
+def test_a_cleanup_skips_a_base_found_clear_until_something_moves_there_and_a_stale_skip_fails_the_check() -> None:
+    """A base where a cleanup found no other player's object isn't walked again while nothing moved there
+    (``Caches.cleanup_clear``): a unit whose control changed behind the game's back, followed by a quiet
+    event alone, is what invariants.check reports; any other change (here ``touch``) makes the cleanup
+    look again, and the unit goes to its controller's base (recalled)."""
+    from riftscript.core.engine import cleanup
+
+    b = Builder(cat(), seed=1)
+    unit = b.add(0, "OGN-130")
+    b.at_turn(0)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+    cleanup.cleanup(g)
+    assert 0 in g.caches.cleanup_clear and check(g, cards, counts) == []
+    g.obj(ids[unit]).controller = 1  # a wrong invalidation: no event but a quiet one
+    g.emit("chosen", obj=ids[unit], player=0, by="spell")
+    assert any("would skip location 0" in m for m in check(g, cards, counts))
+    g.touch()
+    cleanup.cleanup(g)
+    assert ids[unit] in g.state.players[1].base

@@ -74,7 +74,10 @@ class Caches:
     changed nothing (``combat.refresh_designations``).  The next refresh is skipped while the showdown
     is the same and every bump since came from a quiet event, a constant Might change or a located move
     elsewhere (nothing moved there, changed control or was attached).  ``invariants.check`` checks that a
-    refresh skipped now would change nothing (``combat.stale_designations``).
+    refresh skipped now would change nothing (``combat.stale_designations``).  ``cleanup_clear``: by
+    location, the stamp at which a cleanup found no gear at that battlefield, or no other player's
+    object at that base; the cleanup doesn't look there again while every bump since came from a quiet
+    event, a constant Might change or a located move elsewhere (``invariants.check``: ``cleanup.stale_clear``).
 
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
@@ -155,6 +158,7 @@ class Caches:
         self.kept: dict[Any, Any] = {}
         self.kept_stamp: Stamp = NO_STAMP
         self.designations: tuple[Stamp, Any, tuple[int, ...], frozenset[int]] | None = None
+        self.cleanup_clear: dict[int, Stamp] = {}
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -241,6 +245,7 @@ class Caches:
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         other.lasting_answers, other.lasting_of = {}, None
         other.kept, other.kept_stamp, other.moves_at, other.designations = {}, NO_STAMP, dict(self.moves_at), None
+        other.cleanup_clear = {}
         other.lasting_only_answers, other.lasting_only_of = {}, None
         return other
 
