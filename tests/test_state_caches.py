@@ -330,3 +330,20 @@ def test_a_cleanup_skips_a_base_found_clear_until_something_moves_there_and_a_st
     g.touch()
     cleanup.cleanup(g)
     assert ids[unit] in g.state.players[1].base
+
+
+def test_the_event_types_lasting_effects_listen_to_are_compared_and_a_stale_set_fails_the_check() -> None:
+    """``Game.emit`` dispatches an event to the lasting effects only when its type is in the kept set
+    ``lasting_events``: a set left stale (here, one naming an event no lasting effect listens to) fails
+    invariants.check; the set worked out afresh passes."""
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    b.modify_might(unit, 2)
+    g, _ = b.build()
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    assert g.lasting_only_memo().get("lasting_events") == frozenset()  # a Might change listens to nothing
+    g.lasting_only_memo()["lasting_events"] = frozenset({"die"})  # a wrong invalidation
+    assert any("lasting_events" in m for m in check(g, cards, counts))
+    g.lasting_changed()
+    assert check(g, cards, counts) == []

@@ -101,7 +101,7 @@ class Caches:
     unit changes control (each bumps the generation).  Valid while it is unchanged:
     ``lasting_only_memo()``: ``active_lasting`` (game), ``lasting_cost_keywords``, ``lasting_cost_mods``
     (payment), ``granting_lasting``, ``("lasting_restrictions", name)`` (layers), ``lasting_plays_from``,
-    ``forbidding_players`` (playing), ``("lasting_listens", event type)`` (triggers),
+    ``forbidding_players`` (playing), ``lasting_events`` (triggers: the event types a lasting effect listens to),
     ``plain_might_lasting`` (targeting.might_fixed), ``optional_lasting_replacements`` (loop),
     ``lasting_off_board_reach``, ``lasting_off_board_touch`` (layers: the lasting part of ``off_board_reach``,
     ``off_board_touch``), ``("hook_lasting", hook)`` (layers: the lasting part of ``hook_in_play``),

@@ -147,7 +147,7 @@ class Game:
             caches.might_bumps += 1  # only kept lists that read Might are stale
         index = self.index
         if index.listeners.get(etype) or index.grant_sources or etype in triggers.PLAYER_EVENTS \
-                or (s.lasting and triggers.lasting_listens(self, etype)):
+                or (s.lasting and etype in triggers.lasting_events(self)):
             triggers.dispatch(self, event)
         return event
 

@@ -196,7 +196,6 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
     as the game has it and as a fresh copy works it out: a missed invalidation may list the same
     actions, so the answers are compared themselves."""
     keys = [key for key in [*g.lasting_memo(), *g.lasting_only_memo()] if isinstance(key, tuple)]
-    listened = sorted(key[1] for key in keys if key[0] == "lasting_listens")
     restrictions = sorted(key[1] for key in keys if key[0] == "lasting_restrictions")
     with_kinds = sorted(key[1] for key in keys if key[0] == "lasting_with")
     by_object = "lasting_by_object" in g.lasting_only_memo()
@@ -215,8 +214,7 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
             "might_fixed": targeting.might_fixed(game),
             "optional_replacements": loop.optional_replacements(game),
         }
-        for etype in listened:
-            found[f"lasting_listens {etype}"] = triggers.lasting_listens(game, etype)
+        found["lasting_events"] = sorted(triggers.lasting_events(game))
         for kind in with_kinds:
             found[f"lasting_with {kind}"] = [lasting.id for lasting in layers.lasting_with(game, kind)]
         if by_object:

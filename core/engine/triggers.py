@@ -85,28 +85,32 @@ def dispatch(g: "Game", event: dict[str, Any]) -> None:
 
 
 def lasting_listens(g: "Game", etype: str) -> bool:
-    """Whether a lasting effect could trigger on an event of this type (dispatch's last part): a
-    created trigger listening to it, or a granted keyword with a triggered ability that does.  Most
-    lasting effects change Might or keywords and listen to nothing.  Found once per event type while
-    the lasting effects are unchanged (``Game.lasting_only_memo``)."""
+    """Whether a lasting effect could trigger on an event of this type (dispatch's last part)."""
+    return etype in lasting_events(g)
+
+
+def lasting_events(g: "Game") -> frozenset[str]:
+    """The event types a lasting effect could trigger on: those a created trigger listens to, and
+    those a granted keyword's triggered ability listens to.  Most lasting effects change Might or
+    keywords and listen to nothing.  Found once while the lasting effects are unchanged
+    (``Game.lasting_only_memo``: ``lasting_events``), so ``Game.emit`` asks with one set lookup."""
     memo = g.lasting_only_memo()
-    key = ("lasting_listens", etype)
-    found: bool | None = memo.get(key)
+    found: frozenset[str] | None = memo.get("lasting_events")
     if found is None:
-        found = memo[key] = _lasting_listens(g, etype)
+        found = memo["lasting_events"] = _lasting_events(g)
     return found
 
 
-def _lasting_listens(g: "Game", etype: str) -> bool:
+def _lasting_events(g: "Game") -> frozenset[str]:
+    found: set[str] = set()
     for lasting in g.state.lasting:
         if lasting.kind == "trigger":
-            if lasting.body["when"]["event"] == etype:
-                return True
+            found.add(lasting.body["when"]["event"])
         elif lasting.kind == "grant" and lasting.affects:
             for ability in g.keyword_abilities(lasting.body["keyword"], lasting.body.get("value")):
-                if ability.kind == "triggered" and ability.event == etype:
-                    return True
-    return False
+                if ability.kind == "triggered" and ability.event is not None:
+                    found.add(ability.event)
+    return frozenset(found)
 
 
 
