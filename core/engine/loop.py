@@ -57,14 +57,22 @@ def run(g: "Game") -> None:
             task = s.tasks[-1]
             if task_may_ask(g, task):
                 guarded(g, lambda: run_task(g, g.state.tasks.pop()))
-            else:
-                unguarded(g, lambda: run_task(g, s.tasks.pop()))
+                continue
+            g.answer_pos = 0  # unguarded (inline: the common case, several times an action)
+            try:
+                run_task(g, s.tasks.pop())
+            except NeedDecision as need:
+                raise asked_unguarded(need) from None
             continue
         if s.needs_cleanup:
             if cleanup_may_ask(g):
                 guarded(g, lambda: cleanup.cleanup(g))
-            else:
-                unguarded(g, lambda: cleanup.cleanup(g))
+                continue
+            g.answer_pos = 0  # unguarded, inline
+            try:
+                cleanup.cleanup(g)
+            except NeedDecision as need:
+                raise asked_unguarded(need) from None
             continue
         if s.pending_triggers:
             triggers.put_on_chain(g)
@@ -174,13 +182,10 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
     g.state.answers = []
 
 
-def unguarded(g: "Game", step: Callable[[], None]) -> None:
-    """Run a step no rule lets ask a player (no snapshot); if it asks all the same, that is a bug."""
-    g.answer_pos = 0
-    try:
-        step()
-    except NeedDecision as need:
-        raise EngineError(f"a step that was not expected to ask a player asked: {need.decision.prompt}") from None
+def asked_unguarded(need: NeedDecision) -> EngineError:
+    """The error for an unguarded step (run without a snapshot, inline in ``run``) that asked a player
+    all the same: no rule lets it, so that is an engine bug."""
+    return EngineError(f"a step that was not expected to ask a player asked: {need.decision.prompt}")
 
 
 def ask(g: "Game", player: int, prompt: str, options: list[tuple[str, Any]], kind: DecisionKind = "choose") -> Any:
