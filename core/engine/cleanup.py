@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import combat, layers, points, scoring, verbs
 from .events import Event
+from .caches import Stamp
 from .state import NOWHERE, Decision, Showdown, is_battlefield
 
 if TYPE_CHECKING:
@@ -49,27 +50,27 @@ def cleanup(g: "Game") -> None:
             scoring.set_controller(g, bf.loc, NOWHERE)
     # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);
     #    hidden cards lost
-    clear = g.caches.cleanup_clear
+    clear = _Clear(g)
     for bf in s.battlefields:
-        if not _still_clear(g, bf.loc):
+        if not clear.still(bf.loc):
             gear = [o for o in bf.here if defs[objs[o].code].type == "gear"]
             for oid in gear:
                 obj = objs[oid]
                 if obj.attached_to == NOWHERE and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
                     verbs.recall(g, [oid])
             if not gear:
-                clear[bf.loc] = g.caches.stamp()
+                clear.found(bf.loc)
         for oid in list(bf.facedown) if bf.facedown else ():
             if g.obj(oid).controller != bf.controller:
                 g.place(oid, "trash")
                 g.emit("hidden_lost", obj=oid, bf=bf.loc)
     for p in s.players:
-        if not _still_clear(g, p.index):
+        if not clear.still(p.index):
             foreign = [o for o in p.base if objs[o].controller != p.index]
             for oid in foreign:
                 verbs.recall(g, [oid])
             if not foreign:
-                clear[p.index] = g.caches.stamp()
+                clear.found(p.index)
     # 6-7. stage showdowns and combats where contested was applied
     for bf in s.battlefields:
         if bf.contested_by == NOWHERE:
@@ -97,7 +98,8 @@ def cleanup(g: "Game") -> None:
             s.lasting.remove(lasting)
             verbs.end_control(g, lasting)
     # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
-    for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"]:
+    for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"] \
+            if s.lasting else ():
         if s.objs[lasting.source].attached_to not in (lasting.affects or []):
             verbs.end_copy(g, lasting)
     # 8-9. begin a staged showdown or combat
@@ -116,6 +118,36 @@ def cleanup(g: "Game") -> None:
         if bf.combat_staged:
             sd.combat = True  # a non-combat showdown becomes a combat when another player's units arrive
             combat.start_combat(g)
+
+
+class _Clear:
+    """``Caches.cleanup_clear`` as one cleanup reads and writes it: what changed since a stamp is worked
+    out once per stamp and state version (the locations found clear together share one stamp), and a
+    stamp is taken once per version, not once per location (same answers as ``_still_clear``)."""
+
+    def __init__(self, g: "Game") -> None:
+        self.caches = g.caches
+        self.known: list[tuple[Stamp, int, tuple[set[int], bool] | None]] = []  # (stamp, version, changes since)
+        self.stamp: Stamp | None = None
+
+    def still(self, loc: int) -> bool:
+        caches = self.caches
+        stamp = caches.cleanup_clear.get(loc)
+        if stamp is None:
+            return False
+        for seen, version, changes in self.known:
+            if seen is stamp and version == caches.version:
+                break
+        else:
+            changes = caches.changes_since(stamp)
+            self.known.append((stamp, caches.version, changes))
+        return changes is not None and loc not in changes[0]
+
+    def found(self, loc: int) -> None:
+        caches, stamp = self.caches, self.stamp
+        if stamp is None or stamp[0] != caches.version or stamp[2] != caches.lasting_changes:
+            stamp = self.stamp = caches.stamp()
+        caches.cleanup_clear[loc] = stamp
 
 
 def _still_clear(g: "Game", loc: int) -> bool:
