@@ -168,13 +168,14 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
     step is plain data (the task stays on the stack and the answers are in the state).
     """
     snap = snapshot(g)
-    index = g.index.copy()
+    index, edits = g.index.copy(), g.index.edits
     g.answer_pos = 0
     try:
         step()
     except NeedDecision as need:
         answers = list(g.state.answers)
-        restore(g, snap, index, in_place=True)
+        # an index nothing edited since the snapshot is the snapshot's: kept, with the statics' answers
+        restore(g, snap, index, in_place=True, index_kept=g.index.edits == edits)
         g.state.answers = answers
         need.decision.context["replay"] = True
         g.state.decision = need.decision
@@ -243,7 +244,8 @@ def snapshot(g: "Game") -> Snapshot:
     return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
 
 
-def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False) -> None:
+def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False,
+            index_kept: bool = False) -> None:
     """Go back to a snapshot; ``index``, the dispatch index copied when it was taken, saves
     rebuilding the index.  ``in_place``: the state being left is this game's own and is dropped
     (a guarded step rewound), so its objects that still have the snapshot's values are kept
@@ -263,6 +265,8 @@ def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place:
     g.state = state
     del g.log[log_len:]
     g.state_replaced()
+    if index_kept:
+        return
     if index is None:
         g.index.rebuild(g)
     else:

@@ -20,7 +20,12 @@ and never changed by them:
   instead of walking the board;
 - ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
   an object changes (``order_changed``), which keys the caches that depend only on which statics
-  are in force and in what order (``Game.statics_memo``).
+  are in force and in what order (``Game.statics_memo``);
+- ``edits``: a counter bumped by every change of the index (``add``, ``remove``, ``order_changed``,
+  ``rebuild``, ``put_back``): a guarded step rewound while it is what it was at the snapshot keeps the
+  index as it is (it is the snapshot's), and with it the statics generation and ``listening``'s splits
+  (``loop.guarded``); ``invariants.check`` compares the index, the splits and the statics' answers with
+  a fresh copy's.
 
 And one answer worked out from ``listeners`` and kept with it: ``listening`` (see there).
 """
@@ -49,6 +54,7 @@ class TriggerIndex:
         self.static_sources: dict[tuple[int, int], None] = {}
         self.grant_sources: dict[tuple[int, int], None] = {}
         self.statics_generation = 0
+        self.edits = 0  # bumped by every change of the index (a rewind keeps an index nothing edited)
         self._indexed: dict[int, list[str]] = {}  # each object's keys in ``listeners``, to remove them
         self.attached: dict[int, None] = {}
         self.with_statics: dict[int, None] = {}
@@ -58,6 +64,7 @@ class TriggerIndex:
     def add(self, g: "Game", oid: int) -> None:
         """Index the abilities of an object as its zone and attachment make them live."""
         g.touch()  # what is remembered per version may depend on the static sources
+        self.edits += 1
         obj = g.state.objs[oid]
         card = g.defs[obj.code]
         active = obj.zone in ACTIVE_ZONES
@@ -115,6 +122,7 @@ class TriggerIndex:
     def remove(self, g: "Game", oid: int) -> None:
         """Remove an object's abilities: cost is its own abilities, not the size of the board."""
         g.touch()
+        self.edits += 1
         self.attached.pop(oid, None)
         self.with_statics.pop(oid, None)
         self.activators.pop(oid, None)
@@ -143,6 +151,7 @@ class TriggerIndex:
         """An object's timestamp changed (it entered the board, changed control): what is cached in
         the order of the statics (``statics_in_order``) is stale."""
         self.statics_generation += 1
+        self.edits += 1
 
     def rebuild(self, g: "Game") -> None:
         """Index every object anew (a loaded or built game, or a check against the caches)."""
@@ -150,6 +159,7 @@ class TriggerIndex:
         self.listening_split = {}
         self.static_sources = {}
         self.statics_generation += 1
+        self.edits += 1
         self.grant_sources = {}
         self._indexed = {}
         self.attached, self.with_statics, self.activators = {}, {}, {}
@@ -175,6 +185,7 @@ class TriggerIndex:
          self.activators) = copy
         self.listening_split = {}
         self.statics_generation += 1
+        self.edits += 1
 
     def listening(self, g: "Game", event: str, obj: int) -> list[tuple[int, int]]:
         """The (object, ability index) pairs of ``listeners[event]`` that an event of that type about
