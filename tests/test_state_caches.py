@@ -347,3 +347,30 @@ def test_the_event_types_lasting_effects_listen_to_are_compared_and_a_stale_set_
     assert any("lasting_events" in m for m in check(g, cards, counts))
     g.lasting_changed()
     assert check(g, cards, counts) == []
+
+
+def test_a_rewind_keeps_an_index_nothing_edited_and_a_wrongly_kept_index_fails_the_check() -> None:
+    """A guarded step that asks before anything moved is rewound keeping the dispatch index (and so the
+    statics' answers: the generation stays); kept after a step that did edit it (a unit with a trigger
+    left the board), the index would be stale, and invariants.check says so."""
+    from riftscript.core.engine import loop
+
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")  # a unit with a triggered ability: indexed while on the board
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+    generation, decision = g.index.statics_generation, g.state.decision
+    g.state.decision = None
+    loop.guarded(g, lambda: g.ask(0, "which?", [("one", 1), ("two", 2)]))
+    assert g.state.decision is not None and g.state.decision.prompt == "which?"
+    assert g.index.statics_generation == generation
+    g.state.decision = decision
+    assert check(g, cards, counts) == []
+    snap, index = g.snapshot(), g.index.copy()
+    g.place(ids[unit], "trash")  # the step edits the index: put back, the copy is right
+    loop.restore(g, snap, index, in_place=True, index_kept=False)
+    assert check(g, cards, counts) == []
+    snap, index = g.snapshot(), g.index.copy()
+    g.place(ids[unit], "trash")
+    loop.restore(g, snap, index, in_place=True, index_kept=True)  # a wrong keep
+    assert any("dispatch index differs" in m for m in check(g, cards, counts))
