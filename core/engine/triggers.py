@@ -504,12 +504,15 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
         return False
     if ability.body.get("once_per_turn") and _fired_this_turn(g, oid, ability.index):
         return False
+    body = ability.body
+    if "condition" not in body and "if" not in body:
+        return True  # most triggers: no context to make
     ctx = EffectContext(g, controller, oid, event=event)
     if text_of is not None:
         ctx.text_of = text_of
-    if "condition" in ability.body and not ctx.check(ability.body["condition"]):
+    if "condition" in body and not ctx.check(body["condition"]):
         return False
-    if "if" in ability.body and not ctx.check(ability.body["if"]):
+    if "if" in body and not ctx.check(body["if"]):
         return False
     return True
 
