@@ -359,7 +359,7 @@ class Modes(NamedTuple):
 
     node: dict[str, Any]
     slots: tuple[frozenset[int], ...]
-    count: int
+    number: int  # of different options chosen (the choose_one's count)
 
     def label(self, index: int) -> str:
         return str(self.node["options"][index].get("label", f"option {index + 1}"))
@@ -425,7 +425,7 @@ def mode_choices(g: "Game", player: int, source: int, modes: Modes, taken: set[i
     if node.get("not_chosen_this_turn"):
         used = modes_chosen_this_turn(g, source) | (taken or set())
         open_options = [i for i in open_options if i not in used]
-    size = min(modes.count, len(open_options))
+    size = min(modes.number, len(open_options))
     return [list(combo) for combo in itertools.combinations(open_options, size)] if size else []
 
 
@@ -480,8 +480,9 @@ def moded_target_options(g: "Game", player: int, source: int, slots: TargetSlots
         return _combined([once] * runs)
     out: list[list[list[int]]] = []
     for sequence in mode_runs(g, player, source, modes, runs):
-        per_run = [target_options(g, player, source, mode_slots(slots, modes, chunk), restrict_loc, paid=paid)
-                   if slots else [[]] for chunk in sequence]
+        per_run: list[list[list[list[int]]]] = [
+            target_options(g, player, source, mode_slots(slots, modes, chunk), restrict_loc, paid=paid)
+            if slots else [[]] for chunk in sequence]
         chosen = [i for chunk in sequence for i in chunk]
         out.extend(ModeTargets(targets, chosen) for targets in _combined(per_run))
     return out
@@ -519,7 +520,7 @@ def check_modes(g: "Game", player: int, source: int, modes: Modes | None, action
     named = ", ".join(f"{i} ({modes.label(i)})" for i in range(len(options)))
     if given is None:
         raise IllegalActionError(f"choose {name}'s mode as it is played or activated: 'mode' lists "
-                                 f"{modes.count} of {named}{' for each run' if runs > 1 else ''}", "355")
+                                 f"{modes.number} of {named}{' for each run' if runs > 1 else ''}", "355")
     if not isinstance(given, list) or any(type(i) is not int or not 0 <= i < len(options) for i in given):
         raise IllegalActionError(f"'mode' lists options of {name} by index: {named}; got {given!r}", "355")
     chunks: list[list[int]] = []
@@ -527,7 +528,7 @@ def check_modes(g: "Game", player: int, source: int, modes: Modes | None, action
     pos = 0
     for run in range(runs):
         legal = mode_choices(g, player, source, modes, taken)
-        size = len(legal[0]) if legal else modes.count
+        size = len(legal[0]) if legal else modes.number
         chunk = given[pos:pos + size]
         pos += size
         if chunk not in legal:
