@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any, Mapping, TextIO
 
-from riftscript.core.engine import activation, observe, targeting
+from riftscript.core.engine import activation, observe
 from riftscript.core.engine.agents import Agent
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.engine.targeting import describe_loc
@@ -41,13 +41,8 @@ def _modes(g: Game, action: Mapping[str, Any]) -> str:
     chosen = action.get("mode")
     if not chosen:
         return ""
-    if action.get("type") == "play":
-        modes = targeting.card_modes(g.card(int(action["card"])))
-    else:
-        abilities = activation.activated_abilities(g, int(action["source"]))
-        index = int(action["ability"])
-        modes = targeting.ability_modes(abilities[index]) if 0 <= index < len(abilities) else None
-    if modes is None:
+    modes = activation.action_modes(g, action)
+    if modes is None or any(not 0 <= i < len(modes.node["options"]) for i in chosen):
         return f" (modes {chosen})"
     return f" ({', then '.join(modes.label(i).replace('_', ' ') for i in chosen)})"
 

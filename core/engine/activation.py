@@ -5,7 +5,7 @@ an ability that adds resources is no chain item, 337.2).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import chain, layers, payment, playing, targeting, verbs
 from ..script.cards import Ability
@@ -135,6 +135,18 @@ def _active_text(g: "Game", oid: int, ability: Ability) -> bool:
 def is_add_ability(ability: Ability) -> bool:
     effect = ability.body.get("effect") or {}
     return effect.get("type") == "add"
+
+
+def action_modes(g: "Game", action: Mapping[str, Any]) -> targeting.Modes | None:
+    """The modes of what a play or activate action plays or activates (``targeting.Modes``), if any."""
+    oid = action.get("card", action.get("source"))
+    if not isinstance(oid, int) or oid not in g.state.objs:
+        return None
+    if action.get("type") == "play":
+        return targeting.card_modes(g.card(oid))
+    index = action.get("ability", 0)
+    abilities = activated_abilities(g, oid) if g.obj(oid).zone in ("board", "legend") else []
+    return targeting.ability_modes(abilities[index]) if isinstance(index, int) and 0 <= index < len(abilities) else None
 
 
 def check_activate(g: "Game", player: int, action: dict[str, Any]) -> playing.PlayCheck:

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, cast
 
-from riftscript.core.engine import activation, layers, observe, targeting
+from riftscript.core.engine import activation, layers, observe
 from riftscript.core.script.catalog import Catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.engine.game import Game
@@ -83,18 +83,12 @@ def _fill_targets(game: Game, action: dict[str, Any]) -> dict[str, Any]:
 
 def _mode_indexes(game: Game, action: dict[str, Any], wanted: Any) -> list[int]:
     """A step's ``mode`` (a label, a part of one as ``choose ... option`` matches, an index, or a list
-    of them) as the option indexes the action names, in the card's order."""
-    oid = action.get("card", action.get("source"))
-    if not isinstance(oid, int) or oid not in game.state.objs:
-        raise ScenarioFailure(f"mode: no card #{oid} to choose the mode of")
-    if action["type"] == "play":
-        modes = targeting.card_modes(game.card(oid))
-    else:
-        abilities = activation.activated_abilities(game, oid)
-        index = int(action.get("ability", 0))
-        modes = targeting.ability_modes(abilities[index]) if 0 <= index < len(abilities) else None
+    of them: each run's of a repeated spell in turn) as the option indexes the action names."""
+    modes = activation.action_modes(game, action)
     if modes is None:
-        raise ScenarioFailure(f"mode: {game.name(oid)} has no \"choose one\" modes chosen as it is played or activated")
+        oid = action.get("card", action.get("source"))
+        raise ScenarioFailure(f"mode: {game.name(oid) if oid in game.state.objs else oid} has no \"choose one\" "
+                              "modes chosen as it is played or activated")
     labels = [modes.label(i) for i in range(len(modes.node["options"]))]
     out: list[int] = []
     for one in wanted if isinstance(wanted, list) else [wanted]:
@@ -104,10 +98,9 @@ def _mode_indexes(game: Game, action: dict[str, Any], wanted: Any) -> list[int]:
         found = [i for i, label in enumerate(labels) if label == one] or \
             [i for i, label in enumerate(labels) if str(one) in label]
         if not found:
-            raise ScenarioFailure(f"no mode {one!r} of {game.name(oid)}; its modes are: {'; '.join(labels)}")
+            raise ScenarioFailure(f"no mode {one!r}; the modes are: {'; '.join(labels)}")
         out.append(found[0])
-    return sorted(out) if all(isinstance(one, str) for one in (wanted if isinstance(wanted, list) else [wanted])) \
-        else out
+    return out
 
 
 def _choose_value(game: Game, step: Json, refs: Refs) -> Any:
