@@ -379,13 +379,15 @@ def modal_node(effect: Any) -> dict[str, Any] | None:
 def _modes(node: dict[str, Any], slots: Sequence[dict[str, Any]]) -> Modes:
     per_option = []
     for option in node["options"]:
-        inside = {id(sel) for sel in walk_targets(option["effect"])}
-        per_option.append(frozenset(i for i, sel in enumerate(slots) if id(sel) in inside))
+        inside = walk_targets(option["effect"])  # the compiled script's own selections, found by identity
+        per_option.append(frozenset(i for i, sel in enumerate(slots) if any(sel is mine for mine in inside)))
     return Modes(node, tuple(per_option), int(node.get("count", 1)))
 
 
 def card_modes(card: CardDef) -> Modes | None:
     """The modes of a spell whose spell ability is a "Choose one —" (None for any other card)."""
+    if card.type != "spell":
+        return None
     for ability in card.abilities:
         if ability.kind == "spell":
             node = modal_node(ability.body.get("effect"))
