@@ -71,3 +71,16 @@ def test_a_game_with_a_mode_chosen_replays_to_the_same_log_hash(catalog: Catalog
     assert any(e["t"] == "activate" and "mode" in e for e in g.log)
     again = Game.from_json(catalog, g.to_json())
     assert again.log_hash() == g.log_hash()
+
+
+def test_a_mode_on_the_chain_is_saved_and_resolves_after_loading(catalog: Catalog) -> None:
+    g, udyr = udyr_alone(catalog)
+    g.apply({"type": "activate", "source": udyr, "ability": 0, "targets": [[], []], "mode": [2]})
+    assert [item.mode for item in g.state.chain] == [[2]]
+    loaded = Game.from_json(catalog, g.to_json())
+    assert loaded.to_json() == g.to_json()
+    while loaded.state.chain:
+        loaded.apply({"type": "pass"})
+    assert not loaded.obj(udyr).exhausted
+    decision = loaded.pending_decision()
+    assert decision is not None and decision.kind == "priority"  # nothing asked on resolution
