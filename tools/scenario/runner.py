@@ -256,6 +256,8 @@ class Runner:
                 action = {"type": "targets", "targets": [[self.refs.any(t) for t in slot] for slot in step["targets"]]}
             else:
                 action = to_action(step, self.refs)
+                if "mode" in step and kind not in ("play", "activate"):
+                    raise ScenarioFailure(f"'mode' goes with a play or an activate step, not {kind}")
                 if kind in ("play", "activate") and "mode" in step:
                     action["mode"] = _mode_indexes(game, action, step["mode"])
                 if kind in ("play", "activate"):
