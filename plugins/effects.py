@@ -174,7 +174,7 @@ def choose_one(ctx: EffectContext, node: Node) -> None:
                 ctx.run(opt["effect"])
         return
     item = ctx.item
-    if item is not None and item.mode:
+    if item is not None and item.mode and not node.get("on_resolution"):  # an "X or Y" is chosen here
         modes = targeting.item_modes(g, item)
         if modes is not None and modes.node is node:
             # its modes were chosen as it was played or activated (engine notes, playing a card, step 2; 355),

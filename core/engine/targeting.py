@@ -369,9 +369,11 @@ def modal_node(effect: Any) -> dict[str, Any] | None:
     """The effect's root choose_one when its player chooses the mode as it is played or activated.  A
     ``by_domain_of`` one is decided by a revealed card, one another player chooses (``chooser``) is
     theirs, and one nested inside another instruction ("for each opponent, choose one", "..., then
-    choose one") is made as that instruction resolves: these are chosen on resolution."""
+    choose one") is made as that instruction resolves, and so is an "X or Y" instruction that is the
+    whole effect (``on_resolution``: "put a Teemo into your hand from your Champion Zone or the board"):
+    these are chosen on resolution."""
     if isinstance(effect, dict) and effect.get("type") == "choose_one" and "by_domain_of" not in effect \
-            and effect.get("chooser", "you") == "you":
+            and effect.get("chooser", "you") == "you" and not effect.get("on_resolution"):
         return effect
     return None
 
