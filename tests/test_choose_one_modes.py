@@ -84,3 +84,56 @@ def test_a_mode_on_the_chain_is_saved_and_resolves_after_loading(catalog: Catalo
     assert not loaded.obj(udyr).exhausted
     decision = loaded.pending_decision()
     assert decision is not None and decision.kind == "priority"  # nothing asked on resolution
+
+
+CHOOSE_TWO = """\
+schema_version: 1
+code: TST-201
+name: Twin Verdict
+type: spell
+domains: [fury]
+cost: {energy: 1}
+abilities:
+  - kind: spell
+    effect:
+      type: choose_one
+      count: 2
+      options:
+        - label: draw
+          effect: {type: draw, amount: 1}
+        - label: stun
+          effect: {type: stun, target: {pick: target, what: unit, where: {controller: enemy}}}
+        - label: channel
+          effect: {type: channel, amount: 1, exhausted: true}
+"""
+
+
+def test_choose_two_offers_each_pair_of_different_options_with_only_their_targets(tmp_path: Any) -> None:
+    """``count: 2``: two different options, in the card's order; the stun's target only with the stun."""
+    (tmp_path / "TST-201.yaml").write_text(CHOOSE_TWO, encoding="utf-8")
+    catalog = load_catalog(extra_cards=[tmp_path], strict=False, cache=False)
+    assert catalog.problems == []
+    b = Builder(catalog)
+    spell = b.hand(0, ["TST-201"])[0]
+    b.runes(0, ["OGN-007"])
+    foe = b.add(1, "OGN-175")
+    b.deck(0, ["OGN-175", "OGN-175"])
+    b.rune_deck(0, ["OGN-007"])
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    offered = [(a["mode"], a["targets"]) for a in g.legal_actions() if a["type"] == "play"]
+    assert offered == [([0, 1], [[ids[foe]]]), ([0, 2], [[]]), ([1, 2], [[ids[foe]]])]
+    before = g.to_json()
+    for mode, words in (([1, 0], "list the options in the card's order"), ([0, 0], "must be different"),
+                        ([0], "choose 2 option(s)")):
+        with pytest.raises(IllegalActionError, match="355") as refused:
+            g.apply({"type": "play", "card": ids[spell], "targets": [[ids[foe]]], "costs": [], "mode": mode})
+        assert words in str(refused.value)
+        assert g.to_json() == before
+    g.apply({"type": "play", "card": ids[spell], "targets": [[]], "costs": [], "mode": [0, 2]})
+    assert "play Twin Verdict (draw, then channel)" == describe(g, {"type": "play", "card": ids[spell],
+                                                                    "targets": [[]], "mode": [0, 2]})
+    g.apply({"type": "pass"})
+    g.apply({"type": "pass"})
+    assert len(g.state.players[0].hand) == 1 and len(g.state.players[0].runes) == 2
+    assert not g.obj(ids[foe]).stunned
