@@ -16,15 +16,22 @@ builds one position per size N (N units a side) and measures, on one core:
   N = 80 is under 100 ms (linear in the triggers, not in triggers x board).
 
     python3 benchmarks/bench_board.py [--sizes 5 20 80] [--repeat 3]
+    python3 benchmarks/bench_board.py --instructions [--sizes 20 80]   # valgrind: the combat's instructions
 
 Times are the process's CPU time (on an idle machine the same as the wall time of one core; on a
 busy one much steadier), medians of ``--repeat`` runs; compare revisions side by side and report
-ratios.
+ratios.  ``--instructions`` counts the machine instructions of each combat with valgrind's cachegrind
+(a run that plays it less one that only builds the position): a count the machine's load doesn't
+change, for comparing revisions on a busy machine.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import shutil
 import statistics
+import subprocess
+import sys
 import time
 from typing import Any
 
@@ -89,12 +96,7 @@ def time_combat(catalog: Catalog, n: int, repeat: int) -> tuple[float, int, int,
         game, attackers = position(catalog, n, combat=True)
         before = len(game.log)
         started = time.process_time()
-        game.apply({"type": "move", "units": attackers, "to": 10 + 1})
-        decisions = 0
-        while not game.over and (game.state.showdown is not None or game.state.chain
-                                 or game.state.pending_triggers or game.state.decision.kind != "priority"):
-            game.apply(_answer(game))
-            decisions += 1
+        decisions = play_combat(game, attackers)
         times.append(time.process_time() - started)
         new = game.log[before:]
         triggers = sum(1 for e in new if e["t"] == "trigger")
@@ -102,11 +104,50 @@ def time_combat(catalog: Catalog, n: int, repeat: int) -> tuple[float, int, int,
     return statistics.median(times), decisions, triggers, tokens
 
 
+def play_combat(game: Game, attackers: list[int]) -> int:
+    """Move the attackers in and answer every decision until the combat is over: the decisions made."""
+    game.apply({"type": "move", "units": attackers, "to": 10 + 1})
+    decisions = 0
+    while not game.over and (game.state.showdown is not None or game.state.chain
+                             or game.state.pending_triggers or game.state.decision.kind != "priority"):
+        game.apply(_answer(game))
+        decisions += 1
+    return decisions
+
+
+def count_instructions(n: int) -> int:
+    """Machine instructions of the triggered combat at N units a side (cachegrind, less a run that only
+    builds the position; hash seed fixed so that both runs do the same work besides the combat)."""
+    env = dict(os.environ, PYTHONHASHSEED="0")
+
+    def count(play: bool) -> int:
+        done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
+                               sys.executable, __file__, "--worker", str(n), str(int(play))],
+                              check=True, capture_output=True, text=True, env=env)
+        refs = [line for line in done.stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
+        return int(refs[-1].split(":")[1].replace(",", ""))
+    return count(True) - count(False)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[5, 20, 80])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--instructions", action="store_true",
+                        help="count the combat's machine instructions with valgrind instead of timing")
+    parser.add_argument("--worker", type=int, nargs=2, help=argparse.SUPPRESS)  # N, play: one counted run
     args = parser.parse_args()
+    if args.worker:
+        game, attackers = position(load_catalog(), args.worker[0], combat=True)
+        if args.worker[1]:
+            play_combat(game, attackers)
+        return
+    if args.instructions:
+        if not shutil.which("valgrind"):
+            parser.error("--instructions needs valgrind (apt-get install valgrind)")
+        for n in args.sizes:
+            print(f"{n:>4} units a side: triggered combat {count_instructions(n) / 1e6:9.1f} M instructions")
+        return
     catalog = load_catalog()
     print(f"{'units a side':>12} {'legal_actions':>14} {'listed':>7} {'per action':>11} "
           f"{'combat':>10} {'decisions':>9} {'triggers':>8} {'tokens':>6}")

@@ -234,3 +234,99 @@ def test_kept_target_candidates_outlive_quiet_events_only_and_a_stale_list_fails
     g.touch()
     assert check(g, cards, counts) == []
     assert sorted(gust_targets()) == sorted(ids[e] for e in enemies[1:])
+
+
+def test_kept_target_candidates_outlive_a_move_elsewhere_and_a_might_change_drops_only_lists_reading_might() -> None:
+    """What drops a kept candidate list is what it reads: a unit without statics entering a base leaves
+    Gust's list (units at a battlefield) kept, and a constant Might change on a named unit drops the lists
+    that filter by Might (Gust's) but not the others; invariants.check finds each kept list right, and the
+    unit grown past "3 Might or less" is no longer offered."""
+    from riftscript.core.engine import verbs
+    from riftscript.core.engine.state import Lasting
+
+    b = Builder(cat(), seed=1)
+    bf = b.battlefield("OGN-276", controller=1, owner=1)
+    enemies = [b.add(1, "OGN-130", at=bf) for _ in range(3)]  # Crackshot Corsair, 3 Might, no static
+    b.hand(0, ["OGN-169"])  # Gust: return a unit at a battlefield with 3 Might or less
+    b.runes(0, ["OGN-007", "OGN-166"])
+    b.at_turn(0)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+
+    def gust_targets() -> list[int]:
+        return [a["targets"][0][0] for a in g.legal_actions() if a["type"] == "play" and a["targets"]]
+    assert sorted(gust_targets()) == sorted(ids[e] for e in enemies)
+    gust = [key for key in g.caches.kept_candidates() if key != "might_fixed"]
+    everywhere = ("unit",)
+    g.caches.kept_candidates()[everywhere] = "a list that looks at every location"
+    token = g.new_obj("OGN-130", 0, "limbo")  # no static ability
+    verbs.enter_board(g, token.id, 0, 0)  # a unit entering player 0's base
+    kept = g.caches.kept_candidates()
+    assert all(key in kept for key in gust) and everywhere not in kept
+    assert check(g, cards | {token.id}, counts + Counter(["OGN-130"])) == []
+    kept[("gear",)] = "a list that doesn't read Might"
+    g.state.lasting.append(Lasting(id=g.tick(), kind="static", source=ids[enemies[0]], source_code="OGN-130",
+                                   controller=1, body={"modifiers": [{"type": "might", "amount": 1}]},
+                                   duration="this_turn", affects=[ids[enemies[0]]]))
+    g.emit("lasting", kind="static", affects=[ids[enemies[0]]], duration="this_turn",
+           effect=g.state.lasting[-1].body)
+    kept = g.caches.kept_candidates()
+    assert ("gear",) in kept and not any(key in kept for key in gust)
+    del kept[("gear",)]
+    assert sorted(gust_targets()) == sorted(ids[e] for e in enemies[1:])
+    assert check(g, cards | {token.id}, counts + Counter(["OGN-130"])) == []
+
+
+def test_a_combat_refresh_is_skipped_while_nothing_moved_there_and_a_stale_skip_fails_the_check() -> None:
+    """The cleanup's refresh of the combat designations is skipped while nothing moved to or from the
+    combat's battlefield since one that changed nothing (``Caches.designations``): a unit entering there
+    is designated at once; a designation lost behind the game's back, followed by a quiet event alone,
+    is what invariants.check reports, and any other change (here ``touch``) makes the refresh run again."""
+    from riftscript.core.engine import combat, verbs
+
+    b = Builder(cat(), seed=1)
+    b.battlefield("OGN-276", controller=0)
+    b.battlefield("OGN-276", controller=1, owner=1)
+    mine = b.add(0, "OGN-130")  # Crackshot Corsair, no static
+    theirs = b.add(1, "OGN-130", at=11)
+    b.at_turn(0)
+    g, ids = b.build()
+    g.apply({"type": "move", "units": [ids[mine]], "to": 11})
+    cards, counts = _baseline(g)
+    assert g.state.showdown is not None and g.state.showdown.combat and g.caches.designations is not None
+    token = g.new_obj("OGN-130", 0, "limbo")
+    verbs.enter_board(g, token.id, 0, 11)  # a located move to the combat's battlefield
+    combat.refresh_designations(g)
+    assert token.designation == "attacker" and token.id in g.state.showdown.attacked
+    combat.refresh_designations(g)  # changes nothing now: kept
+    cards.add(token.id)
+    counts["OGN-130"] += 1
+    assert check(g, cards, counts) == []
+    g.obj(ids[theirs]).designation = ""  # a wrong invalidation: no event but a quiet one
+    g.emit("chosen", obj=ids[theirs], player=0, by="spell")
+    assert any("combat designations" in m for m in check(g, cards, counts))
+    g.touch()
+    combat.refresh_designations(g)
+    assert g.obj(ids[theirs]).designation == "defender"
+
+
+def test_a_cleanup_skips_a_base_found_clear_until_something_moves_there_and_a_stale_skip_fails_the_check() -> None:
+    """A base where a cleanup found no other player's object isn't walked again while nothing moved there
+    (``Caches.cleanup_clear``): a unit whose control changed behind the game's back, followed by a quiet
+    event alone, is what invariants.check reports; any other change (here ``touch``) makes the cleanup
+    look again, and the unit goes to its controller's base (recalled)."""
+    from riftscript.core.engine import cleanup
+
+    b = Builder(cat(), seed=1)
+    unit = b.add(0, "OGN-130")
+    b.at_turn(0)
+    g, ids = b.build()
+    cards, counts = _baseline(g)
+    cleanup.cleanup(g)
+    assert 0 in g.caches.cleanup_clear and check(g, cards, counts) == []
+    g.obj(ids[unit]).controller = 1  # a wrong invalidation: no event but a quiet one
+    g.emit("chosen", obj=ids[unit], player=0, by="spell")
+    assert any("would skip location 0" in m for m in check(g, cards, counts))
+    g.touch()
+    cleanup.cleanup(g)
+    assert ids[unit] in g.state.players[1].base

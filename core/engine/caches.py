@@ -9,11 +9,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .state import BF0
+
 if TYPE_CHECKING:
     from ..script.cards import Ability
     from .layers import Chars
     from .state import Decision
     from .vocabulary import Action
+
+
+# the counters of Caches.stamp: version, quiet bumps, lasting changes, located bumps, Might bumps, moves by location
+Stamp = tuple[int, int, int, int, int, dict[int, int]]
+NO_STAMP: Stamp = (-1, -1, -1, -1, -1, {})
 
 
 class Caches:
@@ -50,11 +57,27 @@ class Caches:
     version bump since it was kept came from an event of ``QUIET_EVENTS`` (a player's action logged,
     a pass, an object chosen, a trigger put on the chain, damage marked, a resolution noted: they change
     neither where an object is nor who controls it nor, without a conditional static, its Might) and
-    ``lasting_changes`` is unchanged: ``quiet_bumps`` counts those events' bumps, and any other bump (an
-    event, a move, ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
+    ``lasting_changes`` is unchanged: ``quiet_bumps`` counts those events' bumps.  Two kinds of bump
+    drop only the lists that read what they changed: a *located move* (``Game.place`` of an object that
+    is not attached and brings or takes no static ability: ``located_bumps`` counts its bumps, ``moved_at``
+    gathers the locations it left and entered) drops the lists looking at those locations (a selection
+    of battlefields, of bases, of the source's location, or of anywhere); a lasting constant Might change
+    on named objects (``targeting.plain_might``, counted by ``might_bumps``) drops the lists filtered by
+    Might.  Any other bump (an event, a move, ``touch``, an index change, a ``restore``) empties it.  A list is worked out only as far as it
     was read (the rest of the search is kept with it); the entry ``might_fixed`` keeps whether the
     Might condition above holds (``targeting.might_fixed``).  ``invariants.cache_problems`` compares each
     kept list, and ``might_fixed``, with a fresh copy's.
+
+    **changes since a stamp** (``Caches.stamp``, ``changes_since``: the counters above, with the located
+    moves by location) - ``designations``: the stamp, the showdown and what a refresh of the combat
+    designations read of it, and the controllers of the units at its battlefield, kept by a refresh that
+    changed nothing (``combat.refresh_designations``).  The next refresh is skipped while the showdown
+    is the same and every bump since came from a quiet event, a constant Might change or a located move
+    elsewhere (nothing moved there, changed control or was attached).  ``invariants.check`` checks that a
+    refresh skipped now would change nothing (``combat.stale_designations``).  ``cleanup_clear``: by
+    location, the stamp at which a cleanup found no gear at that battlefield, or no other player's
+    object at that base; the cleanup doesn't look there again while every bump since came from a quiet
+    event, a constant Might change or a located move elsewhere (``invariants.check``: ``cleanup.stale_clear``).
 
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
@@ -129,8 +152,13 @@ class Caches:
         self.lasting_only_last: Any = None
         self.lasting_only_changes = -1
         self.quiet_bumps = 0
+        self.located_bumps = 0
+        self.might_bumps = 0
+        self.moves_at: dict[int, int] = {}  # location -> located moves that left or entered it
         self.kept: dict[Any, Any] = {}
-        self.kept_stamp = (-1, -1, -1)
+        self.kept_stamp: Stamp = NO_STAMP
+        self.designations: tuple[Stamp, Any, tuple[int, ...], frozenset[int]] | None = None
+        self.cleanup_clear: dict[int, Stamp] = {}
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads
@@ -173,10 +201,33 @@ class Caches:
         """The kept candidate lists, emptied when a bump other than a quiet event's came since they
         were kept (see **quiet bumps** above)."""
         stamp = self.kept_stamp
-        if self.version - stamp[0] != self.quiet_bumps - stamp[1] or stamp[2] != self.lasting_changes:
+        if stamp[0] == self.version and stamp[2] == self.lasting_changes:
+            return self.kept
+        changes = self.changes_since(stamp)
+        if changes is None:
             self.kept = {}
-            self.kept_stamp = (self.version, self.quiet_bumps, self.lasting_changes)
+        else:
+            moved_at, might = changes
+            if moved_at or might:
+                self.kept = {key: entry for key, entry in self.kept.items()
+                             if not (moved_at and _moved_in_scope(key, moved_at) or might and _reads_might(key))}
+        self.kept_stamp = self.stamp()
         return self.kept
+
+    def stamp(self) -> "Stamp":
+        """The counters as they are now, for ``changes_since``."""
+        return (self.version, self.quiet_bumps, self.lasting_changes, self.located_bumps, self.might_bumps,
+                dict(self.moves_at))
+
+    def changes_since(self, stamp: "Stamp") -> tuple[set[int], bool] | None:
+        """What changed since the stamp was taken, when every bump since came from a quiet event, a
+        located move or a constant Might change on named objects: (the locations moved at, whether a
+        Might changed); None when any other bump came or a lasting effect changed in place."""
+        located, might = self.located_bumps - stamp[3], self.might_bumps - stamp[4]
+        if self.version - stamp[0] != self.quiet_bumps - stamp[1] + located + might or stamp[2] != self.lasting_changes:
+            return None
+        before = stamp[5]
+        return {loc for loc, n in self.moves_at.items() if before.get(loc) != n} if located else set(), might > 0
 
     def state_replaced(self) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
@@ -193,6 +244,31 @@ class Caches:
         other.__dict__.update(self.__dict__)
         other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
         other.lasting_answers, other.lasting_of = {}, None
-        other.kept, other.kept_stamp = {}, (-1, -1, -1)
+        other.kept, other.kept_stamp, other.moves_at, other.designations = {}, NO_STAMP, dict(self.moves_at), None
+        other.cleanup_clear = {}
         other.lasting_only_answers, other.lasting_only_of = {}, None
         return other
+
+
+def _moved_in_scope(key: Any, moved_at: set[int]) -> bool:
+    """Whether a kept list (its ``targeting._kept_key``) looks at a location where an object moved: a
+    selection of the board's battlefields, bases, or the source's location (``here``); any other one
+    (no location, ``any``, ``not_here``) looks everywhere.  ``might_fixed`` (a name) looks at none."""
+    if not isinstance(key, tuple):
+        return False
+    for part in key[1:]:
+        if part[0] == "location":
+            want, here = part[1], part[2]
+            if want == "battlefield":
+                return any(loc >= BF0 for loc in moved_at)
+            if want == "base":
+                return any(loc < BF0 for loc in moved_at)
+            if want == "here":
+                return here in moved_at
+            return True
+    return True
+
+
+def _reads_might(key: Any) -> bool:
+    """Whether a kept list (its ``targeting._kept_key``) filters by Might."""
+    return isinstance(key, tuple) and any(part[0] == "might" for part in key[1:])

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from . import combat, layers, points, scoring, verbs
 from .events import Event
-from .state import NOWHERE, Decision, Showdown
+from .state import NOWHERE, Decision, Showdown, is_battlefield
 
 if TYPE_CHECKING:
     from .game import Game
@@ -49,18 +49,27 @@ def cleanup(g: "Game") -> None:
             scoring.set_controller(g, bf.loc, NOWHERE)
     # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);
     #    hidden cards lost
+    clear = g.caches.cleanup_clear
     for bf in s.battlefields:
-        for oid in [o for o in bf.here if defs[objs[o].code].type == "gear"]:
-            obj = objs[oid]
-            if obj.attached_to == NOWHERE and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
-                verbs.recall(g, [oid])
+        if not _still_clear(g, bf.loc):
+            gear = [o for o in bf.here if defs[objs[o].code].type == "gear"]
+            for oid in gear:
+                obj = objs[oid]
+                if obj.attached_to == NOWHERE and True not in layers.hook_values(g, oid, "stays_at_battlefield"):
+                    verbs.recall(g, [oid])
+            if not gear:
+                clear[bf.loc] = g.caches.stamp()
         for oid in list(bf.facedown) if bf.facedown else ():
             if g.obj(oid).controller != bf.controller:
                 g.place(oid, "trash")
                 g.emit("hidden_lost", obj=oid, bf=bf.loc)
     for p in s.players:
-        for oid in [o for o in p.base if objs[o].controller != p.index]:
-            verbs.recall(g, [oid])
+        if not _still_clear(g, p.index):
+            foreign = [o for o in p.base if objs[o].controller != p.index]
+            for oid in foreign:
+                verbs.recall(g, [oid])
+            if not foreign:
+                clear[p.index] = g.caches.stamp()
     # 6-7. stage showdowns and combats where contested was applied
     for bf in s.battlefields:
         if bf.contested_by == NOWHERE:
@@ -107,6 +116,32 @@ def cleanup(g: "Game") -> None:
         if bf.combat_staged:
             sd.combat = True  # a non-combat showdown becomes a combat when another player's units arrive
             combat.start_combat(g)
+
+
+def _still_clear(g: "Game", loc: int) -> bool:
+    """Whether a battlefield found without gear, or a base without another player's objects, by an
+    earlier cleanup is so still (``Caches.cleanup_clear``): nothing moved there, changed control or
+    became something else since."""
+    stamp = g.caches.cleanup_clear.get(loc)
+    if stamp is None:
+        return False
+    changes = g.caches.changes_since(stamp)
+    return changes is not None and loc not in changes[0]
+
+
+def stale_clear(g: "Game") -> str | None:
+    """Where ``Caches.cleanup_clear`` lets the cleanup skip a location that has gear at a battlefield
+    or another player's object at a base (a missed invalidation), or None (for ``invariants.check``)."""
+    s = g.state
+    for loc in list(g.caches.cleanup_clear):
+        if not _still_clear(g, loc):
+            continue
+        here = g.bf_at(loc).here if is_battlefield(loc) else s.players[loc].base
+        for oid in here:
+            obj = s.objs[oid]
+            if (g.defs[obj.code].type == "gear") if is_battlefield(loc) else obj.controller != loc:
+                return f"the cleanup would skip location {loc}, yet {g.name(oid)} #{oid} is there"
+    return None
 
 
 def _becoming_mighty(g: "Game") -> None:

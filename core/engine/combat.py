@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from . import layers, replacement, scoring, verbs
 from ..errors import IllegalActionError
-from .state import NOWHERE, Decision
+from .state import NOWHERE, Decision, Showdown
 
 if TYPE_CHECKING:
     from .game import Game
@@ -43,6 +43,14 @@ def refresh_designations(g: "Game") -> None:
     sd = s.showdown
     if sd is None or not sd.combat:
         return
+    caches = g.caches
+    kept = caches.designations
+    if kept is not None and kept[1] is sd and kept[2] == _combat_key(sd):
+        changes = caches.changes_since(kept[0])
+        if changes is not None and sd.bf not in changes[0]:
+            # nothing moved there, changed control or left its attachment since a refresh that changed nothing
+            g.memo()[("controllers_at", sd.bf)] = kept[3]
+            return
     new_attackers: list[int] = []
     new_defenders: list[int] = []
     attacked, defended = set(sd.attacked), set(sd.defended)  # asked for every unit there: sets, not lists
@@ -69,7 +77,8 @@ def refresh_designations(g: "Game") -> None:
     first_defend = new_defenders and len(sd.defended) == len(new_defenders)
     if not new_attackers and not new_defenders:
         # the controllers of the units there, for the cleanup's staging step while nothing changes
-        g.memo()[("controllers_at", sd.bf)] = frozenset(controllers)
+        g.memo()[("controllers_at", sd.bf)] = found = frozenset(controllers)
+        caches.designations = (caches.stamp(), sd, _combat_key(sd), found)
     if first_attack:
         g.emit("attack", player=sd.attacker, loc=sd.bf)
     for oid in new_attackers:
@@ -78,6 +87,32 @@ def refresh_designations(g: "Game") -> None:
         g.emit("defend", player=sd.defender, loc=sd.bf)
     for oid in new_defenders:
         g.emit("defend", obj=oid, player=sd.defender, loc=sd.bf, alone=len(new_defenders) == 1)
+
+
+def _combat_key(sd: Showdown) -> tuple[int, int, int, int, int]:
+    """What a refresh of the designations reads of the showdown besides which it is (``Caches.designations``)."""
+    return (sd.bf, sd.attacker, sd.defender, len(sd.attacked), len(sd.defended))
+
+
+def stale_designations(g: "Game") -> str | None:
+    """Why a refresh of the designations that ``Caches.designations`` lets be skipped now would change
+    something (a missed invalidation), or None (for ``invariants.check``)."""
+    kept, sd = g.caches.designations, g.state.showdown
+    if kept is None or sd is None or not sd.combat or kept[1] is not sd or kept[2] != _combat_key(sd):
+        return None
+    changes = g.caches.changes_since(kept[0])
+    if changes is None or sd.bf in changes[0]:
+        return None
+    units = [oid for oid in g.units_at(sd.bf) if g.obj(oid).attached_to == NOWHERE]
+    for oid in units:
+        obj = g.obj(oid)
+        role = "attacker" if obj.controller == sd.attacker else ("defender" if obj.controller == sd.defender else "")
+        if obj.designation != role or role == "attacker" and oid not in sd.attacked \
+                or role == "defender" and oid not in sd.defended:
+            return f"unit {oid} at the combat's battlefield is not designated {role or 'nothing'}"
+    if {g.obj(oid).controller for oid in units} != kept[3]:
+        return f"the kept controllers of the units there ({sorted(kept[3])}) are not theirs"
+    return None
 
 
 def showdown_end(g: "Game") -> None:

@@ -18,6 +18,7 @@ finds it in the list offered to the player, and that list is this module's ``leg
 from __future__ import annotations
 
 import itertools
+import operator
 import reprlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, cast
@@ -114,14 +115,43 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                 for paid in itertools.combinations(optional, size):
                     count = payment.runs(g, oid, paid) if paid else 1
                     untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax
+                    # the targets were listed for every optional cost paid: only then are they
+                    # exactly what target_options gives for this choice of costs
+                    listed = len(paid) == len(optional)
+                    plain_listed = listed and count == 1 and len(target_sets) > 1 and not discounted
                     # 820: a repeated spell's runs each have their own targets
-                    for targets in target_sets if count == 1 or not (slots or modes) else targeting.moded_target_options(
-                            g, player, oid, slots, modes, obj.loc if hidden else NOWHERE, runs=count):
+                    sets = target_sets if count == 1 or not (slots or modes) else targeting.moded_target_options(
+                        g, player, oid, slots, modes, obj.loc if hidden else NOWHERE, runs=count)
+                    check: playing.PlayCheck | None
+                    i = 0
+                    while i < len(sets):
+                        targets = sets[i]
+                        if untaxed and single and plain_listed and n >= len(decided) and len(targets[0]) == 1:
+                            # a run of one-object choices after the first (most of a big board's): each
+                            # is plain, so its check is the first one's (untaxed), as below
+                            end = i + len(list(itertools.takewhile((1).__eq__, map(len, map(_FIRST, sets[i:])))))
+                            check = untaxed[0]
+                            if reuse:
+                                decided.extend([check] * (end - i))
+                            n += end - i
+                            if check is not None:
+                                run: list[EngineAction] = [targeting.with_mode(
+                                    {"type": "play", "card": oid, "targets": t, "costs": [*paid]}, t) for t in sets[i:end]]
+                                if location != NOWHERE:
+                                    for each in run:
+                                        each["location"] = location
+                                if check.other_costs or check.cost.other:
+                                    for each in run:
+                                        out.extend(_cost_variants(g, player, oid, check, each))
+                                else:
+                                    out.extend(run)
+                            i = end
+                            continue
+                        i += 1
                         action: EngineAction = targeting.with_mode(
                             {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}, targets)
                         if location != NOWHERE:
                             action["location"] = location
-                        check: playing.PlayCheck | None
                         if n < len(decided):
                             check = decided[n]
                         else:
@@ -132,12 +162,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                                 except IllegalActionError:
                                     refused = True
                             if play is not None:
-                                # the targets were listed for every optional cost paid: only then
-                                # are they exactly what target_options gives for this choice of costs
-                                listed = len(paid) == len(optional)
-                                plain = listed and count == 1 and len(target_sets) > 1 and not discounted \
-                                    and (single and len(targets[0]) == 1
-                                         or playing.untaxed_targets(g, player, slots, targets))
+                                plain = plain_listed and (single and len(targets[0]) == 1
+                                                          or playing.untaxed_targets(g, player, slots, targets))
                                 if plain and untaxed:
                                     check = untaxed[0]
                                 else:
@@ -157,6 +183,9 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                         else:
                             out.append(action)  # nothing to choose to pay with (most plays)
     return out
+
+
+_FIRST = operator.itemgetter(0)
 
 
 def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[EngineAction]:

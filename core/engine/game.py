@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from . import activation, chain, decisions, layers, loop, observe, offer, rng, saves, setup, triggers
+from . import activation, chain, decisions, layers, loop, observe, offer, rng, saves, setup, targeting, triggers
 from . import conditions, selectors  # noqa: F401 - the interpreter's words register as they load
 from ..script.cards import Ability, CardDef
 from ..script.catalog import Catalog
@@ -34,8 +34,10 @@ from .vocabulary import Action
 # ability) its Might: a player's action logged before it is performed, a pass, an object chosen as a
 # target, a trigger put on the chain, damage marked on a unit (its Might is not its damage; what dies of
 # it leaves the board with events of its own), an item's resolution noted (its effects have their own
-# events).  The candidate lists ``Caches.kept`` holds outlive them.
-QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve"})
+# events), a token made (in limbo), an object's entering the board and a card or token played noted (the
+# moves have their own bumps).  The candidate lists ``Caches.kept`` holds outlive them.
+QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve", "create_token", "enter_board",
+                          "played"})
 
 class Game:
     """One game of Riftbound."""
@@ -141,6 +143,8 @@ class Game:
         caches.version += 1
         if etype in QUIET_EVENTS:
             caches.quiet_bumps += 1  # kept candidate lists stay valid (core/engine/caches.py)
+        elif etype == "lasting" and targeting.plain_might(fields.get("kind", ""), fields.get("affects"), fields.get("effect", {})):
+            caches.might_bumps += 1  # only kept lists that read Might are stale
         index = self.index
         if index.listeners.get(etype) or index.grant_sources or etype in triggers.PLAYER_EVENTS \
                 or (s.lasting and triggers.lasting_listens(self, etype)):
@@ -273,6 +277,22 @@ class Game:
         if zone == "trash" and obj.zone != "main_deck" \
                 and layers.restrictions_on(self, "banish_instead_of_trash", player=obj.owner):
             zone = "banished"  # banish_instead_of_trash: not for cards leaving the Main Deck (Endless Riches)
+        caches, index = self.caches, self.index
+        start, generation = caches.version, index.statics_generation
+        from_loc = obj.loc if obj.zone == "board" else None
+        self._place(obj, zone, loc, top)
+        if index.statics_generation == generation and obj.attached_to == NOWHERE:
+            # a located move (core/engine/caches.py): no static ability came or went, nothing attached
+            caches.located_bumps += caches.version - start
+            moves_at = caches.moves_at
+            if from_loc is not None:
+                moves_at[from_loc] = moves_at.get(from_loc, 0) + 1
+            if obj.zone == "board":
+                moves_at[obj.loc] = moves_at.get(obj.loc, 0) + 1
+
+    def _place(self, obj: Obj, zone: str, loc: int, top: bool) -> None:
+        """``place`` itself: the lists, the object and the index."""
+        oid = obj.id
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
             old_list.remove(oid)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from . import effects, layers, loop, offer, payment, playing, targeting, trigger_index, triggers, verbs
+from . import cleanup, combat, effects, layers, loop, offer, payment, playing, targeting, trigger_index, triggers, verbs
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -156,6 +156,12 @@ def cache_problems(g: Game) -> list[str]:
         if cached != computed:
             problems.append(f"the statics index {name} ({cached}) differs from a fresh copy's ({computed})")
     problems += _kept_problems(g, fresh)
+    stale = combat.stale_designations(g)
+    if stale is not None:
+        problems.append(f"a refresh of the combat designations would be skipped, yet {stale}")
+    stale = cleanup.stale_clear(g)
+    if stale is not None:
+        problems.append(stale)
     for memo, name, work_out in ((g.statics_memo(), "hook_statics", layers.hook_statics),
                                  (g.lasting_only_memo(), "hook_lasting", layers.hook_lasting)):
         for key, kept in list(memo.items()):

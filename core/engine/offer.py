@@ -251,12 +251,18 @@ def to_player(g: "Game", player: int, actions: list[EngineAction]) -> list[Actio
     objs = g.state.objs
     for i, action in enumerate(actions):
         targets = action.get("targets")
-        if not targets or not any(targets):
+        if not targets:
             continue
-        if len(targets) == 1 and len(targets[0]) == 1:
-            obj = objs.get(targets[0][0])
-            if obj is not None and obj.zone == "board":
-                continue  # one object on the board (most): every player sees it (hidden_from has none)
+        if len(targets) == 1:
+            first = targets[0]
+            if len(first) == 1:
+                obj = objs.get(first[0])
+                if obj is not None and obj.zone == "board":
+                    continue  # one object on the board (most): every player sees it (hidden_from has none)
+            elif not first:
+                continue
+        elif not any(targets):
+            continue
         if hidden is None:
             hidden = observe.hidden_from(g, player)
             if not hidden:

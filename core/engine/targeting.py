@@ -69,9 +69,12 @@ def target_options(g: "Game", player: int, source: int, slots: Sequence[dict[str
         if choices is None:
             return []
         per_slot.append(choices)
-    combos: list[list[list[int]]] = []
     moves = slots.moves
     linked = slots.linked
+    if len(per_slot) == 1 and not moves and not linked:
+        # one slot (most): its choices, each a fresh list from _slot_choices, are the combinations
+        return [[choice] for choice in per_slot[0][:MAX_TARGET_COMBOS]]
+    combos: list[list[list[int]]] = []
     for product in itertools.product(*per_slot):
         option: list[list[int]] = [list(p) for p in product]
         if moves and bad_destination(g, moves, option) is not None:
@@ -180,7 +183,17 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     guarded = sel.get("what") not in ("location", "player") and layers.hook_in_play(g, "chosen_by")
     # of fits_group's criteria only a total Might can refuse a single object ("a unit with Might 4 or less")
     totalled = "total_might" in (sel.get("where") or {})
-    choices: list[list[int]] = []
+    choices: list[list[int]]
+    if not by_loc and not guarded and not totalled:
+        # nothing to test a candidate for (most): the first MAX_TARGET_COMBOS of them, as they come
+        choices = [[c] for c in kept_first(ctx, sel, MAX_TARGET_COMBOS)]
+        if sel.get("up_to"):
+            if ctx.fits_group(sel, []):
+                choices.append([])
+        elif not choices:
+            return None
+        return choices
+    choices = []
     found = False
     objs, players = g.state.objs, g.state.players
     team = players[ctx.you].team
@@ -284,20 +297,43 @@ def might_fixed(g: "Game") -> bool:
     plain: bool | None = memo.get("plain_might_lasting")
     if plain is None:
         plain = memo["plain_might_lasting"] = all(
-            lasting.kind == "static" and lasting.affects is not None and list(lasting.body) == ["modifiers"]
-            and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
-                    for mod in lasting.body["modifiers"])
-            for lasting in g.state.lasting)
+            plain_might(lasting.kind, lasting.affects, lasting.body) for lasting in g.state.lasting)
     return plain
+
+
+def plain_might(kind: str, affects: list[int] | None, body: Node) -> bool:
+    """Whether a lasting effect is a constant Might change on named objects (all it changes is their Might)."""
+    return kind == "static" and affects is not None and list(body) == ["modifiers"] \
+        and all(mod["type"] == "might" and _PLAIN_MIGHT_KEYS.issuperset(mod) and type(mod["amount"]) is int
+                for mod in body["modifiers"])
 
 
 def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
     """``ctx.each_candidate(selector)``, kept between listings while nothing it reads can have changed
     (``Caches.kept``: a Reaction spell's targets listed for each player in turn, the same trigger's
     targets for each of its instances); worked out only as far as a caller reads."""
+    entry = _kept_entry(ctx, selector)
+    if entry is None:
+        return ctx.each_candidate(selector)
+    return iter(entry.found) if entry.search is None else _read_on(entry)
+
+
+def kept_first(ctx: EffectContext, selector: Node, n: int) -> list[int]:
+    """The first ``n`` of ``kept_candidates`` (a capped listing's): a slice of the kept list when it holds them."""
+    entry = _kept_entry(ctx, selector)
+    if entry is None:
+        return list(itertools.islice(ctx.each_candidate(selector), n))
+    if entry.search is None or len(entry.found) >= n:
+        return entry.found[:n]
+    return list(itertools.islice(_read_on(entry), n))
+
+
+def _kept_entry(ctx: EffectContext, selector: Node) -> "KeptCandidates | None":
+    """The kept list of a selection (made, with nothing found yet, when there is none), or None when
+    the selection's candidates are not kept (``_kept_key``, ``might_fixed``)."""
     key = _kept_key(ctx, selector)
     if key is None:
-        return ctx.each_candidate(selector)
+        return None
     g = ctx.g
     kept = g.caches.kept_candidates()
     entry: KeptCandidates | None = kept.get(key)
@@ -305,11 +341,13 @@ def kept_candidates(ctx: EffectContext, selector: Node) -> Iterator[int]:
         if "might" in (selector.get("where") or {}):
             fixed = kept.get("might_fixed")
             if fixed is None:
-                fixed = kept["might_fixed"] = might_fixed(g)  # its answer changes only with a bump that empties kept
+                # its answer changes only with a bump that empties kept (not a located move, nor a
+                # constant Might change on named objects: see Caches)
+                fixed = kept["might_fixed"] = might_fixed(g)
             if not fixed:
-                return ctx.each_candidate(selector)
+                return None
         entry = kept[key] = KeptCandidates(selector, ctx.you, ctx.source, ctx.event, [], ctx.each_candidate(selector))
-    return iter(entry.found) if entry.search is None else _read_on(entry)
+    return entry
 
 
 def _read_on(entry: "KeptCandidates") -> Iterator[int]:
