@@ -137,3 +137,20 @@ def test_choose_two_offers_each_pair_of_different_options_with_only_their_target
     g.apply({"type": "pass"})
     assert len(g.state.players[0].hand) == 1 and len(g.state.players[0].runes) == 2
     assert not g.obj(ids[foe]).stunned
+
+
+def test_every_listed_play_of_a_modal_spell_names_its_mode(catalog: Catalog) -> None:
+    """Flurry of Feathers with three spells on the chain to counter: each one-object choice of the
+    counter mode is listed with its mode (the listing's run of one-object choices too), and the Birds."""
+    b = Builder(catalog)
+    flurry = b.hand(0, ["UNL-044"])[0]
+    b.runes(0, ["OGN-042"] * 4)
+    spells = [b.add(1, "OGN-009", zone="chain") for _ in range(3)]
+    for index in spells:
+        b.on_chain(1, index)
+    b.give_priority(0)
+    b.at_turn(1, "main")
+    g, ids = b.build()
+    plays = [a for a in g.legal_actions() if a["type"] == "play" and a["card"] == ids[flurry]]
+    assert sorted((a["mode"], a["targets"]) for a in plays) == sorted(
+        [([0], [[ids[s]]]) for s in spells] + [([1], [[]])])
