@@ -173,6 +173,17 @@ def choose_one(ctx: EffectContext, node: Node) -> None:
             if str(opt.get("label", "")).lower() in domains:
                 ctx.run(opt["effect"])
         return
+    item = ctx.item
+    if item is not None and item.mode and not node.get("on_resolution"):  # an "X or Y" is chosen here
+        modes = targeting.item_modes(g, item)
+        if modes is not None and modes.node is node:
+            # its modes were chosen as it was played or activated (engine notes, playing a card, step 2; 355),
+            # each run of a repeated spell its own (820)
+            size = len(item.mode) // (payment.runs(g, item.obj, item.paid) if item.kind == "card" else 1)
+            run = ctx.variables.get("_run", 0)
+            for pick in item.mode[run * size:(run + 1) * size]:
+                ctx.run(node["options"][pick]["effect"])
+            return
     chooser = ctx.player(node.get("chooser", "you"))
     options = [(opt.get("label", f"option {i + 1}"), i) for i, opt in enumerate(node["options"])
                if "if" not in opt or ctx.check(opt["if"])]

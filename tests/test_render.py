@@ -1100,3 +1100,12 @@ def test_the_next_damage_prevented_is_damage_that_would_be_dealt() -> None:
                                          "amount": 3, "duration": "this_turn"}}
     assert render_card(card(type="spell", abilities=[spell])) == \
         "Prevent the next 3 damage that would be dealt to a unit this turn."
+
+
+@pytest.mark.parametrize("pick", ["choose", "target"])
+def test_cards_recycled_from_opponents_trashes_read_the_same_chosen_or_targeted(pick: str) -> None:
+    """A modal spell's cards are targets (chosen with its mode), not choices on resolution: the English
+    is the same either way, and says the cards may come from several opponents' trashes."""
+    effect = {"type": "recycle", "target": {"pick": pick, "what": "card", "count": 2, "up_to": True,
+                                            "zone": "trash", "whose": "opponent"}}
+    assert render_effect(effect) == "Choose up to 2 cards from opponents' trashes. Their owners recycle them."

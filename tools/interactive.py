@@ -11,7 +11,7 @@ import argparse
 import sys
 from typing import Any, Mapping, TextIO
 
-from riftscript.core.engine import observe
+from riftscript.core.engine import activation, observe
 from riftscript.core.engine.agents import Agent
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.engine.targeting import describe_loc
@@ -34,6 +34,17 @@ def _targets(g: Game, targets: list[list[Any]]) -> str:
     chosen = [HIDDEN if isinstance(t, str) else describe_loc(g, t) if t not in g.state.objs else g.name(t)
               for slot in targets for t in slot]
     return f" targeting {', '.join(chosen)}" if chosen else ""
+
+
+def _modes(g: Game, action: Mapping[str, Any]) -> str:
+    """The modes a "choose one" play or activation chose, in words: " (return a friendly unit)"."""
+    chosen = action.get("mode")
+    if not chosen:
+        return ""
+    modes = activation.action_modes(g, action)
+    if modes is None or any(not 0 <= i < len(modes.node["options"]) for i in chosen):
+        return f" (modes {chosen})"
+    return f" ({', then '.join(modes.label(i).replace('_', ' ') for i in chosen)})"
 
 
 HIDDEN = "a hidden card"  # an object the player can't see: legal actions name it by its handle
@@ -68,7 +79,7 @@ def describe(g: Game, action: Mapping[str, Any]) -> str:
     kind = action.get("type")
     d = g.state.decision
     if kind == "play":
-        text = f"play {g.name(action['card'])}"
+        text = f"play {g.name(action['card'])}{_modes(g, action)}"
         if action.get("location", NOWHERE) != NOWHERE:
             text += f" to {describe_loc(g, action['location'])}"
         text += _targets(g, action.get("targets", []))
@@ -82,7 +93,7 @@ def describe(g: Game, action: Mapping[str, Any]) -> str:
         if index in RUNE_ABILITIES:
             domains = g.card(source).domains
             return RUNE_ABILITIES[index].format(rune=g.name(source), domain="/".join(domains) or "any")
-        return f"use {g.name(source)}'s ability {index + 1}{_targets(g, action.get('targets', []))}"
+        return f"use {g.name(source)}'s ability {index + 1}{_modes(g, action)}{_targets(g, action.get('targets', []))}"
     if kind == "move":
         return f"move {_names(g, action['units'])} to {describe_loc(g, action['to'])}"
     if kind == "hide":

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from riftscript.core.script.catalog import Catalog
-from riftscript.core.engine.targeting import target_slots
+from riftscript.core.engine.targeting import Modes, ability_modes, card_modes, target_slots
 from riftscript.core.engine.state import BF0
 from riftscript.tools.render import Renderer
 
@@ -173,10 +173,28 @@ class Narrator:
         to = f" to {self.where(e['location'])}" if e.get("location", -1) not in (-1, None) else ""
         extra = f" targeting {listing(targets)}" if targets else ""
         paid = f" (paying {', '.join(e['paid'])})" if e.get("paid") else ""
-        return f"  {self.who(e['player'])} plays {self.card(e['obj'])}{to}{extra}{paid}"
+        return f"  {self.who(e['player'])} plays {self.card(e['obj'])}{self.modes(e)}{to}{extra}{paid}"
 
     def e_activate(self, e: Event) -> str:
-        return f"  {self.who(e['player'])} activates {self.card(e['obj'])}"
+        return f"  {self.who(e['player'])} activates {self.card(e['obj'])}{self.modes(e)}"
+
+    def modes(self, e: Event) -> str:
+        """The modes a "choose one" play or activation chose, in words: " (return a friendly unit)"."""
+        chosen = e.get("mode")
+        code = self.codes.get(int(e["obj"]))
+        if not chosen or code not in self.catalog.cards:
+            return ""
+        card = self.catalog.cards[code]
+        modes: Modes | None = None
+        if e["t"] == "play":
+            modes = card_modes(card)
+        else:
+            own = [a for a in card.abilities if a.kind == "activated"]
+            index = int(e.get("ability", -1))
+            modes = ability_modes(own[index]) if 0 <= index < len(own) else None
+        if modes is None or any(not 0 <= int(i) < len(modes.node["options"]) for i in chosen):
+            return f" (modes {', '.join(str(i) for i in chosen)})"
+        return f" ({', then '.join(modes.label(int(i)).replace('_', ' ') for i in chosen)})"
 
     def e_trigger(self, e: Event) -> str:
         if "item" in e:

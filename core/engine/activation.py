@@ -5,7 +5,7 @@ an ability that adds resources is no chain item, 337.2).
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping
 
 from . import chain, layers, payment, playing, targeting, verbs
 from ..script.cards import Ability
@@ -137,6 +137,18 @@ def is_add_ability(ability: Ability) -> bool:
     return effect.get("type") == "add"
 
 
+def action_modes(g: "Game", action: Mapping[str, Any]) -> targeting.Modes | None:
+    """The modes of what a play or activate action plays or activates (``targeting.Modes``), if any."""
+    oid = action.get("card", action.get("source"))
+    if not isinstance(oid, int) or oid not in g.state.objs:
+        return None
+    if action.get("type") == "play":
+        return targeting.card_modes(g.card(oid))
+    index = action.get("ability", 0)
+    abilities = activated_abilities(g, oid) if g.obj(oid).zone in ("board", "legend") else []
+    return targeting.ability_modes(abilities[index]) if isinstance(index, int) and 0 <= index < len(abilities) else None
+
+
 def check_activate(g: "Game", player: int, action: dict[str, Any]) -> playing.PlayCheck:
     """Validate an activation completely; raise IllegalActionError saying why not."""
     return check_activation_targets(g, player, action, activation_base(g, player, action))
@@ -191,7 +203,9 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
     gets the Deflect tax added, so each call needs a base of its own (or a copy of its cost).
     ``targets_listed`` as for check_play_choices."""
     oid, index, ability, cost = base
-    slots = targeting.ability_targets(ability)
+    # engine notes, playing a card, step 2 (355), as the same process activates an ability: its modes now
+    mode, (slots,) = targeting.check_modes(g, player, oid, targeting.ability_modes(ability) if index >= 0 else None,
+                                           action, targeting.ability_targets(ability))
     targets = action.get("targets", [[] for _ in slots])
     if targets_listed:
         playing.check_target_counts(slots, targets)
@@ -209,7 +223,8 @@ def check_activation_targets(g: "Game", player: int, action: dict[str, Any], bas
         raise IllegalActionError(f"you can't pay {cost.describe()} for that ability", "135")
     if index < 0 and plan.exhaust + [r for r, _ in plan.recycle]:
         raise IllegalActionError("rune abilities cost no energy")
-    return playing.PlayCheck(cost, plan, NOWHERE, targets, pay_with=playing.read_pay_with(g, player, oid, cost.other, action))
+    return playing.PlayCheck(cost, plan, NOWHERE, targets, pay_with=playing.read_pay_with(g, player, oid, cost.other, action),
+                             mode=mode)
 
 
 def stated_energy(g: "Game", player: int, oid: int, ability: Ability, targets: list[Any]) -> int:
@@ -228,7 +243,8 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: playing.Play
     oid = action["source"]
     index = action.get("ability", 0)
     ability = payment.rune_ability(index) if index < 0 else activated_abilities(g, oid)[index]
-    item = ChainItem(id=g.tick(), kind="ability", controller=player, obj=oid, ability=index, targets=check.targets)
+    item = ChainItem(id=g.tick(), kind="ability", controller=player, obj=oid, ability=index, targets=check.targets,
+                     mode=list(check.mode))
     if index >= 0 and "_lent" in ability.body:
         # a borrowed ability stays on the chain even if the borrower or the lender leaves the board
         item.variables["_lent_by"], item.variables["_lent_index"] = ability.body["_lent"]
@@ -239,7 +255,8 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: playing.Play
     if index < 0:
         _rune(g, player, oid, index)
         return
-    g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets)
+    g.emit("activate", player=player, obj=oid, ability=index, targets=check.targets,
+           **playing.chose_modes(g, player, oid, check.mode))
     if ability.body.get("once_per_turn"):
         g.remember("activated", player, oid, code=str(index))  # "use only once per turn"
     targeting.note_chosen(g, player, targeting.ability_targets(ability), check.targets, "ability", oid)

@@ -157,6 +157,8 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                 # 820: a repeated spell's instructions are carried out once more, with their own targets
                 ctx = EffectContext(g, item.controller, item.obj, item)
                 ctx.targets = item.targets[run * width:(run + 1) * width]
+                if run and item.mode:
+                    ctx.variables["_run"] = run  # and its own modes (plugins/effects.py choose_one)
                 for ability in card.abilities + tuple(layers.given_keyword_abilities(g, item.obj, "spell")):
                     if ability.kind == "spell":
                         if "condition" in ability.body and not ctx.check(ability.body["condition"]):

@@ -88,7 +88,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
         locations = playing.play_locations(g, player, oid, obj.loc if hidden else NOWHERE)
         optional = playing.optional_costs(g, oid)
         slots = targeting.target_slots(card)
-        if plan is not None and not optional and not slots and not base.other:
+        modes = targeting.card_modes(card)  # "Choose one —": the modes are chosen with the targets
+        if plan is not None and not optional and not slots and not base.other and modes is None:
             # nothing to choose but the location (most plays), and its cost is the one just planned:
             # check_play_choices would find that plan again and nothing else, so play_base decides
             out.extend(_plain_plays(g, player, oid, locations, any_timing))
@@ -96,8 +97,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
         # its cost reads its targets (its own text, or a static's if_chooses): each choice is checked
         discounted = payment.own_chooses_discount(card) or bool(payment.chooses_statics(g))
         # with every optional cost paid (the widest choice a filter 'paid' allows); check_play refines
-        target_sets = targeting.target_options(g, player, oid, slots, obj.loc if hidden else NOWHERE,
-                                           paid=optional) if slots else [[]]
+        target_sets = targeting.moded_target_options(g, player, oid, slots, modes, obj.loc if hidden else NOWHERE,
+                                                     paid=optional)
         single = playing.untaxed_single(g, slots)  # untaxed_targets of each one-object choice, at once
         # A play's check depends on its location only through the location being allowed (these
         # are) and its timing, which doesn't matter when every timing is: then the checks at the
@@ -119,8 +120,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                     listed = len(paid) == len(optional)
                     plain_listed = listed and count == 1 and len(target_sets) > 1 and not discounted
                     # 820: a repeated spell's runs each have their own targets
-                    sets = target_sets if count == 1 or not slots else playing.play_target_options(
-                        g, player, oid, slots, count, obj.loc if hidden else NOWHERE)
+                    sets = target_sets if count == 1 or not (slots or modes) else targeting.moded_target_options(
+                        g, player, oid, slots, modes, obj.loc if hidden else NOWHERE, runs=count)
                     check: playing.PlayCheck | None
                     i = 0
                     while i < len(sets):
@@ -134,8 +135,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                                 decided.extend([check] * (end - i))
                             n += end - i
                             if check is not None:
-                                run: list[EngineAction] = [{"type": "play", "card": oid, "targets": t, "costs": [*paid]}
-                                                           for t in sets[i:end]]
+                                run: list[EngineAction] = [targeting.with_mode(
+                                    {"type": "play", "card": oid, "targets": t, "costs": [*paid]}, t) for t in sets[i:end]]
                                 if location != NOWHERE:
                                     for each in run:
                                         each["location"] = location
@@ -147,7 +148,8 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
                             i = end
                             continue
                         i += 1
-                        action: EngineAction = {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}
+                        action: EngineAction = targeting.with_mode(
+                            {"type": "play", "card": oid, "targets": targets, "costs": list(paid)}, targets)
                         if location != NOWHERE:
                             action["location"] = location
                         if n < len(decided):
@@ -217,12 +219,13 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
         if not playing.timing_allows(g, player, ability.timing)[0]:
             continue
         slots = targeting.ability_targets(ability)
-        target_sets = targeting.target_options(g, player, oid, slots) if slots else [[]]
+        target_sets = targeting.moded_target_options(g, player, oid, slots, targeting.ability_modes(ability))
         single = playing.untaxed_single(g, slots)  # untaxed_targets of each one-object choice, at once
         base: activation.ActivationBase | None = None
         untaxed: list[playing.PlayCheck | None] = []  # the check for targets without a tax (untaxed_targets)
         for targets in target_sets:
-            action = {"type": "activate", "source": oid, "ability": ability.index, "targets": targets}
+            action = targeting.with_mode({"type": "activate", "source": oid, "ability": ability.index,
+                                          "targets": targets}, targets)
             plain = False
             try:
                 # check_activate in its two parts, the one that doesn't read the targets done once

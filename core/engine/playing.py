@@ -78,6 +78,7 @@ class PlayCheck:
     other_costs: dict[str, Any] = field(default_factory=dict)
     from_hidden: bool = False
     pay_with: dict[str, Any] = field(default_factory=dict)
+    mode: list[int] = field(default_factory=list)  # the options of a "Choose one —" chosen (targeting.Modes)
 
 
 def playable_zones(g: "Game", player: int, oid: int) -> bool:
@@ -248,17 +249,6 @@ def optional_costs(g: "Game", oid: int) -> list[str]:
     return [a.body["name"] for a in costs if a.body.get("optional")]
 
 
-def play_target_options(g: "Game", player: int, oid: int, slots: Sequence[dict[str, Any]], count: int,
-                        restrict_loc: int = NOWHERE) -> list[list[list[int]]]:
-    """820: each run of a repeated spell has its own choices made as it is played, each as legal as
-    the first run's would be; the combinations of the runs' choices (capped)."""
-    once = targeting.target_options(g, player, oid, slots, restrict_loc)
-    combos = once
-    for _ in range(count - 1):
-        combos = [a + b for a in combos for b in once][:targeting.MAX_TARGET_COMBOS]
-    return combos
-
-
 def check_play(g: "Game", player: int, action: dict[str, Any]) -> PlayCheck:
     """Validate a play action completely; raise IllegalActionError saying why not."""
     return check_play_choices(g, player, action, play_base(g, player, action))
@@ -340,23 +330,25 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
     if (paid or not from_hidden) and not priced_location(g, player, oid, location, paid):
         raise IllegalActionError(f"{card.name} is played to {targeting.describe_loc(g, location)} only with that "
                                  "battlefield's additional cost paid, and paying it plays it there", "355.2.a")
-    slots = targeting.target_slots(card)
     count = payment.runs(g, oid, paid) if paid else 1
+    # engine notes, playing a card, step 2 (355): the modes are chosen now, and only their targets
+    slots = targeting.target_slots(card)
+    mode, run_slots = targeting.check_modes(g, player, oid, targeting.card_modes(card), action, slots, count)
     targets = action.get("targets", [[] for _ in range(len(slots) * count)])
     if not isinstance(targets, list) or len(targets) != len(slots) * count:
         raise IllegalActionError(f"expected {len(slots) * count} target list(s), got {targets!r}", "355")
-    for run in range(count):  # 820: each run's choices are checked on their own
+    for run, masked in enumerate(run_slots):  # 820: each run's choices are checked on their own
         chosen = targets if count == 1 else targets[run * len(slots):(run + 1) * len(slots)]
         if targets_listed:  # chosen by target_options: only the number of targets can be short
-            check_target_counts(slots, chosen)
+            check_target_counts(masked, chosen)
             continue
-        check_targets(g, player, oid, slots, chosen, obj.loc if from_hidden else NOWHERE, paid)
-        bad = targeting.bad_destination(g, targeting.move_pairs(slots), chosen)
+        check_targets(g, player, oid, masked, chosen, obj.loc if from_hidden else NOWHERE, paid)
+        bad = targeting.bad_destination(g, targeting.move_pairs(masked), chosen)
         if bad is not None:
             raise IllegalActionError(*bad)
     cost = payment.play_cost(g, player, oid, paid, hidden=from_hidden)
     if targets:
-        objects = object_targets(slots * count if count > 1 else slots, targets)
+        objects = object_targets([sel for masked in run_slots for sel in masked], targets)
         if card.facts.chooses_discount or payment.chooses_statics(g):  # "... cost less if you choose ..."
             payment.chooses_discounts(g, player, oid, [t for slot in objects for t in slot], cost)
         cost.power += payment.deflect_tax(g, player, objects, oid)
@@ -373,7 +365,7 @@ def check_play_choices(g: "Game", player: int, action: dict[str, Any], base: Pla
                                 for_unit=card.type == "unit")
     if plan is None:
         raise IllegalActionError(f"you can't pay {cost.describe()} for {card.name}", "135")
-    return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with)
+    return PlayCheck(cost, plan, location, targets, paid, other, from_hidden, pay_with, mode)
 
 
 def object_targets(slots: Sequence[dict[str, Any]], targets: list[list[int]]) -> list[list[int]]:
@@ -568,12 +560,12 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
         lasting.affects = [oid]  # "give the next spell you play [Repeat]": this one keeps it, no other gets it
         g.lasting_changed()
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
-                     paid=check.paid, location=check.location, from_hidden=check.from_hidden)
+                     paid=check.paid, location=check.location, from_hidden=check.from_hidden, mode=list(check.mode))
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
     g.emit("play", player=player, obj=oid, code=card.code, **{"from": origin}, location=check.location,
-           targets=check.targets, paid=check.paid)
+           targets=check.targets, paid=check.paid, **chose_modes(g, player, oid, check.mode))
     payment.pay(g, player, check.plan)
     pay_other(g, player, oid, check.other_costs, item, check.pay_with)
     for lid in check.cost.other.get("_use_lasting", []):
@@ -666,6 +658,15 @@ def pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Cha
         verbs.recycle(g, [oid])
     if other.get("banish_self"):
         verbs.banish(g, [oid])
+
+
+def chose_modes(g: "Game", player: int, source: int, mode: list[int]) -> dict[str, Any]:
+    """Remember the modes chosen as a spell is played or an ability activated (they are chosen then,
+    even if it is countered: "choose one that hasn't been chosen this turn" reads them); the event
+    field that says them (none without modes)."""
+    for index in mode:
+        g.remember("mode", player, source, code=str(index))
+    return {"mode": list(mode)} if mode else {}
 
 
 def after_add(g: "Game", player: int, discretionary: bool) -> None:

@@ -5,9 +5,10 @@ Below playing, activating and the chain, which all ask here.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
 
 from . import layers, movement
+from ..errors import IllegalActionError
 from ..script.cards import Ability, CardDef, TargetSlots, walk_targets
 from .effects import EffectContext, Event, Node
 from .state import NOWHERE, ChainItem, is_battlefield
@@ -381,3 +382,233 @@ class KeptCandidates:
                  search: Iterator[int] | None) -> None:
         self.selector, self.you, self.source, self.event = selector, you, source, event
         self.found, self.search = found, search
+
+
+# ---------------------------------------------------------------------- modes ("Choose one —")
+# Engine notes, the process of playing a card, step 2 (355): the modes are chosen as the card is played
+# (the same process activates an ability), with the targets - and only the chosen modes' targets are
+# chosen; no choice may knowingly lead to an illegal action later (355.4), so a mode whose targets can't
+# be chosen is not offered.  The action names the options it chose (``mode``, their indexes), and the
+# target slots of the options not chosen stay empty.
+class Modes(NamedTuple):
+    """The modes of a spell or an activated ability whose effect is a "Choose one —": the choose_one,
+    per option the positions (in the spell's or ability's slot list) of its 'pick: target' selections,
+    and how many different options are chosen."""
+
+    node: dict[str, Any]
+    slots: tuple[frozenset[int], ...]
+    number: int  # of different options chosen (the choose_one's count)
+
+    def label(self, index: int) -> str:
+        return str(self.node["options"][index].get("label", f"option {index + 1}"))
+
+
+def modal_node(effect: Any) -> dict[str, Any] | None:
+    """The effect's root choose_one when its player chooses the mode as it is played or activated.  A
+    ``by_domain_of`` one is decided by a revealed card, one another player chooses (``chooser``) is
+    theirs, and one nested inside another instruction ("for each opponent, choose one", "..., then
+    choose one") is made as that instruction resolves, and so is an "X or Y" instruction that is the
+    whole effect (``on_resolution``: "put a Teemo into your hand from your Champion Zone or the board"):
+    these are chosen on resolution."""
+    if isinstance(effect, dict) and effect.get("type") == "choose_one" and "by_domain_of" not in effect \
+            and effect.get("chooser", "you") == "you" and not effect.get("on_resolution"):
+        return effect
+    return None
+
+
+def _modes(node: dict[str, Any], slots: Sequence[dict[str, Any]]) -> Modes:
+    per_option = []
+    for option in node["options"]:
+        inside = walk_targets(option["effect"])  # the compiled script's own selections, found by identity
+        per_option.append(frozenset(i for i, sel in enumerate(slots) if any(sel is mine for mine in inside)))
+    return Modes(node, tuple(per_option), int(node.get("count", 1)))
+
+
+def card_modes(card: CardDef) -> Modes | None:
+    """The modes of a spell whose spell ability is a "Choose one —" (None for any other card)."""
+    if card.type != "spell":
+        return None
+    for ability in card.abilities:
+        if ability.kind == "spell":
+            node = modal_node(ability.body.get("effect"))
+            if node is not None:
+                return _modes(node, target_slots(card))
+    return None
+
+
+def ability_modes(ability: Ability) -> Modes | None:
+    """The modes of an activated ability whose effect is a "Choose one —" (None for any other)."""
+    node = modal_node(ability.body.get("effect")) if ability.kind == "activated" else None
+    return None if node is None else _modes(node, ability_targets(ability))
+
+
+def item_modes(g: "Game", item: ChainItem) -> Modes | None:
+    """The modes of what a chain item resolves, when they were chosen as it was played or activated."""
+    if item.kind == "card":
+        return card_modes(g.card(item.obj))
+    if item.kind == "ability" and item.ability >= 0:
+        return ability_modes(g.item_ability(item))
+    return None
+
+
+def modes_chosen_this_turn(g: "Game", source: int) -> set[int]:
+    """The options of the object's "choose one" chosen this turn (history rows ``mode``)."""
+    return {int(h.code) for h in g.state.history if h.kind == "mode" and h.obj == source}
+
+
+def mode_choices(g: "Game", player: int, source: int, modes: Modes, taken: set[int] | None = None) -> list[list[int]]:
+    """The choices of modes open now: ``count`` different options (fewer when fewer are open), each
+    option's condition holding and, for "choose one that hasn't been chosen this turn", not chosen
+    this turn nor by an earlier run of the same play (``taken``, 820); none when no option is open
+    (then the card can't be played, the ability not activated)."""
+    node = modes.node
+    ctx = EffectContext(g, player, source)
+    open_options = [i for i, option in enumerate(node["options"]) if "if" not in option or ctx.check(option["if"])]
+    if node.get("not_chosen_this_turn"):
+        used = modes_chosen_this_turn(g, source) | (taken or set())
+        open_options = [i for i in open_options if i not in used]
+    size = min(modes.number, len(open_options))
+    return [list(combo) for combo in itertools.combinations(open_options, size)] if size else []
+
+
+def mode_runs(g: "Game", player: int, source: int, modes: Modes, runs: int) -> list[list[list[int]]]:
+    """Every sequence of choices of modes for the runs of a repeated spell (820: each run makes its own
+    choices as it is played), capped; one run: each choice of ``mode_choices`` alone."""
+    sequences: list[list[list[int]]] = [[]]
+    for _ in range(runs):
+        grown: list[list[list[int]]] = []
+        for sequence in sequences:
+            taken = {i for chunk in sequence for i in chunk}
+            grown.extend(sequence + [choice] for choice in mode_choices(g, player, source, modes, taken)
+                         if not sequence or len(choice) == len(sequence[0]))
+        sequences = grown[:MAX_TARGET_COMBOS]
+    return sequences
+
+
+# the slot of an option not chosen: it takes no target (and looks at no candidate but the players)
+_UNCHOSEN: dict[str, Any] = {"pick": "target", "what": "player", "count": 0, "up_to": True}
+
+
+def mode_slots(slots: TargetSlots, modes: Modes, chosen: Sequence[int]) -> TargetSlots:
+    """The slots as the chosen modes leave them: those of the options not chosen take no target."""
+    active: set[int] = set()
+    for index in chosen:
+        active |= modes.slots[index]
+    if len(active) == len(slots):
+        return slots
+    return TargetSlots(sel if i in active else _UNCHOSEN for i, sel in enumerate(slots))
+
+
+class ModeTargets(list[list[int]]):
+    """A choice of targets that goes with a choice of modes (``mode``, the options' indexes), as the
+    listing of legal actions makes it (``with_mode`` puts both in the action)."""
+
+    mode: list[int]
+
+    def __init__(self, targets: list[list[int]], mode: list[int]) -> None:
+        super().__init__(targets)
+        self.mode = mode
+
+
+def moded_target_options(g: "Game", player: int, source: int, slots: TargetSlots, modes: Modes | None,
+                         restrict_loc: int = NOWHERE, paid: list[str] | None = None,
+                         runs: int = 1) -> list[list[list[int]]]:
+    """``target_options`` (of ``runs`` runs of a repeated spell, 820: each run's choices, each as legal
+    as the first run's would be) for each choice of modes open now, as ``ModeTargets``; without modes,
+    the choices of targets themselves (``[[]]`` without slots).  A choice of modes whose targets can't
+    be chosen gives none (355.4)."""
+    if modes is None:
+        once = target_options(g, player, source, slots, restrict_loc, paid=paid) if slots else [[]]
+        return _combined([once] * runs)
+    out: list[list[list[int]]] = []
+    for sequence in mode_runs(g, player, source, modes, runs):
+        per_run: list[list[list[list[int]]]] = [
+            target_options(g, player, source, mode_slots(slots, modes, chunk), restrict_loc, paid=paid)
+            if slots else [[]] for chunk in sequence]
+        chosen = [i for chunk in sequence for i in chunk]
+        out.extend(ModeTargets(targets, chosen) for targets in _combined(per_run))
+    return out
+
+
+def _combined(per_run: list[list[list[list[int]]]]) -> list[list[list[int]]]:
+    """The combinations of each run's choices of targets, in order (capped)."""
+    combos = per_run[0]
+    for once in per_run[1:]:
+        combos = [a + b for a in combos for b in once][:MAX_TARGET_COMBOS]
+    return combos
+
+
+def with_mode(action: dict[str, Any], targets: list[list[int]]) -> dict[str, Any]:
+    """The action with the modes its listed targets go with (``ModeTargets``), if any."""
+    if isinstance(targets, ModeTargets):
+        action["targets"] = list(targets)
+        action["mode"] = list(targets.mode)
+    return action
+
+
+def check_modes(g: "Game", player: int, source: int, modes: Modes | None, action: dict[str, Any],
+                slots: TargetSlots, runs: int = 1) -> tuple[list[int], list[TargetSlots]]:
+    """The modes an action chose (each run's in turn, 820), checked (engine notes, playing a card, step
+    2; 355), and each run's slots as they leave them; raises IllegalActionError when they can't be chosen
+    now, or a target slot of an option not chosen is not empty."""
+    given = action.get("mode")
+    name = g.name(source)
+    if modes is None:
+        if given is not None:
+            raise IllegalActionError(f"{name} has no modes to choose ('mode' is for a \"choose one\" "
+                                     "spell or ability)", "355")
+        return [], [slots] * runs
+    options = modes.node["options"]
+    named = ", ".join(f"{i} ({modes.label(i)})" for i in range(len(options)))
+    if given is None:
+        raise IllegalActionError(f"choose {name}'s mode as it is played or activated: 'mode' lists "
+                                 f"{modes.number} of {named}{' for each run' if runs > 1 else ''}", "355")
+    if not isinstance(given, list) or any(type(i) is not int or not 0 <= i < len(options) for i in given):
+        raise IllegalActionError(f"'mode' lists options of {name} by index: {named}; got {given!r}", "355")
+    chunks: list[list[int]] = []
+    taken: set[int] = set()
+    pos = 0
+    for run in range(runs):
+        legal = mode_choices(g, player, source, modes, taken)
+        size = len(legal[0]) if legal else modes.number
+        chunk = given[pos:pos + size]
+        pos += size
+        if chunk not in legal:
+            raise IllegalActionError(f"{name} can't choose the mode(s) {chunk!r}"
+                                     f"{f' for run {run + 1}' if runs > 1 else ''}: "
+                                     f"{_mode_refusal(g, source, modes, chunk, legal, taken)}", "355")
+        taken |= set(chunk)
+        chunks.append(chunk)
+    if pos != len(given):
+        raise IllegalActionError(f"choose {pos} option(s) of {name}{' in all' if runs > 1 else ''}, "
+                                 f"not {len(given)}", "355")
+    targets = action.get("targets") or []
+    run_slots: list[TargetSlots] = []
+    for run, chunk in enumerate(chunks):
+        masked = mode_slots(slots, modes, chunk)
+        for i, sel in enumerate(masked):
+            at = run * len(slots) + i
+            if sel is _UNCHOSEN and isinstance(targets, list) and at < len(targets) and targets[at]:
+                owner = next(k for k, inside in enumerate(modes.slots) if i in inside)
+                raise IllegalActionError(f"target slot {at} of {name} belongs to the mode {modes.label(owner)!r}, "
+                                         "which was not chosen: leave it empty ([])", "355")
+        run_slots.append(masked)
+    return given, run_slots
+
+
+def _mode_refusal(g: "Game", source: int, modes: Modes, chunk: list[int], legal: list[list[int]],
+                  taken: set[int]) -> str:
+    """Why a choice of modes is not one of those open (``mode_choices``)."""
+    used = modes_chosen_this_turn(g, source) | taken if modes.node.get("not_chosen_this_turn") else set()
+    again = [i for i in chunk if i in used]
+    if again:
+        return f"{modes.label(again[0])!r} was already chosen this turn"
+    if len(set(chunk)) != len(chunk):
+        return "the options chosen must be different"
+    if not legal:
+        return "no option is open now"
+    if len(chunk) != len(legal[0]):
+        return f"choose {len(legal[0])} option(s), not {len(chunk)}"
+    if sorted(chunk) in legal:
+        return "list the options in the card's order"
+    return f"the open choices are {', '.join(str(c) for c in legal)}"

@@ -38,8 +38,11 @@ class Action(TypedDict, total=False):
     ``action.get("card")`` type-checks without first narrowing ``type``; the keys of each type:
 
     - play: ``card``, and ``targets`` (one list per target slot), ``costs`` (optional costs paid, by
-      name), ``location``, ``pay_with``;
-    - activate: ``source``, and ``ability`` (its index), ``targets``, ``pay_with``;
+      name), ``location``, ``pay_with``, ``mode``;
+    - activate: ``source``, and ``ability`` (its index), ``targets``, ``pay_with``, ``mode``;
+    - ``mode`` (play, activate): a "Choose one —" spell's or ability's modes, chosen as it is played or
+      activated (engine notes, playing a card, step 2; 355): the indexes of the options chosen, in the
+      card's order; the target slots of the options not chosen are ``[]`` (``targeting.Modes``);
     - move: ``units``, ``to``; hide: ``card``, ``battlefield``, and ``costs``;
     - pass, end_turn: nothing else; invite: ``teammate``; concede: ``player``;
     - mulligan: ``cards`` (to set aside); choose: ``value`` (one of the options' values); order:
@@ -50,6 +53,7 @@ class Action(TypedDict, total=False):
     type: Required[ActionKind]
     card: int
     targets: list[list[Target]]
+    mode: list[int]
     costs: list[str]
     location: int
     pay_with: PayWith

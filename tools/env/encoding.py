@@ -14,9 +14,9 @@ indexes           action                                     detail
 2 + k             option k of any other decision             mulligan, choose, order, targets,
                                                              assign, showdown, battlefield,
                                                              turn order: the k-th legal action
-PLAY + 8c + v     play card slot c, its v-th legal variant   variants differ in location,
+PLAY + 8c + v     play card slot c, its v-th legal variant   variants differ in location, modes,
                                                              targets, optional and 'pay with' costs
-ACTIVATE + 4b + v activate board slot b, v-th legal variant  ability and targets
+ACTIVATE + 4b + v activate board slot b, v-th legal variant  ability, modes and targets
 MOVE + 5b + l     move the unit in board slot b to location l
 MOVE_ALL + l      move every unit that can go to location l
 HIDE + 8c + 2i + a  hide card slot c at battlefield i        a = 1: with the alternative hide cost

@@ -195,7 +195,7 @@ def e_detach(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
 def e_recycle(self: Renderer, ctx: Ctx, eff: Mapping[str, Any]) -> list[Clause]:
     target = eff.get("target")
     if isinstance(target, Mapping) and target.get("zone") == "trash" and target.get("what") == "card" \
-            and not target.get("where") and target.get("pick") == "choose":
+            and not target.get("where") and target.get("pick") in ("choose", "target"):
         count = target.get("count", 1)
         up_to = "up to " if target.get("up_to") else ""
         whose = target.get("whose", "you")

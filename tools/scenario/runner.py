@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, cast
 
-from riftscript.core.engine import layers, observe
+from riftscript.core.engine import activation, layers, observe
 from riftscript.core.script.catalog import Catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.engine.game import Game
@@ -70,6 +70,7 @@ def _fill_targets(game: Game, action: dict[str, Any]) -> dict[str, Any]:
                   and a.get("card", a.get("source")) == action.get("card", action.get("source"))
                   and a.get("ability", 0) == action.get("ability", 0)
                   and a.get("costs", []) == action.get("costs", [])
+                  and ("mode" not in action or a.get("mode") == action["mode"])
                   and ("location" not in action or a.get("location") == action["location"])]
     options = {json.dumps(a.get("targets", []), sort_keys=True) for a in candidates}
     result = dict(action)
@@ -78,6 +79,28 @@ def _fill_targets(game: Game, action: dict[str, Any]) -> dict[str, Any]:
     else:
         result.pop("targets")
     return result
+
+
+def _mode_indexes(game: Game, action: dict[str, Any], wanted: Any) -> list[int]:
+    """A step's ``mode`` (a label, a part of one as ``choose ... option`` matches, an index, or a list
+    of them: each run's of a repeated spell in turn) as the option indexes the action names."""
+    modes = activation.action_modes(game, action)
+    if modes is None:
+        oid = action.get("card", action.get("source"))
+        raise ScenarioFailure(f"mode: {game.name(oid) if oid in game.state.objs else oid} has no \"choose one\" "
+                              "modes chosen as it is played or activated")
+    labels = [modes.label(i) for i in range(len(modes.node["options"]))]
+    out: list[int] = []
+    for one in wanted if isinstance(wanted, list) else [wanted]:
+        if isinstance(one, int):
+            out.append(one)  # an index, even one the card doesn't have (a step written to be refused)
+            continue
+        found = [i for i, label in enumerate(labels) if label == one] or \
+            [i for i, label in enumerate(labels) if str(one) in label]
+        if not found:
+            raise ScenarioFailure(f"no mode {one!r}; the modes are: {'; '.join(labels)}")
+        out.append(found[0])
+    return out
 
 
 def _choose_value(game: Game, step: Json, refs: Refs) -> Any:
@@ -233,6 +256,10 @@ class Runner:
                 action = {"type": "targets", "targets": [[self.refs.any(t) for t in slot] for slot in step["targets"]]}
             else:
                 action = to_action(step, self.refs)
+                if "mode" in step and kind not in ("play", "activate"):
+                    raise ScenarioFailure(f"'mode' goes with a play or an activate step, not {kind}")
+                if kind in ("play", "activate") and "mode" in step:
+                    action["mode"] = _mode_indexes(game, action, step["mode"])
                 if kind in ("play", "activate"):
                     action = _fill_targets(game, action)
         except ScenarioFailure as exc:
