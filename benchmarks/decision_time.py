@@ -8,7 +8,7 @@ and the slowest decisions with the number of objects on the board, so a change t
 checked against the issue's target (a decision at the default level within 1 s) by running this script on
 each revision, one after the other, in one sitting.  Usage:
 
-    python3 benchmarks/decision_time.py [--pairing greedy mcts] [--agent mcts] [--as mcts@100,150000]
+    python3 benchmarks/decision_time.py [--pairing greedy mcts] [--agent mcts] [--as mcts@100,100000]
                                         [--games 0 1 18 75]
 """
 from __future__ import annotations
@@ -57,7 +57,7 @@ def main() -> None:
                         help="the ladder's pairing, in its order (greedy mcts: greedy vs the default level)")
     parser.add_argument("--agent", default=None, help="the agent timed (default: B)")
     parser.add_argument("--as", dest="timed_as", default=None,
-                        help="play the timed agent's seat with this agent instead (mcts@100,150000: another budget)")
+                        help="play the timed agent's seat with this agent instead (mcts@100,100000: another budget)")
     parser.add_argument("--games", nargs="+", type=int, default=[0, 1, 18, 75],
                         help="ladder game indexes (18 and 75 hold the slowest decisions the ladder saw)")
     args = parser.parse_args()

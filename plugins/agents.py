@@ -324,11 +324,11 @@ class _Board:
 # too (the work of the engine steps its playouts take, see MCTSAgent), so a decision stays under a second
 # even on a crowded board.  Both budgets are counts, so a level plays the same for a seed on any machine.
 MCTS_LEVELS: dict[str, tuple[int, int | None]] = {
-    "mcts-easy": (30, None), "mcts": (100, 150_000), "mcts-hard": (300, None)}
+    "mcts-easy": (30, None), "mcts": (100, 120_000), "mcts-hard": (300, None)}
 
 
 def _level_description(iterations: int, work: int | None) -> str:
-    budget = f"{iterations} iterations" + (f" or {work:,} steps of work" if work is not None else "")
+    budget = f"{iterations} iterations" + (f" or {work:,} units of work" if work is not None else "")
     return f"information-set Monte Carlo tree search, {budget} a decision"
 
 

@@ -53,5 +53,5 @@ def test_the_report_says_which_revisions_played_the_games() -> None:
 def test_a_budget_written_out_plays_as_the_installed_level_with_that_budget() -> None:
     ladder = _ladder()
     catalog = ladder._catalog()
-    level, written = ladder._agent(catalog, "mcts", 5), ladder._agent(catalog, "mcts@100,150000", 5)
+    level, written = ladder._agent(catalog, "mcts", 5), ladder._agent(catalog, "mcts@100,120000", 5)
     assert (written.iterations, written.work) == (level.iterations, level.work) and written.state == level.state

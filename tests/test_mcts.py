@@ -26,8 +26,8 @@ def test_levels_are_installed_agents() -> None:
     budgets = {name: getattr(agent, "iterations") for name, agent in built.items()}
     assert budgets["mcts-easy"] < budgets["mcts"] < budgets["mcts-hard"]
     # the default level is the budget the ladder and the decision times in the README measured
-    assert (budgets["mcts"], getattr(built["mcts"], "work")) == (100, 150_000)
-    assert "150,000 steps of work" in specs["mcts"].description
+    assert (budgets["mcts"], getattr(built["mcts"], "work")) == (100, 120_000)
+    assert "120,000 units of work" in specs["mcts"].description
 
 
 def _position() -> Game:
