@@ -207,18 +207,25 @@ def test_target_facts_are_worked_out_for_slots_made_at_run_time() -> None:
     assert options and targeting.target_options(g, 0, ids[spell], copied) == options
 
 
+def _gust_position() -> tuple[Game, dict[int, int], int, list[int]]:
+    """Three 3-Might enemy units (Crackshot Corsair, no static) at a battlefield, and Gust ("return a unit
+    at a battlefield with 3 Might or less") in the turn player's hand with the runes to play it."""
+    b = Builder(cat(), seed=1)
+    bf = b.battlefield("OGN-276", controller=1, owner=1)
+    enemies = [b.add(1, "OGN-130", at=bf) for _ in range(3)]
+    b.hand(0, ["OGN-169"])
+    b.runes(0, ["OGN-007", "OGN-166"])
+    b.at_turn(0)
+    g, ids = b.build()
+    return g, ids, bf, enemies
+
+
 def test_kept_target_candidates_outlive_quiet_events_only_and_a_stale_list_fails_the_check() -> None:
     """A target selection's candidates are kept between listings (``Caches.kept``) while only quiet events
     (a pass, an object chosen, a trigger put on the chain) bump the version: a unit grown past Gust's
     "3 Might or less" behind the game's back, followed by such an event alone, leaves a stale list that
     invariants.check reports; any other change (here ``touch``) drops it, and the unit is no longer offered."""
-    b = Builder(cat(), seed=1)
-    bf = b.battlefield("OGN-276", controller=1, owner=1)
-    enemies = [b.add(1, "OGN-130", at=bf) for _ in range(3)]  # Crackshot Corsair, 3 Might, no static
-    b.hand(0, ["OGN-169"])  # Gust: return a unit at a battlefield with 3 Might or less
-    b.runes(0, ["OGN-007", "OGN-166"])
-    b.at_turn(0)
-    g, ids = b.build()
+    g, ids, bf, enemies = _gust_position()
     cards, counts = _baseline(g)
 
     def gust_targets() -> list[int]:
@@ -244,13 +251,7 @@ def test_kept_target_candidates_outlive_a_move_elsewhere_and_a_might_change_drop
     from riftscript.core.engine import verbs
     from riftscript.core.engine.state import Lasting
 
-    b = Builder(cat(), seed=1)
-    bf = b.battlefield("OGN-276", controller=1, owner=1)
-    enemies = [b.add(1, "OGN-130", at=bf) for _ in range(3)]  # Crackshot Corsair, 3 Might, no static
-    b.hand(0, ["OGN-169"])  # Gust: return a unit at a battlefield with 3 Might or less
-    b.runes(0, ["OGN-007", "OGN-166"])
-    b.at_turn(0)
-    g, ids = b.build()
+    g, ids, bf, enemies = _gust_position()
     cards, counts = _baseline(g)
 
     def gust_targets() -> list[int]:

@@ -187,12 +187,7 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
     if not by_loc and not guarded and not totalled:
         # nothing to test a candidate for (most): the first MAX_TARGET_COMBOS of them, as they come
         choices = [[c] for c in kept_first(ctx, sel, MAX_TARGET_COMBOS)]
-        if sel.get("up_to"):
-            if ctx.fits_group(sel, []):
-                choices.append([])
-        elif not choices:
-            return None
-        return choices
+        return _closed(ctx, sel, choices, bool(choices))
     choices = []
     found = False
     objs, players = g.state.objs, g.state.players
@@ -210,6 +205,13 @@ def _single_choices(g: "Game", ctx: EffectContext, sel: dict[str, Any], restrict
             choices.append([c])
             if len(choices) >= MAX_TARGET_COMBOS:
                 break
+    return _closed(ctx, sel, choices, found)
+
+
+def _closed(ctx: EffectContext, sel: dict[str, Any], choices: list[list[int]],
+            found: bool) -> list[list[int]] | None:
+    """A one-object slot's choices made final: "up to" may also choose nothing; otherwise a slot with
+    no candidate can't be filled (None)."""
     if sel.get("up_to"):
         if ctx.fits_group(sel, []):
             choices.append([])
