@@ -12,6 +12,7 @@ from ..errors import IllegalActionError
 from ..script.cards import Ability, CardDef, TargetSlots, walk_targets
 from .effects import EffectContext, Event, Node
 from .state import NOWHERE, ChainItem, is_battlefield
+from .vocabulary import ModeTargets
 
 if TYPE_CHECKING:
     from .game import Game
@@ -499,17 +500,6 @@ def mode_slots(slots: TargetSlots, modes: Modes, chosen: Sequence[int]) -> Targe
     if len(active) == len(slots):
         return slots
     return TargetSlots(sel if i in active else _UNCHOSEN for i, sel in enumerate(slots))
-
-
-class ModeTargets(list[list[int]]):
-    """A choice of targets that goes with a choice of modes (``mode``, the options' indexes), as the
-    listing of legal actions makes it (``with_mode`` puts both in the action)."""
-
-    mode: list[int]
-
-    def __init__(self, targets: list[list[int]], mode: list[int]) -> None:
-        super().__init__(targets)
-        self.mode = mode
 
 
 def moded_target_options(g: "Game", player: int, source: int, slots: TargetSlots, modes: Modes | None,

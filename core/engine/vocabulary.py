@@ -75,3 +75,15 @@ class Action(TypedDict, total=False):
 # not in ``offer``, so that ``decisions`` can name it without importing ``offer`` first: whichever engine
 # module is imported first, the pair {decisions, offer} initialises.
 EngineAction = dict[str, Any]
+
+
+class ModeTargets(list[list[int]]):
+    """A choice of targets that goes with a choice of modes (``mode``, the options' indexes), as the
+    listing of legal actions makes it (``targeting.with_mode`` puts both in the action).  Here, with the
+    types, because a class inheriting a built-in type can't be compiled (setup.py compiles targeting)."""
+
+    mode: list[int]
+
+    def __init__(self, targets: list[list[int]], mode: list[int]) -> None:
+        super().__init__(targets)
+        self.mode = mode
