@@ -9,7 +9,8 @@ revision against the first one named.
     python3 benchmarks/compare.py d7e525c HEAD [--rounds 5] [--games 40] [--agents random greedy]
     python3 benchmarks/compare.py d7e525c HEAD --instructions --games 10   # valgrind: counts, not times
 
-Each measurement is a fresh process on one core (``taskset`` when available) that loads the catalog
+Each revision is installed as users install it (``pip install .``), so from setup.py on its engine is
+compiled with mypyc (``--pure`` measures the pure-Python modules instead).  Each measurement is a fresh process on one core (``taskset`` when available) that loads the catalog
 (not timed), then plays games ``seed = 0 .. games-1`` between the two decks with the agent seeded from
 the game seed, and reports wall time, CPU time, actions and turns.  Same seeds and the same behaviour give the
 same games on both sides; the script prints a warning when the action counts differ, because then the
@@ -71,16 +72,21 @@ def sh(*args: str, cwd: Path | None = None) -> str:
     return subprocess.run(args, cwd=cwd, check=True, capture_output=True, text=True).stdout.strip()
 
 
-def build(rev: str, workdir: Path) -> Build:
+def build(rev: str, workdir: Path, pure: bool = False) -> Build:
+    """The revision installed as users install it (``pip install .``: since setup.py, its engine compiled
+    with mypyc when a C compiler works); ``pure`` keeps every module in Python (RIFTSCRIPT_COMPILE=0)."""
     sha = sh("git", "rev-parse", "--verify", f"{rev}^{{commit}}", cwd=ROOT)
     tree = workdir / sha[:12]
     if not tree.exists():
         sh("git", "worktree", "add", "--detach", str(tree), sha, cwd=ROOT)
-    venv = workdir / f"venv-{sha[:12]}"
+    venv = workdir / f"venv-{sha[:12]}{'-pure' if pure else ''}"
     if not venv.exists():
         sh(sys.executable, "-m", "venv", str(venv))
-        print(f"installing {rev} ({sha[:12]}) ...", file=sys.stderr)
-        sh(str(venv / "bin" / "pip"), "install", "-q", "-e", f"{tree}[fast]")
+        print(f"installing {rev} ({sha[:12]}{', pure Python' if pure else ''}) ...", file=sys.stderr)
+        # a revision that can be compiled must be (1: a failure is an error, not a silent pure build)
+        env = dict(os.environ, RIFTSCRIPT_COMPILE="0" if pure else "1" if (tree / "setup.py").exists() else "")
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"{tree}[fast]"], check=True,
+                       capture_output=True, text=True, env=env)
     return Build(rev, sha, venv / "bin" / "python")
 
 
@@ -118,6 +124,8 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=["random", "greedy"])
     parser.add_argument("--decks", nargs=2, default=["Jinx Champion Deck", "Viktor Champion Deck"])
     parser.add_argument("--keep", action="store_true", help="keep the worktrees and virtualenvs")
+    parser.add_argument("--pure", action="store_true",
+                        help="install every revision without compiling its engine (RIFTSCRIPT_COMPILE=0)")
     parser.add_argument("--instructions", action="store_true",
                         help="count machine instructions with valgrind instead of timing rounds (deterministic: "
                              "one count per revision and agent; about 50 times slower than a round)")
@@ -129,7 +137,7 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="riftscript-compare-"))
     try:
-        builds = [build(rev, workdir) for rev in args.revs]
+        builds = [build(rev, workdir, args.pure) for rev in args.revs]
         if args.instructions:
             for agent in args.agents:
                 counts = [instructions(b, args.decks, agent, args.games, workdir) for b in builds]

@@ -5,10 +5,12 @@ revision (every installed mode, random agents seeded from the game seed, several
 fingerprints, per game, the sequence of legal-action lists offered at every decision and the event
 log's hash.  Any difference is reported with the mode, seed and the first decision where it appears.
 
-    python3 benchmarks/equivalence.py BASE [REV] [--games 40] [--modes duel skirmish ...]
+    python3 benchmarks/equivalence.py BASE [REV] [--games 40] [--modes duel skirmish ...] [--pure-base]
                                          [--decks NAME ...] [--agent random|greedy|...]
 
-REV defaults to the working tree's HEAD.  Revisions are built in throwaway worktrees and virtualenvs
+REV defaults to the working tree's HEAD.  Each revision is installed as users install it (from setup.py
+on, its engine compiled with mypyc); ``--pure-base`` installs BASE in pure Python, so ``HEAD HEAD
+--pure-base`` compares the compiled engine with its own source.  Revisions are built in throwaway worktrees and virtualenvs
 (the same way ``benchmarks/compare.py`` builds them); the two runs can share the machine with
 anything else, since nothing here is timed.
 """
@@ -89,12 +91,15 @@ def main() -> None:
                         help="installed decks to seat (both revisions must have them; the default is the "
                              "seven Origins and Proving Grounds decks every revision since the modes has)")
     parser.add_argument("--agent", default="random", help="the agent every seat plays (seeded per game and seat)")
+    parser.add_argument("--pure-base", action="store_true",
+                        help="install BASE without compiling its engine: 'HEAD HEAD --pure-base' proves the "
+                             "compiled engine plays the games of the pure-Python one")
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be at least 1")
     workdir = Path(tempfile.mkdtemp(prefix="riftscript-equivalence-"))
     try:
-        a, b = build(args.base, workdir), build(args.rev, workdir)
+        a, b = build(args.base, workdir, args.pure_base), build(args.rev, workdir)
         left = run(a.python, args.modes, args.games, workdir / "cache-a", args.decks, args.agent)
         right = run(b.python, args.modes, args.games, workdir / "cache-b", args.decks, args.agent)
     finally:

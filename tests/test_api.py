@@ -355,7 +355,8 @@ def test_snapshot_keeps_every_object_field() -> None:
     g = new(3)
     values: dict[str, Any] = {}
     for i, f in enumerate(dataclasses.fields(Obj)):
-        values[f.name] = {"str": f"v{i}", "bool": True}.get(str(f.type), 100 + i)
+        kind = f.type if isinstance(f.type, str) else f.type.__name__  # a compiled dataclass gives the type
+        values[f.name] = {"str": f"v{i}", "bool": True}.get(kind, 100 + i)
     values["id"] = oid = max(g.state.objs) + 1
     values["code"], values["zone"] = g.state.objs[1].code, "gone"  # a real card, out of the game
     g.state.objs[oid] = Obj(**values)

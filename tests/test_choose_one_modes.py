@@ -12,7 +12,7 @@ from riftscript.core.engine.game import Game
 from riftscript.core.errors import IllegalActionError
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.plugins.agents import GreedyAgent
-from riftscript.tools.env.encoding import encode_actions
+from riftscript.env.encoding import encode_actions
 from riftscript.tools.interactive import describe
 
 

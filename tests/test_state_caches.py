@@ -375,3 +375,20 @@ def test_a_rewind_keeps_an_index_nothing_edited_and_a_wrongly_kept_index_fails_t
     g.place(ids[unit], "trash")
     loop.restore(g, snap, index, in_place=True, index_kept=True)  # a wrong keep
     assert any("dispatch index differs" in m for m in check(g, cards, counts))
+
+
+def test_a_copy_of_the_game_carries_the_counters_and_starts_every_answer_afresh() -> None:
+    """Caches.for_copy copies fields by name (a compiled class has no __dict__): every field is either
+    carried or started afresh, and a field added to Caches without a decision fails here."""
+    fresh = {"chars", "chars_reads", "memo_answers", "statics_answers", "lasting_answers", "lasting_of", "kept",
+             "kept_stamp", "moves_at", "designations", "cleanup_clear", "lasting_only_answers", "lasting_only_of"}
+    fields = set(getattr(caches.Caches, "__mypyc_attrs__", ()) or vars(caches.Caches()))  # compiled, or not
+    assert fields == set(caches.CARRIED) | fresh and not fresh & set(caches.CARRIED)
+    game = Game.new(cat(), ["Jinx Champion Deck", "Viktor Champion Deck"], seed=4)
+    for _ in range(30):
+        game.apply(game.legal_actions()[0])
+    game.caches.memo_answers["probe"] = 1
+    other = game.copy()
+    assert other.caches.version > game.caches.version and "probe" not in other.caches.memo_answers  # restore bumps it
+    assert other.caches.moves_at == game.caches.moves_at and other.caches.moves_at is not game.caches.moves_at
+    assert other.legal_actions() == game.legal_actions() and other.to_json() == game.to_json()

@@ -241,12 +241,9 @@ class Caches:
         """The caches of an independent copy of the game: the counters carried on, every answer worked
         out from the state dropped, the compiled abilities shared (they depend on the catalog only)."""
         other = Caches()
-        other.__dict__.update(self.__dict__)
-        other.chars, other.chars_reads, other.memo_answers, other.statics_answers = {}, {}, {}, {}
-        other.lasting_answers, other.lasting_of = {}, None
-        other.kept, other.kept_stamp, other.moves_at, other.designations = {}, NO_STAMP, dict(self.moves_at), None
-        other.cleanup_clear = {}
-        other.lasting_only_answers, other.lasting_only_of = {}, None
+        for name in CARRIED:  # by name: a compiled class (setup.py) has no __dict__ to copy
+            setattr(other, name, getattr(self, name))
+        other.moves_at = dict(self.moves_at)
         return other
 
 
@@ -272,3 +269,12 @@ def _moved_in_scope(key: Any, moved_at: set[int]) -> bool:
 def _reads_might(key: Any) -> bool:
     """Whether a kept list (its ``targeting._kept_key``) filters by Might."""
     return isinstance(key, tuple) and any(part[0] == "might" for part in key[1:])
+
+
+# What an independent copy of the game keeps of the caches (Caches.for_copy): the counters, so that
+# stamps taken before the copy stay comparable, and what depends on the catalog only; every other
+# field starts empty, as Caches() makes it (tests/test_mcts.py checks that the two cover every field).
+CARRIED = ("version", "chars_version", "offered", "keyword_abilities", "lasting_abilities", "granted_abilities",
+           "printed_chars", "memo_version", "statics_memo_generation", "untouched", "lasting_len", "lasting_last",
+           "lasting_stamp", "lasting_changes", "lasting_only_len", "lasting_only_last", "lasting_only_changes",
+           "quiet_bumps", "located_bumps", "might_bumps")

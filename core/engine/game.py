@@ -42,21 +42,32 @@ QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger", "damaged", "res
 class Game:
     """One game of Riftbound."""
 
-    def __init__(self, catalog: Catalog, state: GameState, log: list[Event] | None = None) -> None:
+    def __init__(self, catalog: Catalog, state: GameState, log: list[Event] | None = None, *,
+                 like: "Game | None" = None) -> None:
+        """``like``: a game of the same catalog whose compiled scripts, mode and settings this one
+        shares, its caches carried over as ``Caches.for_copy`` says and its dispatch index left for
+        the caller to fill (``copy``: a compiled class can't be cloned field by field)."""
         self.catalog = catalog
         self.defs: dict[str, CardDef] = catalog.cards
         self.state = state
         self.log: list[Event] = log if log is not None else []
         self.index = TriggerIndex()  # which abilities are live where (core/engine/trigger_index.py)
+        self.replaying: bool = False
+        self.answer_pos: int = 0
+        self.max_events: int = 20_000
+        if like is not None:
+            self.caches: Caches = like.caches.for_copy()
+            self._compiler: Compiler = like._compiler
+            self.replaying, self.answer_pos, self.max_events = like.replaying, like.answer_pos, like.max_events
+            self.spec: ModeSpec = like.spec
+            self.index.statics_generation = like.index.statics_generation
+            return
         self.caches = Caches()  # every per-state cache, with what invalidates it (core/engine/caches.py)
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
-        self.replaying = False
-        self.answer_pos = 0
-        self.max_events = 20_000
         modes = catalog.plugins.modes() if catalog.plugins is not None else {}
         # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
-        self.spec: ModeSpec = modes.get(state.mode) or ModeSpec(name=state.mode, players=len(state.players),
-                                                                 victory_score=state.victory_score)
+        self.spec = modes.get(state.mode) or ModeSpec(name=state.mode, players=len(state.players),
+                                                      victory_score=state.victory_score)
         self.index.rebuild(self)
 
     # ------------------------------------------------------------------ construction
@@ -85,10 +96,11 @@ class Game:
             return []
         return offer.offered(self)
 
-    def apply(self, action: Action) -> None:
+    def apply(self, action: Action | Any) -> None:
         """Apply one action of the deciding player; atomic on illegal input: every check is
         made before the first change (decisions.check), and the action performed is the one
-        checked."""
+        checked.  Anything is accepted as an argument and refused there (IllegalActionError): so
+        typed, the compiled engine (setup.py) doesn't refuse a non-mapping with a TypeError first."""
         if self.over:
             raise GameOverError("the game is over")
         decision = self.state.decision
@@ -112,9 +124,10 @@ class Game:
         return json.dumps({"state": to_jsonable(self.state), "log": self.log}, sort_keys=True)
 
     @classmethod
-    def from_json(cls, catalog: Catalog, text: str | bytes, replay: bool = True) -> "Game":
+    def from_json(cls, catalog: Catalog, text: str | bytes | Any, replay: bool = True) -> "Game":
         """A saved game, checked before anything is played (core/engine/saves.py): its shape, its
-        invariants and, with ``replay``, that its log replays to it; else CorruptStateError."""
+        invariants and, with ``replay``, that its log replays to it; else CorruptStateError (also
+        for text that is not text: typed so that the compiled engine refuses it the same way)."""
         return saves.load_game(cls, catalog, text, replay)
 
     def log_hash(self) -> str:
@@ -461,12 +474,7 @@ class Game:
     def copy(self) -> "Game":
         """An independent game in the same state, for agents that look ahead (search): the state is
         copied by the snapshot machinery (no JSON), the log is copied, compiled scripts are shared."""
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
-        other.log = list(self.log)
-        other.caches = self.caches.for_copy()
-        other.index = TriggerIndex()
-        other.index.statics_generation = self.index.statics_generation
+        other = Game(self.catalog, self.state, list(self.log), like=self)
         other.restore(self.snapshot(), self.index.copy())
         return other
 

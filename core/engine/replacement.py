@@ -39,9 +39,9 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
             if holder == NOWHERE:
                 continue
         candidates.append((holder, body, s.objs[holder].controller, None, src))
-    for lasting in g.active_lasting():
-        if lasting.kind == "replacement" and lasting.body["replaces"]["event"] == event:
-            candidates.append((lasting.source, lasting.body, lasting.controller, lasting, lasting.source))
+    for effect in g.active_lasting():
+        if effect.kind == "replacement" and effect.body["replaces"]["event"] == event:
+            candidates.append((effect.source, effect.body, effect.controller, effect, effect.source))
     for src, body, controller, lasting, text_of in candidates:
         if body.get("controlled_by") == "its_controller" and s.objs[oid].controller >= 0:
             controller = s.objs[oid].controller  # "its controller may pay ... instead" (a battlefield's)
