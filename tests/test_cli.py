@@ -103,6 +103,9 @@ def test_info() -> None:
     out = run("info").out
     assert out.startswith("riftscript 0.1.0 (script schema version 1)")
     assert "plugin origins" in out
+    from riftscript.core.engine import decisions  # a regular install runs the compiled kernel (setup.py)
+    assert ("engine: pure Python" in out) == decisions.__file__.endswith(".py")
+    assert ("engine: compiled with mypyc" in out) == (not decisions.__file__.endswith(".py"))
 
 
 def test_internal_errors_are_reported_without_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -37,7 +37,7 @@ from riftscript.core.errors import Problem, RiftScriptError
 from riftscript.core.script.discovery import load_plugins
 from riftscript.core.script.schema import NAMES, Schemas, raw_schema
 from riftscript.core.script.suggest import did_you_mean
-from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
+from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION, engine_build
 
 DEBUG_ENV = "RIFTSCRIPT_DEBUG"
 Run = Callable[[argparse.Namespace], int]
@@ -399,6 +399,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     """Versions, parser, cache and plugin status: what to paste into a bug report."""
     catalog = _catalog()
     _print(f"riftscript {ENGINE_VERSION} (script schema version {SCHEMA_VERSION}), Python {sys.version.split()[0]}")
+    _print(f"engine: {engine_build()}")
     _print(f"YAML parser: {'C (ruamel.yaml.clib)' if yamlio.use_c_parser() else 'pure Python'}")
     cache_state = "off" if not (CONTEXT.use_cache and cachemod.enabled()) else str(cachemod.default_dir())
     _print(f"validation cache: {cache_state}")
