@@ -392,9 +392,10 @@ class KeptCandidates:
 # (the same process activates an ability), with the targets - and only the chosen modes' targets are
 # chosen; no choice may knowingly lead to an illegal action later (355.4), so a mode whose targets can't
 # be chosen is not offered.  The action names the options it chose (``mode``, their indexes), and the
-# target slots of the options not chosen stay empty.
+# target slots of the options not chosen stay empty.  A triggered ability's are chosen the same way as it is
+# put on the chain (ibid.: "choices of triggered abilities ... are made when that trigger is put on the chain").
 class Modes(NamedTuple):
-    """The modes of a spell or an activated ability whose effect is a "Choose one —": the choose_one,
+    """The modes of a spell or an ability whose effect is a "Choose one —": the choose_one,
     per option the positions (in the spell's or ability's slot list) of its 'pick: target' selections,
     and how many different options are chosen."""
 
