@@ -154,3 +154,137 @@ def test_every_listed_play_of_a_modal_spell_names_its_mode(catalog: Catalog) -> 
     plays = [a for a in g.legal_actions() if a["type"] == "play" and a["card"] == ids[flurry]]
     assert sorted((a["mode"], a["targets"]) for a in plays) == sorted(
         [([0], [[ids[s]]]) for s in spells] + [([1], [[]])])
+
+
+# ---------------------------------------------------------------------- triggered abilities
+FORKED_OMEN = """\
+schema_version: 1
+code: TST-211
+name: Forked Omen
+type: unit
+domains: [fury]
+cost: {energy: 0}
+might: 1
+abilities:
+  - kind: triggered
+    when: {event: played, subject: self}
+    effect:
+      type: choose_one
+      options:
+        - label: strike
+          effect: {type: deal_damage, amount: 2, target: {pick: target, what: unit, where: {controller: enemy}}}
+        - label: draw
+          effect: {type: draw, amount: 1}
+"""
+
+TWO_STRIKES = """\
+schema_version: 1
+code: TST-212
+name: Twin Grudge
+type: unit
+domains: [fury]
+cost: {energy: 0}
+might: 1
+abilities:
+  - kind: triggered
+    when: {event: played, subject: self}
+    effect:
+      type: choose_one
+      options:
+        - label: strike
+          effect: {type: deal_damage, amount: 2, target: {pick: target, what: unit, where: {controller: enemy}}}
+        - label: stun
+          effect: {type: stun, target: {pick: target, what: unit, where: {controller: enemy}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def omen_catalog(tmp_path_factory: pytest.TempPathFactory) -> Catalog:
+    folder = tmp_path_factory.mktemp("trigger-modes")
+    (folder / "TST-211.yaml").write_text(FORKED_OMEN, encoding="utf-8")
+    (folder / "TST-212.yaml").write_text(TWO_STRIKES, encoding="utf-8")
+    catalog = load_catalog(extra_cards=[folder], strict=False, cache=False)
+    assert catalog.problems == []
+    return catalog
+
+
+def played(catalog: Catalog, code: str, foe: bool) -> tuple[Game, dict[str, int]]:
+    """A plays the test unit (cost 0) to base, with or without an enemy unit on the board."""
+    b = Builder(catalog)
+    unit = b.hand(0, [code])[0]
+    b.deck(0, ["OGN-175", "OGN-175"])
+    enemy = b.add(1, "OGN-175") if foe else None
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    play = next(a for a in g.legal_actions() if a["type"] == "play" and a["card"] == ids[unit])
+    g.apply(play)
+    return g, {"unit": ids[unit], **({"foe": ids[enemy]} if enemy is not None else {})}
+
+
+def test_a_choose_one_trigger_offers_its_modes_with_their_targets_as_it_goes_on_the_chain(omen_catalog: Catalog) -> None:
+    """Engine notes, playing a card, step 2: the trigger's mode is chosen with its targets when it is put
+    on the chain (the 'targets' decision, its actions carrying 'mode'); only the chosen mode happens, and
+    nothing is asked as it resolves."""
+    g, ids = played(omen_catalog, "TST-211", foe=True)
+    d = g.pending_decision()
+    assert d is not None and d.kind == "targets" and d.player == 0
+    assert "mode" in d.prompt
+    offered = g.legal_actions()
+    assert offered == [{"type": "targets", "targets": [[ids["foe"]]], "mode": [0]},
+                       {"type": "targets", "targets": [[]], "mode": [1]}]
+    assert [describe(g, a) for a in offered] == [f"strike: Shipyard Skulker #{ids['foe']}", "draw"]
+    table = encode_actions(g, 0, offered)
+    assert sorted(map(str, table.values())) == sorted(map(str, offered))  # the k-th option, each its own index
+    g.apply({"type": "targets", "targets": [[]], "mode": [1]})
+    [item] = [i for i in g.state.chain if i.kind == "trigger"]
+    assert item.mode == [1] and item.obj == ids["unit"]
+    assert any(e["t"] == "trigger" and e.get("mode") == [1] for e in g.log)
+    hand = len(g.state.players[0].hand)
+    while any(i.kind == "trigger" for i in g.state.chain):
+        g.apply({"type": "pass"})
+        d = g.pending_decision()
+        assert d is not None and d.kind == "priority"  # nothing asked on resolution
+    assert len(g.state.players[0].hand) == hand + 1
+    assert g.obj(ids["foe"]).damage == 0
+
+
+def test_a_trigger_mode_is_refused_without_its_mode_or_with_another_mode_s_targets(omen_catalog: Catalog) -> None:
+    g, ids = played(omen_catalog, "TST-211", foe=True)
+    before = g.to_json()
+    for action, words in (({"type": "targets", "targets": [[ids["foe"]]]}, "choose the mode"),
+                          ({"type": "targets", "targets": [[ids["foe"]]], "mode": [1]}, "not one of the options"),
+                          ({"type": "targets", "targets": [[]], "mode": [0]}, "not one of the options")):
+        with pytest.raises(IllegalActionError) as refused:
+            g.apply(action)  # type: ignore[arg-type]
+        assert words in str(refused.value)
+        assert g.to_json() == before
+    g.apply({"type": "targets", "targets": [[ids["foe"]]], "mode": [0]})
+    while any(i.kind == "trigger" for i in g.state.chain):
+        g.apply({"type": "pass"})
+    assert g.obj(ids["foe"]).damage == 2
+    assert len(g.state.players[0].hand) == 0
+
+
+def test_a_trigger_mode_without_a_legal_target_is_not_offered(omen_catalog: Catalog) -> None:
+    """355.4: no enemy unit, so the strike can't be chosen; the one open mode is taken without a decision."""
+    g, ids = played(omen_catalog, "TST-211", foe=False)
+    d = g.pending_decision()
+    assert d is not None and d.kind == "priority"
+    [item] = [i for i in g.state.chain if i.kind == "trigger"]
+    assert item.mode == [1] and item.targets == [[]]  # the strike's slot left empty
+
+
+def test_a_trigger_whose_every_mode_is_impossible_is_skipped_like_one_without_targets(omen_catalog: Catalog) -> None:
+    g, ids = played(omen_catalog, "TST-212", foe=False)
+    assert not any(i.kind == "trigger" for i in g.state.chain)
+    assert any(e["t"] == "trigger_skipped" and e["obj"] == ids["unit"] for e in g.log)
+
+
+def test_a_trigger_mode_decision_and_a_chosen_mode_are_saved_and_replayed(omen_catalog: Catalog) -> None:
+    g, ids = played(omen_catalog, "TST-211", foe=True)
+    loaded = Game.from_json(omen_catalog, g.to_json())
+    assert loaded.legal_actions() == g.legal_actions()
+    loaded.apply({"type": "targets", "targets": [[ids["foe"]]], "mode": [0]})
+    again = Game.from_json(omen_catalog, loaded.to_json())
+    assert again.to_json() == loaded.to_json()
+    assert [i.mode for i in again.state.chain if i.kind == "trigger"] == [[0]]

@@ -112,3 +112,16 @@ def test_names_with_commas_are_listed_unambiguously(tmp_path: Path) -> None:
           - {do: move, player: A, units: [jinx, vi], to: grove}
         """)
     assert "A moves Jinx, Demolitionist; Vi, Destructive to Grove of the God-Willow" in lines
+
+
+def test_a_choose_one_trigger_names_the_mode_chosen_as_it_went_on_the_chain(tmp_path: Path) -> None:
+    lines = _played(tmp_path, """\
+        setup:
+          A:
+            hand: [{card: UNL-177, as: ivern}]
+            runes: [OGN-214, OGN-214, OGN-214, OGN-214, OGN-214, OGN-214]
+        steps:
+          - {do: play, player: A, card: ivern, location: A.base}
+          - {do: targets, player: A, mode: Cat}
+        """)
+    assert "Ivern, Friend to All triggers (Cat)" in lines

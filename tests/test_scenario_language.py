@@ -176,12 +176,13 @@ def test_objects_at_seen_by_and_a_keyword_without_a_number_expected_absent(tmp_p
 
 def test_a_mode_step_names_a_label_the_card_has(tmp_path: Path) -> None:
     """``mode`` on a play step is a label of the card's "choose one" (engine notes, playing a card, step 2);
-    a label it doesn't have, a card without modes and a step that isn't a play or activation are told."""
+    a label it doesn't have, a card without modes and a step that isn't a play, an activation or a
+    trigger's targets are told."""
     with pytest.raises(ScenarioFailure, match=r"no mode 'heal'; the modes are: damage; kill gear"):
         _run(tmp_path, POSITION.replace("OGN-009, as: ray", "SFD-077, as: barrage").replace(
             "[OGN-007, OGN-007]", "[OGN-089, OGN-089, OGN-089, OGN-089]")
             + "  - {do: play, player: A, card: barrage, mode: heal}\n")
     with pytest.raises(ScenarioFailure, match=r'has no "choose one" modes chosen as it is played'):
         _run(tmp_path, POSITION + "  - {do: play, player: A, card: ray, targets: [[sergeant]], mode: damage}\n")
-    with pytest.raises(ScenarioFailure, match=r"'mode' goes with a play or an activate step, not move"):
+    with pytest.raises(ScenarioFailure, match=r"'mode' goes with a play, an activate or a targets step, not move"):
         _run(tmp_path, POSITION + "  - {do: move, player: A, units: [poro], to: plaza, mode: damage}\n")

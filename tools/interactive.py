@@ -112,7 +112,7 @@ def describe(g: Game, action: Mapping[str, Any]) -> str:
     if d is not None and kind in ("choose", "order", "targets"):
         wanted = action.get("value", action.get("order", action.get("targets")))
         for option in d.options:
-            if option["value"] == wanted:
+            if option["value"] == wanted and option.get("mode") == action.get("mode"):  # a trigger's modes too
                 return str(option["label"])
     return str(action)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from riftscript.core.script.catalog import Catalog
-from riftscript.core.engine.targeting import Modes, ability_modes, card_modes, target_slots
+from riftscript.core.engine.targeting import Modes, ability_modes, card_modes, target_slots, trigger_modes
 from riftscript.core.engine.state import BF0
 from riftscript.tools.render import Renderer
 
@@ -179,7 +179,7 @@ class Narrator:
         return f"  {self.who(e['player'])} activates {self.card(e['obj'])}{self.modes(e)}"
 
     def modes(self, e: Event) -> str:
-        """The modes a "choose one" play or activation chose, in words: " (return a friendly unit)"."""
+        """The modes a "choose one" play, activation or trigger chose, in words: " (return a friendly unit)"."""
         chosen = e.get("mode")
         code = self.codes.get(int(e["obj"]))
         if not chosen or code not in self.catalog.cards:
@@ -188,6 +188,9 @@ class Narrator:
         modes: Modes | None = None
         if e["t"] == "play":
             modes = card_modes(card)
+        elif e["t"] == "trigger":  # chosen as the trigger went on the chain
+            index = int(e.get("ability", -1))
+            modes = trigger_modes(card.abilities[index]) if 0 <= index < len(card.abilities) else None
         else:
             own = [a for a in card.abilities if a.kind == "activated"]
             index = int(e.get("ability", -1))
@@ -199,7 +202,7 @@ class Narrator:
     def e_trigger(self, e: Event) -> str:
         if "item" in e:
             self.triggered[int(e["item"])] = e
-        return f"    {self.card(e['obj'])} triggers"
+        return f"    {self.card(e['obj'])} triggers{self.modes(e)}"
 
     def e_resolve(self, e: Event) -> str | None:
         """A triggered ability that changed nothing says so, with the condition it acts on, if any: such

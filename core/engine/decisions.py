@@ -514,9 +514,34 @@ def _perform_order(g: "Game", player: int, action: EngineAction, order: list[int
     s.pending_triggers = ordered + rest
 
 
-def _perform_targets(g: "Game", player: int, action: EngineAction, targets: list[list[int]], d: Decision) -> None:
+def _list_targets(g: "Game", player: int, d: Decision) -> list[EngineAction]:
+    """A trigger's choices of targets; a "Choose one —" trigger's each with the modes it goes with
+    (``mode``, as play and activate actions name them: engine notes, playing a card, step 2)."""
+    return [{"type": "targets", "targets": o["value"], "mode": o["mode"]} if "mode" in o
+            else {"type": "targets", "targets": o["value"]} for o in d.options]
+
+
+def _check_targets(g: "Game", player: int, action: EngineAction, d: Decision) -> dict[str, Any]:
+    """The option the action answers: its targets and, for a "Choose one —" trigger, its modes (355)."""
+    value, mode = action.get("targets"), action.get("mode")
+    for option in d.options:
+        if offer.same(option["value"], value) and option.get("mode") == mode:
+            return option
+    if mode is None and any("mode" in o for o in d.options):
+        raise IllegalActionError(f"choose the mode with the targets: 'mode' lists the options' indexes; {d.prompt}",
+                                 "355")
+    if mode is not None and not any("mode" in o for o in d.options):
+        raise IllegalActionError(f"this trigger has no modes to choose ('mode' is for a \"choose one\"); "
+                                 f"{d.prompt}", "355")
+    raise IllegalActionError(f"{offer.short(value)}{f' with the mode(s) {mode!r}' if mode is not None else ''} "
+                             f"is not one of the options: {d.prompt}")
+
+
+def _perform_targets(g: "Game", player: int, action: EngineAction, option: dict[str, Any], d: Decision) -> None:
     group = [t for t in g.state.pending_triggers if t.controller == player]
-    group[0].targets = [list(slot) for slot in targets]
+    group[0].targets = [list(slot) for slot in option["value"]]
+    if "mode" in option:
+        group[0].mode = list(option["mode"])
 
 
 def _check_assign(g: "Game", player: int, action: EngineAction, d: Decision) -> dict[int, int]:
@@ -557,8 +582,7 @@ ACTIONS: dict[str, ActionType] = {t.name: t for t in (
                _perform_mulligan),
     ActionType("choose", _CHOICES, _listed_options("choose", "value"), _option_value("value"), _perform_choose),
     ActionType("order", ("order",), _listed_options("order", "order"), _option_value("order"), _perform_order),
-    ActionType("targets", ("targets",), _listed_options("targets", "targets"), _option_value("targets"),
-               _perform_targets),
+    ActionType("targets", ("targets",), _list_targets, _check_targets, _perform_targets),
     ActionType("assign", ("assign",), _listed_options("assign", "damage"), _check_assign, _perform_assign),
     # any player, at any time; never listed (an agent choosing uniformly would concede at random)
     ActionType("concede", ("priority", "mulligan", "order", "targets", "assign") + _CHOICES, _no_listing,

@@ -178,6 +178,7 @@ class PendingTrigger:
     lasting: int = NOWHERE  # where the ability comes from, as a number: see ``Origin``
     ordered: bool = False
     targets: list[list[int]] | None = None
+    mode: list[int] | None = None  # a "Choose one —" trigger's options, chosen with its targets (targeting.Modes)
 
     @property
     def origin(self) -> "Origin":

@@ -392,9 +392,10 @@ class KeptCandidates:
 # (the same process activates an ability), with the targets - and only the chosen modes' targets are
 # chosen; no choice may knowingly lead to an illegal action later (355.4), so a mode whose targets can't
 # be chosen is not offered.  The action names the options it chose (``mode``, their indexes), and the
-# target slots of the options not chosen stay empty.
+# target slots of the options not chosen stay empty.  A triggered ability's are chosen the same way as it is
+# put on the chain (ibid.: "choices of triggered abilities ... are made when that trigger is put on the chain").
 class Modes(NamedTuple):
-    """The modes of a spell or an activated ability whose effect is a "Choose one —": the choose_one,
+    """The modes of a spell or an ability whose effect is a "Choose one —": the choose_one,
     per option the positions (in the spell's or ability's slot list) of its 'pick: target' selections,
     and how many different options are chosen."""
 
@@ -445,12 +446,23 @@ def ability_modes(ability: Ability) -> Modes | None:
     return None if node is None else _modes(node, ability_targets(ability))
 
 
+def trigger_modes(ability: Ability) -> Modes | None:
+    """The modes of a triggered ability whose effect is a "Choose one —": chosen, with its targets, as
+    the trigger is put on the chain (engine notes, playing a card, step 2: "choices of triggered
+    abilities of a permanent are made when that trigger is put on the chain"); None for any other."""
+    node = modal_node(ability.body.get("effect")) if ability.kind == "triggered" else None
+    return None if node is None else _modes(node, ability_targets(ability))
+
+
 def item_modes(g: "Game", item: ChainItem) -> Modes | None:
-    """The modes of what a chain item resolves, when they were chosen as it was played or activated."""
+    """The modes of what a chain item resolves, when they were chosen as it was played, activated or
+    put on the chain (a trigger)."""
     if item.kind == "card":
         return card_modes(g.card(item.obj))
     if item.kind == "ability" and item.ability >= 0:
         return ability_modes(g.item_ability(item))
+    if item.kind == "trigger" and item.ability >= 0:
+        return trigger_modes(g.item_ability(item))
     return None
 
 
@@ -459,13 +471,14 @@ def modes_chosen_this_turn(g: "Game", source: int) -> set[int]:
     return {int(h.code) for h in g.state.history if h.kind == "mode" and h.obj == source}
 
 
-def mode_choices(g: "Game", player: int, source: int, modes: Modes, taken: set[int] | None = None) -> list[list[int]]:
+def mode_choices(g: "Game", player: int, source: int, modes: Modes, taken: set[int] | None = None,
+                 event: Event | None = None) -> list[list[int]]:
     """The choices of modes open now: ``count`` different options (fewer when fewer are open), each
-    option's condition holding and, for "choose one that hasn't been chosen this turn", not chosen
-    this turn nor by an earlier run of the same play (``taken``, 820); none when no option is open
-    (then the card can't be played, the ability not activated)."""
+    option's condition holding (a trigger's may read its ``event``) and, for "choose one that hasn't
+    been chosen this turn", not chosen this turn nor by an earlier run of the same play (``taken``,
+    820); none when no option is open (then the card can't be played, the ability not activated)."""
     node = modes.node
-    ctx = EffectContext(g, player, source)
+    ctx = EffectContext(g, player, source, event=event)
     open_options = [i for i, option in enumerate(node["options"]) if "if" not in option or ctx.check(option["if"])]
     if node.get("not_chosen_this_turn"):
         used = modes_chosen_this_turn(g, source) | (taken or set())
@@ -474,7 +487,8 @@ def mode_choices(g: "Game", player: int, source: int, modes: Modes, taken: set[i
     return [list(combo) for combo in itertools.combinations(open_options, size)] if size else []
 
 
-def mode_runs(g: "Game", player: int, source: int, modes: Modes, runs: int) -> list[list[list[int]]]:
+def mode_runs(g: "Game", player: int, source: int, modes: Modes, runs: int,
+              event: Event | None = None) -> list[list[list[int]]]:
     """Every sequence of choices of modes for the runs of a repeated spell (820: each run makes its own
     choices as it is played), capped; one run: each choice of ``mode_choices`` alone."""
     sequences: list[list[list[int]]] = [[]]
@@ -482,7 +496,7 @@ def mode_runs(g: "Game", player: int, source: int, modes: Modes, runs: int) -> l
         grown: list[list[list[int]]] = []
         for sequence in sequences:
             taken = {i for chunk in sequence for i in chunk}
-            grown.extend(sequence + [choice] for choice in mode_choices(g, player, source, modes, taken)
+            grown.extend(sequence + [choice] for choice in mode_choices(g, player, source, modes, taken, event)
                          if not sequence or len(choice) == len(sequence[0]))
         sequences = grown[:MAX_TARGET_COMBOS]
     return sequences
@@ -504,18 +518,18 @@ def mode_slots(slots: TargetSlots, modes: Modes, chosen: Sequence[int]) -> Targe
 
 def moded_target_options(g: "Game", player: int, source: int, slots: TargetSlots, modes: Modes | None,
                          restrict_loc: int = NOWHERE, paid: list[str] | None = None,
-                         runs: int = 1) -> list[list[list[int]]]:
+                         runs: int = 1, event: Event | None = None) -> list[list[list[int]]]:
     """``target_options`` (of ``runs`` runs of a repeated spell, 820: each run's choices, each as legal
     as the first run's would be) for each choice of modes open now, as ``ModeTargets``; without modes,
     the choices of targets themselves (``[[]]`` without slots).  A choice of modes whose targets can't
-    be chosen gives none (355.4)."""
+    be chosen gives none (355.4).  A trigger's targets and options may read its ``event``."""
     if modes is None:
-        once = target_options(g, player, source, slots, restrict_loc, paid=paid) if slots else [[]]
+        once = target_options(g, player, source, slots, restrict_loc, event, paid) if slots else [[]]
         return _combined([once] * runs)
     out: list[list[list[int]]] = []
-    for sequence in mode_runs(g, player, source, modes, runs):
+    for sequence in mode_runs(g, player, source, modes, runs, event):
         per_run: list[list[list[list[int]]]] = [
-            target_options(g, player, source, mode_slots(slots, modes, chunk), restrict_loc, paid=paid)
+            target_options(g, player, source, mode_slots(slots, modes, chunk), restrict_loc, event, paid)
             if slots else [[]] for chunk in sequence]
         chosen = [i for chunk in sequence for i in chunk]
         out.extend(ModeTargets(targets, chosen) for targets in _combined(per_run))

@@ -15,6 +15,7 @@ from . import activation, chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, Origin, PendingTrigger, is_battlefield
+from .vocabulary import ModeTargets
 
 if TYPE_CHECKING:
     from .game import Game
@@ -558,10 +559,16 @@ def put_on_chain(g: "Game") -> None:
     trigger = group[0]
     ability = g.ability_of(trigger.obj, trigger.ability, trigger.lasting)
     slots = targeting.ability_targets(ability)
+    # engine notes, playing a card, step 2: a "Choose one —" trigger's mode is chosen now, with its targets
+    modes = targeting.trigger_modes(ability)
     targets: list[list[int]] = []
-    if slots:
+    if slots or modes is not None:
         if trigger.targets is None:
-            combos = targeting.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
+            if modes is None:
+                combos = targeting.target_options(g, trigger.controller, trigger.obj, slots, event=trigger.event)
+            else:  # only the chosen modes' targets; a mode whose targets can't be chosen is not offered (355.4)
+                combos = targeting.moded_target_options(g, trigger.controller, trigger.obj, slots, modes,
+                                                        event=trigger.event)
             if layers.hook_in_play(g, "targeting_tax"):  # else no choice adds Deflect's tax
                 combos = [c for c in combos if _deflect_plan(g, trigger.controller, c, trigger.obj) is not False]
             if not combos:
@@ -569,24 +576,30 @@ def put_on_chain(g: "Game") -> None:
                 g.emit("trigger_skipped", obj=trigger.obj, reason="no legal targets")
                 return
             if len(combos) > 1:
-                s.decision = Decision("targets", trigger.controller, f"choose targets for {_label(g, trigger)}",
-                                      options=[{"label": _targets_label(g, c), "value": c} for c in combos])
+                s.decision = Decision("targets", trigger.controller, _targets_prompt(g, trigger, modes),
+                                      options=[_targets_option(g, c, modes) for c in combos])
                 return
-            trigger.targets = combos[0]
+            trigger.targets = list(combos[0])
+            if modes is not None:
+                trigger.mode = _mode_of(combos[0])
         targets = trigger.targets
         plan = _deflect_plan(g, trigger.controller, targets, trigger.obj)
         if plan:
             payment.pay(g, trigger.controller, plan)  # 809: choosing an opponent's Deflect unit costs power
     pending.remove(trigger)
+    mode = trigger.mode or []
     item = ChainItem(id=g.tick(), kind="trigger", controller=trigger.controller, obj=trigger.obj,
-                     ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting)
+                     ability=trigger.ability, targets=targets, event=trigger.event, lasting=trigger.lasting,
+                     mode=list(mode))
     if targets:
         targeting.note_chosen(g, trigger.controller, slots, targets, "ability", trigger.obj)  # 383: it chooses as it goes on
+    for index in mode:
+        g.remember("mode", trigger.controller, trigger.obj, code=str(index))  # "one that hasn't been chosen this turn"
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
     g.emit("trigger", player=trigger.controller, obj=trigger.obj, ability=trigger.ability, item=item.id,
-           targets=targets, code=s.objs[trigger.obj].code)
+           targets=targets, code=s.objs[trigger.obj].code, **({"mode": list(mode)} if mode else {}))
     s.priority = trigger.controller
     s.passes = 0
     s.needs_cleanup = True
@@ -603,6 +616,28 @@ def _deflect_plan(g: "Game", player: int, targets: list[list[int]], source: int)
 
 def _label(g: "Game", trigger: PendingTrigger) -> str:
     return f"{g.name(trigger.obj)} ({trigger.event['t']})"
+
+
+def _targets_prompt(g: "Game", trigger: PendingTrigger, modes: targeting.Modes | None) -> str:
+    if modes is None:
+        return f"choose targets for {_label(g, trigger)}"
+    return f"choose the mode{' and targets' if any(modes.slots) else ''} for {_label(g, trigger)}"
+
+
+def _targets_option(g: "Game", combo: list[list[int]], modes: targeting.Modes | None) -> dict[str, Any]:
+    """A ``targets`` decision's option: the targets (``value``) and, for a "Choose one —" trigger, the
+    modes they go with (``mode``, the options' indexes, as play and activate actions name them)."""
+    if modes is None:
+        return {"label": _targets_label(g, combo), "value": combo}
+    mode = _mode_of(combo)
+    chosen = [slot for slot in combo if slot]  # the slots of the options not chosen are empty
+    label = ", ".join(modes.label(i) for i in mode) + (f": {_targets_label(g, chosen)}" if chosen else "")
+    return {"label": label, "value": list(combo), "mode": mode}
+
+
+def _mode_of(combo: list[list[int]]) -> list[int]:
+    """The modes a listed choice of targets goes with (``targeting.moded_target_options``)."""
+    return list(combo.mode) if isinstance(combo, ModeTargets) else []
 
 
 def _targets_label(g: "Game", combo: list[list[int]]) -> str:

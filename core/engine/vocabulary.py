@@ -46,8 +46,9 @@ class Action(TypedDict, total=False):
     - move: ``units``, ``to``; hide: ``card``, ``battlefield``, and ``costs``;
     - pass, end_turn: nothing else; invite: ``teammate``; concede: ``player``;
     - mulligan: ``cards`` (to set aside); choose: ``value`` (one of the options' values); order:
-      ``order`` (the triggers' indexes); targets: ``targets``; assign: ``damage`` (an object's id
-      as a string -> the damage it is dealt).
+      ``order`` (the triggers' indexes); targets: ``targets``, and ``mode`` for a "Choose one —"
+      trigger (chosen as it is put on the chain); assign: ``damage`` (an object's id as a string ->
+      the damage it is dealt).
     """
 
     type: Required[ActionKind]

@@ -6,7 +6,7 @@ import json
 import re
 from typing import Any, cast
 
-from riftscript.core.engine import activation, layers, observe
+from riftscript.core.engine import activation, layers, observe, targeting
 from riftscript.core.script.catalog import Catalog
 from riftscript.core.errors import IllegalActionError, RiftScriptError
 from riftscript.core.engine.game import Game
@@ -89,6 +89,24 @@ def _mode_indexes(game: Game, action: dict[str, Any], wanted: Any) -> list[int]:
         oid = action.get("card", action.get("source"))
         raise ScenarioFailure(f"mode: {game.name(oid) if oid in game.state.objs else oid} has no \"choose one\" "
                               "modes chosen as it is played or activated")
+    return _label_indexes(modes, wanted)
+
+
+def _trigger_mode_indexes(game: Game, wanted: Any) -> list[int]:
+    """A targets step's ``mode``: the option indexes of the "Choose one" trigger going on the chain now."""
+    decision = game.pending_decision()
+    trigger = next((t for t in game.state.pending_triggers
+                    if decision is not None and t.controller == decision.player), None)
+    modes = None if trigger is None else targeting.trigger_modes(
+        game.ability_of(trigger.obj, trigger.ability, trigger.lasting))
+    if trigger is None or modes is None:
+        raise ScenarioFailure("mode: the trigger going on the chain has no \"choose one\" modes chosen as it is "
+                              "put on the chain")
+    return _label_indexes(modes, wanted)
+
+
+def _label_indexes(modes: targeting.Modes, wanted: Any) -> list[int]:
+    """Labels (or parts of them), or indexes, as the option indexes of the modes."""
     labels = [modes.label(i) for i in range(len(modes.node["options"]))]
     out: list[int] = []
     for one in wanted if isinstance(wanted, list) else [wanted]:
@@ -253,11 +271,15 @@ class Runner:
             elif kind == "choose":
                 action = {"type": "choose", "value": _choose_value(game, step, self.refs)}
             elif kind == "targets":
-                action = {"type": "targets", "targets": [[self.refs.any(t) for t in slot] for slot in step["targets"]]}
+                action = {"type": "targets"}
+                if "targets" in step:
+                    action["targets"] = [[self.refs.any(t) for t in slot] for slot in step["targets"]]
+                if "mode" in step:  # a "Choose one" trigger's modes, chosen with its targets
+                    action["mode"] = _trigger_mode_indexes(game, step["mode"])  # complete() fills the targets
             else:
                 action = to_action(step, self.refs)
                 if "mode" in step and kind not in ("play", "activate"):
-                    raise ScenarioFailure(f"'mode' goes with a play or an activate step, not {kind}")
+                    raise ScenarioFailure(f"'mode' goes with a play, an activate or a targets step, not {kind}")
                 if kind in ("play", "activate") and "mode" in step:
                     action["mode"] = _mode_indexes(game, action, step["mode"])
                 if kind in ("play", "activate"):
