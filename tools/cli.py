@@ -37,7 +37,7 @@ from riftscript.core.errors import Problem, RiftScriptError
 from riftscript.core.script.discovery import load_plugins
 from riftscript.core.script.schema import NAMES, Schemas, raw_schema
 from riftscript.core.script.suggest import did_you_mean
-from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION, engine_build
+from riftscript.core.version import ENGINE_VERSION, SCHEMA_VERSION
 
 DEBUG_ENV = "RIFTSCRIPT_DEBUG"
 Run = Callable[[argparse.Namespace], int]
@@ -393,6 +393,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     for name in NAMES:
         _print(f"{name + ':':<9}{folder / f'{name}.schema.json'}")
     return 0
+
+
+def engine_build() -> str:
+    """How the kernel runs here: its modules compiled to C by mypyc (a regular install, setup.py) or
+    pure Python (an editable install, or RIFTSCRIPT_COMPILE=0): what a speed report must name."""
+    from riftscript.core.engine import decisions
+
+    return "compiled with mypyc" if not decisions.__file__.endswith(".py") else "pure Python"
 
 
 def cmd_info(args: argparse.Namespace) -> int:
