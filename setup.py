@@ -36,11 +36,12 @@ FOLDERS = {"core": "core", "plugins": "plugins", "sets": "sets", "tools": "tools
 # compile (a class inheriting a built-in type: invariants.InvariantError; Match's construction through
 # __new__; a loop over an Any-typed sequence in setup); those that run once a game or less (saves,
 # builder, observe's JSON shapes, the agents' registry).
-COMPILED = [f"core/engine/{name}.py" for name in (
+ENGINE_MODULES = (
     "activation", "caches", "chain", "cleanup", "combat", "concession", "conditions", "decisions",
     "effects", "events", "game", "hide", "jsonshape", "layers", "loop", "loop_draw", "movement", "offer",
     "payment", "playing", "points", "replacement", "rng", "scoring", "selectors", "state", "targeting",
-    "trigger_index", "triggers", "turn", "verbs")]
+    "trigger_index", "triggers", "turn", "verbs")
+COMPILED = [f"core/engine/{name}.py" for name in ENGINE_MODULES]
 
 
 def _wanted() -> bool | None:
