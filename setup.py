@@ -41,7 +41,9 @@ ENGINE_MODULES = (
     "effects", "events", "game", "hide", "jsonshape", "layers", "loop", "loop_draw", "movement", "offer",
     "payment", "playing", "points", "replacement", "rng", "scoring", "selectors", "state", "targeting",
     "trigger_index", "triggers", "turn", "verbs")
-COMPILED = [f"core/engine/{name}.py" for name in ENGINE_MODULES]
+# and the agents that play without searching (the greedy agent's scoring is a third of a greedy game)
+PLUGIN_MODULES = ("policies",)
+COMPILED = [f"core/engine/{name}.py" for name in ENGINE_MODULES] + [f"plugins/{name}.py" for name in PLUGIN_MODULES]
 
 
 def _wanted() -> bool | None:

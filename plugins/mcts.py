@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from riftscript.core.engine import verbs, layers, rng
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.engine.state import NOWHERE, GameState, Obj
-from riftscript.plugins.agents import GreedyAgent, _single_or_all
+from riftscript.plugins.policies import GreedyAgent, _single_or_all
 
 if TYPE_CHECKING:
     from riftscript.core.engine.game import Game, Snapshot

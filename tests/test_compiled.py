@@ -16,27 +16,32 @@ ROOT = Path(__file__).resolve().parents[1]
 SETUP = ROOT / "setup.py"
 
 
-def _engine_modules() -> tuple[str, ...]:
+def _listed(name: str) -> tuple[str, ...]:
     for node in ast.parse(SETUP.read_text()).body:
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "ENGINE_MODULES"
-                                                for t in node.targets):
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
             value: tuple[str, ...] = ast.literal_eval(node.value)
             return value
-    raise AssertionError("setup.py lists no ENGINE_MODULES")
+    raise AssertionError(f"setup.py lists no {name}")
+
+
+def _compiled_paths() -> list[Path]:
+    return [ROOT / "core" / "engine" / f"{n}.py" for n in _listed("ENGINE_MODULES")] + [
+        ROOT / "plugins" / f"{n}.py" for n in _listed("PLUGIN_MODULES")]
 
 
 def test_every_compiled_module_exists_and_the_hot_ones_are_listed() -> None:
-    names = _engine_modules()
-    assert len(set(names)) == len(names)
-    assert [n for n in names if not (ROOT / "core" / "engine" / f"{n}.py").exists()] == []
-    assert {"game", "decisions", "loop", "layers", "payment", "playing", "effects", "state"} <= set(names)
+    paths = _compiled_paths()
+    assert len(set(paths)) == len(paths)
+    assert [p for p in paths if not p.exists()] == []
+    assert {"game", "decisions", "loop", "layers", "payment", "playing", "effects", "state"} <= set(
+        _listed("ENGINE_MODULES"))
 
 
-@pytest.mark.parametrize("name", _engine_modules())
-def test_no_compiled_module_uses_what_mypyc_refuses(name: str) -> None:
-    """A class inheriting a built-in type, ``__dict__`` (a compiled class has none) and ``__new__``
-    without ``__init__`` each stopped or broke a compiled build."""
-    path = ROOT / "core" / "engine" / f"{name}.py"
+@pytest.mark.parametrize("path", _compiled_paths(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_no_compiled_module_uses_what_mypyc_refuses(path: Path) -> None:
+    """A class inheriting a built-in type, ``__dict__`` (a compiled class has none), ``__new__``
+    without ``__init__`` and pluggy's hookimpl mark (set as an attribute of the function) each stopped
+    or broke a compiled build."""
     tree = ast.parse(path.read_text())
     builtins = {"list", "dict", "tuple", "set", "frozenset", "str", "int", "AssertionError"}
     problems: list[str] = []
@@ -49,6 +54,8 @@ def test_no_compiled_module_uses_what_mypyc_refuses(name: str) -> None:
         if isinstance(node, ast.Attribute) and (node.attr == "__dict__" or node.attr == "__new__" and isinstance(
                 node.value, ast.Name) and node.value.id in ("object", "cls")):
             problems.append(f"{path.name}:{node.lineno}: {node.attr}")
+        if isinstance(node, ast.Name) and node.id == "hookimpl":
+            problems.append(f"{path.name}:{node.lineno}: hookimpl")
     assert problems == []
 
 
