@@ -21,7 +21,7 @@ import itertools
 import operator
 import reprlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple, cast
+from typing import Any, Callable, cast, Final, Mapping, NamedTuple, TYPE_CHECKING
 
 from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
 from ..errors import IllegalActionError
@@ -567,10 +567,10 @@ def _perform_concede(g: "Game", player: int, action: EngineAction, who: int, d: 
     concession.concede(g, who, d)
 
 
-_PRIORITY = ("priority",)
+_PRIORITY: Final = ("priority",)
 _CHOICES = ("choose", "showdown", "battlefield", "turn_order")
 # In listing order: legal_actions lists the types answering the pending decision in this order.
-ACTIONS: dict[str, ActionType] = {t.name: t for t in (
+ACTIONS: Final[dict[str, ActionType]] = {t.name: t for t in (
     ActionType("play", _PRIORITY, play_actions, _check_play, _perform_play),
     ActionType("activate", _PRIORITY, activate_actions, _check_activate, _perform_activate),
     ActionType("move", _PRIORITY, move_actions, _check_move, _perform_move),
@@ -588,7 +588,7 @@ ACTIONS: dict[str, ActionType] = {t.name: t for t in (
     ActionType("concede", ("priority", "mulligan", "order", "targets", "assign") + _CHOICES, _no_listing,
                _check_concede, _perform_concede),
 )}
-BY_DECISION: dict[str, tuple[ActionType, ...]] = {}
+BY_DECISION: Final[dict[str, tuple[ActionType, ...]]] = {}
 for _type in ACTIONS.values():
     if _type.listing is not _no_listing:
         for _kind in _type.answers:

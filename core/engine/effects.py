@@ -18,7 +18,7 @@ abilities with this module's ``EffectContext``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Generic, Iterator, TypeVar
+from typing import Any, Callable, Final, Generic, Iterator, TYPE_CHECKING, TypeVar
 
 from ..errors import EngineError
 from .state import NOWHERE, ChainItem, DecisionKind, HistoryRow, Obj, is_battlefield
@@ -146,19 +146,19 @@ RefFn = Callable[["EffectContext"], list[int]]
 PlaceFn = Callable[["EffectContext", "int | None"], int]
 ZoneFn = Callable[["EffectContext", Node], list[int]]
 
-FILTERS: Table[FilterFn] = Table("filter key", ("effect#/$defs/filter/properties",),
+FILTERS: Final[Table[FilterFn]] = Table("filter key", ("effect#/$defs/filter/properties",),
                                  "criteria an object must meet (`where:`)")
-LOCATIONS: Table[LocationFn] = Table("location filter", ("effect#/$defs/filter/properties/location/enum",),
+LOCATIONS: Final[Table[LocationFn]] = Table("location filter", ("effect#/$defs/filter/properties/location/enum",),
                                      "where an object is (`where: {location: ...}`)")
-STATES: Table[StateFn] = Table("state", ("effect#/$defs/condition/allOf/*/then/properties/state/enum",),
+STATES: Final[Table[StateFn]] = Table("state", ("effect#/$defs/condition/allOf/*/then/properties/state/enum",),
                                "what `{type: is, state: ...}` asks of an object")
-STATS: Table[StatFn] = Table("stat", ("effect#/$defs/amount_expr/allOf/*/then/properties/stat/enum",),
+STATS: Final[Table[StatFn]] = Table("stat", ("effect#/$defs/amount_expr/allOf/*/then/properties/stat/enum",),
                              "numbers about a player (`{type: stat, stat: ...}`)")
-AMOUNTS: Table[AmountFn] = Table("amount type", ("effect#/$defs/amount_expr/properties/type/enum",),
+AMOUNTS: Final[Table[AmountFn]] = Table("amount type", ("effect#/$defs/amount_expr/properties/type/enum",),
                                  "computed amounts (`{type: ...}`)")
-CONDITIONS: Table[ConditionFn] = Table("condition type", ("effect#/$defs/condition/properties/type/enum",),
+CONDITIONS: Final[Table[ConditionFn]] = Table("condition type", ("effect#/$defs/condition/properties/type/enum",),
                                        "conditions (`{type: ...}`)")
-PLAYERS: Table[PlayersFn] = Table("player reference", (
+PLAYERS: Final[Table[PlayersFn]] = Table("player reference", (
     "effect#/$defs/selection/properties/whose/enum",
     "effect#/$defs/selection/properties/chooser/enum",
     "effect#/$defs/amount_expr/allOf/*/then/properties/player/enum",
@@ -167,7 +167,7 @@ PLAYERS: Table[PlayersFn] = Table("player reference", (
     "effect#/$defs/effect_node/allOf/*/then/properties/players/enum",
     "effect#/$defs/effect_node/allOf/*/then/properties/who/enum",
 ), "who a player reference names (`player:`, `chooser:`, `whose:`, `players:`, `who:`)")
-RELATIONS: Table[RelationFn] = Table("player relation", (
+RELATIONS: Final[Table[RelationFn]] = Table("player relation", (
     "effect#/$defs/filter/properties/controller/enum",
     "effect#/$defs/filter/properties/owner/enum",
     "effect#/$defs/trigger/properties/player/enum",
@@ -175,10 +175,10 @@ RELATIONS: Table[RelationFn] = Table("player relation", (
     "effect#/$defs/condition/allOf/*/then/properties/player/enum",
     "effect#/$defs/condition/allOf/*/then/properties/whose/enum",
 ), "how a player must stand to you (`controller:`, `owner:`, a trigger's `player:` and `whose_turn:`)")
-REFS: Table[RefFn] = Table("reference", ("effect#/$defs/ref/enum",), "named references (`self`, `it`, ...)")
-PLACES: Table[PlaceFn] = Table("location", ("effect#/$defs/location/anyOf/0/enum",),
+REFS: Final[Table[RefFn]] = Table("reference", ("effect#/$defs/ref/enum",), "named references (`self`, `it`, ...)")
+PLACES: Final[Table[PlaceFn]] = Table("location", ("effect#/$defs/location/anyOf/0/enum",),
                                "named destinations (`to:`, `at:`)")
-ZONES: Table[ZoneFn] = Table("zone", ("effect#/$defs/zone/enum",), "where a selection looks (`zone:`)")
+ZONES: Final[Table[ZoneFn]] = Table("zone", ("effect#/$defs/zone/enum",), "where a selection looks (`zone:`)")
 
 
 # The keys of a selection (``{pick: ..., what: ...}``), read together by ``EffectContext.resolve``,

@@ -28,7 +28,6 @@ from __future__ import annotations
 import copyreg
 import dataclasses
 import io
-import itertools
 import operator
 import pickle
 from typing import TYPE_CHECKING, Any, Callable
@@ -36,13 +35,13 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn
 from ..errors import EngineError, NeedDecision
 from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
-    obj_values
+    ObjValues, obj_from_values, obj_values
 from .trigger_index import IndexCopy
 
 if TYPE_CHECKING:
     from .game import Game
 
-Snapshot = tuple[bytes, list[int], list[tuple[Any, ...]]]
+Snapshot = tuple[bytes, list[int], list[ObjValues]]
 
 
 # ---------------------------------------------------------------------- the loop
@@ -241,7 +240,7 @@ def snapshot(g: "Game") -> Snapshot:
         pickler.dump((s, len(g.log)))
     finally:
         s.objs, s.history = objs, history
-    return buffer.getvalue(), list(objs), list(map(obj_values, objs.values()))
+    return buffer.getvalue(), list(objs), [obj_values(obj) for obj in objs.values()]
 
 
 def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place: bool = False,
@@ -258,10 +257,10 @@ def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place:
         objs: dict[int, Obj] = {}
         for oid, fields in zip(ids, values):
             obj = old.get(oid)
-            objs[oid] = obj if obj is not None and obj_values(obj) == fields else Obj(*fields)
+            objs[oid] = obj if obj is not None and obj_values(obj) == fields else obj_from_values(fields)
         state.objs = objs
     else:
-        state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
+        state.objs = {oid: obj_from_values(fields) for oid, fields in zip(ids, values)}
     g.state = state
     del g.log[log_len:]
     g.state_replaced()

@@ -18,7 +18,7 @@ import json
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, Mapping, cast
+from typing import Any, cast, Final, Mapping, TYPE_CHECKING
 
 from jsonschema import Draft202012Validator
 
@@ -46,7 +46,7 @@ def action_schema() -> dict[str, Any]:
 
 
 Shape = tuple[frozenset[str], frozenset[str], dict[str, Check]]
-_SHAPES: dict[Any, Shape] = {}
+_SHAPES: Final[dict[Any, Shape]] = {}
 
 
 def _shapes() -> dict[str, Shape]:

@@ -5,9 +5,9 @@ and behaves identically on every Python version (``random.Random`` may not).
 """
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Final, TypeVar
 
-MASK = (1 << 64) - 1
+MASK: Final = (1 << 64) - 1
 T = TypeVar("T")
 
 

@@ -10,15 +10,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import operator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Callable, Iterable, Literal, NamedTuple, get_args
+from typing import Any, Callable, Final, get_args, Iterable, Literal, NamedTuple
 
-BF0 = 10
-NOWHERE = -1
+BF0: Final = 10
+NOWHERE: Final = -1
 
-PHASES = ("awaken", "beginning", "channel", "draw", "main", "ending")
+PHASES: Final = ("awaken", "beginning", "channel", "draw", "main", "ending")
 
 
 class Zone(StrEnum):
@@ -87,8 +86,24 @@ class Obj:
 
 
 
-# An object's fields in order, read at C speed: snapshots keep objects as these tuples (Obj(*values)).
-obj_values = operator.attrgetter(*(f.name for f in dataclasses.fields(Obj)))
+# An object's fields in order: snapshots keep objects as these tuples.  Spelled out rather than read
+# with ``operator.attrgetter``: compiled, each field is a direct read of the record (attrgetter looks up
+# every name through the type, a third of a snapshot's cost); tests/test_state.py checks that the two
+# functions follow ``Obj``'s fields.
+ObjValues = tuple[int, str, int, int, str, int, bool, int, int, bool, int, bool, str, int, int, int, int, int]
+
+
+def obj_values(o: Obj) -> ObjValues:
+    """The object's fields in order (the inverse of ``obj_from_values``)."""
+    return (o.id, o.code, o.owner, o.controller, o.zone, o.loc, o.exhausted, o.damage, o.buffs, o.stunned,
+            o.attached_to, o.token, o.designation, o.timestamp, o.hidden_turn, o.moves_this_turn, o.played_turn,
+            o.prevent)
+
+
+def obj_from_values(v: ObjValues) -> Obj:
+    """The object whose fields these are (a direct call of the compiled constructor, not ``Obj(*v)``)."""
+    return Obj(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14],
+               v[15], v[16], v[17])
 
 
 @dataclass(slots=True)
@@ -333,8 +348,8 @@ def from_jsonable(data: dict[str, Any]) -> GameState:
 
 
 # The steps of a turn in order, and the phase each belongs to (core/engine/turn.py plays them)
-ORDER = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
-PHASE_OF = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
+ORDER: Final = ("awaken", "beginning", "scoring", "channel", "draw", "main", "main_end", "ending", "expiration")
+PHASE_OF: Final = {"awaken": "awaken", "beginning": "beginning", "scoring": "beginning", "channel": "channel",
             "draw": "draw", "main": "main", "main_end": "main", "ending": "ending", "expiration": "ending"}
 
 
@@ -346,8 +361,8 @@ def is_id(value: Any) -> bool:
 
 # Where the ability of a pending trigger or a chain item comes from is one number in their ``lasting``
 # field (saved games keep it so); ``Origin`` is what the number says.
-EFFECT_TEXT = -(1 << 40)  # EFFECT_TEXT - card: an attached card's effect text, acting as the unit's (435.1.e)
-STATIC_GRANT = -1000  # STATIC_GRANT - packed: a keyword's trigger given by a static ability
+EFFECT_TEXT: Final = -(1 << 40)  # EFFECT_TEXT - card: an attached card's effect text, acting as the unit's (435.1.e)
+STATIC_GRANT: Final = -1000  # STATIC_GRANT - packed: a keyword's trigger given by a static ability
 
 
 @dataclass(frozen=True, slots=True)

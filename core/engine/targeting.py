@@ -5,7 +5,7 @@ Below playing, activating and the chain, which all ask here.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Iterator, NamedTuple, Sequence
+from typing import Any, Final, Iterator, NamedTuple, Sequence, TYPE_CHECKING
 
 from . import layers, movement
 from ..errors import IllegalActionError
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-MAX_TARGET_COMBOS = 60
+MAX_TARGET_COMBOS: Final = 60
 
 
 def target_slots(card: CardDef) -> TargetSlots:
@@ -255,8 +255,8 @@ def note_chosen(g: "Game", player: int, slots: Sequence[dict[str, Any]], targets
 # ---------------------------------------------------------------------- kept candidate lists
 _KEPT_KINDS = ("unit", "gear", "permanent")
 _KEPT_KEYS = frozenset({"pick", "what", "where", "_slot", "count", "up_to"})
-_KEPT_LOCATIONS = frozenset({"any", "battlefield", "base", "here", "not_here"})
-_KEPT_RELATIONS = frozenset({"you", "yours", "friendly", "enemy", "opponent", "opponents", "not_you", "any", "each"})
+_KEPT_LOCATIONS: Final = frozenset({"any", "battlefield", "base", "here", "not_here"})
+_KEPT_RELATIONS: Final = frozenset({"you", "yours", "friendly", "enemy", "opponent", "opponents", "not_you", "any", "each"})
 _PLAIN_MIGHT_KEYS = frozenset({"type", "amount", "negative"})
 
 

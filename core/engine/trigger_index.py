@@ -31,7 +31,7 @@ And one answer worked out from ``listeners`` and kept with it: ``listening`` (se
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from . import triggers
 from .state import NOWHERE
@@ -39,7 +39,7 @@ from .state import NOWHERE
 if TYPE_CHECKING:
     from .game import Game
 
-ACTIVE_ZONES = frozenset({"board", "legend", "bfcard"})
+ACTIVE_ZONES: Final = frozenset({"board", "legend", "bfcard"})
 # the index as it was: listeners, static sources, grant sources, each object's listened events, attached
 # objects, board objects with statics, board objects with activated abilities
 IndexCopy = tuple[dict[str, dict[tuple[int, int], None]], dict[tuple[int, int], None],

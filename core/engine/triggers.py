@@ -9,7 +9,7 @@ combat the attacker's go first and the defender's last (466.2.d.1).
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable, Final, TYPE_CHECKING
 
 from . import activation, chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-PLAYER_EVENTS = ("conquer", "hold", "win_combat")  # a player's event; "I ...": a unit of theirs there
+PLAYER_EVENTS: Final = ("conquer", "hold", "win_combat")  # a player's event; "I ...": a unit of theirs there
 
 
 def dispatch(g: "Game", event: dict[str, Any]) -> None:
@@ -283,7 +283,7 @@ def _fired_this_turn(g: "Game", oid: int, index: int) -> bool:
 
 
 WhenFn = Callable[["Game", int, int, Ability, dict[str, Any], Any], bool]
-WHEN: Table[WhenFn] = Table("trigger filter", ("effect#/$defs/trigger/properties",),
+WHEN: Final[Table[WhenFn]] = Table("trigger filter", ("effect#/$defs/trigger/properties",),
                             "when a triggered ability triggers (`when:`)")
 
 
