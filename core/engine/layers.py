@@ -240,9 +240,16 @@ def has_keyword(g: "Game", oid: int, keyword: str) -> bool:
 
 
 def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
+    """The values of a hook the object has now.  Where it can't have it, its characteristics are not
+    computed: off the board, by ``_hook_possible``; on the board, a legend or a battlefield, while nothing
+    in play could bring the hook (``hook_in_play``, answered once per state)."""
     obj = g.state.objs[oid]
-    if obj.zone not in _ACTIVE and oid not in g.caches.chars_reads and not _hook_possible(g, oid, obj.code, obj.zone, hook):
-        return []
+    if oid not in g.caches.chars_reads:
+        if obj.zone not in _ACTIVE:
+            if not _hook_possible(g, oid, obj.code, obj.zone, hook):
+                return []
+        elif not hook_in_play(g, hook):
+            return []
     return chars(g, oid).hooks.get(hook, [])
 
 
