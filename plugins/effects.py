@@ -336,7 +336,11 @@ def _simple(name: str) -> Any:
         elif name == "recall":
             verbs.recall(g, targets)
         elif name == "return_to_hand":
+            there = [oid for oid in targets if g.obj(oid).zone == "board"]
             verbs.return_to_hand(g, targets, cause, ctx.controller)
+            # "If you do" after a return: a unit went back; a token counts though it stops existing in the
+            # hand (185.3.b), as a recycled token is still "the unit you recycled" (Spiritforged FAQ)
+            ctx.last["succeed"] = any(g.obj(oid).zone in ("hand", "gone") for oid in there)
         elif name == "banish":
             verbs.banish(g, targets)
             if "with" in node:

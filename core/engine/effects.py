@@ -415,6 +415,10 @@ class EffectContext:
             return
         if "among" in selector:
             pool = self.resolve(selector["among"])
+            if "zone" in selector:
+                # those of them in that zone (and, read by the zone, whose): "if it's in your banishment now"
+                looked = set(self._looked_at(selector, what))
+                pool = [oid for oid in pool if oid in looked]
             yield from [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
                         and self.matches(oid, selector.get("where"))]
             return
