@@ -14,6 +14,7 @@ from riftscript.core.errors import EngineError
 from riftscript.core.script.hookspecs import hookimpl
 from riftscript.core.script.registry import EffectType
 from riftscript.core.engine.state import NOWHERE, ChainItem, Lasting, Zone, is_battlefield
+from riftscript.core.engine.vocabulary import ModeTargets
 
 Node = dict[str, Any]
 
@@ -699,25 +700,40 @@ def play(ctx: EffectContext, node: Node) -> None:
             chain.resolve_item(g, item)
         else:
             slots = targeting.target_slots(card)
+            # engine notes, playing a card, step 2: a "Choose one —" spell's modes are chosen as it is
+            # played, with their targets only (a mode whose targets can't be chosen is not offered, 355.4)
+            modes = targeting.card_modes(card)
             targets: list[list[int]] = []
-            if slots:
-                combos = targeting.target_options(g, ctx.you, oid, slots)
+            mode: list[int] = []
+            if slots or modes is not None:
+                combos = targeting.moded_target_options(g, ctx.you, oid, slots, modes)
                 if not combos:
                     g.emit("cant_play", obj=oid, reason="no legal targets")
                     continue
-                pick = int(ctx.ask(ctx.you, f"targets for {card.name}",
-                                   [(str(c), i) for i, c in enumerate(combos)]))
-                targets = combos[pick]
+                pick = int(ctx.ask(ctx.you, f"{'mode and ' if modes is not None else ''}targets for {card.name}",
+                                   [(_choice_label(c, modes), i) for i, c in enumerate(combos)]))
+                chosen = combos[pick]
+                targets = list(chosen)
+                mode = list(chosen.mode) if isinstance(chosen, ModeTargets) else []
             g.place(oid, "chain")
             g.obj(oid).controller = ctx.you  # played by another player ("its controller may play this again")
-            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets)
+            item = ChainItem(id=g.tick(), kind="card", controller=ctx.you, obj=oid, targets=targets, mode=mode)
             if node.get("afterwards") == "recycle":
                 item.variables["_afterwards_recycle"] = 1  # "then recycle it": recycled, not trashed, once played
             g.state.chain.insert(max(0, len(g.state.chain) - 1), item)
-            g.emit("play", player=ctx.you, obj=oid, code=card.code, by="effect", targets=targets)
+            g.emit("play", player=ctx.you, obj=oid, code=card.code, by="effect", targets=targets,
+                   **playing.chose_modes(g, ctx.you, oid, mode))
     ctx.you = saved
     ctx.bindings["it"] = played  # "... If you do, attach it to me"
     ctx.last["succeed"] = bool(played)
+
+
+def _choice_label(combo: list[list[int]], modes: targeting.Modes | None) -> str:
+    """A choice of targets (the slots' object ids), and for a "Choose one —" spell the modes' labels first."""
+    if modes is None or not isinstance(combo, ModeTargets):
+        return str(combo)
+    chosen = [slot for slot in combo if slot]  # the slots of the options not chosen are empty
+    return ", ".join(modes.label(i) for i in combo.mode) + (f": {chosen}" if chosen else "")
 
 
 def _optional_costs_paid(ctx: EffectContext, oid: int, ignore: str, reduction: int) -> list[str]:
