@@ -41,9 +41,13 @@ ENGINE_MODULES = (
     "effects", "events", "game", "hide", "jsonshape", "layers", "loop", "loop_draw", "movement", "offer",
     "payment", "playing", "points", "replacement", "rng", "scoring", "selectors", "state", "targeting",
     "trigger_index", "triggers", "turn", "verbs")
+# the card definitions, whose fields the kernel reads on every step (compiled, a field is a read of the
+# record; in Python, a lookup through the class); the target-slot tuple lives apart (core/script/slots.py)
+SCRIPT_MODULES = ("cards",)
 # and the agents that play without searching (the greedy agent's scoring is a third of a greedy game)
 PLUGIN_MODULES = ("policies",)
-COMPILED = [f"core/engine/{name}.py" for name in ENGINE_MODULES] + [f"plugins/{name}.py" for name in PLUGIN_MODULES]
+COMPILED = ([f"core/engine/{name}.py" for name in ENGINE_MODULES] + [f"core/script/{name}.py" for name in SCRIPT_MODULES]
+            + [f"plugins/{name}.py" for name in PLUGIN_MODULES])
 
 
 def _wanted() -> bool | None:

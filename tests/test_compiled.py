@@ -26,6 +26,7 @@ def _listed(name: str) -> tuple[str, ...]:
 
 def _compiled_paths() -> list[Path]:
     return [ROOT / "core" / "engine" / f"{n}.py" for n in _listed("ENGINE_MODULES")] + [
+        ROOT / "core" / "script" / f"{n}.py" for n in _listed("SCRIPT_MODULES")] + [
         ROOT / "plugins" / f"{n}.py" for n in _listed("PLUGIN_MODULES")]
 
 
