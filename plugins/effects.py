@@ -589,7 +589,9 @@ def create_token(ctx: EffectContext, node: Node) -> None:
     # each_location: "you may play them to different locations" - one choice per token
     batches = [1] * count if node.get("each_location") and at is None else [count]
     made: list[int] = []
-    token = g.catalog.tokens.get(str(node["token"]).lower())
+    # the token of the maker's own set ("Mech" is Spiritforged's for its cards, Vendetta's for its own)
+    maker = g.card(ctx.source).set_code if ctx.source in g.state.objs else None
+    token = g.catalog.token(str(node["token"]), maker)
     for batch in batches:
         if at is None and token is not None and token.type != "unit":
             loc = player  # 149.2: gear is played to its controller's base
@@ -603,7 +605,7 @@ def create_token(ctx: EffectContext, node: Node) -> None:
         if loc == NOWHERE or (is_battlefield(loc) and not movement.can_enter(g, loc, player)):
             loc = player
         made += verbs.create_token(g, node["token"], player, loc, bool(node.get("ready", False)), batch,
-                                     exhausted=bool(node.get("exhausted", False)))
+                                     exhausted=bool(node.get("exhausted", False)), set_code=maker)
     ctx.bindings["it"] = made
 
 

@@ -148,3 +148,20 @@ def test_every_problem_in_every_file_in_one_strict_error(tmp_path: Path) -> None
         load_catalog(extra_cards=[tmp_path])
     assert [(Path(p.file).name, p.line, p.col, p.path) for p in info.value.problems] == [
         ("a.yaml", 7, 8, "might"), ("a.yaml", 8, 1, "colour"), ("b.yaml", 8, 12, "keywords[0]")]
+
+
+def test_a_card_makes_its_own_sets_token_whatever_the_load_order() -> None:
+    """Spiritforged and Vendetta each ship a "Mech" token: a Spiritforged card makes Spiritforged's, a Vendetta
+    card Vendetta's, whichever set was loaded first (``Catalog.tokens`` keeps the first; a set folder given
+    to pytest loads after the installed sets)."""
+    import dataclasses
+
+    cat = load_catalog()
+    assert cat.token("Mech", "SFD").code == "SFD-T-MECH"  # type: ignore[union-attr]
+    assert cat.token("mech", "VEN").code == "VEN-168"  # type: ignore[union-attr]
+    assert cat.token("Mech") is cat.tokens["mech"]
+    assert cat.token("Mech", "OGN") is cat.tokens["mech"]  # a set without one: the first installed
+    for first in ("SFD-T-MECH", "VEN-168"):
+        swapped = dataclasses.replace(cat, tokens={**cat.tokens, "mech": cat.cards[first]})
+        assert swapped.token("Mech", "SFD").code == "SFD-T-MECH"  # type: ignore[union-attr]
+        assert swapped.token("Mech", "VEN").code == "VEN-168"  # type: ignore[union-attr]

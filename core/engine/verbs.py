@@ -595,10 +595,11 @@ def empty_pools(g: "Game") -> None:
 
 # ---------------------------------------------------------------------- tokens, control, chain
 def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, count: int,
-                 exhausted: bool = False) -> list[int]:
+                 exhausted: bool = False, set_code: str | None = None) -> list[int]:
     """Play tokens (180): each is played as it enters the board, so its "when you play me" abilities
-    trigger (Weaponmaster on a Sand Soldier); tokens aren't cards (185), so no "cards played" count sees them."""
-    card = g.catalog.tokens.get(name.lower())
+    trigger (Weaponmaster on a Sand Soldier); tokens aren't cards (185), so no "cards played" count sees them.
+    ``set_code``: the set of the card making them, whose own token of that name it is (``Catalog.token``)."""
+    card = g.catalog.token(name, set_code)
     if card is None:
         from ..errors import EngineError
 

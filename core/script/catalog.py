@@ -78,6 +78,25 @@ class Catalog:
     schemas: Schemas | None = None
     files: int = 0
     skipped: dict[str, SkippedSet] = field(default_factory=dict)
+    # (set code, token name) -> the set's own token of that name, worked out on the first ``token`` call
+    # from ``cards`` (not a constructor argument, so ``dataclasses.replace`` starts it afresh)
+    _set_tokens: dict[tuple[str, str], CardDef] | None = field(default=None, init=False, repr=False, compare=False)
+
+    def token(self, name: str, set_code: str | None = None) -> CardDef | None:
+        """The token with this name (case-insensitive): the set's own when ``set_code`` names a set that
+        has one - a card makes its own set's token, so two sets may each ship a "Mech" - else the first
+        installed (``tokens``), or None."""
+        key = name.lower()
+        if set_code is not None:
+            if self._set_tokens is None:
+                self._set_tokens = {}
+                for card in self.cards.values():
+                    if card.token:
+                        self._set_tokens.setdefault((card.set_code, card.name.lower()), card)
+            own = self._set_tokens.get((set_code, key))
+            if own is not None:
+                return own
+        return self.tokens.get(key)
 
     def all_problems(self) -> list[Problem]:
         """The problems of everything loaded and of the set plugins left out."""
