@@ -788,7 +788,7 @@ def attach(ctx: EffectContext, node: Node) -> None:
         return  # 818.1.b: attach to a unit on the board
     if "equip_cost" in node and not _pay_equip_cost(ctx, eq, int(node["equip_cost"].get("less_power", 0))):
         return  # 821: Weaponmaster attaches only by paying the Equip cost (less one power of any domain)
-    verbs.attach(g, eq, unit)  # 435.1.c: not a move; it goes to the unit's location
+    verbs.attach(g, eq, unit, ctx.controller)  # 435.1.c: not a move; it goes to the unit's location
 
 
 def turn_into_copy(ctx: EffectContext, node: Node) -> None:

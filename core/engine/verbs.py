@@ -194,17 +194,21 @@ def end_copy(g: "Game", lasting: "Lasting") -> None:
     _cleanup(g)
 
 
-def attach(g: "Game", eq: int, unit: int) -> None:
+def attach(g: "Game", eq: int, unit: int, player: int = NOWHERE) -> None:
     """435.1.c-e: the card goes to the unit's location (not a move) and attaches to it;
-    its rules text goes inactive (718.2) and its effect text becomes the unit's (150.2, 435.1.e)."""
+    its rules text goes inactive (718.2) and its effect text becomes the unit's (150.2, 435.1.e).
+    ``player``: who attaches it (the controller of the spell or ability doing it; by default the
+    Equipment's controller): "when you attach an Equipment to me" is theirs, not an opponent's
+    Angle Shot attaching your Equipment."""
     if g.obj(eq).attached_to != NOWHERE:
         detach(g, eq)  # attached to one unit at a time (Core Rules, attachment)
     obj = g.obj(eq)
     obj.attached_to = unit
     g.place(eq, "board", g.obj(unit).loc)  # re-indexes its abilities as attached
-    g.emit("attach", obj=eq, unit=unit, player=obj.controller)
-    g.remember("attach", obj.controller, eq, loc=unit)  # "if this was attached to me this turn"
-    g.emit("equipped", obj=unit, source=eq, player=obj.controller)  # "When you attach an Equipment to me"
+    who = obj.controller if player == NOWHERE else player
+    g.emit("attach", obj=eq, unit=unit, player=who)
+    g.remember("attach", who, eq, loc=unit)  # "if this was attached to me this turn"
+    g.emit("equipped", obj=unit, source=eq, player=who)  # "When you attach an Equipment to me"
     g.state.needs_cleanup = True
 
 
