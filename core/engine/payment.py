@@ -226,18 +226,20 @@ def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, 
         return Cost(max(0, card.energy), list(facts.power), {})  # its printed cost: nothing can change it
     energy = card.energy
     power = list(facts.power)
+    used: list[int] = []  # limited effects the play uses up (Lasting ids)
     if g.obj(oid).zone == "trash":
         instead = play_from_cost(g, player, oid)  # "play me from your trash for {3}{Fury}"
         if instead is not None:
             energy = int(instead.get("energy", 0))
             power = [symbol(s, card.domains) for s in instead.get("power", [])]
+            used = list(instead.get("_use_lasting", []))
     if hidden or ignore == "all":
         energy, power = 0, []
     elif ignore == "energy":
         energy = 0
     extra_energy = 0
     extra_power: list[frozenset[str]] = []
-    other: dict[str, Any] = {}
+    other: dict[str, Any] = {"_use_lasting": used} if used else {}
     reduce_energy = reduction
     for ability in additional_costs(g, oid):
         name = ability.body["name"]
@@ -676,7 +678,8 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
                 and lasting.controller == player:
             for mod in lasting.body["modifiers"]:
                 if mod["type"] == "play_from" and mod["zone"] == obj.zone:
-                    return dict(mod["cost"])
+                    # a limited one ("uses: 1": Death from Below's replay) is used up by the play it allows
+                    return {**mod["cost"], "_use_lasting": [lasting.id]} if lasting.uses > 0 else dict(mod["cost"])
     for mod, _ in layers.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
         if mod["zone"] == obj.zone:
             return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
