@@ -346,6 +346,24 @@ def test_round_trip_before_every_action_continues_identically(seed: int) -> None
         assert copy.to_json() == g.to_json(), f"diverged after {action}"
 
 
+def test_the_written_out_object_constructor_follows_the_fields() -> None:
+    """``Obj.__init__`` is written out (a compiled constructor): its parameters are the dataclass's fields, in
+    order and with their defaults, so a field added to one and not the other fails here."""
+    import dataclasses
+    import inspect
+
+    from riftscript.core.engine.state import Obj
+
+    try:
+        params = list(inspect.signature(Obj.__init__).parameters.values())[1:]
+    except ValueError:
+        pytest.skip("a compiled constructor has no signature to read")
+    fields = dataclasses.fields(Obj)
+    assert [p.name for p in params] == [f.name for f in fields]
+    assert [p.default for p in params] == [
+        inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
+
+
 def test_snapshot_keeps_every_object_field() -> None:
     """Snapshots keep objects as tuples of their fields: a field they missed would be lost on a replay."""
     import dataclasses

@@ -84,6 +84,32 @@ class Obj:
     played_turn: int = -1
     prevent: int = 0
 
+    def __init__(self, id: int, code: str, owner: int, controller: int, zone: str, loc: int = NOWHERE,
+                 exhausted: bool = False, damage: int = 0, buffs: int = 0, stunned: bool = False,
+                 attached_to: int = NOWHERE, token: bool = False, designation: str = "", timestamp: int = 0,
+                 hidden_turn: int = -1, moves_this_turn: int = 0, played_turn: int = -1, prevent: int = 0) -> None:
+        # Written out (the dataclass keeps it): compiled, a direct constructor; the one dataclasses
+        # generates is Python, and a restore or a game copy makes every object anew through it.
+        # tests/test_api.py checks every field survives a snapshot.
+        self.id = id
+        self.code = code
+        self.owner = owner
+        self.controller = controller
+        self.zone = zone
+        self.loc = loc
+        self.exhausted = exhausted
+        self.damage = damage
+        self.buffs = buffs
+        self.stunned = stunned
+        self.attached_to = attached_to
+        self.token = token
+        self.designation = designation
+        self.timestamp = timestamp
+        self.hidden_turn = hidden_turn
+        self.moves_this_turn = moves_this_turn
+        self.played_turn = played_turn
+        self.prevent = prevent
+
 
 
 # An object's fields in order: snapshots keep objects as these tuples.  Spelled out rather than read
