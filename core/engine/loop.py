@@ -28,6 +28,7 @@ from __future__ import annotations
 import copyreg
 import dataclasses
 import io
+import itertools
 import operator
 import pickle
 from typing import TYPE_CHECKING, Any, Callable
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn
 from ..errors import EngineError, NeedDecision
 from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
-    ObjValues, obj_from_values, obj_values
+    COMPILED, ObjValues, obj_from_values, obj_values
 from .trigger_index import IndexCopy
 
 if TYPE_CHECKING:
@@ -266,8 +267,10 @@ def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place:
             obj = old.get(oid)
             objs[oid] = obj if obj is not None and obj_values(obj) == fields else obj_from_values(fields)
         state.objs = objs
-    else:
+    elif COMPILED:
         state.objs = {oid: obj_from_values(fields) for oid, fields in zip(ids, values)}
+    else:  # pure Python: every object made in C (state.py, ``COMPILED``)
+        state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
     g.state = state
     del g.log[log_len:]
     g.state_replaced()
