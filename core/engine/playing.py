@@ -10,6 +10,7 @@ illegal play raises IllegalActionError with the state untouched.
 """
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -557,8 +558,16 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     bound = _next_card_grants(g, player, oid)
     g.place(oid, "chain")
     for lasting in bound:
-        lasting.affects = [oid]  # "give the next spell you play [Repeat]": this one keeps it, no other gets it
-        g.lasting_changed()
+        # "give the next spell you play [Repeat]": this one keeps it, no other gets it.  With uses left
+        # after this one ("the next two spells"), this card keeps a copy bound to it and the effect
+        # goes on for the next ones, one use fewer
+        if lasting.uses > 1:
+            s.lasting.append(dataclasses.replace(lasting, id=g.tick(), affects=[oid], uses=1,
+                                                 body=dict(lasting.body)))
+            g.spend_use(lasting)
+        else:
+            lasting.affects = [oid]
+            g.lasting_changed()
     item = ChainItem(id=g.tick(), kind="card", controller=player, obj=oid, targets=check.targets,
                      paid=check.paid, location=check.location, from_hidden=check.from_hidden, mode=list(check.mode))
     s.chain.append(item)
