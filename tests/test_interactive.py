@@ -72,3 +72,39 @@ def test_every_listed_action_reads_as_words(mode: str, decks: list[str]) -> None
         assert d is not None
         g.apply(bots[d.player].choose(g, legal))
     assert {"play", "activate", "move", "pass", "end_turn", "mulligan"} <= kinds
+
+
+def test_a_player_decides_seeing_the_cards_the_step_showed_them_and_only_those() -> None:
+    """Promising Future (OGN-115): each player looks at their top 5 and chooses one.  The look happens
+    inside the step that asks, whose events enter the log only after the answers; the question
+    itself carries what the asked player saw (core/engine/loop.py, ``shown_before``): for the
+    terminal, the browser view and the observation.  The other player's look stays private."""
+    from riftscript.core.engine.builder import Builder
+    from riftscript.tools.interactive import shown_lines
+
+    catalog = load_catalog()
+    b = Builder(catalog)
+    future = b.hand(0, ["OGN-115"])[0]
+    b.runes(0, ["OGN-089"] * 6)
+    b.deck(0, ["OGN-088", "OGN-175", "OGN-175", "OGN-175", "OGN-175", "OGN-096"])
+    b.deck(1, ["OGN-142", "OGN-096", "OGN-096", "OGN-096", "OGN-096", "OGN-175"])
+    b.at_turn(0, "main")
+    g, ids = b.build()
+    g.apply(next(a for a in g.legal_actions() if a["type"] == "play" and a["card"] == ids[future]))
+    while g.pending_decision().kind == "priority":  # type: ignore[union-attr]
+        g.apply(next(a for a in g.legal_actions() if a["type"] == "pass"))
+    assert g.pending_decision().player == 0  # type: ignore[union-attr]
+    names = [catalog.cards[c].name for c in ("OGN-088", "OGN-175")]
+    assert shown_lines(g, 0) == [f"You look at your cards: {names[0]}, {', '.join([names[1]] * 4)}"]
+    assert shown_lines(g, 1) == []
+    from riftscript.tools.web import board
+    assert board.seat_view(g, 0, board.Texts(), catalog)["shown"] == shown_lines(g, 0)  # the browser's page
+    assert board.seat_view(g, 1, board.Texts(), catalog)["shown"] == []
+    assert [s["cards"] for s in g.observation(0)["decision"]["shown"]] == [["OGN-088"]] + [["OGN-175"]] * 4
+    assert g.observation(1)["decision"]["shown"] == []
+    g.apply(g.legal_actions()[0])
+    decision = g.pending_decision()
+    assert decision is not None and decision.player == 1
+    seen = [code for s in g.observation(1)["decision"]["shown"] for code in s["cards"]]
+    assert seen == ["OGN-142"] + ["OGN-096"] * 4  # B's own five, none of A's
+    assert [s["cards"] for s in g.observation(0)["decision"]["shown"]] == []

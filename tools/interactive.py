@@ -74,6 +74,28 @@ def narration(g: Game, viewer: int, start: int) -> list[str]:
     return [text for text in map(narrator.line, g.log[start:]) if text is not None]
 
 
+def shown_lines(g: Game, viewer: int) -> list[str]:
+    """What the step now asking the viewer showed them first (``loop.shown_before``): a revealed hand,
+    revealed cards, the cards they look at.  Those events enter the play-by-play only once the step
+    finishes, after the answer, so the question carries them."""
+    d = g.state.decision
+    if d is None or d.player != viewer:
+        return []
+    lines: list[str] = []
+    for seen in d.context.get("shown", []):
+        names = ", ".join(g.defs[code].name for code in seen["cards"])
+        whose = "your" if seen["player"] == viewer else f"{g.state.players[seen['player']].name}'s"
+        if seen["t"] == "reveal_hand":
+            lines.append(f"{whose[0].upper()}{whose[1:]} hand is revealed: {names}")
+        elif seen["t"] == "reveal":
+            lines.append(f"Revealed: {names}")
+        elif lines and lines[-1].startswith(f"You look at {whose} cards: "):
+            lines[-1] += f", {names}"
+        else:
+            lines.append(f"You look at {whose} cards: {names}")
+    return lines
+
+
 def describe(g: Game, action: Mapping[str, Any]) -> str:
     """An action in plain words, as a player would say it."""
     kind = action.get("type")
@@ -155,7 +177,7 @@ def play_interactive(game: Game | Match, seat: int, agents: list[Agent], read: T
         for line in narration(g, seat, shown):
             print(line, file=out)
         shown = len(g.log)
-        print("", *status(g, seat), f"You decide: {d.prompt}", sep="\n", file=out)
+        print("", *status(g, seat), *shown_lines(g, seat), f"You decide: {d.prompt}", sep="\n", file=out)
         for n, action in enumerate(legal, 1):
             print(f"  {n:>3}. {describe(g, action)}", file=out)
         while True:

@@ -169,11 +169,15 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
     """
     snap = snapshot(g)
     index, edits = g.index.copy(), g.index.edits
+    since = len(g.log)
     g.answer_pos = 0
     try:
         step()
     except NeedDecision as need:
         answers = list(g.state.answers)
+        shown = shown_before(g, since, need.decision.player)
+        if shown:
+            need.decision.context["shown"] = shown
         # an index nothing edited since the snapshot is the snapshot's: kept, with the statics' answers
         restore(g, snap, index, in_place=True, index_kept=g.index.edits == edits)
         g.state.answers = answers
@@ -181,6 +185,30 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
         g.state.decision = need.decision
         return
     g.state.answers = []
+
+
+# What a step shows a player before it asks them (events rewound with the step, so kept with the question)
+_SHOWING = frozenset({"reveal_hand", "reveal", "looked_at"})
+
+
+def shown_before(g: "Game", since: int, player: int) -> list[dict[str, Any]]:
+    """The cards the step being rewound revealed, and those it let ``player`` look at, from log
+    position ``since``: the player decides knowing them ("reveal their hand, choose a unit from it":
+    Bone Skewer; "look at the top three, draw one").  Their events are rewound with the step and
+    logged once it is replayed, so the decision keeps them, as codes (an id would tell a hidden
+    card: core/engine/observe.py); a card another player looked at is not among them."""
+    shown: list[dict[str, Any]] = []
+    for event in g.log[since:]:
+        kind = event["t"]
+        if kind not in _SHOWING:
+            continue
+        if kind == "reveal_hand":
+            shown.append({"t": kind, "player": event["player"], "cards": list(event["cards"])})
+        elif kind == "reveal":
+            shown.append({"t": kind, "player": event["player"], "cards": [event["code"]]})
+        elif event["player"] == player:
+            shown.append({"t": kind, "player": event["owner"], "cards": [g.state.objs[event["obj"]].code]})
+    return shown
 
 
 def asked_unguarded(need: NeedDecision) -> EngineError:

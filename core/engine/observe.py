@@ -72,7 +72,9 @@ def observation(g: "Game", viewer: int) -> dict[str, Any]:
                                                        "attacker": s.showdown.attacker,
                                                        "defender": s.showdown.defender, "focus": s.showdown.focus},
         "decision": None if d is None else {"kind": d.kind, "player": d.player, "prompt": d.prompt,
-                                            "options": d.options if d.player == viewer else len(d.options)},
+                                            "options": d.options if d.player == viewer else len(d.options),
+                                            # what the step revealed, or let the decider look at, before asking
+                                            "shown": d.context.get("shown", []) if d.player == viewer else []},
         "winners": s.winners,
         "at_battlefield": {c: is_battlefield(g.obj(c).loc) for bf in s.battlefields for c in bf.here},
     }

@@ -654,6 +654,10 @@ class Runner:
             if "options" in wanted and [str(o["label"]) for o in d.options] != wanted["options"]:
                 raise ScenarioFailure(f"expected the options {wanted['options']}, got "
                                       f"{[str(o['label']) for o in d.options]}")
+            if "shown" in wanted:
+                shown = [code for seen in d.context.get("shown", []) for code in seen["cards"]]
+                if shown != wanted["shown"]:
+                    raise ScenarioFailure(f"expected the decision to show the cards {wanted['shown']}, it shows {shown}")
         elif key == "legal":
             actions = game.legal_actions()
             for pattern in wanted.get("contains", []):

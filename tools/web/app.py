@@ -263,7 +263,7 @@ class WebApp:
         except NotFound:
             return JSONResponse({"error": "no such game"}, 404)
         return JSONResponse({"moves": view["moves"], "over": view["over"], "mine": view["mine"],
-                             "prompt": view["prompt"], "waiting_for": view["waiting_for"],
+                             "prompt": view["prompt"], "shown": view["shown"], "waiting_for": view["waiting_for"],
                              "winners": view["obs"]["winners"], "outcome": view["outcome"],
                              "actions": _labels(view["groups"])})
 

@@ -16,7 +16,7 @@ from riftscript.core.engine.decisions import is_resource_action
 from riftscript.core.engine.game import Game
 from riftscript.core.engine.match import Match
 from riftscript.core.engine.vocabulary import Action
-from riftscript.tools.interactive import describe
+from riftscript.tools.interactive import describe, shown_lines
 from riftscript.tools.play import match_summary, summary
 from riftscript.tools.playbyplay import render
 from riftscript.tools.render import render_lines
@@ -135,6 +135,7 @@ def seat_view(game: Game | Match, seat: int | None, texts: Texts, catalog: Catal
         "mine": mine,
         "waiting_for": names[decision.player] if decision is not None else "",
         "prompt": decision.prompt if mine and decision is not None else "",
+        "shown": shown_lines(g, seat) if mine and seat is not None else [],
         "groups": action_groups(g, game.legal_actions()) if mine and legal else [],
         "narration": lines[-NARRATION_LINES:],
         "narration_cut": max(0, len(lines) - NARRATION_LINES),
