@@ -216,6 +216,16 @@ def _c_did(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return bool(ctx.last.get(cond["what"], False))
 
 
+@CONDITIONS.register("same", fields=("left", "right"))
+def _c_same(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
+    """Both selectors name the same objects, at least one: a trigger of effect text on "an Equipment
+    is attached to me" that is about this Equipment only (Shady Spectacles: event_source, this_card)."""
+    saved = dict(ctx.bindings)
+    left, right = ctx.resolve(cond["left"]), ctx.resolve(cond["right"])
+    ctx.bindings = saved
+    return bool(left) and set(left) == set(right)
+
+
 @CONDITIONS.register("paid", fields=("cost",))
 def _c_paid(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     if ctx.item is not None and cond["cost"] in ctx.item.paid:

@@ -263,6 +263,11 @@ def condition(self: Renderer, ctx: Ctx, cond: Node) -> str:
         return "a showdown is under way"
     if kind == "attached_this_turn":
         return f"this was attached to {ctx.self_obj} this turn"
+    if kind == "same":
+        right = self.subject(ctx, cond.get("right")).text
+        if cond.get("left") == "event_source":  # what the event is about: "When an Equipment ..., if it's X"
+            return f"it's {right}"
+        return f"{self.subject(ctx, cond.get('left')).text} is {right}"
     if kind == "first_time":
         return f"this is the first time this turn ({self.event_name(cond.get('event'))})"
     return mark(f"condition type {kind!r}")
