@@ -10,7 +10,7 @@
 3. **Invariants**: the mode and every card code are installed; every object id named anywhere
    exists; each card is in exactly one zone, and its zone, owner and location agree with the lists
    holding it (core/engine/invariants.py); seats, the turn order and the decision name players of the
-   game; the log's events are numbered one by one up to the state's count, and the setup event
+   game, and the cards a decision shows its player are installed cards; the log's events are numbered one by one up to the state's count, and the setup event
    names the state's mode and seed.
 4. **The log**: a game started by ``Game.new`` (or a match by ``Match.new``) is replayed from its
    setup - the decks are read back from the objects, in the order setup made them - applying the
@@ -224,6 +224,13 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
     decision = state["decision"]
     if decision is not None and decision["player"] >= seats:
         raise _fail(here + ("decision", "player"), f"{decision['player']} is not a seat of this game")
+    for j, seen in enumerate(decision["context"].get("shown", []) if decision is not None else []):
+        where = here + ("decision", "context", "shown", j)
+        if seen["player"] >= seats:
+            raise _fail(where + ("player",), f"{seen['player']} is not a seat of this game")
+        for k, code in enumerate(seen["cards"]):
+            if code not in catalog.cards:
+                raise _fail(where + ("cards", k), f"unknown card code {code!r}")
     if (decision is None) != (state["winners"] is not None):
         raise _fail(here + ("decision",), "a game that is not over waits for a decision" if decision is None
                     else "a game that is over waits for no decision")
