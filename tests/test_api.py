@@ -220,6 +220,16 @@ def _swap_hidden(text: str, player: int) -> str:
     objs[str(hand[0])]["zone"] = "hand"
     objs[str(deck[other])]["zone"] = "main_deck"
     deck.reverse()
+    decision = data["state"]["decision"]
+    if decision is not None and decision["kind"] == "mulligan" and decision["player"] == player:
+        # their mulligan question lists their hand: asked again of the edited hand, as the game would (a
+        # save whose question doesn't fit its state is refused: saves.check_question)
+        from riftscript.core.engine.state import from_jsonable
+        game = Game(cat(), from_jsonable(json.loads(json.dumps(data["state"]))), data["log"])
+        game.state.decision = None
+        game.state.tasks.append(["mulligan", player])
+        game.run()
+        return game.to_json()
     return json.dumps(data, sort_keys=True)
 
 

@@ -448,3 +448,23 @@ def test_the_cards_a_question_shows_are_checked_when_a_save_is_read(edit: Any, p
     edit(doc["state"]["decision"]["context"]["shown"])
     err = refused(json.dumps(doc))
     assert err.path.startswith(path) and problem in err.problem, (err.path, err.problem)
+
+
+@pytest.mark.parametrize("edit", [
+    pytest.param(lambda d: d["options"][0].__setitem__("value", 99999), id="an answer the step has not"),
+    pytest.param(lambda d: d.__setitem__("player", 1), id="the other player answers"),
+    pytest.param(lambda d: d.__setitem__("kind", "assign"), id="another kind"),
+    pytest.param(lambda d: d.__setitem__("options", []), id="no options"),
+    pytest.param(lambda d: (d.__setitem__("kind", "priority"), d.__setitem__("options", [])), id="priority instead"),
+    pytest.param(lambda d: d.__setitem__("prompt", "choose anything"), id="another prompt"),
+])
+def test_a_built_position_s_question_must_be_the_one_it_poses(edit: Any) -> None:
+    """A position with no log to replay (Builder's) is checked by its invariants; its pending question, which
+    no invariant covers, must be the one the state poses (saves.check_question).  Edited, it would list
+    actions that ``apply`` refuses, or let the wrong player answer: refused at state.decision."""
+    g = _looking_position()
+    doc = json.loads(g.to_json())
+    edit(doc["state"]["decision"])
+    err = refused(json.dumps(doc))
+    assert err.path == "state.decision" and "is not the question this position poses" in err.problem
+    assert "choose for seat 0" in err.problem  # says what it poses

@@ -15,7 +15,8 @@
 4. **The log**: a game started by ``Game.new`` (or a match by ``Match.new``) is replayed from its
    setup - the decks are read back from the objects, in the order setup made them - applying the
    logged actions; the replay must give the document exactly, or the log "does not match".  A
-   position made with ``Builder`` has no setup to replay and is checked by steps 1-3.
+   position made with ``Builder`` has no setup to replay: its pending question must be the one its
+   state poses (``check_question``: the loop, run again without it, asks the same and changes nothing).
 """
 from __future__ import annotations
 
@@ -286,7 +287,35 @@ def game_from_data(cls: type["Game"], catalog: "Catalog", data: Any, replay: boo
     check_zones(game, at)
     if replay and replayable(data["log"]):
         compare(replay_game(cls, catalog, data, at), data, at)
+    elif game.state.decision is not None:
+        check_question(game, at)
     return game
+
+
+def check_question(game: "Game", at: jsonshape.Path = ()) -> None:
+    """A position with no log to replay (Builder's): its pending question must be the one its state
+    poses.  The loop, run again on a copy without the question, must ask the same (the player, the
+    kind, the options and what they carry) and change nothing else; else a crafted question would
+    list actions that ``apply`` then refuses, or let another player answer."""
+    asked = game.state.decision
+    assert asked is not None
+    if asked.kind in ("battlefield", "turn_order"):
+        return  # a match's setup asks these, from tasks whose arguments the question doesn't keep: load_match replays
+    saved = game.to_json()
+    probe = game.copy()
+    probe.state.decision = None
+    if asked.kind == "mulligan":
+        probe.state.tasks.append(["mulligan", asked.player])  # the task that asked was used up as it asked
+    try:
+        probe.run()
+    except (LookupError, TypeError, ValueError, AttributeError, RiftScriptError) as err:
+        raise _fail(at + ("state", "decision"), f"the position poses no question ({err})") from None
+    posed = probe.state.decision
+    if posed != asked:
+        wanted = "none" if posed is None else f"{posed.kind} for seat {posed.player} ({posed.prompt!r})"
+        raise _fail(at + ("state", "decision"), f"is not the question this position poses; it poses {wanted}")
+    if probe.to_json() != saved:
+        raise _fail(at + ("state",), "the position is not one the game waits in: running it on changes it")
 
 
 def replayable(log: list[dict[str, Any]]) -> bool:
