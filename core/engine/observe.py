@@ -2,7 +2,8 @@
 
 Hands and decks of other players show only their sizes; facedown cards show as hidden to
 everyone but their controller (and a player an effect lets look at them, ``show_facedown``); deck
-order is never shown.
+order is never shown.  A pending question's options, and the cards its step showed first (revealed,
+or looked at by the one asked: ``loop.shown_before``, as codes), go to the player asked only.
 
 An object the viewer can't see is never shown by its id (ids follow the decklist order, so an id
 would tell which card it is): where one must be named - a facedown card in an observation, a
