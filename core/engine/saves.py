@@ -10,13 +10,14 @@
 3. **Invariants**: the mode and every card code are installed; every object id named anywhere
    exists; each card is in exactly one zone, and its zone, owner and location agree with the lists
    holding it (core/engine/invariants.py); seats, the turn order and the decision name players of the
-   game, and the cards a decision shows its player are installed cards; the log's events are numbered one by one up to the state's count, and the setup event
-   names the state's mode and seed.
+   game, and the cards a decision shows its player are installed cards; the log's events are numbered
+   one by one up to the state's count, and the setup event names the state's mode and seed.
 4. **The log**: a game started by ``Game.new`` (or a match by ``Match.new``) is replayed from its
    setup - the decks are read back from the objects, in the order setup made them - applying the
    logged actions; the replay must give the document exactly, or the log "does not match".  A
-   position made with ``Builder`` has no setup to replay: its pending question must be the one its
-   state poses (``check_question``: the loop, run again without it, asks the same and changes nothing).
+   position made with ``Builder`` has no setup to replay (and ``replay=False`` skips it): then its
+   pending question must be the one its state poses (``check_question``: the loop, run again without
+   it, asks the same and changes nothing).
 """
 from __future__ import annotations
 
