@@ -13,6 +13,8 @@ from riftscript.core.engine.game import Game
 from riftscript.plugins.agents import RandomAgent
 from riftscript.tools.interactive import cmd_play, describe
 
+from positions import promising_future_choice
+
 
 def play(answers: str, **options: object) -> str:
     args = argparse.Namespace(mode="duel", decks=None, seat=1, agent="greedy", seed=3)
@@ -79,20 +81,10 @@ def test_a_player_decides_seeing_the_cards_the_step_showed_them_and_only_those()
     inside the step that asks, whose events enter the log only after the answers; the question
     itself carries what the asked player saw (core/engine/loop.py, ``shown_before``): for the
     terminal, the browser view and the observation.  The other player's look stays private."""
-    from riftscript.core.engine.builder import Builder
     from riftscript.tools.interactive import shown_lines
 
     catalog = load_catalog()
-    b = Builder(catalog)
-    future = b.hand(0, ["OGN-115"])[0]
-    b.runes(0, ["OGN-089"] * 6)
-    b.deck(0, ["OGN-088", "OGN-175", "OGN-175", "OGN-175", "OGN-175", "OGN-096"])
-    b.deck(1, ["OGN-142", "OGN-096", "OGN-096", "OGN-096", "OGN-096", "OGN-175"])
-    b.at_turn(0, "main")
-    g, ids = b.build()
-    g.apply(next(a for a in g.legal_actions() if a["type"] == "play" and a["card"] == ids[future]))
-    while g.pending_decision().kind == "priority":  # type: ignore[union-attr]
-        g.apply(next(a for a in g.legal_actions() if a["type"] == "pass"))
+    g = promising_future_choice(catalog)
     assert g.pending_decision().player == 0  # type: ignore[union-attr]
     names = [catalog.cards[c].name for c in ("OGN-088", "OGN-175")]
     assert shown_lines(g, 0) == [f"You look at your cards: {names[0]}, {', '.join([names[1]] * 4)}"]

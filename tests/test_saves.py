@@ -24,6 +24,8 @@ from riftscript.core.engine.state import Battlefield, ChainItem, Decision, GameS
     Showdown
 from riftscript.plugins.agents import RandomAgent
 
+from positions import promising_future_choice
+
 DECKS = ["Annie Starter Deck", "Garen Starter Deck", "Lee Sin Champion Deck", "Jinx Champion Deck"]
 MODES = {"duel": 2, "skirmish": 3, "war": 4, "magma-chamber": 4}
 
@@ -415,22 +417,6 @@ def test_mutated_saves_long_run() -> None:
     assert counts["tried"] == sum(count for _, _, count in cases)
 
 
-def _looking_position() -> Game:
-    """A built position (no log to replay: the invariants are all that check it) whose pending question
-    carries the cards the step showed the decider (Promising Future, OGN-115: A looks at their top 5)."""
-    b = Builder(cat())
-    future = b.hand(0, ["OGN-115"])[0]
-    b.runes(0, ["OGN-089"] * 6)
-    b.deck(0, ["OGN-088", "OGN-175", "OGN-175", "OGN-175", "OGN-175", "OGN-096"])
-    b.deck(1, ["OGN-142", "OGN-096", "OGN-096", "OGN-096", "OGN-096", "OGN-175"])
-    b.at_turn(0, "main")
-    g, ids = b.build()
-    g.apply(next(a for a in g.legal_actions() if a["type"] == "play" and a["card"] == ids[future]))
-    while g.pending_decision().kind == "priority":  # type: ignore[union-attr]
-        g.apply(next(a for a in g.legal_actions() if a["type"] == "pass"))
-    return g
-
-
 @pytest.mark.parametrize("edit, path, problem", [
     (lambda seen: seen[0]["cards"].__setitem__(0, "XXX-999"), "state.decision.context.shown[0].cards[0]",
      "unknown card code 'XXX-999'"),
@@ -441,7 +427,7 @@ def _looking_position() -> Game:
 def test_the_cards_a_question_shows_are_checked_when_a_save_is_read(edit: Any, path: str, problem: str) -> None:
     """A question's ``shown`` cards reach the screen (the terminal and the browser name them): a save naming
     a card that is not installed, or a seat the game has not, is refused where it says so."""
-    g = _looking_position()
+    g = promising_future_choice(cat())
     doc = json.loads(g.to_json())
     assert [s["cards"] for s in doc["state"]["decision"]["context"]["shown"]][0] == ["OGN-088"]
     assert Game.from_json(cat(), json.dumps(doc)).to_json() == g.to_json()  # as saved: loads
@@ -462,7 +448,7 @@ def test_a_built_position_s_question_must_be_the_one_it_poses(edit: Any) -> None
     """A position with no log to replay (Builder's) is checked by its invariants; its pending question, which
     no invariant covers, must be the one the state poses (saves.check_question).  Edited, it would list
     actions that ``apply`` refuses, or let the wrong player answer: refused at state.decision."""
-    g = _looking_position()
+    g = promising_future_choice(cat())
     doc = json.loads(g.to_json())
     edit(doc["state"]["decision"])
     err = refused(json.dumps(doc))
