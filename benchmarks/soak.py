@@ -4,11 +4,16 @@ games/s per core; each failing game is written to a records file that ``riftscri
 
     python3 benchmarks/soak.py [--games 1000] [--workers N] [--seed 0] [--failures soak-failures.jsonl]
     nice -n 19 python3 benchmarks/soak.py --games 1000000 --workers 2 --quiet
+    python3 benchmarks/soak.py --random-decks --games 2000   # every installed card, not only the decks'
 
 Game i plays mode i mod M (M installed modes; a best-of mode plays a whole match) with the seating
 (i div M) mod S of that mode: in two-player modes every ordered pair of decks, mirrors included; in
 multiplayer modes every ordered choice of distinct decks (in 2v2, those whose teammates may play
-together: 491.8.h, 491.8.i).  Game i is seeded seed + i.  A game is stuck when it passes 30,000 actions
+together: 491.8.h, 491.8.i).  With ``--random-decks``, each seat plays a legal deck drawn at random from every
+installed card instead (``decks.random_deck``, seeded from the game's seed): the installed decks hold a fraction
+of the cards, and the rest were otherwise only played in their own scenarios; a failing game's decks are
+written as deck files next to the failures file, which its record names, so ``riftscript replay`` plays it
+again.  Game i is seeded seed + i.  A game is stuck when it passes 30,000 actions
 or uses 120 s of CPU.  Ctrl-C stops within a second with the summary of the games finished.
 """
 from __future__ import annotations
@@ -21,7 +26,11 @@ from collections import Counter
 from dataclasses import dataclass
 
 from riftscript.core.script.catalog import Catalog
-from riftscript.core.script.decks import Deck, load_deck, team_violations
+import json
+from pathlib import Path
+from random import Random
+
+from riftscript.core.script.decks import Deck, deck_document, load_deck, random_deck, team_violations
 from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers, memory
 from riftscript.tools.lab.engine import GameSpec, Job, Record, Source, catalog_for
 from riftscript.tools.lab.records import open_writer
@@ -49,6 +58,46 @@ class SoakPlan:
         seats = self.seatings[m][(index // len(self.modes)) % len(self.seatings[m])]
         return GameSpec(index, self.seed + index, self.modes[m], tuple(self.decks[d] for d in seats),
                         tuple(self.refs[d] for d in seats), ("random",) * len(seats))
+
+
+@dataclass(frozen=True)
+class RandomDeckPlan:
+    """Game i: mode i mod M, each seat a random legal deck drawn from the game's seed (2v2: teammates
+    drawn again until they may play together)."""
+
+    catalog: Catalog
+    plan: SoakPlan  # the modes, the seed and the number of games of the soak of the installed decks
+
+    @property
+    def total(self) -> int:
+        return self.plan.games
+
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return self.plan.modes
+
+    def spec(self, index: int) -> GameSpec:
+        assert self.catalog.plugins is not None
+        name = self.modes[index % len(self.modes)]
+        mode = self.catalog.plugins.modes()[name]
+        seed = self.plan.seed + index
+        rng = Random(seed)
+        while True:
+            decks = tuple(random_deck(self.catalog, rng, f"R{seed}-{seat + 1}") for seat in range(mode.players))
+            if not mode.teams or not team_violations(self.catalog, list(decks), mode.teams, [d.name for d in decks]):
+                break
+        return GameSpec(index, seed, name, decks, tuple(d.name for d in decks), ("random",) * len(decks))
+
+
+def write_decks(plan: RandomDeckPlan, record: Record, folder: Path) -> None:
+    """A failing game's random decks as deck files, and its record naming them (for ``riftscript replay``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for deck in plan.spec(int(record["index"])).decks:
+        path = folder / f"{deck.name}.yaml"
+        path.write_text(json.dumps(deck_document(deck), indent=1) + "\n", encoding="utf-8")  # JSON is YAML
+        paths.append(str(path))
+    record["decks"] = paths
 
 
 def make_plan(catalog: Catalog, games: int, seed: int, only: list[str] | None) -> SoakPlan:
@@ -79,10 +128,14 @@ def main() -> int:
     parser.add_argument("--failures", default="soak-failures.jsonl",
                         help="records of the failing games (default: soak-failures.jsonl)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    parser.add_argument("--random-decks", action="store_true",
+                        help="each seat plays a random legal deck of the installed cards (written out for failures)")
     args = parser.parse_args()
     source = Source()
     catalog = catalog_for(source)
-    plan = make_plan(catalog, args.games, args.seed, args.modes)
+    plan: SoakPlan | RandomDeckPlan = make_plan(catalog, args.games, args.seed, args.modes)
+    if args.random_decks:
+        plan = RandomDeckPlan(catalog, plan)
     job = Job(plan, checked=True, max_actions=MAX_ACTIONS, time_limit=TIME_LIMIT)
     games: Counter[str] = Counter()
     draws: Counter[str] = Counter()
@@ -98,6 +151,8 @@ def main() -> int:
         draws[record["mode"]] += not record["winners"] and not record.get("error")
         if record.get("error"):
             failed[record["mode"]] += 1
+            if isinstance(plan, RandomDeckPlan):
+                write_decks(plan, record, Path(args.failures + ".decks"))
             failures.append(record)
             writer.write(record)
 

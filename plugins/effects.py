@@ -927,8 +927,7 @@ def put_in_zone(ctx: EffectContext, node: Node) -> None:
         if position == "top_or_bottom":  # "put a card on the top or bottom of your Main Deck": its owner chooses
             top = bool(ctx.ask(obj.owner, f"put {g.name(oid)} on top of the deck or at the bottom?",
                                [("top", True), ("bottom", False)]))
-        g.place(oid, zone, obj.owner if zone == "board" else NOWHERE, top=top)
-        g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner, **({"top": True} if top else {}))
+        verbs.put_in_zone(g, oid, zone, top=top)
 
 
 def trigger_abilities(ctx: EffectContext, node: Node) -> None:

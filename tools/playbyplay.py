@@ -279,6 +279,9 @@ class Narrator:
     def e_counter(self, e: Event) -> str:
         return f"    {self.card(e['obj'])} is countered"
 
+    def e_left_chain(self, e: Event) -> str:
+        return f"    {self.card(e['obj'])} leaves the chain without resolving"
+
     def e_combat_end(self, e: Event) -> str:
         if e.get("winner", -1) >= 0:
             return f"  {self.who(e['winner'])} wins the combat at {self.where(e['bf'])}"

@@ -68,6 +68,12 @@ def cleanup(g: "Game") -> None:
         if not clear.still(p.index):
             foreign = [o for o in p.base if objs[o].controller != p.index]
             for oid in foreign:
+                # anything in a base other than its controller's is recalled (engine notes, cleanup step 5),
+                # attached or not: another player's Equipment on a unit that changed control and went to
+                # its new controller's base detaches first, since an attached card is always where its
+                # unit is (719.5).  At a battlefield only unattached gear is recalled, so there it stays on.
+                if objs[oid].attached_to != NOWHERE:
+                    verbs.detach(g, oid)
                 verbs.recall(g, [oid])
             if not foreign:
                 clear.found(p.index)

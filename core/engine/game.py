@@ -309,6 +309,8 @@ class Game:
         old_list = self.zone_list(obj)
         if old_list is not None and oid in old_list:
             old_list.remove(oid)
+        if obj.zone == "chain" and zone != "chain":
+            self._off_chain(oid)
         was_active = obj.zone in ACTIVE_ZONES
         obj.zone = zone
         obj.loc = loc
@@ -331,6 +333,16 @@ class Game:
             self.index.remove(self, oid)
             self.index.add(self, oid)
         self.caches.version += 1
+
+    def _off_chain(self, oid: int) -> None:
+        """A card an effect moves off the chain takes its item with it: the item does nothing more, as a
+        countered one (engine notes, Counter; 340.1: only an item that stays resolves).  Resolving and
+        countering take the item off first, so this acts only for other moves ("recycle it" aimed
+        at a spell still on the chain), which would otherwise leave the card in two places."""
+        chain = self.state.chain
+        for item in [i for i in chain if i.kind == "card" and i.obj == oid]:
+            chain.remove(item)
+            self.emit("left_chain", obj=oid, item=item.id)
 
     def index_object(self, oid: int) -> None:
         """Index the abilities of an object as they are now, after a change ``place`` does not see: put

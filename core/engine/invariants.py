@@ -5,7 +5,8 @@
 - no non-token card ever vanishes (card counts are conserved; only tokens cease to exist);
 - no rune pool holds a negative amount;
 - no battlefield holds units of three players (451.2, 464);
-- no unit on the board has lethal damage while a player is asked to decide (cleanups ran);
+- no unit on the board has lethal damage while a player is asked to decide (cleanups ran), but for a
+  question a cleanup asks about the deaths it is carrying out (``replacing_deaths``);
 - every cache agrees with a fresh copy of the game (``cache_problems``): a game built anew from a copy
   of the state, with no cache filled, offers the same legal actions, computes the same
   characteristics for every object on the board and builds the same trigger dispatch index.  A
@@ -80,6 +81,20 @@ def zone_problems(g: Game) -> list[str]:
     return problems
 
 
+def replacing_deaths(g: Game) -> bool:
+    """Whether the pending question was asked by a cleanup that is killing units (a combat's, 468.1.a, or
+    a state-based one), rewound until the answer: an optional death replacement ("you may pay ...
+    instead", Altar of Blood) is decided as the death would happen, so the units it concerns - and
+    the others the same cleanup kills at once - still have lethal damage while it is asked."""
+    s = g.state
+    d = s.decision
+    if d is None or not d.context.get("replay"):
+        return False
+    if s.tasks:
+        return str(s.tasks[-1][0]) == "combat_cleanup"
+    return s.needs_cleanup
+
+
 def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -> list[str]:
     """Every broken invariant, as readable messages (empty when all hold); with ``caches``, also every
     cache that disagrees with a fresh copy of the game (a game just loaded has none to compare)."""
@@ -88,7 +103,7 @@ def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -
     now = {oid for oid, obj in s.objs.items() if not obj.token}
     if now != cards:
         problems.append(f"non-token cards changed: lost {sorted(cards - now)}, new {sorted(now - cards)}")
-    if Counter(s.objs[o].code for o in now) != counts:
+    if own_codes(g, now) != counts:
         problems.append("the card codes of the game changed")
     for p in s.players:
         amounts = [p.energy, p.spell_energy, p.gear_energy, p.showdown_energy, p.unit_energy, *p.power.values(), *p.spell_power.values(),
@@ -102,9 +117,10 @@ def check(g: Game, cards: set[int], counts: Counter[str], caches: bool = True) -
             problems.append(f"battlefield {g.name(bf.card)} holds units of {len(players)} players: {sorted(players)}")
     decision = g.pending_decision()
     if decision is not None:
+        killing = replacing_deaths(g)
         for oid in g.board_objects():
             obj = s.objs[oid]
-            if g.card(oid).type == "unit" and obj.attached_to == NOWHERE and obj.damage > 0 \
+            if g.card(oid).type == "unit" and obj.attached_to == NOWHERE and obj.damage > 0 and not killing \
                     and obj.damage >= layers.might(g, oid):
                 problems.append(f"#{oid} {g.name(oid)} has lethal damage {obj.damage} >= {layers.might(g, oid)} "
                                 f"while {decision.kind} is asked")
@@ -248,7 +264,19 @@ def _statics_indexes(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
 def baseline(g: Game) -> tuple[set[int], Counter[str]]:
     """The non-token cards of a game and their codes, to check conservation against."""
     cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
-    return cards, Counter(g.state.objs[o].code for o in cards)
+    return cards, own_codes(g, cards)
+
+
+def own_codes(g: Game, cards: set[int]) -> Counter[str]:
+    """The cards' own codes: an object that is a copy of another card for now (a lasting effect of kind
+    ``copy``, Shady Spectacles) counts as the card it is (``verbs.become_copy`` keeps the original)."""
+    original: dict[int, str] = {}
+    for lasting in g.state.lasting:  # oldest first: a copy of a copy keeps the first copy's original
+        if lasting.kind == "copy":
+            for oid in lasting.affects or ():
+                original.setdefault(oid, str(lasting.body["original"]))
+    objs = g.state.objs
+    return Counter(original.get(o, objs[o].code) for o in cards)
 
 
 class InvariantError(AssertionError):

@@ -20,7 +20,8 @@ engine error.  Every rule for which steps may ask is here:
 - and in all three, with three or more players, a burn-out (``burn_out_may_ask``, 432.2.c).
 
 Tasks are named work the rules leave for later: ``resolve`` (the chain's top item), ``showdown_end``,
-``combat_damage``, ``combat_cleanup``, and the setup tasks (``mulligan``, ``battlefield``,
+``combat_damage``, ``combat_cleanup``, ``kill_cost`` (deaths paying a cost that a replacement may
+ask about), and the setup tasks (``mulligan``, ``battlefield``,
 ``reveal_battlefields``, ``turn_order``, ``opening_hands``); ``run_task`` says which module runs each.
 """
 from __future__ import annotations
@@ -33,7 +34,7 @@ import operator
 import pickle
 from typing import TYPE_CHECKING, Any, Callable
 
-from . import chain, cleanup, combat, loop_draw, setup, triggers, turn
+from . import chain, cleanup, combat, loop_draw, setup, triggers, turn, verbs
 from ..errors import EngineError, NeedDecision
 from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
     COMPILED, ObjValues, obj_from_values, obj_values
@@ -96,6 +97,9 @@ def run_task(g: "Game", task: list[Any]) -> None:
         combat.damage_step(g)
     elif name == "combat_cleanup":
         combat.combat_cleanup(g, int(task[1]))
+    elif name == "kill_cost":
+        # units killed to pay a cost whose death a replacement that asks could save (playing.kill_cost)
+        verbs.kill(g, [int(v) for v in task[3:]], source=int(task[1]), by="cost", killer=int(task[2]))
     elif name == "mulligan":
         setup.ask_mulligan(g, int(task[1]))
     elif name in ("battlefield", "reveal_battlefields", "turn_order", "opening_hands"):
@@ -116,6 +120,8 @@ def task_may_ask(g: "Game", task: list[Any]) -> bool:
         else:
             ability = g.item_ability(item) if item.ability >= 0 else None
             asks = ability is not None and (ability.decides or optional_replacements(g))
+    elif task[0] == "kill_cost":
+        asks = True  # queued only when a replacement that asks applies (playing.kill_cost)
     else:
         asks = task[0] in ("combat_cleanup", "showdown_end") and optional_replacements(g)
     return asks or (len(g.state.players) > 2 and burn_out_may_ask(g))

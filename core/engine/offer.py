@@ -356,7 +356,6 @@ def _unordered(key: str, value: Any) -> Any:
 
 
 def short(value: Any) -> str:
-    """A value cut to a readable length for an error message."""
     """A value shown in a message: cut short, and safe for any nesting depth."""
     return _REPR.repr(value)
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
-from . import chain, layers, movement, payment, targeting, verbs
+from . import chain, layers, movement, payment, replacement, targeting, verbs
 from ..script.cards import Ability, CardDef
 from .effects import EffectContext
 from ..errors import IllegalActionError
@@ -624,6 +624,19 @@ def _use_lasting(g: "Game", lid: int) -> None:
         g.spend_use(lasting)
 
 
+def kill_cost(g: "Game", victims: list[int], source: int, player: int) -> None:
+    """Kill units or gear to pay a cost.  A replacement may save one (engine notes, process of playing,
+    step 4: the cost still counts as paid), and one that asks its controller ("you may pay ... instead",
+    The Boss) can't ask in the middle of an action, which is not replayed from a snapshot: then the
+    deaths are a task of their own, carried out guarded as soon as the action is done, before anything
+    else happens (core/engine/loop.py)."""
+    info = {"source": source, "by": "cost", "killer": player}
+    if any(replacement.would_ask(g, "die", v, info) for v in victims):
+        g.state.tasks.append(["kill_cost", source, player, *victims])
+    else:
+        verbs.kill(g, victims, source=source, by="cost", killer=player)
+
+
 def pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: ChainItem,
                pay_with: dict[str, Any]) -> None:
     """Non-resource costs: exhaust, kill, discard, recycle from trash, spend a buff."""
@@ -654,7 +667,7 @@ def pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Cha
     if "kill" in other and pay_with.get("kill") is not None:
         victims = [int(v) for v in pay_with["kill"]] if isinstance(pay_with["kill"], list) else [int(pay_with["kill"])]
         item.variables["killed_might"] = layers.might(g, victims[0])
-        verbs.kill(g, victims, source=oid, by="cost", killer=player)
+        kill_cost(g, victims, oid, player)
     if "exhaust" in other and pay_with.get("exhaust") is not None:
         verbs.exhaust(g, [int(pay_with["exhaust"])])  # step 4: the unit the player chose
     if "recycle" in other and pay_with.get("recycle") is not None:
@@ -662,7 +675,7 @@ def pay_other(g: "Game", player: int, oid: int, other: dict[str, Any], item: Cha
     if "return_to_hand" in other and pay_with.get("return_to_hand") is not None:
         verbs.return_to_hand(g, [int(pay_with["return_to_hand"])])  # "return a friendly gear to its owner's hand"
     if other.get("kill_self"):
-        verbs.kill(g, [oid], source=oid, by="cost", killer=player)
+        kill_cost(g, [oid], oid, player)
     if other.get("recycle_self"):
         verbs.recycle(g, [oid])
     if other.get("banish_self"):

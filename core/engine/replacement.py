@@ -9,7 +9,7 @@ whether they are replaced, and a replacement's cost is paid with them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import payment, verbs
 from .effects import EffectContext
@@ -28,6 +28,32 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
     Each replacement applies at most once to an event and to whatever replaced it (Core Rules,
     replacement effects): one already applying is skipped (Zhonya's Hourglass kills itself
     instead of the unit; that kill is not replaced by the Hourglass again)."""
+    for src, body, ctx, lasting, key in _applicable(g, event, oid, info):
+        if body.get("optional") or body.get("cost"):
+            if not _accept(g, ctx, body, oid):
+                continue
+        if lasting is not None:
+            g.spend_use(lasting)
+        g.emit("replaced", event=event, obj=oid, by=src)
+        _APPLYING.append(key)
+        try:
+            ctx.run(body["instead"])
+        finally:
+            _APPLYING.remove(key)
+        g.state.needs_cleanup = True
+        return True
+    return False
+
+
+def would_ask(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
+    """Whether a replacement that asks its controller (optional, or with a cost) applies to the event
+    now: a step that is not replayed from a snapshot must not carry the event out itself."""
+    return any(body.get("optional") or body.get("cost") for _, body, _, _, _ in _applicable(g, event, oid, info))
+
+
+def _applicable(g: "Game", event: str, oid: int, info: dict[str, Any]
+                ) -> Iterator[tuple[int, dict[str, Any], EffectContext, Any, tuple[str, int, int]]]:
+    """The replacements that apply to the event, in order: (source, body, context, lasting effect, key)."""
     s = g.state
     candidates: list[tuple[int, dict[str, Any], int, Any, int]] = []
     # sorted: the index's insertion order is not part of the saved state (to_json, rewinds)
@@ -59,20 +85,7 @@ def replace(g: "Game", event: str, oid: int, info: dict[str, Any]) -> bool:
             continue  # every ability works only while its condition holds ("[Empowered] If ... would ...")
         if "if" in body and not ctx.check(body["if"]):
             continue
-        if body.get("optional") or body.get("cost"):
-            if not _accept(g, ctx, body, oid):
-                continue
-        if lasting is not None:
-            g.spend_use(lasting)
-        g.emit("replaced", event=event, obj=oid, by=src)
-        _APPLYING.append(key)
-        try:
-            ctx.run(body["instead"])
-        finally:
-            _APPLYING.remove(key)
-        s.needs_cleanup = True
-        return True
-    return False
+        yield src, body, ctx, lasting, key
 
 
 def _applies(g: "Game", ctx: EffectContext, pattern: dict[str, Any], oid: int, src: int,

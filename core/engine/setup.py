@@ -77,6 +77,9 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
         g.shuffle(p.rune_deck)
         for code in deck.battlefields:
             p.battlefields_owned.append(g.new_obj(code, i, "set_aside").id)
+    for oid, obj in state.objs.items():
+        if obj.zone in g.defs[obj.code].facts.trigger_zones:
+            g.index_object(oid)  # a trigger that listens from the deck ("when you look at me", OGN-194) is live from the start
     if spec.battlefield_choice == "choose":
         _choose_battlefields(g, match)  # 488.5: chosen, then revealed, then the turn order
         return g

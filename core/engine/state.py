@@ -272,7 +272,7 @@ DecisionKind = Literal["priority", "mulligan", "choose", "order", "targets", "as
                        "turn_order"]
 DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
 # The tasks a game queues (GameState.tasks holds [name, *arguments]; core/engine/loop.py runs them)
-TaskName = Literal["resolve", "showdown_end", "combat_damage", "combat_cleanup", "mulligan", "battlefield",
+TaskName = Literal["resolve", "showdown_end", "combat_damage", "combat_cleanup", "kill_cost", "mulligan", "battlefield",
                    "reveal_battlefields", "turn_order", "opening_hands"]
 TASK_NAMES: tuple[TaskName, ...] = get_args(TaskName)
 

@@ -9,7 +9,7 @@ combat the attacker's go first and the defender's last (466.2.d.1).
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Final, TYPE_CHECKING
+from typing import Any, Callable, Final, Sequence, TYPE_CHECKING
 
 from . import activation, chain, layers, movement, payment, targeting, verbs
 from ..script.cards import Ability, CardDef
@@ -577,7 +577,7 @@ def put_on_chain(g: "Game") -> None:
                 return
             if len(combos) > 1:
                 s.decision = Decision("targets", trigger.controller, _targets_prompt(g, trigger, modes),
-                                      options=[_targets_option(g, c, modes) for c in combos])
+                                      options=[_targets_option(g, c, modes, slots) for c in combos])
                 return
             trigger.targets = list(combos[0])
             if modes is not None:
@@ -624,14 +624,16 @@ def _targets_prompt(g: "Game", trigger: PendingTrigger, modes: targeting.Modes |
     return f"choose the mode{' and targets' if any(modes.slots) else ''} for {_label(g, trigger)}"
 
 
-def _targets_option(g: "Game", combo: list[list[int]], modes: targeting.Modes | None) -> dict[str, Any]:
+def _targets_option(g: "Game", combo: list[list[int]], modes: targeting.Modes | None,
+                    slots: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """A ``targets`` decision's option: the targets (``value``) and, for a "Choose one —" trigger, the
     modes they go with (``mode``, the options' indexes, as play and activate actions name them)."""
     if modes is None:
-        return {"label": _targets_label(g, combo), "value": combo}
+        return {"label": _targets_label(g, combo, slots), "value": combo}
     mode = _mode_of(combo)
-    chosen = [slot for slot in combo if slot]  # the slots of the options not chosen are empty
-    label = ", ".join(modes.label(i) for i in mode) + (f": {_targets_label(g, chosen)}" if chosen else "")
+    chosen = [(sel, slot) for sel, slot in zip(slots, combo) if slot]  # the slots of the options not chosen are empty
+    label = ", ".join(modes.label(i) for i in mode) + (
+        f": {_targets_label(g, [slot for _, slot in chosen], [sel for sel, _ in chosen])}" if chosen else "")
     return {"label": label, "value": list(combo), "mode": mode}
 
 
@@ -640,8 +642,18 @@ def _mode_of(combo: list[list[int]]) -> list[int]:
     return list(combo.mode) if isinstance(combo, ModeTargets) else []
 
 
-def _targets_label(g: "Game", combo: list[list[int]]) -> str:
-    if len(combo) == 1 and len(combo[0]) == 1:  # one target (most)
+def _targets_label(g: "Game", combo: list[list[int]], slots: Sequence[dict[str, Any]]) -> str:
+    """The targets in words: a slot may hold objects, locations (a move's destination) or players."""
+    if len(combo) == 1 and len(combo[0]) == 1 and combo[0][0] in g.state.objs \
+            and (not slots or slots[0].get("what") not in ("location", "player")):  # one object (most)
         return f"{g.name(combo[0][0])} #{combo[0][0]}"
-    return "; ".join(", ".join(f"{g.name(o)} #{o}" for o in slot) or "none" for slot in combo)
+    kinds = [sel.get("what") for sel in slots] + [None] * (len(combo) - len(slots))
+    return "; ".join(", ".join(_target_words(g, kind, o) for o in slot) or "none" for kind, slot in zip(kinds, combo))
 
+
+def _target_words(g: "Game", kind: Any, value: int) -> str:
+    if kind == "location":
+        return targeting.describe_loc(g, value)
+    if kind == "player":
+        return g.state.players[value].name if 0 <= value < len(g.state.players) else f"player {value}"
+    return f"{g.name(value)} #{value}" if value in g.state.objs else str(value)

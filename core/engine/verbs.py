@@ -146,6 +146,19 @@ def put_in_hand(g: "Game", ids: list[int]) -> None:
         g.emit("put_in_hand", obj=oid, player=obj.owner)
 
 
+def put_in_zone(g: "Game", oid: int, zone: str, top: bool = False) -> None:
+    """Put a card in a zone by an effect ("put it on top of its owner's Main Deck"): from the board it
+    leaves the board first, as every other move off it does (its gear detaches, 436.4; its statuses end)."""
+    obj = g.obj(oid)
+    left_board = obj.zone == "board" and zone != "board"
+    if left_board:
+        _leave_board(g, oid)
+    g.place(oid, zone, obj.owner if zone == "board" else NOWHERE, top=top)
+    g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner, **({"top": True} if top else {}))
+    if left_board:
+        _cleanup(g)
+
+
 def _leave_board(g: "Game", oid: int) -> None:
     """Statuses end when an object leaves the board; attached gear detaches (436.4); a copy effect on it ends."""
     obj = g.obj(oid)
@@ -182,14 +195,21 @@ def become_copy(g: "Game", oid: int, code: str, source: int, controller: int) ->
 def end_copy(g: "Game", lasting: "Lasting") -> None:
     """A copy effect ended (its source is no longer attached, or the object leaves the board): the object is
     its own card again."""
-    g.state.lasting.remove(lasting)
     oid = (lasting.affects or [NOWHERE])[0]
+    copies = [other for other in g.state.lasting if other.kind == "copy" and other.affects == [oid]]
+    g.state.lasting.remove(lasting)
     obj = g.state.objs.get(oid)
     if obj is None:
         return
-    g.unindex_object(oid)
-    obj.code = str(lasting.body["original"])
-    g.index_object(oid)
+    newer = copies[copies.index(lasting) + 1:] if lasting in copies else []
+    if newer:
+        # a newer copy of the same object still applies: it now stands on what this one stood on, and the
+        # object stays what the newest copy makes it (two Shady Spectacles: the first one off changes nothing)
+        newer[0].body["original"] = lasting.body["original"]
+    else:
+        g.unindex_object(oid)
+        obj.code = str(lasting.body["original"])
+        g.index_object(oid)
     g.emit("copy_ends", obj=oid, code=obj.code)
     _cleanup(g)
 

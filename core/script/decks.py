@@ -9,7 +9,8 @@ from collections import Counter
 from itertools import combinations
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from random import Random
+from typing import Any, Collection
 
 from .catalog import Catalog
 from .loader import Loader
@@ -180,3 +181,74 @@ def check(catalog: Catalog, deck: Deck) -> None:
     problems = violations(catalog, deck)
     if problems:
         raise DeckError(deck.name, problems)
+
+
+def random_deck(catalog: Catalog, rng: Random, name: str, sets: Collection[str] | None = None) -> Deck:
+    """A legal deck drawn at random from the installed cards, for soaks and fuzzing: a legend that has a
+    champion, one of its champions, 39 more main-deck cards of its domain identity (1-3 copies of a
+    name, within each name's limit and three Signature cards), 12 runes of its domains and three
+    battlefields of different names, from the cards of ``sets`` (set codes; default every installed set).
+    The same catalog and the same ``rng`` state give the same deck."""
+    cards = [catalog.cards[code] for code in sorted(catalog.cards) if sets is None or catalog.cards[code].set_code in sets]
+    champions: dict[str, list[Any]] = {}
+    for c in cards:
+        if c.type == "unit" and c.supertype == "champion" and not c.token and c.champion_tag:
+            champions.setdefault(c.champion_tag, []).append(c)
+    legends = [c for c in cards if c.type == "legend" and not c.token and champions.get(c.champion_tag or "")]
+    battlefields = [c for c in cards if c.type == "battlefield" and not c.token]
+    if not legends or len({b.name for b in battlefields}) < 3:
+        raise DeckError(name, ["the installed sets have no legend with a champion, or fewer than 3 battlefields"])
+    legend = rng.choice(legends)
+    identity = set(legend.domains)
+    champion = rng.choice(champions[legend.champion_tag or ""])
+    runes = [c for c in cards if c.type == "rune" and not c.token and set(c.domains) <= identity]
+    pool = [c for c in cards if c.type in ("unit", "spell", "gear") and not c.token and set(c.domains) <= identity
+            and (c.supertype != "signature" or c.champion_tag == legend.champion_tag)]
+    rng.shuffle(pool)
+    copies: Counter[str] = Counter([champion.name])
+    signatures = int(champion.supertype == "signature")
+    main: list[str] = []
+    for card in pool:
+        if len(main) == 39:
+            break
+        count = min(rng.randint(1, 3), _copy_limit(catalog, card) - copies[card.name], 39 - len(main))
+        if card.supertype == "signature":
+            count = min(count, 3 - signatures)
+            signatures += max(count, 0)
+        if count > 0:
+            copies[card.name] += count
+            main += [card.code] * count
+    while len(main) < 39:  # a small identity: more copies of what is in, within the limits
+        more = next((c for c in pool if c.code in main and copies[c.name] < _copy_limit(catalog, c)
+                     and c.supertype != "signature"), None)
+        if more is None:
+            raise DeckError(name, [f"{legend.name}'s domains hold too few cards for a 40-card deck"])
+        copies[more.name] += 1
+        main.append(more.code)
+    fields: dict[str, Any] = {}
+    for b in rng.sample(battlefields, len(battlefields)):
+        fields.setdefault(b.name, b.code)
+    deck = Deck(name=name, legend=legend.code, champion=champion.code, main=tuple(main),
+                runes=tuple(sorted(rng.choice(runes).code for _ in range(12))) if runes else (),
+                battlefields=tuple(list(fields.values())[:3]))
+    check(catalog, deck)
+    return deck
+
+
+def _copy_limit(catalog: Catalog, card: Any) -> int:
+    limit = 3
+    for keyword, _ in card.keywords:
+        kw = catalog.keywords.get(keyword)
+        if kw is not None and kw.deck_limit is not None:
+            limit = min(limit, kw.deck_limit or 3)
+    return limit
+
+
+def deck_document(deck: Deck) -> dict[str, Any]:
+    """The deck as a deck file holds it (``schemas/deck.schema.json``): ``load_deck`` reads back the same
+    deck when the copies of each card are next to each other in its lists (``random_deck``'s are)."""
+    def counted(codes: tuple[str, ...]) -> list[dict[str, Any]]:
+        return [{"card": code, "count": count} for code, count in Counter(codes).items()]
+
+    return {"schema_version": 1, "name": deck.name, "legend": deck.legend, "champion": deck.champion,
+            "main": counted(deck.main), "runes": counted(deck.runes), "battlefields": list(deck.battlefields)}
