@@ -671,6 +671,12 @@ def play(ctx: EffectContext, node: Node) -> None:
         who = node.get("player", "you")
         ctx.you = g.obj(oid).owner if who == "owner" else saved if who == "you" else ctx.player(who)
         card = g.card(oid)
+        at = NOWHERE
+        if card.type in ("unit", "gear") and "at" in node:
+            at = ctx.place(node["at"])  # chosen before paying (engine notes, playing a card: choices, then costs)
+            if at == NOWHERE:
+                g.emit("cant_play", obj=oid, reason="location")  # "play it to a battlefield you control": none
+                continue
         ignore = node.get("ignore_cost", "")
         reduction = ctx.amount(node.get("cost_reduction", 0))
         paid = _optional_costs_paid(ctx, oid, ignore, reduction) if card.type in ("unit", "gear") else []
@@ -685,7 +691,7 @@ def play(ctx: EffectContext, node: Node) -> None:
         played.append(oid)
         if card.type in ("unit", "gear"):
             if "at" in node:
-                loc = ctx.place(node["at"])
+                loc = at
             else:
                 options = [loc for loc in playing.play_locations(g, ctx.you, oid)
                            if playing.priced_location(g, ctx.you, oid, loc, paid)]
