@@ -30,7 +30,7 @@ import json
 from pathlib import Path
 from random import Random
 
-from riftscript.core.script.decks import Deck, deck_document, load_deck, random_deck, team_violations
+from riftscript.core.script.decks import Deck, deck_document, load_deck, random_seating, team_violations
 from riftscript.tools.lab.backends import Options, cpu_seconds, default_workers, memory
 from riftscript.tools.lab.engine import GameSpec, Job, Record, Source, catalog_for
 from riftscript.tools.lab.records import open_writer
@@ -81,11 +81,7 @@ class RandomDeckPlan:
         name = self.modes[index % len(self.modes)]
         mode = self.catalog.plugins.modes()[name]
         seed = self.plan.seed + index
-        rng = Random(seed)
-        while True:
-            decks = tuple(random_deck(self.catalog, rng, f"R{seed}-{seat + 1}") for seat in range(mode.players))
-            if not mode.teams or not team_violations(self.catalog, list(decks), mode.teams, [d.name for d in decks]):
-                break
+        decks = random_seating(self.catalog, Random(seed), mode.players, mode.teams, f"R{seed}")
         return GameSpec(index, seed, name, decks, tuple(d.name for d in decks), ("random",) * len(decks))
 
 
@@ -133,9 +129,8 @@ def main() -> int:
     args = parser.parse_args()
     source = Source()
     catalog = catalog_for(source)
-    plan: SoakPlan | RandomDeckPlan = make_plan(catalog, args.games, args.seed, args.modes)
-    if args.random_decks:
-        plan = RandomDeckPlan(catalog, plan)
+    installed = make_plan(catalog, args.games, args.seed, args.modes)
+    plan = RandomDeckPlan(catalog, installed) if args.random_decks else installed
     job = Job(plan, checked=True, max_actions=MAX_ACTIONS, time_limit=TIME_LIMIT)
     games: Counter[str] = Counter()
     draws: Counter[str] = Counter()

@@ -20,8 +20,8 @@ from riftscript.core.engine.game import Game
 from riftscript.core.engine.invariants import baseline, check
 from riftscript.core.errors import DeckError
 from riftscript.core.script.catalog import load_catalog
-from riftscript.core.script.decks import deck_document, load_deck, random_deck, team_violations, violations
-from riftscript.tools.lab.engine import GameSpec, Job, play
+from riftscript.core.script.decks import deck_document, load_deck, random_deck, random_seating, violations
+from riftscript.tools.lab.engine import FixedPlan, Job, play
 from installed import builtin_set_codes
 
 GAMES_PER_MODE = 3
@@ -84,15 +84,10 @@ def test_random_decks_soak(mode: str) -> None:
     failures = []
     for n in range(GAMES_PER_MODE):
         seed = 1000 * n + len(mode)
-        rng = Random(seed)
-        for _ in range(50):
-            decks = tuple(random_deck(cat(), rng, f"R{seed}-{seat}", sets=builtin_set_codes(cat()))
-                          for seat in range(spec_of_mode.players))
-            if not spec_of_mode.teams or not team_violations(cat(), list(decks), spec_of_mode.teams,
-                                                             [d.name for d in decks]):
-                break
-        spec = GameSpec(n, seed, mode, decks, tuple(d.name for d in decks), ("random",) * len(decks))
-        record = play(cat(), Job(plan=None, checked=True, max_actions=MAX_ACTIONS), spec)  # type: ignore[arg-type]
+        decks = random_seating(cat(), Random(seed), spec_of_mode.players, spec_of_mode.teams, f"R{seed}",
+                               sets=builtin_set_codes(cat()))
+        plan = FixedPlan(mode, decks, tuple(d.name for d in decks), ("random",) * len(decks), seed, 1)
+        record = play(cat(), Job(plan, checked=True, max_actions=MAX_ACTIONS), plan.spec(0))
         if record.get("error"):
             failures.append((seed, [dataclasses.asdict(d) for d in decks], record["error"]))
     assert not failures, failures[0]

@@ -91,7 +91,7 @@ def replacing_deaths(g: Game) -> bool:
     if d is None or not d.context.get("replay"):
         return False
     if s.tasks:
-        return str(s.tasks[-1][0]) == "combat_cleanup"
+        return bool(s.tasks[-1][0] == "combat_cleanup")
     return s.needs_cleanup
 
 

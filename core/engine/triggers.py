@@ -644,9 +644,6 @@ def _mode_of(combo: list[list[int]]) -> list[int]:
 
 def _targets_label(g: "Game", combo: list[list[int]], slots: Sequence[dict[str, Any]]) -> str:
     """The targets in words: a slot may hold objects, locations (a move's destination) or players."""
-    if len(combo) == 1 and len(combo[0]) == 1 and combo[0][0] in g.state.objs \
-            and (not slots or slots[0].get("what") not in ("location", "player")):  # one object (most)
-        return f"{g.name(combo[0][0])} #{combo[0][0]}"
     kinds = [sel.get("what") for sel in slots] + [None] * (len(combo) - len(slots))
     return "; ".join(", ".join(_target_words(g, kind, o) for o in slot) or "none" for kind, slot in zip(kinds, combo))
 

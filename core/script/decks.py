@@ -113,12 +113,7 @@ def violations(catalog: Catalog, deck: Deck) -> list[str]:
         if c.name in by_name and c.name not in first:
             first[c.name] = c
     for name, count in sorted(by_name.items()):
-        card = first[name]
-        limit = 3
-        kw = catalog.keywords
-        for keyword, _ in card.keywords:
-            if keyword in kw and kw[keyword].deck_limit is not None:
-                limit = min(limit, kw[keyword].deck_limit or 3)
+        limit = copy_limit(catalog, first[name])
         if count > limit:
             rule = "825.3.a" if limit == 1 else "103.3.b"
             out.append(f"{count} copies of {name}; at most {limit} allowed ({rule})")
@@ -211,7 +206,7 @@ def random_deck(catalog: Catalog, rng: Random, name: str, sets: Collection[str] 
     for card in pool:
         if len(main) == 39:
             break
-        count = min(rng.randint(1, 3), _copy_limit(catalog, card) - copies[card.name], 39 - len(main))
+        count = min(rng.randint(1, 3), copy_limit(catalog, card) - copies[card.name], 39 - len(main))
         if card.supertype == "signature":
             count = min(count, 3 - signatures)
             signatures += max(count, 0)
@@ -219,7 +214,7 @@ def random_deck(catalog: Catalog, rng: Random, name: str, sets: Collection[str] 
             copies[card.name] += count
             main += [card.code] * count
     while len(main) < 39:  # a small identity: more copies of what is in, within the limits
-        more = next((c for c in pool if c.code in main and copies[c.name] < _copy_limit(catalog, c)
+        more = next((c for c in pool if c.code in main and copies[c.name] < copy_limit(catalog, c)
                      and c.supertype != "signature"), None)
         if more is None:
             raise DeckError(name, [f"{legend.name}'s domains hold too few cards for a 40-card deck"])
@@ -235,7 +230,20 @@ def random_deck(catalog: Catalog, rng: Random, name: str, sets: Collection[str] 
     return deck
 
 
-def _copy_limit(catalog: Catalog, card: Any) -> int:
+def random_seating(catalog: Catalog, rng: Random, players: int, teams: tuple[tuple[int, ...], ...] | None,
+                   prefix: str, sets: Collection[str] | None = None) -> tuple[Deck, ...]:
+    """A random deck for each seat (``random_deck``, named ``prefix-1``, ``prefix-2``, ...), drawn again while
+    teammates may not play together (491.8.h, 491.8.i); DeckError after 100 draws."""
+    for _ in range(100):
+        decks = tuple(random_deck(catalog, rng, f"{prefix}-{seat + 1}", sets) for seat in range(players))
+        if not teams or not team_violations(catalog, list(decks), teams, [d.name for d in decks]):
+            return decks
+    raise DeckError(prefix, ["no seating of random decks whose teammates may play together in 100 draws"])
+
+
+def copy_limit(catalog: Catalog, card: Any) -> int:
+    """How many copies of the card's name a deck may hold: 3 (103.3.b), or fewer when a keyword of the
+    card says so (Unique: 1, 825.3.a)."""
     limit = 3
     for keyword, _ in card.keywords:
         kw = catalog.keywords.get(keyword)
