@@ -28,6 +28,7 @@ from ..errors import IllegalActionError
 from .vocabulary import Action, EngineAction
 from .state import NOWHERE, Decision, is_battlefield, is_id
 from ..script.suggest import did_you_mean
+from ..script.cards import CardDef
 
 if TYPE_CHECKING:
     from .game import Game
@@ -335,7 +336,23 @@ def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, a
         if recycled and pay_with.get("recycle_from_trash") == recycled[0]:
             del pay_with["recycle_from_trash"]  # the first cards of the trash: the action says nothing
         out.append({**action, "pay_with": pay_with} if pay_with else action)
+    if action["type"] == "play" and len(out) > 1 and _cost_reads_payment(g.card(oid)):
+        # its cost depends on what pays it (Atakhan: less by the killed unit's cost), and the check that
+        # listed it read one way to pay: each way is checked (a token killed takes nothing off)
+        out = [variant for variant in out if _payable(g, player, variant)]
     return out
+
+
+def _cost_reads_payment(card: CardDef) -> bool:
+    return any(a.kind == "additional_cost" and "effect_on_cost" in a.body for a in card.abilities)
+
+
+def _payable(g: "Game", player: int, action: EngineAction) -> bool:
+    try:
+        playing.check_play(g, player, action)
+    except IllegalActionError:
+        return False
+    return True
 
 
 def g_hook(g: "Game", oid: int, hook: str) -> list[Any]:
