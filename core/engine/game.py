@@ -424,7 +424,7 @@ class Game:
                 return self.granted_ability(lasting.body["modifiers"][item.variables["_granted_mod"]])
             static = self.defs[self.state.objs[src].code].abilities[index]
             return self.granted_ability(static.body["modifiers"][item.variables["_granted_mod"]])
-        return self.ability_of(item.obj, item.ability, item.lasting)
+        return self.trigger_ability(item.obj, item.ability, item.lasting, item.event)
 
     def find_lasting(self, lid: int) -> Lasting | None:
         """The lasting effect with this id, if it is still in force."""
@@ -432,6 +432,17 @@ class Game:
             if lasting.id == lid:
                 return lasting
         return None
+
+    def trigger_ability(self, oid: int, index: int, lasting: int, event: dict[str, Any] | None) -> Ability:
+        """The ability a pending trigger or chain item names, as its object was when the event happened: a
+        death's triggers remember the characteristics the card died with (engine notes, Kill), so a unit that
+        died as a copy of another card (its copy ends as it leaves the board) triggers and resolves as that
+        card - the event names the card (``code``) the object was."""
+        if lasting == NOWHERE and event is not None and event.get("obj") == oid:
+            code = event.get("code")
+            if code is not None and code != self.state.objs[oid].code and code in self.defs:
+                return self.defs[code].abilities[index]
+        return self.ability_of(oid, index, lasting)
 
     def ability_of(self, oid: int, index: int, lasting: int = NOWHERE) -> Ability:
         """The ability a pending trigger or chain item names: ``lasting`` (an ``Origin``'s number) says

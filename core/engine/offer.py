@@ -234,7 +234,7 @@ def _object_slots(g: "Game", action: Mapping[str, Any]) -> list[bool] | None:
         elif kind == "targets":
             d = g.state.decision
             group = [t for t in g.state.pending_triggers if d is not None and t.controller == d.player]
-            ability = g.ability_of(group[0].obj, group[0].ability, group[0].lasting)
+            ability = g.trigger_ability(group[0].obj, group[0].ability, group[0].lasting, group[0].event)
             slots = targeting.ability_targets(ability)
         else:
             return None

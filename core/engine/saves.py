@@ -261,12 +261,12 @@ def check_zones(g: "Game", at: jsonshape.Path = ()) -> None:
     # what the chain and the waiting triggers will resolve: an ability of an object, of a lasting
     # effect, of an attached card or granted by a static ability (core/engine/game.py ability_of)
     s = g.state
-    refs = [(("chain", i), item.obj, item.ability, item.lasting) for i, item in enumerate(s.chain)
+    refs = [(("chain", i), item.obj, item.ability, item.lasting, item.event) for i, item in enumerate(s.chain)
             if item.kind != "card"]
-    refs += [(("pending_triggers", i), t.obj, t.ability, t.lasting) for i, t in enumerate(s.pending_triggers)]
-    for where, source, index, lasting in refs:
+    refs += [(("pending_triggers", i), t.obj, t.ability, t.lasting, t.event) for i, t in enumerate(s.pending_triggers)]
+    for where, source, index, lasting, event in refs:
         try:
-            g.ability_of(source, index, lasting)
+            g.trigger_ability(source, index, lasting, event)
         except (LookupError, TypeError, ValueError, AttributeError, RiftScriptError):
             raise _fail(at + ("state",) + where, f"names no ability (object {source}, ability {index}, "
                                                f"effect {lasting})") from None

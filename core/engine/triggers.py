@@ -258,7 +258,7 @@ def _one_instance_queued(g: "Game", oid: int, ability: Ability, event: dict[str,
     if kw is None or kw.stacking != "max":
         return False
     for t in g.state.pending_triggers:
-        if t.obj == oid and t.event is event and g.ability_of(t.obj, t.ability, t.lasting).keyword == ability.keyword:
+        if t.obj == oid and t.event is event and g.trigger_ability(t.obj, t.ability, t.lasting, t.event).keyword == ability.keyword:
             return True
     return False
 
@@ -557,7 +557,7 @@ def put_on_chain(g: "Game") -> None:
                                             "value": list(perm)} for perm in perms])
             return
     trigger = group[0]
-    ability = g.ability_of(trigger.obj, trigger.ability, trigger.lasting)
+    ability = g.trigger_ability(trigger.obj, trigger.ability, trigger.lasting, trigger.event)
     slots = targeting.ability_targets(ability)
     # engine notes, playing a card, step 2: a "Choose one —" trigger's mode is chosen now, with its targets
     modes = targeting.trigger_modes(ability)

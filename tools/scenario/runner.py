@@ -98,7 +98,7 @@ def _trigger_mode_indexes(game: Game, wanted: Any) -> list[int]:
     trigger = next((t for t in game.state.pending_triggers
                     if decision is not None and t.controller == decision.player), None)
     modes = None if trigger is None else targeting.trigger_modes(
-        game.ability_of(trigger.obj, trigger.ability, trigger.lasting))
+        game.trigger_ability(trigger.obj, trigger.ability, trigger.lasting, trigger.event))
     if trigger is None or modes is None:
         raise ScenarioFailure("mode: the trigger going on the chain has no \"choose one\" modes chosen as it is "
                               "put on the chain")
