@@ -1109,3 +1109,12 @@ def test_cards_recycled_from_opponents_trashes_read_the_same_chosen_or_targeted(
     effect = {"type": "recycle", "target": {"pick": pick, "what": "card", "count": 2, "up_to": True,
                                             "zone": "trash", "whose": "opponent"}}
     assert render_effect(effect) == "Choose up to 2 cards from opponents' trashes. Their owners recycle them."
+
+
+def test_equipped_with_a_filter_names_what_the_unit_wears() -> None:
+    """``equipped: filter`` (Purifier, ledger row 40): a unit wearing an attached card the filter matches."""
+    yours = {"type": "ready", "target": {"pick": "all", "what": "unit",
+                                         "where": {"equipped": {"controller": "you", "tag": "Equipment"}}}}
+    assert render_effect(yours) == "Ready all units equipped with an Equipment you control."
+    bare = {"type": "ready", "target": {"pick": "all", "what": "unit", "where": {"equipped": True}}}
+    assert render_effect(bare) == "Ready all equipped units."

@@ -267,7 +267,11 @@ def _f_attached(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: A
 
 @FILTERS.register("equipped")
 def _f_equipped(ctx: EffectContext, oid: int, obj: Obj, card: "CardDef", want: Any) -> bool:
-    """A unit with at least one card attached to it ("an equipped unit")."""
+    """A unit with at least one card attached to it ("an equipped unit"), or (a filter) with one
+    such card that matches it: "your Equipment each give ..." reaches a unit wearing one of yours,
+    whoever controls the unit."""
+    if isinstance(want, dict):
+        return obj.zone == "board" and any(ctx.matches(a, want) for a in layers.attached_to(ctx.g, oid))
     return bool(bool(obj.zone == "board" and layers.attached_to(ctx.g, oid)) == want)
 
 

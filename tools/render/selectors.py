@@ -234,8 +234,11 @@ def filter_words(self: Renderer, ctx: Ctx, where: Mapping[str, Any], what: str, 
     elif "tag" in where:
         adjs.append(str(where["tag"]))
     for key, (yes, no) in (("attached", ("attached", "detached")), ("equipped", ("equipped", "unequipped"))):
-        if key in where:
+        if key in where and not isinstance(where[key], Mapping):
             adjs.insert(0, yes if where[key] else no)
+    if isinstance(where.get("equipped"), Mapping):
+        worn = self.selection(ctx, {"pick": "target", "what": "gear", "where": where["equipped"]}).text
+        posts.append("equipped with " + worn)
     if "same_controller_as" in where:
         posts.append("with the same controller" + ("" if where["same_controller_as"] == "target"
                                                    else f" as {self.obj(ctx, where['same_controller_as'])}"))
