@@ -178,3 +178,15 @@ def test_every_equivalence_mark_of_the_installed_sets_holds() -> None:
     result = run("mutate", "--check-marks", "--workers", "2", "--format", "json")
     assert result.code == 0, result.out[-2000:] + result.err
     assert json.loads(result.out)["sets"]["all"]["equivalent"] >= 50
+
+
+def test_every_mutant_of_the_built_in_sets_is_killed_or_marked() -> None:
+    """The whole of Origins, Proving Grounds, Spiritforged and Unleashed: every mutant of every card (you/friendly
+    included, which only a 2v2 scenario can tell apart) is killed by a scenario or marked equivalent with its
+    reason. A scenario weakened, or an engine change that lets a mutant pass, fails here by card and line."""
+    result = run("mutate", "--set", "OGN", "--set", "OGS", "--set", "SFD", "--set", "UNL", "--workers", "1",
+                 "--format", "json", "--min-score", "100")
+    report = json.loads(result.out)
+    survivors = [line for lines in report["survivors_by_operator"].values() for line in lines]
+    assert result.code == 0 and survivors == [], survivors or result.err
+    assert report["sets"]["all"]["cards"] >= 770 and report["sets"]["all"]["wrong_marks"] == 0

@@ -10,7 +10,8 @@ equivalent).
 Operators (``OPERATORS``): drop one filter, trigger filter or condition (``where`` keys, ``when``
 keys, ``if``/``condition``/``while``/``only_while``, an ``if`` effect's condition, one member of
 ``all``/``any``); number +1 and -1 (amounts, counts, costs, Might, keyword values); friendly <->
-enemy, you <-> opponent, yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
+enemy, you <-> friendly (what you control, or your teammate's too in 2v2: 491), you <-> opponent,
+yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
 ``up_to`` <-> mandatory; the trigger event swapped for a neighbouring one (conquer <-> hold, played
 <-> attack, ...); one step of a sequence dropped; "this turn" <-> permanent; ``self`` <-> other.
 Mutants the schemas refuse are not counted.
@@ -69,7 +70,7 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {"here": ("there", "base"), "there": ("
               "your_base": ("here",), "event_location": ("here",)}
 _WHO: dict[str, tuple[str, ...]] = {"you": ("opponent",), "opponent": ("you",), "yours": ("opponents",), "opponents": ("yours",)}
 SWAPS: dict[str, dict[str, tuple[str, ...]]] = {
-    "controller": {"friendly": ("enemy",), "enemy": ("friendly",), "not_you": ("enemy",), "you": ("enemy",)},
+    "controller": {"friendly": ("enemy", "you"), "enemy": ("friendly",), "not_you": ("enemy",), "you": ("enemy", "friendly")},
     "owner": _WHO, "player": _WHO, "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
     "location": _LOCATIONS, "to": _LOCATIONS, "at": _LOCATIONS, "who": {"opponent": ("any_player",)},
     "duration": {"this_turn": ("permanent",), "permanent": ("this_turn",), "this_combat": ("this_turn",)},
@@ -82,7 +83,7 @@ _SWAP_OPERATOR = {"controller": "friendly/enemy", "owner": "you/opponent", "play
 CONDITION_KEYS = ("if", "condition", "while", "only_while")
 SELECTOR_KEYS = ("target", "of", "card", "a", "b", "equipment", "by_domain_of")  # an effect's objects
 NO_NUMBERS = {"schema_version"}
-OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/opponent", "here/there/base",
+OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/friendly", "you/opponent", "here/there/base",
              "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other")
 DEFAULT_TIMEOUT = 20.0
 
@@ -169,7 +170,8 @@ def mutants(data: Json) -> list[Mutant]:
                 add(here, "self/other", f"{k}: self -> other objects", _edited(data, here, _set(others)))
             elif isinstance(v, str) and v in SWAPS.get(str(k), {}):
                 for other in SWAPS[str(k)][v]:
-                    add(here, _SWAP_OPERATOR[str(k)], f"{k}: {v} -> {other}", _edited(data, here, _set(other)))
+                    operator = "you/friendly" if {v, other} == {"you", "friendly"} else _SWAP_OPERATOR[str(k)]
+                    add(here, operator, f"{k}: {v} -> {other}", _edited(data, here, _set(other)))
             visit(v, here, k)
 
     visit(data, [], None)

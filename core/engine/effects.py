@@ -644,9 +644,12 @@ def _history_subject(ctx: EffectContext, entry: HistoryRow, subject: Node) -> bo
 
 
 def _matches_dead(ctx: EffectContext, entry: HistoryRow, subject: Node) -> bool:
-    """History entries about objects that left the board are judged by their card only."""
-    if "controller" in subject and subject["controller"] in ("friendly", "enemy"):
-        return ctx.relation(subject["controller"], entry.player)
+    """History entries about objects that left the board are judged by their card, and their controller
+    by the entry's player, who controlled it then: "a unit you controlled died" is yours alone, not a
+    2v2 teammate's (491), "a friendly unit" a teammate's too."""
+    want = subject.get("controller")
+    if isinstance(want, str) and want in RELATIONS:
+        return ctx.relation(want, entry.player)
     return True
 
 
