@@ -74,7 +74,8 @@ def test_mutants_cover_every_operator() -> None:
                  {"type": "may", "effect": {"type": "draw", "amount": 1, "player": "you"}},
                  {"type": "modify_might", "target": {"pick": "all", "what": "unit", "up_to": True,
                                                      "where": {"controller": "friendly", "location": "here"}},
-                  "amount": 1, "duration": "this_turn"}]}},
+                  "amount": 1, "duration": "this_turn"},
+                 {"type": "stun", "target": {"pick": "target", "what": "unit", "where": {"controller": "enemy"}}}]}},
             {"kind": "static", "modifiers": [{"type": "might", "amount": 1}]}],
     }
     found = {m.operator for m in mutate.mutants(card)}
@@ -85,16 +86,21 @@ def test_mutants_cover_every_operator() -> None:
     assert ("abilities[0].effect.steps[1].duration", "duration: this_turn -> permanent") in changes
     assert ("keywords[0].Assault", "2 -> 3") in changes
     assert ("abilities[1].affects", "affects: self -> other objects") in changes
+    assert ("abilities[0].effect.steps[2].target.where.controller", "controller: enemy -> not_you") in changes
+    assert ("abilities[0].effect.steps[1].target.where.controller", "controller: friendly -> you") in changes
+    assert ("abilities[0].effect.steps[0].effect.player", "player: you -> friendly") in changes
 
 
 def test_a_card_is_scored_by_its_scenarios(zappers: tuple[Catalog, Path]) -> None:
     result = mutate.test_card(_workspace(zappers), "ZAP-001")
     assert result.scenarios == 1 and result.broken == []
     survived = {(s.at, s.change, s.line) for s in result.survived}
-    # nothing in the scenario tells an enemy unit from any unit, nor pays more than the cost needs
+    # nothing in the scenario tells an enemy unit from any unit (a Duel has no teammate either), nor pays
+    # more than the cost needs
     assert survived == {("abilities[0].effect.target.where.controller", "drop controller: enemy", 11),
+                        ("abilities[0].effect.target.where.controller", "controller: enemy -> not_you", 11),
                         ("cost.energy", "1 -> 0", 5)}
-    assert result.killed == result.mutants - 2 and result.killed >= 4  # amount +-1, energy +1, friendly
+    assert result.killed == result.mutants - 3 and result.killed >= 4  # amount +-1, energy +1, friendly
     assert result.score == pytest.approx(100 * result.killed / result.mutants)
 
 
@@ -102,7 +108,7 @@ def test_an_equivalent_mutant_is_listed_with_its_reason_not_as_a_survivor(zapper
     result = mutate.test_card(_workspace(zappers), "ZAP-002")
     assert [(s.at, s.change, s.reason) for s in result.equivalent] == \
         [("cost.energy", "1 -> 0", "the scenario's rune pays either cost")]
-    assert [s.at for s in result.survived] == ["abilities[0].effect.target.where.controller"]
+    assert [s.change for s in result.survived] == ["drop controller: enemy", "controller: enemy -> not_you"]
     assert result.score == pytest.approx(100 * result.killed / (result.mutants - 1))
 
 

@@ -10,7 +10,8 @@ equivalent).
 Operators (``OPERATORS``): drop one filter, trigger filter or condition (``where`` keys, ``when``
 keys, ``if``/``condition``/``while``/``only_while``, an ``if`` effect's condition, one member of
 ``all``/``any``); number +1 and -1 (amounts, counts, costs, Might, keyword values); friendly <->
-enemy, you <-> friendly (what you control, or your teammate's too in 2v2: 491), you <-> opponent,
+enemy, you <-> friendly (what you control or do, or your teammate's too in 2v2: 491), enemy -> not you
+(a teammate's too), you <-> opponent,
 yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
 ``up_to`` <-> mandatory; the trigger event swapped for a neighbouring one (conquer <-> hold, played
 <-> attack, ...); one step of a sequence dropped; "this turn" <-> permanent; ``self`` <-> other.
@@ -70,8 +71,8 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {"here": ("there", "base"), "there": ("
               "your_base": ("here",), "event_location": ("here",)}
 _WHO: dict[str, tuple[str, ...]] = {"you": ("opponent",), "opponent": ("you",), "yours": ("opponents",), "opponents": ("yours",)}
 SWAPS: dict[str, dict[str, tuple[str, ...]]] = {
-    "controller": {"friendly": ("enemy", "you"), "enemy": ("friendly",), "not_you": ("enemy",), "you": ("enemy", "friendly")},
-    "owner": _WHO, "player": _WHO, "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
+    "controller": {"friendly": ("enemy", "you"), "enemy": ("friendly", "not_you"), "not_you": ("enemy",), "you": ("enemy", "friendly")},
+    "owner": _WHO, "player": {**_WHO, "you": ("opponent", "friendly"), "friendly": ("you",)}, "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
     "location": _LOCATIONS, "to": _LOCATIONS, "at": _LOCATIONS, "who": {"opponent": ("any_player",)},
     "duration": {"this_turn": ("permanent",), "permanent": ("this_turn",), "this_combat": ("this_turn",)},
 }
@@ -80,10 +81,14 @@ _SWAP_OPERATOR = {"controller": "friendly/enemy", "owner": "you/opponent", "play
                   "location": "here/there/base", "to": "here/there/base", "at": "here/there/base",
                   "who": "you/opponent", "duration": "this turn/permanent"}
 
+# Swaps only a 2v2 game tells apart (491: a teammate is friendly, yet not you and not an enemy).
+_TEAMMATE_SWAPS = {("you", "friendly"): "you/friendly", ("friendly", "you"): "you/friendly",
+                   ("enemy", "not_you"): "enemy/not you"}
 CONDITION_KEYS = ("if", "condition", "while", "only_while")
 SELECTOR_KEYS = ("target", "of", "card", "a", "b", "equipment", "by_domain_of")  # an effect's objects
 NO_NUMBERS = {"schema_version"}
-OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/friendly", "you/opponent", "here/there/base",
+OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/friendly", "enemy/not you", "you/opponent",
+             "here/there/base",
              "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other")
 DEFAULT_TIMEOUT = 20.0
 
@@ -170,7 +175,7 @@ def mutants(data: Json) -> list[Mutant]:
                 add(here, "self/other", f"{k}: self -> other objects", _edited(data, here, _set(others)))
             elif isinstance(v, str) and v in SWAPS.get(str(k), {}):
                 for other in SWAPS[str(k)][v]:
-                    operator = "you/friendly" if {v, other} == {"you", "friendly"} else _SWAP_OPERATOR[str(k)]
+                    operator = _TEAMMATE_SWAPS.get((v, other), _SWAP_OPERATOR[str(k)])
                     add(here, operator, f"{k}: {v} -> {other}", _edited(data, here, _set(other)))
             visit(v, here, k)
 
