@@ -68,14 +68,15 @@ def test_mutants_cover_every_operator() -> None:
     card = {
         "code": "T-1", "type": "unit", "might": 3, "keywords": [{"Assault": 2}],
         "abilities": [
-            {"kind": "triggered", "when": {"event": "conquer", "subject": "self", "here": True},
+            {"kind": "triggered", "when": {"event": "conquer", "subject": "self", "here": True}, "once_per_turn": True,
              "if": {"type": "all", "of": [{"type": "turn", "whose": "yours"}, {"type": "turn", "whose": "yours"}]},
              "effect": {"type": "sequence", "steps": [
                  {"type": "may", "effect": {"type": "draw", "amount": 1, "player": "you"}},
                  {"type": "modify_might", "target": {"pick": "all", "what": "unit", "up_to": True,
                                                      "where": {"controller": "friendly", "location": "here"}},
                   "amount": 1, "duration": "this_turn"},
-                 {"type": "stun", "target": {"pick": "target", "what": "unit", "where": {"controller": "enemy"}}}]}},
+                 {"type": "stun", "target": {"pick": "target", "what": "unit", "where": {"controller": "enemy"}}},
+                 {"type": "channel", "amount": 1, "exhausted": True}]}},
             {"kind": "static", "modifiers": [{"type": "might", "amount": 1}]}],
     }
     found = {m.operator for m in mutate.mutants(card)}
@@ -89,6 +90,8 @@ def test_mutants_cover_every_operator() -> None:
     assert ("abilities[0].effect.steps[2].target.where.controller", "controller: enemy -> not_you") in changes
     assert ("abilities[0].effect.steps[1].target.where.controller", "controller: friendly -> you") in changes
     assert ("abilities[0].effect.steps[0].effect.player", "player: you -> friendly") in changes
+    assert ("abilities[0].once_per_turn", "drop once_per_turn (every time)") in changes
+    assert ("abilities[0].effect.steps[3].exhausted", "exhausted: True -> False") in changes
 
 
 def test_a_card_is_scored_by_its_scenarios(zappers: tuple[Catalog, Path]) -> None:

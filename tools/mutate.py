@@ -8,13 +8,14 @@ in ``cards:``.  A mutant some scenario fails on is *killed*; one every scenario 
 equivalent).
 
 Operators (``OPERATORS``): drop one filter, trigger filter or condition (``where`` keys, ``when``
-keys, ``if``/``condition``/``while``/``only_while``, an ``if`` effect's condition, one member of
+keys, ``if``/``condition``/``while``/``only_while``, ``once_per_turn``, an ``if`` effect's condition, one member of
 ``all``/``any``); number +1 and -1 (amounts, counts, costs, Might, keyword values); friendly <->
 enemy, you <-> friendly (what you control or do, or your teammate's too in 2v2: 491), enemy -> not you
 (a teammate's too), you <-> opponent,
 yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
 ``up_to`` <-> mandatory; the trigger event swapped for a neighbouring one (conquer <-> hold, played
-<-> attack, ...); one step of a sequence dropped; "this turn" <-> permanent; ``self`` <-> other.
+<-> attack, ...); one step of a sequence dropped; "this turn" <-> permanent; ``self`` <-> other; an
+effect's ``ready``/``exhausted`` flipped (a token or rune that enters ready instead of exhausted).
 Mutants the schemas refuse are not counted.
 
 A mutant that cannot change behaviour (an *equivalent* mutant) may be marked in the card file, with
@@ -89,7 +90,7 @@ SELECTOR_KEYS = ("target", "of", "card", "a", "b", "equipment", "by_domain_of") 
 NO_NUMBERS = {"schema_version"}
 OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/friendly", "enemy/not you", "you/opponent",
              "here/there/base",
-             "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other")
+             "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other", "ready/exhausted")
 DEFAULT_TIMEOUT = 20.0
 
 
@@ -170,6 +171,8 @@ def mutants(data: Json) -> list[Mutant]:
             if isinstance(v, int) and not isinstance(v, bool) and k not in NO_NUMBERS:
                 for delta in (1, -1):
                     add(here, "number", f"{v} -> {v + delta}", _edited(data, here, _set(v + delta)))
+            elif isinstance(v, bool) and k in ("ready", "exhausted") and "type" in node:
+                add(here, "ready/exhausted", f"{k}: {v} -> {not v}", _edited(data, here, _set(not v)))
             elif v == "self" and k in SELECTOR_KEYS and "kind" not in node:
                 others = {"pick": "all", "what": _kind_of(data), "where": {"other": True}}
                 add(here, "self/other", f"{k}: self -> other objects", _edited(data, here, _set(others)))
@@ -202,6 +205,9 @@ def _dict_mutants(node: Json, path: Path_, key: str | int | None, add: Callable[
         for k in CONDITION_KEYS:
             if k in node:
                 add(path + [k], "drop condition", f"drop {k}: {_short(node[k])}", _edited(data, path + [k], _drop))
+        if node.get("once_per_turn"):
+            add(path + ["once_per_turn"], "drop condition", "drop once_per_turn (every time)",
+                _edited(data, path + ["once_per_turn"], _drop))
         if node.get("optional"):
             add(path + ["optional"], "optional/mandatory", "optional -> mandatory",
                 _edited(data, path + ["optional"], _drop))
