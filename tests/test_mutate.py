@@ -92,6 +92,7 @@ def test_mutants_cover_every_operator() -> None:
     assert ("abilities[0].effect.steps[0].effect.player", "player: you -> friendly") in changes
     assert ("abilities[0].once_per_turn", "drop once_per_turn (every time)") in changes
     assert ("abilities[0].effect.steps[3].exhausted", "exhausted: True -> False") in changes
+    assert ("abilities[0].effect.steps[2].target.pick", "pick: target -> choose") in changes
 
 
 def test_a_card_is_scored_by_its_scenarios(zappers: tuple[Catalog, Path]) -> None:

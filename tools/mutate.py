@@ -15,7 +15,8 @@ enemy, you <-> friendly (what you control or do, or your teammate's too in 2v2: 
 yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
 ``up_to`` <-> mandatory; the trigger event swapped for a neighbouring one (conquer <-> hold, played
 <-> attack, ...); one step of a sequence dropped; "this turn" <-> permanent; ``self`` <-> other; an
-effect's ``ready``/``exhausted`` flipped (a token or rune that enters ready instead of exhausted).
+effect's ``ready``/``exhausted`` flipped (a token or rune that enters ready instead of exhausted); a target
+(chosen as the card is played, 355) chosen on resolution instead.
 Mutants the schemas refuse are not counted.
 
 A mutant that cannot change behaviour (an *equivalent* mutant) may be marked in the card file, with
@@ -76,11 +77,12 @@ SWAPS: dict[str, dict[str, tuple[str, ...]]] = {
     "owner": _WHO, "player": {**_WHO, "you": ("opponent", "friendly"), "friendly": ("you",)}, "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
     "location": _LOCATIONS, "to": _LOCATIONS, "at": _LOCATIONS, "who": {"opponent": ("any_player",)},
     "duration": {"this_turn": ("permanent",), "permanent": ("this_turn",), "this_combat": ("this_turn",)},
+    "pick": {"target": ("choose",)},
 }
 _SWAP_OPERATOR = {"controller": "friendly/enemy", "owner": "you/opponent", "player": "you/opponent",
                   "whose": "you/opponent", "chooser": "you/opponent", "whose_turn": "you/opponent",
                   "location": "here/there/base", "to": "here/there/base", "at": "here/there/base",
-                  "who": "you/opponent", "duration": "this turn/permanent"}
+                  "who": "you/opponent", "duration": "this turn/permanent", "pick": "target/choose"}
 
 # Swaps only a 2v2 game tells apart (491: a teammate is friendly, yet not you and not an enemy).
 _TEAMMATE_SWAPS = {("you", "friendly"): "you/friendly", ("friendly", "you"): "you/friendly",
@@ -90,7 +92,7 @@ SELECTOR_KEYS = ("target", "of", "card", "a", "b", "equipment", "by_domain_of") 
 NO_NUMBERS = {"schema_version"}
 OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/friendly", "enemy/not you", "you/opponent",
              "here/there/base",
-             "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other", "ready/exhausted")
+             "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other", "ready/exhausted", "target/choose")
 DEFAULT_TIMEOUT = 20.0
 
 
