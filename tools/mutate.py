@@ -11,8 +11,7 @@ Operators (``OPERATORS``): drop one filter, trigger filter or condition (``where
 keys, ``if``/``condition``/``while``/``only_while``, ``once_per_turn``, an ``if`` effect's condition, one member of
 ``all``/``any``); number +1 and -1 (amounts, counts, costs, Might, keyword values); friendly <->
 enemy, you <-> friendly (what you control or do, or your teammate's too in 2v2: 491), enemy -> not you
-(a teammate's too), you <-> opponent,
-yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
+(a teammate's too), you <-> opponent, yours <-> opponents; here <-> there <-> base; ``may``/``optional``/
 ``up_to`` <-> mandatory; the trigger event swapped for a neighbouring one (conquer <-> hold, played
 <-> attack, ...); one step of a sequence dropped; "this turn" <-> permanent; ``self`` <-> other; an
 effect's ``ready``/``exhausted`` flipped (a token or rune that enters ready instead of exhausted); a target
@@ -73,8 +72,10 @@ _LOCATIONS: dict[str, tuple[str, ...]] = {"here": ("there", "base"), "there": ("
               "your_base": ("here",), "event_location": ("here",)}
 _WHO: dict[str, tuple[str, ...]] = {"you": ("opponent",), "opponent": ("you",), "yours": ("opponents",), "opponents": ("yours",)}
 SWAPS: dict[str, dict[str, tuple[str, ...]]] = {
-    "controller": {"friendly": ("enemy", "you"), "enemy": ("friendly", "not_you"), "not_you": ("enemy",), "you": ("enemy", "friendly")},
-    "owner": _WHO, "player": {**_WHO, "you": ("opponent", "friendly"), "friendly": ("you",)}, "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
+    "controller": {"friendly": ("enemy", "you"), "enemy": ("friendly", "not_you"), "not_you": ("enemy",),
+                   "you": ("enemy", "friendly")},
+    "owner": _WHO, "player": {**_WHO, "you": ("opponent", "friendly"), "friendly": ("you",)},
+    "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
     "location": _LOCATIONS, "to": _LOCATIONS, "at": _LOCATIONS, "who": {"opponent": ("any_player",)},
     "duration": {"this_turn": ("permanent",), "permanent": ("this_turn",), "this_combat": ("this_turn",)},
     "pick": {"target": ("choose",)},
@@ -91,8 +92,8 @@ CONDITION_KEYS = ("if", "condition", "while", "only_while")
 SELECTOR_KEYS = ("target", "of", "card", "a", "b", "equipment", "by_domain_of")  # an effect's objects
 NO_NUMBERS = {"schema_version"}
 OPERATORS = ("drop filter", "drop condition", "number", "friendly/enemy", "you/friendly", "enemy/not you", "you/opponent",
-             "here/there/base",
-             "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other", "ready/exhausted", "target/choose")
+             "here/there/base", "optional/mandatory", "trigger event", "drop step", "this turn/permanent", "self/other",
+             "ready/exhausted", "target/choose")
 DEFAULT_TIMEOUT = 20.0
 
 
