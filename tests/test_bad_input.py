@@ -46,6 +46,14 @@ CASES: dict[str, list[str]] = {
         "19:37: unknown keyword 'legoin'; did you mean 'legion'? (abilities[1].while.keyword)",
         "20:42: unknown keyword 'ganknig'; did you mean 'ganking'? (abilities[1].modifiers[0].keyword)",
     ],
+    "modifier_placement.yaml": [
+        "12:24: the modifier 'buff_limit' applies only to the card whose ability it is: this static affects other "
+        "objects (write it without 'affects') (abilities[0].modifiers[0].type)",
+        "19:54: a created effect can't carry the modifier 'victory_score': the engine reads it only from a static "
+        "ability of a card (kinds a created effect may carry: bonus_damage, buff_bonus, cost, damage_taken, "
+        "enter_ready, grant_ability, hide_cost, hook, keyword, might, play_from, prevent_damage, restriction, "
+        "show_facedown) (abilities[1].effect.static.modifiers[1].type)",
+    ],
     "schema_and_reference_errors.yaml": [
         "3:7: 'bad-11' does not match the pattern "
         "'^[A-Z0-9]{2,5}-(?:[0-9]{3}[a-z]?|T[0-9]{2}|T-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*)$' (code)",

@@ -227,15 +227,15 @@ def _might_reaching(g: "Game") -> None:
 
 def _any_damage_lethal(g: "Game", oid: int) -> bool:
     """A unit with the hook any_damage_lethal dies to any amount of damage dealt it last by the controller
-    of a static giving it the hook ("any amount of your damage" kills: the static's controller's damage
-    only - in 2v2 not a teammate's, 491)."""
+    of the static or lasting effect giving it the hook ("any amount of your damage" kills: that player's
+    damage only - in 2v2 not a teammate's, 491)."""
     if True not in layers.hook_values(g, oid, "any_damage_lethal"):
         return False
     hit = _last_damage(g, oid)
     dealer = int(hit.get("player", NOWHERE)) if hit is not None else NOWHERE
     return dealer != NOWHERE and any(
-        mod.get("hook") == "any_damage_lethal" and g.obj(src).controller == dealer
-        for mod, src in layers.static_modifiers_affecting(g, "hook", oid))
+        mod.get("hook") == "any_damage_lethal" and controller == dealer
+        for mod, controller in layers.modifiers_applying(g, oid, "hook"))
 
 
 def _last_damage(g: "Game", oid: int) -> "Event | None":

@@ -809,6 +809,13 @@ def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dic
     return [(mod, src) for mod, src, _ in _covering(g, kind, oid)]
 
 
+def modifiers_applying(g: "Game", oid: int, kind: str) -> list[tuple[dict[str, Any], int]]:
+    """(modifier, controller) of every modifier of a kind applying to the object now: its own and
+    affecting statics and the lasting effects, each with the player who controls it (the hook a modifier
+    gives may read whose it is: "any amount of *your* damage")."""
+    return [(mod, ctl) for mod, _src, ctl, _ts in _modifiers_for(g, oid) if mod["type"] == kind]
+
+
 def text_copies(g: "Game", unit: int) -> int:
     """How many cards attached to the unit copy its text into their effect text ("copy that unit's
     text to this Equipment's effect text"): each is one more instance of the unit's own abilities

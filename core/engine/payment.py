@@ -673,13 +673,22 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
         for mod in ability.body["modifiers"]:
             if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                 return dict(mod["cost"])
-    for lasting in g.active_lasting() if g.state.lasting else ():
-        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects \
-                and lasting.controller == player:
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "play_from" and mod["zone"] == obj.zone:
-                    # a limited one ("uses: 1": Death from Below's replay) is used up by the play it allows
-                    return {**mod["cost"], "_use_lasting": [lasting.id]} if lasting.uses > 0 else dict(mod["cost"])
+    for lasting in layers.lasting_with(g, "play_from"):
+        if lasting.kind != "static" or lasting.controller != player:
+            continue
+        ctx = effects.EffectContext(g, player, lasting.source)
+        if lasting.affects is not None:
+            if oid not in lasting.affects:
+                continue
+        elif not ctx.selector_matches(lasting.body.get("affects", "self"), oid):
+            continue  # a selection ("this turn you may play spells from your trash"): read now
+        if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
+            continue
+        for mod in lasting.body["modifiers"]:
+            if mod["type"] == "play_from" and mod["zone"] == obj.zone:
+                cost = dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
+                # a limited one ("uses: 1": Death from Below's replay) is used up by the play it allows
+                return {**cost, "_use_lasting": [lasting.id]} if lasting.uses > 0 else cost
     for mod, _ in layers.static_modifiers_affecting(g, "play_from", oid):  # "you may play cards from your trash"
         if mod["zone"] == obj.zone:
             return dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})

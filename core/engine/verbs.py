@@ -381,8 +381,7 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
         total = amount
         if by in ("spell", "ability"):
             total += bonus_damage(g, controller, obj.loc, source)
-        if g.state.lasting:
-            total *= damage_taken_times(g, oid)
+        total *= damage_taken_times(g, oid)
         total = prevent(g, oid, total, by, controller)
         if total < 1:
             continue
@@ -395,14 +394,14 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
 
 
 def damage_taken_times(g: "Game", oid: int) -> int:
-    """Created effects multiplying the damage a unit is dealt (Lotus Trap's doubling for a turn:
-    damage_taken times 2), each applying once."""
+    """What multiplies the damage a unit is dealt (Lotus Trap's doubling for a turn: damage_taken times 2):
+    each static ability or lasting effect covering it with a damage_taken modifier, named or by selection,
+    applying once."""
+    if not layers.lasting_with(g, "damage_taken") and not layers.statics_by_kind(g).get("damage_taken"):
+        return 1
     times = 1
-    for lasting in g.active_lasting():
-        if lasting.kind == "static" and lasting.affects is not None and oid in lasting.affects:
-            for mod in lasting.body["modifiers"]:
-                if mod["type"] == "damage_taken":
-                    times *= int(mod["times"])
+    for mod, _controller in layers.modifiers_applying(g, oid, "damage_taken"):
+        times *= int(mod["times"])
     return times
 
 

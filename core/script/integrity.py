@@ -35,6 +35,9 @@ def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = (
         refs = doc.refs if doc.refs is not None else references(doc.raw)
         for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
             doc.problems.append(doc.problem(path, message))
+        if doc.valid:
+            for path, message in modifier_problems(doc.raw):
+                doc.problems.append(doc.problem(path, message))
     if doc.kind in ("deck", "scenario"):
         for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
                                               catalog.decks, broken):
@@ -136,6 +139,65 @@ def reference_problems(refs: list[Reference], keywords: dict[str, KeywordDef],
     return out
 
 
+# Where the rules engine reads each kind of static modifier (a kind the schema allows anywhere a static's
+# modifiers go).  A modifier placed where the engine never reads it would make a card that silently does
+# nothing, so such a placement is refused with its reason; ``tests/test_modifier_placement.py`` makes every
+# kind of the schema appear in one of these tables or in none on purpose.
+#
+# The kinds a created effect (``create_effect``'s ``static``: a lasting effect, 6xx "this turn ...") may carry:
+# characteristics (layers._modifiers_for), costs (payment.cost_modifiers, play_from_cost), restrictions
+# (layers.lasting_restrictions), granted abilities, facedown cards shown, Hidden's cost (hide.hide_cost),
+# bonus damage and damage multiplied (verbs).
+LASTING_MODIFIERS = frozenset({
+    "might", "keyword", "hook", "buff_bonus", "prevent_damage", "enter_ready", "cost", "restriction",
+    "play_from", "grant_ability", "show_facedown", "hide_cost", "bonus_damage", "damage_taken"})
+# The kinds read only from a static ability of a card in play or in its own zone: player-level effects the
+# engine gathers from the statics in force (victory score, extra triggers, ability costs, optional cost
+# discounts, where cards may be played, copied text).
+STATIC_ONLY_MODIFIERS = frozenset({
+    "abilities_of", "ability_cost", "buff_limit", "copy_text", "enter_exhausted", "extra_trigger",
+    "optional_cost_discount", "play_location", "victory_score"})
+# The kinds read only from the card's own static abilities, so their ``affects`` must be the card itself:
+# borrowed abilities (activation), how many buffs it may have (verbs.buff), a gear entering exhausted.
+OWN_ONLY_MODIFIERS = frozenset({"abilities_of", "buff_limit", "enter_exhausted"})
+
+
+def modifier_problems(raw: Any) -> list[tuple[JsonPath, str]]:
+    """The static modifiers of a card or keyword script placed where the engine never reads them: a
+    player-level kind in a created (lasting) effect, or a kind read from the card's own text only in a
+    static affecting other objects."""
+    out: list[tuple[JsonPath, str]] = []
+
+    def visit(node: Any, path: JsonPath) -> None:
+        if isinstance(node, list):
+            for i, item in enumerate(node):
+                visit(item, path + [i])
+            return
+        if not isinstance(node, dict):
+            return
+        if node.get("type") == "create_effect" and isinstance(node.get("static"), dict):
+            for i, mod in enumerate(node["static"].get("modifiers") or ()):
+                kind = mod.get("type") if isinstance(mod, dict) else None
+                if kind in STATIC_ONLY_MODIFIERS:
+                    out.append((path + ["static", "modifiers", i, "type"],
+                                f"a created effect can't carry the modifier {kind!r}: the engine reads it only "
+                                f"from a static ability of a card (kinds a created effect may carry: "
+                                f"{', '.join(sorted(LASTING_MODIFIERS))})"))
+        if node.get("kind") == "static" and node.get("affects", "self") != "self":
+            for i, mod in enumerate(node.get("modifiers") or ()):
+                kind = mod.get("type") if isinstance(mod, dict) else None
+                if kind in OWN_ONLY_MODIFIERS:
+                    out.append((path + ["modifiers", i, "type"],
+                                f"the modifier {kind!r} applies only to the card whose ability it is: "
+                                f"this static affects other objects (write it without 'affects')"))
+        for key, value in node.items():
+            if key != "mutation":
+                visit(value, path + [key])
+
+    visit(raw, [])
+    return out
+
+
 def check_integrity(catalog: Catalog) -> list[Problem]:
     """Every keyword and token the loaded cards refer to exists (with a 'did you mean' hint)."""
     problems: list[Problem] = []
@@ -144,5 +206,7 @@ def check_integrity(catalog: Catalog) -> list[Problem]:
         for path, message, at_key in keyword_use_problems(card.raw.get("keywords"), catalog.keywords):
             problems.append(doc.problem(path, message, at_key=at_key))
         for path, message in reference_problems(references(card.raw), catalog.keywords, catalog.tokens):
+            problems.append(doc.problem(path, message))
+        for path, message in modifier_problems(card.raw):
             problems.append(doc.problem(path, message))
     return problems

@@ -1,0 +1,42 @@
+"""Every kind of static modifier the schema allows is read by the engine where a script may put it: the
+placement tables of ``core/script/integrity.py`` classify each kind, and a kind a created effect or a static
+affecting other objects can't carry is refused there (``tests/bad_cards/modifier_placement.yaml``), so no card
+silently does nothing."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from riftscript.core.script import integrity
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+
+
+def _schema_kinds() -> set[str]:
+    modifier = json.loads((SCHEMAS / "card.schema.json").read_text())["$defs"]["modifier"]
+    return set(modifier["properties"]["type"]["enum"])
+
+
+def test_every_modifier_kind_is_placed_once() -> None:
+    kinds = _schema_kinds()
+    lasting, static_only = integrity.LASTING_MODIFIERS, integrity.STATIC_ONLY_MODIFIERS
+    assert not lasting & static_only
+    assert lasting | static_only == kinds, "classify every modifier kind in core/script/integrity.py"
+    assert integrity.OWN_ONLY_MODIFIERS <= static_only
+
+
+def test_a_static_affecting_itself_may_carry_an_own_only_kind() -> None:
+    raw = {"abilities": [{"kind": "static", "modifiers": [{"type": "enter_exhausted"}]},
+                         {"kind": "static", "affects": "self", "modifiers": [{"type": "buff_limit", "amount": 2}]}]}
+    assert integrity.modifier_problems(raw) == []
+
+
+def test_a_created_effect_nested_in_a_sequence_is_checked() -> None:
+    raw = {"abilities": [{"kind": "spell", "effect": {"type": "sequence", "steps": [
+        {"type": "draw", "amount": 1},
+        {"type": "create_effect", "duration": "this_turn",
+         "static": {"modifiers": [{"type": "extra_trigger", "event": "conquer"}]}}]}}]}
+    problems = integrity.modifier_problems(raw)
+    assert [(path, message.split(":")[0]) for path, message in problems] == [
+        (["abilities", 0, "effect", "steps", 1, "static", "modifiers", 0, "type"],
+         "a created effect can't carry the modifier 'extra_trigger'")]
