@@ -770,8 +770,9 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
 
 
 def lasting_restrictions(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
-    """(modifier, source, the objects it names) of the lasting effects in force with a restriction of
-    one kind, found once while the lasting effects are unchanged (``Game.lasting_only_memo``)."""
+    """(modifier, source, the objects it covers) of the lasting effects in force with a restriction of one
+    kind.  Those naming their objects are found once while the lasting effects are unchanged
+    (``Game.lasting_only_memo``); one that selects them ("this turn, enemy units can't move") is read now."""
     memo = g.lasting_only_memo()
     key = ("lasting_restrictions", restriction)
     found: list[tuple[dict[str, Any], int, list[int]]] | None = memo.get(key)
@@ -780,7 +781,36 @@ def lasting_restrictions(g: "Game", restriction: str) -> list[tuple[dict[str, An
                              if lasting.kind == "static" and lasting.affects is not None
                              for mod in lasting.body["modifiers"]
                              if mod["type"] == "restriction" and mod["restriction"] == restriction]
-    return found
+    selecting = [lasting for lasting in lasting_with(g, "restriction") if lasting.kind == "static" and lasting.affects is None]
+    if not selecting:
+        return found
+    out = list(found)
+    for lasting in selecting:
+        mods = [mod for mod in lasting.body["modifiers"] if mod["type"] == "restriction" and mod["restriction"] == restriction]
+        if mods:
+            covered = _lasting_selection(g, lasting)
+            out += [(mod, lasting.source, covered) for mod in mods]
+    return out
+
+
+def lasting_covers(g: "Game", lasting: Lasting, oid: int) -> bool:
+    """Whether a lasting static covers an object now: one of the objects it names, or one its selection
+    matches (its ``while`` checked), read from the side of the effect's controller."""
+    if lasting.affects is not None:
+        return oid in lasting.affects
+    ctx = effects.EffectContext(g, lasting.controller, lasting.source)
+    if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
+        return False
+    return ctx.selector_matches(lasting.body.get("affects", "self"), oid)
+
+
+def _lasting_selection(g: "Game", lasting: Lasting) -> list[int]:
+    """The objects or players a lasting static that selects what it affects covers now (its ``while``
+    checked): read from the side of the effect's controller, as its source's static would be."""
+    ctx = effects.EffectContext(g, lasting.controller, lasting.source)
+    if "while" in lasting.body and not ctx.check(lasting.body["while"]):
+        return []
+    return ctx.resolve(lasting.body.get("affects", "self"))
 
 
 def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
@@ -791,11 +821,9 @@ def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
     for _, src, ability in _active_modifiers(g, "show_facedown"):
         if g.obj(src).controller == viewer:
             out.update(effects.EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
-    if g.state.lasting:
-        for lasting in g.active_lasting():
-            if lasting.kind == "static" and lasting.controller == viewer and lasting.affects is not None \
-                    and any(m["type"] == "show_facedown" for m in lasting.body["modifiers"]):
-                out.update(lasting.affects)
+    for lasting in lasting_with(g, "show_facedown"):
+        if lasting.kind == "static" and lasting.controller == viewer:
+            out.update(lasting.affects if lasting.affects is not None else _lasting_selection(g, lasting))
     out.discard(viewer)
     return out
 
@@ -843,7 +871,7 @@ def granted_abilities(g: "Game", oid: int) -> list[tuple[dict[str, Any], int, Ab
     the effect's id)."""
     out = _covering(g, "grant_ability", oid) if _sources_with(g, "grant_ability") else []
     for lasting in granting_lasting(g):
-        if lasting.affects is not None and oid in lasting.affects:
+        if lasting_covers(g, lasting, oid):
             static = Ability(kind="static", index=-lasting.id, body=lasting.body)
             out += [(mod, lasting.source, static) for mod in lasting.body["modifiers"] if mod["type"] == "grant_ability"]
     return out

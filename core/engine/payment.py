@@ -676,14 +676,8 @@ def play_from_cost(g: "Game", player: int, oid: int) -> dict[str, Any] | None:
     for lasting in layers.lasting_with(g, "play_from"):
         if lasting.kind != "static" or lasting.controller != player:
             continue
-        ctx = effects.EffectContext(g, player, lasting.source)
-        if lasting.affects is not None:
-            if oid not in lasting.affects:
-                continue
-        elif not ctx.selector_matches(lasting.body.get("affects", "self"), oid):
-            continue  # a selection ("this turn you may play spells from your trash"): read now
-        if "while" in lasting.body and not ctx.check(lasting.body["while"], subject=oid):
-            continue
+        if not layers.lasting_covers(g, lasting, oid):
+            continue  # named, or a selection ("this turn you may play spells from your trash") read now
         for mod in lasting.body["modifiers"]:
             if mod["type"] == "play_from" and mod["zone"] == obj.zone:
                 cost = dict(mod.get("cost") or {"energy": card.energy, "power": list(card.power)})
