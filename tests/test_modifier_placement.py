@@ -40,3 +40,27 @@ def test_a_created_effect_nested_in_a_sequence_is_checked() -> None:
     assert [(path, message.split(":")[0]) for path, message in problems] == [
         (["abilities", 0, "effect", "steps", 1, "static", "modifiers", 0, "type"],
          "a created effect can't carry the modifier 'extra_trigger'")]
+
+
+ENGINE = Path(__file__).resolve().parent.parent
+
+
+def test_every_kernel_hook_is_read_by_the_engine_and_documented() -> None:
+    from riftscript.core.script.integrity import KERNEL_HOOKS
+
+    sources = "".join(p.read_text() for folder in ("core/engine", "plugins") for p in (ENGINE / folder).glob("*.py")
+                      if p.name != "layers.py") + (ENGINE / "core/engine/layers.py").read_text().split("def hook_values")[1]
+    unread = sorted(h for h in KERNEL_HOOKS if f'"{h}"' not in sources)
+    assert unread == [], "kernel hooks nothing reads"
+    readme = (ENGINE / "schemas/README.md").read_text().split("### Kernel hooks")[1].split("\n## ")[0]
+    documented = {line.split("`")[1] for line in readme.splitlines() if line.startswith("| `")}
+    assert documented == KERNEL_HOOKS
+
+
+def test_a_hook_no_one_reads_is_refused_with_a_hint() -> None:
+    raw = {"abilities": [{"kind": "static", "modifiers": [{"type": "hook", "hook": "any_damage_letal", "value": True}]}]}
+    assert integrity.modifier_problems(raw) == [(
+        ["abilities", 0, "modifiers", 0, "hook"],
+        "unknown hook 'any_damage_letal'; did you mean 'any_damage_lethal'? (the kernel hooks are listed in "
+        "schemas/README.md; a plugin's own are its language words of kind 'hook')")]
+    assert integrity.modifier_problems(raw, frozenset({"any_damage_letal"})) == []

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from riftscript.core.script.integrity import KERNEL_HOOKS
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.tools import textaudit
 from riftscript.tools.cli import main as cli_main
@@ -796,10 +797,8 @@ _BASES: dict[str, dict[str, Any]] = {
 }
 
 
-# The kernel hooks schemas/README.md lists.
-_HOOKS = ("timing", "damage_assignment", "standard_move", "targeting_tax", "hide", "reaction_when_played_to",
-          "stays_at_battlefield", "extra_hidden_cards", "look_before_reveal", "add_when_revealed",
-          "equipment_bonus_times", "tag", "chosen_by", "event_alias", "add_energy", "combat_damage")
+# The kernel hooks (core/script/integrity.py, listed in schemas/README.md).
+_HOOKS = tuple(sorted(KERNEL_HOOKS))
 
 
 def _sample(prop: dict[str, Any]) -> Any:

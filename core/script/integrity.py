@@ -36,7 +36,7 @@ def document_problems(catalog: Catalog, doc: Document, broken: Iterable[str] = (
         for path, message in reference_problems(refs, catalog.keywords, catalog.tokens):
             doc.problems.append(doc.problem(path, message))
         if doc.valid:
-            for path, message in modifier_problems(doc.raw):
+            for path, message in modifier_problems(doc.raw, plugin_hooks(catalog)):
                 doc.problems.append(doc.problem(path, message))
     if doc.kind in ("deck", "scenario"):
         for ref, message in cardrefs.problems(cardrefs.references(doc.kind, doc.raw), catalog.cards,
@@ -139,6 +139,17 @@ def reference_problems(refs: list[Reference], keywords: dict[str, KeywordDef],
     return out
 
 
+# The kernel hooks: the names a ``hook`` modifier may give that the engine reads (schemas/README.md, "Kernel
+# hooks", says what each does and where it is read).  A set's plugin reads hooks of its own, registered as
+# language words of kind ``hook``; a hook named by neither would do nothing, so scripts naming one are refused
+# (``modifier_problems``).
+KERNEL_HOOKS: frozenset[str] = frozenset({
+    "timing", "damage_assignment", "ignore_damage_assignment", "standard_move", "targeting_tax",
+    "ignore_targeting_tax", "hide", "reaction_when_played_to", "stays_at_battlefield", "extra_might_loss",
+    "channel_limit", "moved_by", "cant_be_countered", "cant_be_played", "extra_hidden_cards", "add_energy", "tag",
+    "equipment_bonus_times", "look_before_reveal", "add_when_revealed", "combat_damage", "chosen_by",
+    "event_alias", "any_damage_lethal", "keyword_doesnt_trigger", "move_here_from", "move_tax", "named_tag"})
+
 # Where the rules engine reads each kind of static modifier (a kind the schema allows anywhere a static's
 # modifiers go).  A modifier placed where the engine never reads it would make a card that silently does
 # nothing, so such a placement is refused with its reason; ``tests/test_modifier_placement.py`` makes every
@@ -162,11 +173,17 @@ STATIC_ONLY_MODIFIERS = frozenset({
 OWN_ONLY_MODIFIERS = frozenset({"abilities_of", "buff_limit", "enter_exhausted"})
 
 
-def modifier_problems(raw: Any) -> list[tuple[JsonPath, str]]:
-    """The static modifiers of a card or keyword script placed where the engine never reads them: a
-    player-level kind in a created (lasting) effect, or a kind read from the card's own text only in a
-    static affecting other objects."""
+def plugin_hooks(catalog: Catalog) -> frozenset[str]:
+    """The hook names the installed plugins' own code reads (language words of kind ``hook``)."""
+    return frozenset(word.name for word in catalog.words if word.kind == "hook")
+
+
+def modifier_problems(raw: Any, plugin_hooks: frozenset[str] = frozenset()) -> list[tuple[JsonPath, str]]:
+    """The static modifiers of a card or keyword script the engine would never read: a hook no one reads
+    (neither the kernel, ``layers.KERNEL_HOOKS``, nor an installed plugin), a player-level kind in a created
+    (lasting) effect, or a kind read from the card's own text only in a static affecting other objects."""
     out: list[tuple[JsonPath, str]] = []
+    known_hooks = KERNEL_HOOKS | plugin_hooks
 
     def visit(node: Any, path: JsonPath) -> None:
         if isinstance(node, list):
@@ -175,6 +192,11 @@ def modifier_problems(raw: Any) -> list[tuple[JsonPath, str]]:
             return
         if not isinstance(node, dict):
             return
+        if node.get("type") == "hook" and isinstance(node.get("hook"), str) and node["hook"] not in known_hooks:
+            match = closest(node["hook"], known_hooks)
+            hint = f"; did you mean {match!r}?" if match else ""
+            out.append((path + ["hook"], f"unknown hook {node['hook']!r}{hint} (the kernel hooks are listed in "
+                                         f"schemas/README.md; a plugin's own are its language words of kind 'hook')"))
         if node.get("type") == "create_effect" and isinstance(node.get("static"), dict):
             for i, mod in enumerate(node["static"].get("modifiers") or ()):
                 kind = mod.get("type") if isinstance(mod, dict) else None
@@ -207,6 +229,6 @@ def check_integrity(catalog: Catalog) -> list[Problem]:
             problems.append(doc.problem(path, message, at_key=at_key))
         for path, message in reference_problems(references(card.raw), catalog.keywords, catalog.tokens):
             problems.append(doc.problem(path, message))
-        for path, message in modifier_problems(card.raw):
+        for path, message in modifier_problems(card.raw, plugin_hooks(catalog)):
             problems.append(doc.problem(path, message))
     return problems
