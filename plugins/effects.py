@@ -467,6 +467,9 @@ def create_effect(ctx: EffectContext, node: Node) -> None:
         _lasting(ctx, "static", dict(node["static"]), duration, affects, uses)
     if "trigger" in node:
         body = {"kind": "triggered", **node["trigger"]}
+        if body["when"].get("player") == "chosen":
+            # "choose an opponent ... when they hold": the player chosen now, kept as that player's index
+            body["when"] = {**body["when"], "player": ctx.player("chosen")}
         _lasting(ctx, "trigger", body, duration, affects, uses)
     if "replacement" in node:
         body = {"kind": "replacement", **node["replacement"]}
@@ -676,6 +679,11 @@ def play(ctx: EffectContext, node: Node) -> None:
             at = ctx.place(node["at"])  # chosen before paying (engine notes, playing a card: choices, then costs)
             if at == NOWHERE:
                 g.emit("cant_play", obj=oid, reason="location")  # "play it to a battlefield you control": none
+                continue
+            if is_battlefield(at) and not movement.can_enter(g, at, ctx.you, card.type == "unit"):
+                # 451.2, 464.2, 449.2.b: not into two other players' combat or showdown, nor beside a third player's
+                # or a teammate's units (ruling:third-player-move-fails): the play doesn't happen, the card stays
+                g.emit("cant_play", obj=oid, reason="location")
                 continue
         ignore = node.get("ignore_cost", "")
         reduction = ctx.amount(node.get("cost_reduction", 0))

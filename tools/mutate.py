@@ -74,7 +74,7 @@ _WHO: dict[str, tuple[str, ...]] = {"you": ("opponent",), "opponent": ("you",), 
 SWAPS: dict[str, dict[str, tuple[str, ...]]] = {
     "controller": {"friendly": ("enemy", "you"), "enemy": ("friendly", "not_you"), "not_you": ("enemy",),
                    "you": ("enemy", "friendly")},
-    "owner": _WHO, "player": {**_WHO, "you": ("opponent", "friendly"), "friendly": ("you",)},
+    "owner": _WHO, "player": {**_WHO, "you": ("opponent", "friendly"), "friendly": ("you",), "chosen": ("opponent",)},
     "whose": _WHO, "chooser": _WHO, "whose_turn": _WHO,
     "location": _LOCATIONS, "to": _LOCATIONS, "at": _LOCATIONS, "who": {"opponent": ("any_player",)},
     "duration": {"this_turn": ("permanent",), "permanent": ("this_turn",), "this_combat": ("this_turn",)},

@@ -324,8 +324,12 @@ def _w_what(g: "Game", oid: int, controller: int, ability: Ability, event: dict[
 
 @WHEN.register("player")
 def _w_player(g: "Game", oid: int, controller: int, ability: Ability, event: dict[str, Any], want: Any) -> bool:
-    # who did it: "you", "an opponent" (491.8.c: not a teammate)
-    return "player" not in event or RELATIONS[want](g, controller, event["player"], event)
+    # who did it: "you", "an opponent" (491.8.c: not a teammate); a created trigger's chosen player, by index
+    if "player" not in event:
+        return True
+    if isinstance(want, int):
+        return bool(event["player"] == want)
+    return RELATIONS[want](g, controller, event["player"], event)
 
 
 @WHEN.register("phase")

@@ -645,6 +645,10 @@ def take_control(g: "Game", oid: int, player: int) -> None:
     obj.timestamp = g.tick()
     g.index.order_changed()
     g.emit("control", obj=oid, player=player)
+    if obj.zone == "board" and is_battlefield(obj.loc) and g.card(oid).type == "unit":
+        # a unit becoming its new controller's at a battlefield they don't control contests it, as one arriving
+        # would (452; Hostile Takeover: "start a combat if other enemies are there, otherwise conquer")
+        contest(g, obj.loc, player)
     _cleanup(g)
 
 

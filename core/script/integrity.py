@@ -179,9 +179,10 @@ def plugin_hooks(catalog: Catalog) -> frozenset[str]:
 
 
 def modifier_problems(raw: Any, plugin_hooks: frozenset[str] = frozenset()) -> list[tuple[JsonPath, str]]:
-    """The static modifiers of a card or keyword script the engine would never read: a hook no one reads
-    (neither the kernel, ``layers.KERNEL_HOOKS``, nor an installed plugin), a player-level kind in a created
-    (lasting) effect, or a kind read from the card's own text only in a static affecting other objects."""
+    """What a card or keyword script says that the engine would never read: a hook no one reads (neither the
+    kernel, ``KERNEL_HOOKS``, nor an installed plugin), a player-level modifier in a created (lasting) effect,
+    a modifier read from the card's own text only in a static affecting other objects, or a trigger of the card
+    itself listening to 'the chosen player' (only a created trigger has one)."""
     out: list[tuple[JsonPath, str]] = []
     known_hooks = KERNEL_HOOKS | plugin_hooks
 
@@ -205,6 +206,10 @@ def modifier_problems(raw: Any, plugin_hooks: frozenset[str] = frozenset()) -> l
                                 f"a created effect can't carry the modifier {kind!r}: the engine reads it only "
                                 f"from a static ability of a card (kinds a created effect may carry: "
                                 f"{', '.join(sorted(LASTING_MODIFIERS))})"))
+        when = node.get("when")
+        if node.get("kind") == "triggered" and isinstance(when, dict) and when.get("player") == "chosen":
+            out.append((path + ["when", "player"], "'player: chosen' is for a trigger a create_effect makes (the "
+                                                   "player chosen as it was created); an ability of a card has none"))
         if node.get("kind") == "static" and node.get("affects", "self") != "self":
             for i, mod in enumerate(node.get("modifiers") or ()):
                 kind = mod.get("type") if isinstance(mod, dict) else None

@@ -23,7 +23,8 @@ def trigger_parts(self: Renderer, ctx: Ctx, t: Node, delayed: bool = False) -> T
     player = t.get("player")
     you = ctx.you()
     player_phrase = {"you": you, "opponent": Phrase("an opponent"), "any": Phrase("a player"),
-                     "friendly": Phrase(f"{you.text} or an ally", plural=True)}.get(str(player), you)
+                     "friendly": Phrase(f"{you.text} or an ally", plural=True),
+                     "chosen": Phrase("they", plural=True)}.get(str(player), you)
     is_self = subject == "self"
     is_host = subject == "host"
     me = ctx.self_subj
