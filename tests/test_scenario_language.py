@@ -186,3 +186,48 @@ def test_a_mode_step_names_a_label_the_card_has(tmp_path: Path) -> None:
         _run(tmp_path, POSITION + "  - {do: play, player: A, card: ray, targets: [[sergeant]], mode: damage}\n")
     with pytest.raises(ScenarioFailure, match=r"'mode' goes with a play, an activate or a targets step, not move"):
         _run(tmp_path, POSITION + "  - {do: move, player: A, units: [poro], to: plaza, mode: damage}\n")
+
+
+def test_a_keyword_list_with_a_value_says_to_write_a_mapping(tmp_path: Path) -> None:
+    with pytest.raises(ScenarioFailure, match=r"keywords of poro: a list names keywords \(\[Tank, Assault\]\); to "
+                                              r"check a keyword's number write a mapping, \{poro: \{assault: 2\}\}"):
+        _run(tmp_path, POSITION + "  - {expect: {keywords: {poro: [{Shield: 1}]}}}\n")
+
+
+def test_another_players_card_in_a_base_is_theirs_and_controlled_there(tmp_path: Path) -> None:
+    """``owner:`` on a card in a player's base: owned by that player, controlled by the base's player (it goes
+    back to its owner's hand); in a hand, deck or trash it is refused, not ignored."""
+    position = POSITION.replace("{card: OGN-052, as: tired, exhausted: true}",
+                                "{card: OGN-052, as: tired, exhausted: true, owner: B}")
+    _run(tmp_path, position + "  - {expect: {controller: {tired: A}, location: {tired: A.base}}}\n")
+    path = tmp_path / "scenarios" / "test.yaml"
+    ctx = context(path)
+    assert ctx.catalog.schemas is not None
+    game = run_scenario(ctx.catalog, load_file(path, ctx.catalog.schemas)[0])
+    assert game is not None
+    tired = [o for o in game.state.objs.values() if o.zone == "board" and o.code == "OGN-052" and o.loc == 0]
+    assert [(o.owner, o.controller) for o in tired] == [(1, 0)]
+    hand = POSITION.replace("{card: OGN-009, as: ray}", "{card: OGN-009, as: ray, owner: B}")
+    with pytest.raises(ScenarioFailure, match=r"setup\.A\.hand: 'owner' is for a card in a base or at a battlefield; "
+                                              r"a card in A's hand is A's"):
+        _run(tmp_path, hand + "  - {expect: {zone: {ray: hand}}}\n")
+
+
+def test_a_battlefield_target_may_be_named_by_its_alias(tmp_path: Path) -> None:
+    """A 'choose a battlefield' target written as the battlefield's setup alias is the battlefield (its card),
+    as its name or code is; a location target stays a location (Stormbringer OGN-250: a unit, then a battlefield)."""
+    text = """\
+name: alias
+setup:
+  battlefields:
+    - {card: OGN-280, as: grove, controller: B, units: [{card: OGN-219, as: sergeant}]}
+  A:
+    base: [{card: OGN-088, as: mech}]
+    hand: [{card: OGN-250, as: storm}]
+    runes: [OGN-007, OGN-007, OGN-007, OGN-007, OGN-007, OGN-007]
+steps:
+  - {do: play, player: A, card: storm, targets: [[mech], [grove]]}
+  - {do: pass, player: A}
+  - {do: pass, player: B, expect: {zone: {sergeant: trash}, location: {mech: grove}}}
+"""
+    _run(tmp_path, text)

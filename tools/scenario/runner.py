@@ -51,6 +51,8 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
     if kind in ("play", "activate", "targets"):
         if "targets" in step:
             action["targets"] = [[refs.any(t) for t in slot] for slot in step["targets"]]
+            if any(str(t) in refs.locations for slot in step["targets"] for t in slot):
+                action["targets"] = _battlefield_targets(refs, action, step["targets"])
         elif kind in ("play", "activate"):
             action["targets"] = None
     if kind == "play":
@@ -60,6 +62,15 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
         action["pay_with"] = {cost: [refs.obj(r) for r in ref] if isinstance(ref, list) else refs.obj(ref)
                               for cost, ref in step["pay_with"].items()}
     return action
+
+
+def _battlefield_targets(refs: Refs, action: dict[str, Any], names: list[list[Any]]) -> list[list[Any]]:
+    """A battlefield's alias among targets names its location, or the battlefield itself (its card, as a
+    'choose a battlefield' target is listed): the location unless only the card makes a listed action."""
+    as_cards = [[refs.card_obj(t) if str(t) in refs.locations else refs.any(t) for t in slot] for slot in names]
+    listed = [a.get("targets") for a in refs.game.legal_actions() if a.get("type") == action["type"]
+              and a.get("card", a.get("source")) == action.get("card", action.get("source"))]
+    return as_cards if as_cards in listed and action["targets"] not in listed else list(action["targets"])
 
 
 def _fill_targets(game: Game, action: dict[str, Any]) -> dict[str, Any]:
@@ -550,6 +561,9 @@ class Runner:
                         if wrong:
                             raise ScenarioFailure(f"expected {name}'s keywords {value}; it has {dict(have)}")
                         continue
+                    if not isinstance(value, list) or not all(isinstance(k, str) for k in value):
+                        raise ScenarioFailure(f"keywords of {name}: a list names keywords ([Tank, Assault]); to check "
+                                              f"a keyword's number write a mapping, {{{name}: {{assault: 2}}}}")
                     missing = [k for k in value if k.lower().replace("-", "_") not in actual]
                     if missing or (not value and actual):
                         raise ScenarioFailure(f"expected {name} to have {missing or 'no keywords'}; it has {actual}")

@@ -52,7 +52,14 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
             builder.champion(p, ps["champion"])
         for zone in ("hand", "deck", "trash", "rune_deck", "runes", "base"):
             for item in ps.get(zone, []):
-                placed.add(item, p, {"deck": "main_deck", "base": "board"}.get(zone, zone), p)
+                owner = p
+                if isinstance(item, dict) and "owner" in item:
+                    if zone != "base":  # a hand, deck, trash or rune pool holds its own player's cards only
+                        raise ScenarioFailure(f"setup.{name}.{zone}: 'owner' is for a card in a base or at a "
+                                              f"battlefield; a card in {name}'s {zone} is {name}'s")
+                    owner = placed.player(item["owner"])  # another player's card in this base: controlled here
+                    item = {"controller": name, **item}
+                placed.add(item, owner, {"deck": "main_deck", "base": "board"}.get(zone, zone), p)
         if "points" in ps:
             builder.set_points(p, int(ps["points"]))
         if "pool" in ps:
@@ -105,12 +112,11 @@ class _Placer:
 
     def add(self, item: Any, owner: int, zone: str, at: int) -> int:
         if isinstance(item, str):
-            return self.builder.add(owner, item, zone=zone, at=at if zone != "board" or at >= BF0 else "base")
+            return self.builder.add(owner, item, zone=zone, at=at)
         status: dict[str, Any] = {k: item[k] for k in self.STATUS if k in item}
         if "controller" in item:
             status["controller"] = self.player(item["controller"])
-        index = self.builder.add(owner, item["card"], zone=zone, at=at if zone != "board" or at >= BF0 else "base",
-                                 **status)
+        index = self.builder.add(owner, item["card"], zone=zone, at=at, **status)
         if "as" in item:
             self.aliases[item["as"]] = index
         if "attached_to" in item:
