@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from riftscript.core.script import integrity
 
 SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
@@ -54,7 +56,7 @@ def test_every_kernel_hook_is_read_by_the_engine_and_documented() -> None:
     assert unread == [], "kernel hooks nothing reads"
     readme = (ENGINE / "schemas/README.md").read_text().split("### Kernel hooks")[1].split("\n## ")[0]
     documented = {line.split("`")[1] for line in readme.splitlines() if line.startswith("| `")}
-    assert documented == KERNEL_HOOKS
+    assert documented == set(KERNEL_HOOKS)
 
 
 def test_a_hook_no_one_reads_is_refused_with_a_hint() -> None:
@@ -64,3 +66,24 @@ def test_a_hook_no_one_reads_is_refused_with_a_hint() -> None:
         "unknown hook 'any_damage_letal'; did you mean 'any_damage_lethal'? (the kernel hooks are listed in "
         "schemas/README.md; a plugin's own are its language words of kind 'hook')")]
     assert integrity.modifier_problems(raw, frozenset({"any_damage_letal"})) == []
+
+
+@pytest.mark.parametrize(("hook", "value", "message"), [
+    ("timing", "actoin", "the hook 'timing' takes action or reaction, not 'actoin'"),
+    ("hide", "yes", "the hook 'hide' takes true, not 'yes'"),
+    ("move_tax", -1, "the hook 'move_tax' takes a number, not -1"),
+    ("move_tax", True, "the hook 'move_tax' takes a number, not True"),
+    ("tag", 3, "the hook 'tag' takes a name, not 3"),
+])
+def test_a_kernel_hook_value_the_kernel_never_compares_with_is_refused(hook: str, value: object, message: str) -> None:
+    raw = {"abilities": [{"kind": "static", "modifiers": [{"type": "hook", "hook": hook, "value": value}]}]}
+    assert integrity.modifier_problems(raw) == [(["abilities", 0, "modifiers", 0, "value"], message)]
+
+
+def test_the_values_the_built_in_scripts_use_are_accepted() -> None:
+    raw = {"abilities": [{"kind": "static", "modifiers": [
+        {"type": "hook", "hook": "targeting_tax", "value": {"type": "variable", "name": "keyword_value"}},
+        {"type": "hook", "hook": "cant_be_countered", "value": "controller"},
+        {"type": "hook", "hook": "cant_be_countered", "value": True},
+        {"type": "hook", "hook": "event_alias", "value": "conquer hold"}]}]}
+    assert integrity.modifier_problems(raw) == []

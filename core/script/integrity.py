@@ -143,12 +143,33 @@ def reference_problems(refs: list[Reference], keywords: dict[str, KeywordDef],
 # hooks", says what each does and where it is read).  A set's plugin reads hooks of its own, registered as
 # language words of kind ``hook``; a hook named by neither would do nothing, so scripts naming one are refused
 # (``modifier_problems``).
-KERNEL_HOOKS: frozenset[str] = frozenset({
-    "timing", "damage_assignment", "ignore_damage_assignment", "standard_move", "targeting_tax",
-    "ignore_targeting_tax", "hide", "reaction_when_played_to", "stays_at_battlefield", "extra_might_loss",
-    "channel_limit", "moved_by", "cant_be_countered", "cant_be_played", "extra_hidden_cards", "add_energy", "tag",
-    "equipment_bonus_times", "look_before_reveal", "add_when_revealed", "combat_damage", "chosen_by",
-    "event_alias", "any_damage_lethal", "keyword_doesnt_trigger", "move_here_from", "move_tax", "named_tag"})
+NUMBER = "number"  # a whole number, or an amount worked out from the script ({type: variable, ...})
+TEXT = "text"  # a name: a tag, a keyword, event names
+KERNEL_HOOKS: dict[str, tuple[Any, ...] | str] = {
+    "timing": ("action", "reaction"), "damage_assignment": ("first", "last"),
+    "ignore_damage_assignment": ("first", "last"), "standard_move": ("battlefield_to_battlefield",),
+    "targeting_tax": NUMBER, "ignore_targeting_tax": (True,), "hide": (True,),
+    "reaction_when_played_to": ("battlefield_with_own_units",), "stays_at_battlefield": (True,),
+    "extra_might_loss": NUMBER, "channel_limit": NUMBER, "moved_by": ("friendly_only",),
+    "cant_be_countered": (True, "controller"), "cant_be_played": (True,), "extra_hidden_cards": NUMBER,
+    "add_energy": NUMBER, "tag": TEXT, "equipment_bonus_times": NUMBER, "look_before_reveal": (True,),
+    "add_when_revealed": NUMBER, "combat_damage": ("none",), "chosen_by": ("friendly_only",), "event_alias": TEXT,
+    "any_damage_lethal": (True,), "keyword_doesnt_trigger": TEXT, "move_here_from": ("anywhere",),
+    "move_tax": NUMBER, "named_tag": TEXT}
+
+
+def _hook_value_problem(hook: str, value: Any) -> str | None:
+    """What is wrong with a kernel hook's value (the kernel compares it with the values it knows)."""
+    wanted = KERNEL_HOOKS[hook]
+    if wanted == NUMBER:
+        ok = (isinstance(value, int) and not isinstance(value, bool) and value >= 0) or isinstance(value, dict)
+        return None if ok else f"the hook {hook!r} takes a number, not {value!r}"
+    if wanted == TEXT:
+        return None if isinstance(value, str) and value.strip() else f"the hook {hook!r} takes a name, not {value!r}"
+    if any(value is v if isinstance(v, bool) else value == v for v in wanted):
+        return None
+    shown = " or ".join("true" if v is True else str(v) for v in wanted)
+    return f"the hook {hook!r} takes {shown}, not {value!r}"
 
 # Where the rules engine reads each kind of static modifier (a kind the schema allows anywhere a static's
 # modifiers go).  A modifier placed where the engine never reads it would make a card that silently does
@@ -184,7 +205,7 @@ def modifier_problems(raw: Any, plugin_hooks: frozenset[str] = frozenset()) -> l
     a modifier read from the card's own text only in a static affecting other objects, or a trigger of the card
     itself listening to 'the chosen player' (only a created trigger has one)."""
     out: list[tuple[JsonPath, str]] = []
-    known_hooks = KERNEL_HOOKS | plugin_hooks
+    known_hooks = set(KERNEL_HOOKS) | plugin_hooks
 
     def visit(node: Any, path: JsonPath) -> None:
         if isinstance(node, list):
@@ -198,6 +219,10 @@ def modifier_problems(raw: Any, plugin_hooks: frozenset[str] = frozenset()) -> l
             hint = f"; did you mean {match!r}?" if match else ""
             out.append((path + ["hook"], f"unknown hook {node['hook']!r}{hint} (the kernel hooks are listed in "
                                          f"schemas/README.md; a plugin's own are its language words of kind 'hook')"))
+        elif node.get("type") == "hook" and node.get("hook") in KERNEL_HOOKS and "value" in node:
+            problem = _hook_value_problem(str(node["hook"]), node["value"])
+            if problem:
+                out.append((path + ["value"], problem))
         if node.get("type") == "create_effect" and isinstance(node.get("static"), dict):
             for i, mod in enumerate(node["static"].get("modifiers") or ()):
                 kind = mod.get("type") if isinstance(mod, dict) else None
