@@ -214,3 +214,48 @@ def test_an_action_with_a_wrong_type_is_refused_naming_the_key() -> None:
     for value, words in ((str(play["card"]), "is not of type 'integer' (card)"), (float(play["card"]), "fraction")):
         with pytest.raises(IllegalActionError, match=re.escape(words)):
             game.apply({**play, "card": value})
+
+
+class _ChangesItsMind(dict):  # type: ignore[type-arg]
+    """A mapping that answers 'card' truthfully to the first reads only, then names another card."""
+
+    reads = 0
+    other = -1
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        type(self).reads += 1
+        if key == "card" and type(self).reads > 2:
+            return type(self).other
+        return dict.get(self, key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        value = self.get(key)
+        return dict.__getitem__(self, key) if value is None else value
+
+
+def test_the_action_performed_and_logged_is_the_one_checked() -> None:
+    """apply reads the caller's action once, into its own plain copy: a mapping that changes its answers after
+    the check, or a dict the caller edits after apply, changes neither what was played nor the log."""
+    game = start("duel", 3)
+    while not any(a["type"] == "play" for a in game.legal_actions()):
+        first = dict(game.legal_actions()[0])
+        game.apply(first)
+        logged = game.log_hash()
+        first["cards"], first["evil"] = ["pwned"], 1
+        assert game.log_hash() == logged
+    plays = [a for a in game.legal_actions() if a["type"] == "play"]
+    others = [oid for oid, o in game.state.objs.items() if o.zone == "hand" and oid != plays[0]["card"]]
+    _ChangesItsMind.other = others[0]
+    game.apply(_ChangesItsMind(plays[0]))
+    logged_action = [e for e in game.log if e["t"] == "action"][-1]["action"]
+    assert logged_action == plays[0] and type(logged_action) is dict
+    assert [e["obj"] for e in game.log if e["t"] == "play"][-1] == plays[0]["card"]
+    Game.from_json(load_catalog(), game.to_json())  # the save replays
+
+
+def test_an_action_with_too_many_values_is_refused_at_once() -> None:
+    game = start("duel", 4)
+    before = game.to_json()
+    with pytest.raises(IllegalActionError, match="an action holds at most 10000 values"):
+        game.apply({"type": "mulligan", "cards": list(range(1_000_000))})
+    assert game.to_json() == before

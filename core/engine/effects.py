@@ -841,6 +841,13 @@ def _rel_any(g: "Game", you: int, player: int, event: Event | None) -> bool:
     return True
 
 
+@RELATIONS.register("chosen")
+def _rel_chosen(g: "Game", you: int, player: int, event: Event | None) -> bool:
+    """A trigger's "the chosen player": only a created trigger has one, and ``create_effect`` puts that
+    player's index in its place; a card's own trigger can't say it (refused when the card loads)."""
+    return False
+
+
 @RELATIONS.register("event_player")
 def _rel_event_player(g: "Game", you: int, player: int, event: Event | None) -> bool:
     return event is not None and "player" in event and player == int(event["player"])

@@ -65,12 +65,21 @@ def to_action(step: Json, refs: Refs) -> dict[str, Any]:
 
 
 def _battlefield_targets(refs: Refs, action: dict[str, Any], names: list[list[Any]]) -> list[list[Any]]:
-    """A battlefield's alias among targets names its location, or the battlefield itself (its card, as a
-    'choose a battlefield' target is listed): the location unless only the card makes a listed action."""
-    as_cards = [[refs.card_obj(t) if str(t) in refs.locations else refs.any(t) for t in slot] for slot in names]
-    listed = [a.get("targets") for a in refs.game.legal_actions() if a.get("type") == action["type"]
-              and a.get("card", a.get("source")) == action.get("card", action.get("source"))]
-    return as_cards if as_cards in listed and action["targets"] not in listed else list(action["targets"])
+    """A battlefield's alias among targets names its location, or - in a slot that chooses a battlefield
+    (``what: battlefield``: the battlefield's card, as such a target is listed) - the battlefield itself."""
+    game = refs.game
+    slots: tuple[Any, ...] = ()
+    if action["type"] == "play":
+        slots = tuple(targeting.target_slots(game.card(action["card"])))
+    elif action["type"] == "activate":
+        abilities = activation.activated_abilities(game, action["source"])
+        index = int(action.get("ability", 0))
+        slots = tuple(targeting.ability_targets(abilities[index])) if 0 <= index < len(abilities) else ()
+    out = []
+    for i, slot in enumerate(names):
+        battlefield = i < len(slots) and isinstance(slots[i], dict) and slots[i].get("what") == "battlefield"
+        out.append([refs.card_obj(t) if battlefield and str(t) in refs.locations else refs.any(t) for t in slot])
+    return out
 
 
 def _fill_targets(game: Game, action: dict[str, Any]) -> dict[str, Any]:
