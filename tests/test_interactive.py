@@ -100,3 +100,15 @@ def test_a_player_decides_seeing_the_cards_the_step_showed_them_and_only_those()
     seen = [code for s in g.observation(1)["decision"]["shown"] for code in s["cards"]]
     assert seen == ["OGN-142"] + ["OGN-096"] * 4  # B's own five, none of A's
     assert [s["cards"] for s in g.observation(0)["decision"]["shown"]] == []
+
+
+def test_the_seed_stays_hidden_while_playing_and_is_told_at_the_end() -> None:
+    """The seed decides every shuffle, so a player who read it could rebuild the opponent's hand and deck: it is
+    not in the play-by-play of a game still going; without --seed a random one is used, told once it is over."""
+    unfinished = play("1\n")
+    assert "(seed" not in unfinished and "Setup: duel: Jinx" in unfinished
+    finished = play("concede\n", seed=None)
+    seed = int(re.search(r"\nseed (\d+): the same deal again with --seed \1\n", finished).group(1))  # type: ignore[union-attr]
+    assert "(seed" not in finished.split("\nseed ")[0]
+    again = play("concede\n", seed=seed)
+    assert again.split("\n", 3)[:3] == finished.split("\n", 3)[:3]

@@ -22,6 +22,7 @@ from riftscript.core.engine.game import Game
 from riftscript.tools import cli
 from riftscript.tools.web import command
 from riftscript.tools.web.app import create_app
+from riftscript.tools.web.board import narration
 
 JINX, VIKTOR = "Jinx Champion Deck", "Viktor Champion Deck"
 TYPO_CARD = """\
@@ -317,3 +318,16 @@ def test_serve_says_how_to_install_the_web_extra(monkeypatch: pytest.MonkeyPatch
     assert cli.main(["serve"]) == 1
     assert "pip install 'riftscript[web]'" in capsys.readouterr().err
     assert command.loopback("127.0.0.1") and command.loopback("::1") and not command.loopback("0.0.0.0")
+
+
+def test_the_seed_is_not_on_a_players_page_until_the_game_is_over(client: TestClient) -> None:
+    """The seed decides every shuffle: with it a player could rebuild the opponent's hand and deck order."""
+    url = start(client, seed=424242).headers["location"]
+    first = client.get(url).text
+    assert "Setup: duel:" in first and "424242" not in first
+    assert "424242" not in json.dumps(client.get(url + "/state.json").json())
+    play_to_the_end(client, url)
+    gid = url.split("/")[2]
+    saved = json.loads(next(Path(client.app.state.web.games.root).glob(f"{gid}.json")).read_text())["game"]
+    game = Game.from_json(load_catalog(), json.dumps(saved))
+    assert game.over and narration(game)[0].startswith("Setup: duel (seed 424242):")

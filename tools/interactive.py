@@ -8,6 +8,7 @@ actions as a numbered list in plain words; you answer with a number.  ``s`` show
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 from typing import Any, Mapping, TextIO
 
@@ -55,8 +56,8 @@ class ViewerNarrator(Narrator):
     never its name nor its id (ids follow the decklist order)."""
 
     def __init__(self, catalog: Catalog, players: list[str], codes: dict[int, str], battlefields: dict[int, str],
-                 hidden: set[int]) -> None:
-        super().__init__(catalog, players, codes, battlefields)
+                 hidden: set[int], show_seed: bool = False) -> None:
+        super().__init__(catalog, players, codes, battlefields, show_seed)
         self.hidden = hidden
 
     def card(self, oid: Any) -> str:
@@ -70,7 +71,7 @@ def narration(g: Game, viewer: int, start: int) -> list[str]:
     codes = {oid: obj.code for oid, obj in g.state.objs.items()}
     fields = {bf.loc: g.name(bf.card) for bf in g.state.battlefields}
     narrator = ViewerNarrator(g.catalog, [p.name for p in g.state.players], codes, fields,
-                              observe.hidden_from(g, viewer))
+                              observe.hidden_from(g, viewer), show_seed=g.over)
     return [text for text in map(narrator.line, g.log[start:]) if text is not None]
 
 
@@ -202,7 +203,9 @@ def play_interactive(game: Game | Match, seat: int, agents: list[Agent], read: T
     final = game.game if isinstance(game, Match) else game
     for line in narration(final, seat, shown if final is current else 0):
         print(line, file=out)
-    print("\n" + (match_summary(game) if isinstance(game, Match) else summary(game)), file=out)
+    seed = game.state.seed if isinstance(game, Match) else final.state.seed
+    print(f"\nseed {seed}: the same deal again with --seed {seed}", file=out)
+    print(match_summary(game) if isinstance(game, Match) else summary(game), file=out)
     return taken
 
 
@@ -213,9 +216,10 @@ def cmd_play(args: argparse.Namespace, read: TextIO | None = None, out: TextIO |
     if not 1 <= args.seat <= spec.players:
         raise RiftScriptError(f"--seat is a seat from 1 to {spec.players}")
     names = [d.split()[0] for d in decks]
-    game: Game | Match = (Match.new(catalog, decks, mode=spec.name, seed=args.seed, names=names)
-                          if spec.best_of > 1 else Game.new(catalog, decks, mode=spec.name, seed=args.seed, names=names))
-    agents = make_agents(catalog, [args.agent] * spec.players, args.seed)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2 ** 31)
+    game: Game | Match = (Match.new(catalog, decks, mode=spec.name, seed=seed, names=names)
+                          if spec.best_of > 1 else Game.new(catalog, decks, mode=spec.name, seed=seed, names=names))
+    agents = make_agents(catalog, [args.agent] * spec.players, seed)
     try:
         play_interactive(game, args.seat - 1, agents, read or sys.stdin, out or sys.stdout)
     except IllegalActionError as exc:  # a listed action is always legal; this would be an engine bug
@@ -233,5 +237,7 @@ def add_commands(sub: Any) -> None:
     play.add_argument("--agent", default="greedy",
                       help="the agent playing the other seats: random, greedy, mcts-easy, mcts, mcts-hard or another "
                            "installed one (default: greedy)")
-    play.add_argument("--seed", type=int, default=1)
+    play.add_argument("--seed", type=int, default=None,
+                      help="the game's seed (default: a random one, told when the game is over; the seed decides "
+                           "every shuffle, so it stays hidden while you play)")
     play.set_defaults(func=cmd_play)

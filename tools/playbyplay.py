@@ -23,8 +23,11 @@ class Narrator:
     """Turns events into English lines; events of no interest to a reader are skipped."""
 
     def __init__(self, catalog: Catalog, players: list[str], codes: dict[int, str],
-                 battlefields: dict[int, str] | None = None) -> None:
+                 battlefields: dict[int, str] | None = None, show_seed: bool = True) -> None:
         self.catalog = catalog
+        # the seed decides every shuffle: a player in a game still going must not read it (it would tell the
+        # order of every deck and every hand), so a player's view leaves it out until the game is over
+        self.show_seed = show_seed
         self.players = players
         self.codes = codes
         self.battlefields = battlefields or {}
@@ -81,7 +84,8 @@ class Narrator:
 
     # one method per event type worth showing
     def e_setup(self, e: Event) -> str:
-        return f"Setup: {e['mode']} (seed {e['seed']}): " + " vs ".join(
+        seed = f" (seed {e['seed']})" if self.show_seed else ""
+        return f"Setup: {e['mode']}{seed}: " + " vs ".join(
             f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
 
     def e_battlefield(self, e: Event) -> str:
@@ -324,8 +328,8 @@ class Narrator:
 
 
 def render(catalog: Catalog, log: Iterable[Event], players: list[str], codes: dict[int, str],
-           battlefields: dict[int, str] | None = None) -> list[str]:
-    narrator = Narrator(catalog, players, codes, battlefields)
+           battlefields: dict[int, str] | None = None, show_seed: bool = True) -> list[str]:
+    narrator = Narrator(catalog, players, codes, battlefields, show_seed)
     lines = []
     for event in log:
         text = narrator.line(event)

@@ -57,11 +57,12 @@ def action_groups(g: Game, legal: list[Action]) -> list[Group]:
     return [group for group in groups.values() if group.buttons]
 
 
-def narration(g: Game) -> list[str]:
-    """The game's play-by-play (the terminal's), which tells only what every player saw happen."""
+def narration(g: Game, show_seed: bool = False) -> list[str]:
+    """The game's play-by-play (the terminal's), which tells only what every player saw happen; the seed
+    (which decides every shuffle) only once the game is over, or in a replay."""
     codes = {oid: obj.code for oid, obj in g.state.objs.items()}
     fields = {bf.loc: g.name(bf.card) for bf in g.state.battlefields}
-    return render(g.catalog, g.log, [p.name for p in g.state.players], codes, fields)
+    return render(g.catalog, g.log, [p.name for p in g.state.players], codes, fields, show_seed or g.over)
 
 
 def observe(game: Game | Match, viewer: int | None) -> dict[str, Any]:
@@ -126,7 +127,7 @@ def seat_view(game: Game | Match, seat: int | None, texts: Texts, catalog: Catal
     decision = game.pending_decision()
     mine = decision is not None and seat is not None and decision.player == seat
     names = [p["name"] for p in obs["players"]]
-    lines = narration(g)
+    lines = narration(g, show_seed=seat is None)
     return {
         "obs": obs,
         "seat": seat,
