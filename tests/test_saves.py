@@ -454,3 +454,37 @@ def test_a_built_position_s_question_must_be_the_one_it_poses(edit: Any) -> None
     err = refused(json.dumps(doc))
     assert err.path == "state.decision" and "is not the question this position poses" in err.problem
     assert "choose for seat 0" in err.problem  # says what it poses
+
+
+def _with_lasting(kind: str, body: dict[str, Any], built: bool = False) -> str:
+    """A real save with one lasting effect added on a unit on the board (``built``: its setup event marked
+    as a Builder position, so it is not replayed)."""
+    def change(data: dict[str, Any]) -> None:
+        objs = data["state"]["objs"]
+        unit = next(int(k) for k, o in objs.items() if o["zone"] == "board")
+        data["state"]["lasting"].append({
+            "id": 999, "kind": kind, "source": unit, "source_code": objs[str(unit)]["code"], "controller": 0,
+            "body": body, "duration": "permanent", "affects": [unit], "uses": 0, "timestamp": 1, "keyword": ""})
+        if built:
+            data["log"][0]["decks"] = ["(built position)"] * 2
+    return edited(save("duel", 7, 120), change)
+
+
+@pytest.mark.parametrize(("kind", "body", "message"), [
+    ("static", {}, "not a static script: missing required key 'modifiers'"),
+    ("static", {"modifiers": [{"type": "might", "amount": "lots"}]}, "not a static script"),
+    ("trigger", {"kind": "triggered"}, "not a trigger script"),
+    ("copy", {}, "a copy effect names two installed cards"),
+    ("control", {}, "back_to: None is not a seat of this game"),
+    ("control", {"back_to": 7, "then": "recall"}, "back_to: 7 is not a seat of this game"),
+    ("grant", {"keyword": "Flyng", "value": None}, "a grant names no installed keyword: 'Flyng'"),
+    ("prevent", {"from": "any", "next": False}, "a prevent effect has a 'from'"),
+    ("curse", {}, "state.lasting[0].kind: 'curse' is not one of"),
+])
+def test_a_tampered_lasting_effect_is_refused_on_load_not_moves_later(kind: str, body: dict[str, Any],
+                                                                       message: str) -> None:
+    """The engine reads a lasting effect's body by its kind; one it can't read used to load (replayed, or
+    not replayed when the save said it was a built position) and fail with a KeyError moves later."""
+    for built in (False, True):
+        err = refused(_with_lasting(kind, body, built))
+        assert message in str(err) and ("state.lasting[0].body" in str(err) or kind == "curse")

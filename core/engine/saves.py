@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 
 from . import invariants, jsonshape, offer
 from ..script.decks import Deck
+from ..script.compiler import keyword_id
 from ..errors import CorruptStateError, RiftScriptError
 from .state import BF0, NOWHERE, from_jsonable
 from .vocabulary import Action
@@ -117,6 +118,53 @@ def check_shape(data: Any, what: str = "game", at: jsonshape.Path = ()) -> None:
 # ---------------------------------------------------------------------- invariants (step 3)
 def _fail(path: jsonshape.Path, problem: str) -> CorruptStateError:
     return CorruptStateError(jsonshape.dotted(path), problem)
+
+
+# What a lasting effect of each kind carries (plugins/effects.py and verbs make them): the created ones are parts
+# of card scripts, checked against their schema; the engine's own have fixed fields.
+_SCRIPT_PARTS = {"static": "card.schema.json#/$defs/static_body", "trigger": "card.schema.json#/$defs/triggered_body",
+                 "replacement": "card.schema.json#/$defs/replacement_body"}
+
+
+def lasting_problem(catalog: "Catalog", lasting: dict[str, Any], seats: int) -> str | None:
+    """What is wrong with a saved lasting effect's body for its kind, or None: a tampered body must be refused
+    on load, not fail with a KeyError moves later when the engine reads it."""
+    kind, body = lasting["kind"], lasting["body"]
+    if kind in _SCRIPT_PARTS:
+        part = {k: v for k, v in body.items() if k != "kind"}
+        if kind == "trigger" and isinstance(part.get("when"), dict) and isinstance(part["when"].get("player"), int):
+            if not 0 <= part["when"]["player"] < seats:  # a created trigger's chosen player, by seat
+                return f"when.player: {part['when']['player']} is not a seat of this game"
+            part["when"] = {**part["when"], "player": "chosen"}
+        if kind != "static" and body.get("kind") != {"trigger": "triggered", "replacement": "replacement"}[kind]:
+            return f"a {kind} effect's body has kind {body.get('kind')!r}"
+        schemas = catalog.schemas
+        problems = schemas.fragment_problems(_SCRIPT_PARTS[kind], part) if schemas is not None else []
+        return f"not a {kind} script: {problems[0]}" if problems else None
+    expected: dict[str, tuple[str, ...]] = {"grant": ("keyword", "value"), "prevent": ("from", "next"),
+                                            "control": ("back_to", "then"), "copy": ("code", "original")}
+    if kind not in expected:
+        return f"unknown kind of lasting effect {kind!r}"
+    extra = sorted(set(body) - set(expected[kind]))
+    if extra:
+        return f"a {kind} effect has no field {extra[0]!r}"
+    if kind == "grant":
+        keyword = body.get("keyword")
+        if not isinstance(keyword, str) or keyword_id(keyword) not in catalog.keywords:
+            return f"a grant names no installed keyword: {keyword!r}"
+    elif kind == "prevent":
+        if not isinstance(body.get("from"), str) or body.get("next", True) is not True:
+            return "a prevent effect has a 'from' (text) and at most 'next: true'"
+    elif kind == "control":
+        back = body.get("back_to")
+        if not isinstance(back, int) or isinstance(back, bool) or not 0 <= back < seats:
+            return f"back_to: {back!r} is not a seat of this game"
+        if body.get("then", "") not in ("", "recall") or not lasting["affects"]:
+            return "a control effect names the units it gives back and then '' or 'recall'"
+    elif kind == "copy":
+        if any(body.get(k) not in catalog.cards for k in ("code", "original")) or not lasting["affects"]:
+            return "a copy effect names two installed cards (code, original) and the object it changes"
+    return None
 
 
 def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()) -> None:
@@ -209,6 +257,9 @@ def check_state(catalog: "Catalog", doc: dict[str, Any], at: jsonshape.Path = ()
         known(lasting["source"], here + ("lasting", i, "source"))
         for j, oid in enumerate(lasting["affects"] or []):
             known(oid, here + ("lasting", i, "affects", j))
+        problem = lasting_problem(catalog, lasting, seats)
+        if problem:
+            raise _fail(here + ("lasting", i, "body"), problem)
     for name in ("turn_player", "order_player", "priority", "invited"):
         if state[name] >= seats:
             raise _fail(here + (name,), f"{state[name]} is not a seat of this game")
@@ -284,12 +335,16 @@ def game_from_data(cls: type["Game"], catalog: "Catalog", data: Any, replay: boo
                    at: jsonshape.Path = ()) -> "Game":
     check_shape(data, "game", at)
     check_state(catalog, data, at)
-    game = cls(catalog, from_jsonable(data["state"]), data["log"])
-    check_zones(game, at)
-    if replay and replayable(data["log"]):
-        compare(replay_game(cls, catalog, data, at), data, at)
-    elif game.state.decision is not None:
-        check_question(game, at)
+    try:
+        game = cls(catalog, from_jsonable(data["state"]), data["log"])
+        check_zones(game, at)
+        if replay and replayable(data["log"]):
+            compare(replay_game(cls, catalog, data, at), data, at)
+        elif game.state.decision is not None:
+            check_question(game, at)
+    except (LookupError, TypeError, ValueError, AttributeError) as err:
+        # a save no check above foresaw, which the engine can't read: refused, never half-loaded
+        raise _fail(at, f"the engine can't read this game ({type(err).__name__}: {err})") from None
     return game
 
 

@@ -243,6 +243,29 @@ class Schemas:
             (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc)) for name, doc in self.documents.items())
         return {name: Draft202012Validator(doc, registry=registry) for name, doc in self.documents.items()}
 
+    @cached_property
+    def _fragments(self) -> dict[str, Any]:
+        return {}
+
+    def fragment_problems(self, ref: str, data: Any) -> list[str]:
+        """The problems of ``data`` against one definition of a schema (``card.schema.json#/$defs/static_body``),
+        each as ``path: message`` (a saved game's lasting effect is a card script's part)."""
+        validator = self._fragments.get(ref)
+        if validator is None:
+            registry: Registry[Any] = Registry().with_resources(
+                (BASE + f"{name}.schema.json", DRAFT202012.create_resource(doc))
+                for name, doc in self._fast_documents.items())
+            validator = self._fragments[ref] = FastValidator({"$ref": BASE + ref}, registry=registry)
+        out: list[str] = []
+        for count, error in enumerate(validator.iter_errors(data)):
+            if count >= MAX_ERRORS:
+                break
+            for leaf in _leaves(error):
+                for problem in _describe(leaf):
+                    where = ".".join(str(x) for x in problem.path)
+                    out.append(f"{where}: {problem.message}" if where else problem.message)
+        return sorted(set(out))
+
     def effect_names(self) -> list[str]:
         return list(self.documents["effect"]["$defs"]["effect_node"]["properties"]["type"]["enum"])
 
