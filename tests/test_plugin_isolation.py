@@ -1,24 +1,30 @@
-"""A broken third-party set plugin is left out as a whole, and everything else goes on.
+"""A broken third-party plugin is left out, and everything else goes on.
 
-Each case installs a set plugin through the ``riftscript.sets`` entry-point group (a module on
-sys.path and a faked entry point, as an installed package would be found) whose set is broken in
-one way: an invalid card file, a card code that Origins already has, or a requirement this engine
-doesn't meet.  The plugin is skipped with one warning naming it, the file and the fix; demo,
-simulate and info work; sets and info say it was skipped and why; validate reports every problem
-and fails; a deck that needs the skipped set is refused naming it.
+Each case installs a plugin through an entry-point group (a module on sys.path and a faked entry
+point, as an installed package would be found).  A set plugin whose set is broken in one way (an
+invalid card file, a card code that Origins already has, or a requirement this engine doesn't meet)
+is skipped with one warning naming it, the file and the fix; demo, simulate and info work; sets and
+info say it was skipped and why; validate reports every problem and fails; a deck that needs the
+skipped set is refused naming it.  A plugin broken in any other way (it exits while imported,
+implements a misspelled hook, repeats an effect type, mode or agent name, or its modes or agents hook
+raises or returns something else) is skipped with one warning naming it and what is wrong, shown by
+info too, and every command goes on.
 """
 from __future__ import annotations
 
 import importlib.metadata
 import json
+import re
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import pytest
 
-from clihelp import run
-from riftscript.core.script.registry import DISABLE_ENV
+from clihelp import Result, run
+from riftscript.core.script.catalog import load_catalog
+from riftscript.core.script.discovery import load_plugins
+from riftscript.core.script.registry import DISABLE_ENV, PluginWarning
 
 CARD = "schema_version: 1\ncode: {code}\nname: {name}\ntype: unit\ndomains: [fury]\ncost: {{energy: 1}}\nmight: 1\n"
 CASES = {
@@ -116,3 +122,152 @@ def test_a_run_sees_the_plugins_installed_now_not_those_of_an_earlier_run(
     install(tmp_path, monkeypatch, "invalid card")
     refused = run("simulate", "--decks", "Broken Deck", "Viktor Champion Deck", "--games", "1")
     assert refused.code == 1 and "set BRK (plugin brokenset), which was skipped" in refused.err, refused.err
+
+
+# --- a broken plugin of any kind: skipped with a warning naming it and what is wrong ---------------------------
+
+HOOKS = "from riftscript.core import hookimpl, EffectType, ModeSpec, AgentSpec\n\n\n"
+
+
+@pytest.fixture
+def installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[str, str, str], None]]:
+    """``installed(group, name, source)``: a plugin module ``rs_NAME`` on sys.path, found through an entry
+    point NAME of the group, as an installed package's would be."""
+    found: list[importlib.metadata.EntryPoint] = []
+    real: Callable[..., Any] = importlib.metadata.entry_points
+
+    def entry_points(**params: Any) -> Any:
+        return list(real(**params)) + [ep for ep in found if ep.group == params.get("group")]
+
+    def install(group: str, name: str, source: str) -> None:
+        module = "rs_" + name.replace("-", "_")
+        (tmp_path / f"{module}.py").write_text(source)
+        found.append(importlib.metadata.EntryPoint(name, module, group))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    yield install
+    for ep in found:  # each test imports its own modules
+        sys.modules.pop(ep.value, None)
+
+
+def warnings_of(result: Result) -> list[str]:
+    return [line[len("warning: "):] for line in result.err.splitlines() if line.startswith("warning: ")]
+
+
+def info_row(result: Result, plugin: str) -> str:
+    return next(line for line in result.lines if line.startswith(f"plugin {plugin} "))
+
+
+def noted(warning: str) -> str:
+    """How ``riftscript info`` shows a skipped record on its plugin's row."""
+    match = re.fullmatch(r"skipping (.+?) of plugin \S+: (.+)", warning)
+    assert match is not None, warning
+    return f"({match[1]} skipped: {match[2]})"
+
+
+def plays(*argv: str) -> None:
+    """The command works as if the broken plugin weren't installed."""
+    result = run(*argv)
+    assert result.code == 0 and "error:" not in result.err, (argv, result.err)
+
+
+@pytest.mark.parametrize("source, cause", [
+    ("import sys\nsys.exit(3)\n", "SystemExit: it exits (status 3) while being loaded"),
+    ("class Abort(BaseException):\n    pass\n\n\nraise Abort('no database')\n", "Abort: no database"),
+], ids=["sys.exit", "BaseException"])
+def test_a_plugin_exiting_while_it_is_imported_is_skipped(
+        installed: Callable[[str, str, str], None], source: str, cause: str) -> None:
+    installed("riftscript.sets", "exits", source)
+    info = run("info")
+    assert info.code == 0 and warnings_of(info) == [f"skipping riftscript.sets plugin exits (rs_exits): {cause}"]
+    assert info_row(info, "exits").endswith(f"rs_exits  ({cause})")
+    assert "OGN " in run("sets").out
+    plays("demo", "--seed", "3")
+
+
+def test_ctrl_c_while_a_plugin_is_imported_still_stops(installed: Callable[[str, str, str], None]) -> None:
+    installed("riftscript.sets", "interrupted", "raise KeyboardInterrupt\n")
+    with pytest.raises(KeyboardInterrupt):
+        load_plugins()
+
+
+def test_a_plugin_implementing_a_misspelled_hook_is_skipped_as_a_whole(
+        installed: Callable[[str, str, str], None]) -> None:
+    installed("riftscript.modes", "typo", HOOKS + "@hookimpl\ndef riftscript_mode():\n    return []\n\n\n"
+                                          "@hookimpl\ndef riftscript_modes():\n"
+                                          "    return [ModeSpec(name='typo-duel', players=2)]\n")
+    info = run("info")
+    problem = "it implements riftscript_mode, which is not a RiftScript hook; did you mean 'riftscript_modes'?"
+    assert info.code == 0 and warnings_of(info) == [f"skipping riftscript.modes plugin typo (rs_typo): {problem}"]
+    assert info_row(info, "typo").endswith(f"({problem})")
+    modes = run("modes")
+    assert "duel" in modes.out and "typo-duel" not in modes.out  # its good hook goes with it
+    plays("demo", "--seed", "3")
+
+
+def test_an_effect_type_whose_name_is_taken_is_skipped_and_the_first_kept(
+        installed: Callable[[str, str, str], None]) -> None:
+    bloom = "EffectType(name='bloom', run=lambda ctx, eff: None, schema={})"
+    installed("riftscript.effects", "copycat", HOOKS + "@hookimpl\ndef riftscript_effect_types():\n"
+                                                       "    return [EffectType(name='deal_damage', run=print)]\n")
+    installed("riftscript.effects", "garden-a", HOOKS + f"@hookimpl\ndef riftscript_effect_types():\n"
+                                                        f"    return [{bloom}]\n")
+    installed("riftscript.effects", "garden-b", HOOKS + f"@hookimpl\ndef riftscript_effect_types():\n"
+                                                        f"    return [{bloom}]\n")
+    kept = "registers that name too, and the first one is kept (built-in plugins come first)"
+    info = run("info")
+    # pluggy calls the plugin registered last first: garden-b's bloom is the first
+    copycat = f"skipping effect type 'deal_damage' of plugin copycat: plugin core-effects {kept}"
+    assert info.code == 0 and sorted(warnings_of(info)) == [
+        f"skipping effect type 'bloom' of plugin garden-a: plugin garden-b {kept}", copycat]
+    assert info_row(info, "copycat").endswith(noted(copycat))
+    with pytest.warns(PluginWarning):
+        catalog = load_catalog(strict=False)
+    assert catalog.effect_types["deal_damage"].run is not print and "bloom" in catalog.effect_types
+    plays("demo", "--seed", "3")
+    plays("validate")
+
+
+@pytest.mark.parametrize("hook, problem", [
+    ("    raise RuntimeError('mode hook exploded')\n",
+     "skipping riftscript_modes of plugin modes: RuntimeError: mode hook exploded"),
+    ("    return [None]\n",
+     "skipping riftscript_modes of plugin modes: TypeError: expected ModeSpec records, got NoneType"),
+    ("    return [ModeSpec(name='crowd', players=9), ModeSpec(name='fine-duel', players=2)]\n",
+     "skipping mode 'crowd' of plugin modes: it has 9 players; Riftbound is played by 2 to 4 (487-491)"),
+    ("    return [ModeSpec(name='duel', players=3), ModeSpec(name='fine-duel', players=2)]\n",
+     "skipping mode 'duel' of plugin modes: plugin core-modes registers that name too, and the first one is kept "
+     "(built-in plugins come first)"),
+], ids=["raises", "not ModeSpec", "9 players", "name taken"])
+def test_a_broken_mode_is_skipped_and_every_game_goes_on(
+        installed: Callable[[str, str, str], None], hook: str, problem: str) -> None:
+    installed("riftscript.modes", "modes", HOOKS + "@hookimpl\ndef riftscript_modes():\n" + hook)
+    info = run("info")
+    assert info.code == 0 and warnings_of(info) == [problem]
+    assert info_row(info, "modes").endswith(noted(problem))
+    modes = run("modes")
+    assert modes.code == 0 and [line.split()[:2] for line in modes.lines if line.startswith("duel ")] == [["duel", "2"]]
+    assert ("fine-duel" in modes.out) == ("fine-duel" in hook)  # the plugin's good modes stay
+    plays("demo", "--seed", "3")
+    plays("simulate", "--decks", "Jinx Champion Deck", "Viktor Champion Deck", "--games", "1")
+
+
+@pytest.mark.parametrize("hook, problem", [
+    ("    raise RuntimeError('agent hook exploded')\n",
+     "skipping riftscript_agents of plugin agents: RuntimeError: agent hook exploded"),
+    ("    return [1, 'x']\n",
+     "skipping riftscript_agents of plugin agents: TypeError: expected AgentSpec records, got int"),
+    ("    return [AgentSpec('greedy', print)]\n",
+     "skipping agent 'greedy' of plugin agents: plugin core-agents registers that name too, and the first one is "
+     "kept (built-in plugins come first)"),
+], ids=["raises", "not AgentSpec", "name taken"])
+def test_a_broken_agent_is_skipped_and_every_game_goes_on(
+        installed: Callable[[str, str, str], None], hook: str, problem: str) -> None:
+    installed("riftscript.agents", "agents", HOOKS + "@hookimpl\ndef riftscript_agents():\n" + hook)
+    info = run("info")
+    assert info.code == 0 and warnings_of(info) == [problem]
+    assert info_row(info, "agents").endswith(noted(problem))
+    plays("demo", "--seed", "3")
+    plays("demo", "--seed", "3", "--agent", "greedy")
+    plays("simulate", "--decks", "Jinx Champion Deck", "Viktor Champion Deck", "--games", "1",
+          "--agents", "greedy", "random")

@@ -19,9 +19,10 @@ from .cards import CardDef, Json, KeywordDef
 from .compiler import Compiler
 from .integrity import broken_cards, document_problems
 from .loader import Document, Loader, script_files
-from ..errors import PluginError, Problem, ScriptError
+from ..errors import Problem, ScriptError
 from ..engine.effects import add_words
-from .registry import DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning, SetSpec
+from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
+                       SetSpec, name_taken)
 from .discovery import load_plugins
 from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import closest
@@ -183,27 +184,8 @@ class _Run:
 
 
 def _collect(plugins: Plugins | None, hook: str, record: type[Any]) -> list[tuple[Any, str]]:
-    """Every record a hook returns, with the name of the plugin that returned it.
-
-    Calls each implementation itself (in pluggy's order) instead of ``pm.hook.NAME()``, so that
-    a plugin whose hook raises or returns something else than a list of ``record`` is skipped
-    with a warning naming it and the cause, and conflicts can name the plugins involved.
-    """
-    if plugins is None:
-        return []
-    out: list[tuple[Any, str]] = []
-    for impl in reversed(getattr(plugins.pm.hook, hook).get_hookimpls()):
-        try:
-            records = list(impl.function())
-            bad = [r for r in records if not isinstance(r, record)]
-            if bad:
-                raise TypeError(f"expected {record.__name__} records, got {type(bad[0]).__name__}")
-        except Exception as exc:  # a broken plugin must not stop the others
-            warnings.warn(f"skipping {hook} of plugin {impl.plugin_name}: {type(exc).__name__}: {exc}",
-                          PluginWarning, stacklevel=3)
-            continue
-        out.extend((r, impl.plugin_name) for r in records)
-    return out
+    """Every record a hook returns, with its plugin's name (``Plugins.collect``: a broken one is skipped)."""
+    return plugins.collect(hook, record) if plugins is not None else []
 
 
 def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (),
@@ -220,19 +202,11 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
     """
     plugins = plugins or load_plugins()
     catalog = Catalog(plugins=plugins)
-    owners: dict[str, str] = {}
-    builtin = set(builtin_effect_names())
-    for etype, plugin in _collect(plugins, "riftscript_effect_types", EffectType):
-        if etype.name in catalog.effect_types:
-            raise PluginError(f"effect type {etype.name!r} is registered by two plugins: "
-                              f"{owners[etype.name]} and {plugin}")
-        if etype.schema is not None and etype.name in builtin:
-            raise PluginError(f"plugin {plugin} registers effect type {etype.name!r} with its own schema, "
-                              f"but that is a built-in effect of the script language")
-        owners[etype.name] = plugin
-        catalog.effect_types[etype.name] = etype
+    _add_effect_types(catalog, plugins)
     words = _language_words(plugins)
     catalog.words = words
+    plugins.modes()  # a broken mode or agent is reported now, with the other plugins' problems
+    plugins.agents()
     schemas = Schemas(((e.name, e.schema) for e in catalog.effect_types.values() if e.schema is not None),
                       ((w.kind, w.name, w.schema) for w in words))
     catalog.schemas = schemas
@@ -252,13 +226,42 @@ def load_catalog(plugins: Plugins | None = None, extra_cards: Iterable[Path] = (
     return catalog
 
 
+def _add_effect_types(catalog: Catalog, plugins: Plugins) -> None:
+    """The plugins' effect primitives.  Conflicts are decided with the built-in plugins first: a later
+    plugin repeating a name, or giving a built-in effect of the language a schema of its own, is skipped
+    (``Plugins.skip``); the kept ones stay in pluggy's order, which the effect schema is built in."""
+    found = plugins.collect("riftscript_effect_types", EffectType)
+    owners: dict[str, str] = {}
+    kept: set[int] = set()
+    builtin = set(builtin_effect_names())
+    for etype, plugin in plugins.builtin_first(found):
+        what = f"effect type {etype.name!r}"
+        if not isinstance(etype.name, str) or not etype.name or not callable(etype.run):
+            problem = "needs a name and a run(ctx, effect) function"
+            plugins.skip(plugin, what, f"it {problem}", error=f"plugin {plugin}: {what} {problem}")
+        elif etype.schema is not None and etype.name in builtin:
+            plugins.skip(plugin, what, "it gives a built-in effect of the script language a schema of its own",
+                         error=f"plugin {plugin} registers {what} with its own schema, "
+                               f"but that is a built-in effect of the script language")
+        elif etype.name in owners:
+            plugins.skip(plugin, what, name_taken(owners[etype.name]),
+                         error=f"{what} is registered by two plugins: {owners[etype.name]} and {plugin}")
+        else:
+            owners[etype.name] = plugin
+            kept.add(id(etype))
+    catalog.effect_types = {etype.name: etype for etype, _ in found if id(etype) in kept}
+
+
 def _language_words(plugins: Plugins) -> list[LanguageWord]:
-    """The plugins' words of the script language, registered in the language's tables."""
+    """The plugins' words of the script language, registered in the language's tables; a word of a kind
+    the language doesn't have is skipped (``Plugins.skip``)."""
     words: list[LanguageWord] = []
-    for word, plugin in _collect(plugins, "riftscript_language", LanguageWord):
+    for word, plugin in plugins.collect("riftscript_language", LanguageWord):
         if word.kind not in WORD_KINDS:
-            raise PluginError(f"plugin {plugin} adds a word {word.name!r} of kind {word.kind!r}; "
-                              f"the kinds are {', '.join(WORD_KINDS)}")
+            plugins.skip(plugin, f"word {word.name!r}", f"its kind {word.kind!r} is none of: {', '.join(WORD_KINDS)}",
+                         error=f"plugin {plugin} adds a word {word.name!r} of kind {word.kind!r}; "
+                               f"the kinds are {', '.join(WORD_KINDS)}")
+            continue
         words.append(replace(word, plugin=word.plugin or plugin))
     add_words(words)
     return words
@@ -313,7 +316,7 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
     origin: dict[str, str] = {}
     # the built-in sets first: a third-party set repeating one of their codes is the one left out
     collected = _collect(plugins, "riftscript_sets", SetSpec)
-    for spec, plugin in sorted(collected, key=lambda found: not _builtin(plugins, found[1])):
+    for spec, plugin in plugins.builtin_first(collected) if plugins is not None else []:
         manifest = run.read(spec.manifest, "set")
         data = manifest.data
         code = data["code"] if data is not None else plugin
@@ -360,11 +363,6 @@ def _load_sets(run: _Run, compiler: Compiler, extra: list[Document]) -> None:
                 deck = doc.data
                 if deck is not None and not blocked:
                     catalog.decks[deck["name"]] = (deck, str(file))
-
-
-def _builtin(plugins: Plugins | None, name: str) -> bool:
-    module = plugins.pm.get_plugin(name) if plugins is not None else None
-    return getattr(module, "__name__", "").startswith("riftscript.")
 
 
 def _load_extra(run: _Run, compiler: Compiler, extra: list[Document]) -> None:

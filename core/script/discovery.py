@@ -17,6 +17,7 @@ import pluggy
 from . import hookspecs
 from ..errors import PluginError
 from .folders import folder_plugins
+from .suggest import did_you_mean
 from .registry import DISABLE_ENV, GROUPS, LoadedPlugin, Plugins, PluginWarning
 
 
@@ -48,14 +49,23 @@ def load_plugins(extra: list[object] | None = None, entry_points: bool = True) -
                 try:
                     module = ep.load()
                     pm.register(module, name=ep.name)
-                except Exception as exc:  # a broken plugin must not stop the others
-                    record.error = f"{type(exc).__name__}: {exc}"
-                    warnings.warn(f"skipping {group} plugin {ep.name} ({ep.value}): {record.error}",
-                                  PluginWarning, stacklevel=2)
+                except KeyboardInterrupt:
+                    raise
+                except BaseException as exc:  # SystemExit too: a broken plugin must not stop the others
+                    if pm.has_plugin(ep.name):  # pluggy keeps the hooks it added before the one it refused
+                        pm.unregister(name=ep.name)
+                    _skip(record, _cause(exc))
+                    continue
+                unknown = _unknown_hooks(pm, module)
+                if unknown:  # pm.check_pending() would refuse every command for it
+                    pm.unregister(module)
+                    _skip(record, unknown)
         for folder in folder_plugins():  # set folders (RIFTSCRIPT_SETS, riftscript --set PATH)
             loaded.append(LoadedPlugin(folder.name, "folder", str(folder.root)))
             pm.register(folder, name=folder.name)
     for obj in extra or []:
+        if pm.is_registered(obj):  # given twice, or installed too: it is loaded once
+            continue
         name = getattr(obj, "__name__", None) or type(obj).__name__
         pm.register(obj, name=name)
         loaded.append(LoadedPlugin(name, "extra", name))
@@ -64,6 +74,30 @@ def load_plugins(extra: list[object] | None = None, entry_points: bool = True) -
     except pluggy.PluginValidationError as exc:
         raise PluginError(f"a plugin implements an unknown hook: {exc}") from exc
     return Plugins(pm, loaded)
+
+
+def _skip(record: LoadedPlugin, error: str) -> None:
+    record.error = error
+    warnings.warn(f"skipping {record.group} plugin {record.name} ({record.module}): {error}",
+                  PluginWarning, stacklevel=3)
+
+
+def _cause(exc: BaseException) -> str:
+    """``Type: message``; an exit says so, as its message is only the exit status."""
+    if isinstance(exc, SystemExit):
+        return f"SystemExit: it exits (status {exc.code!r}) while being loaded"
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _unknown_hooks(pm: pluggy.PluginManager, plugin: object) -> str:
+    """What is wrong with the hooks ``plugin`` implements that RiftScript doesn't have (a misspelled
+    name, say), or ''."""
+    hooks = [name for name in vars(hookspecs) if name.startswith("riftscript_")]
+    problems = [f"it implements {caller.name}, which is not a RiftScript hook{did_you_mean(caller.name, hooks)}"
+                for caller in pm.get_hookcallers(plugin) or []
+                if not caller.has_spec()
+                and any(impl.plugin is plugin and not impl.optionalhook for impl in caller.get_hookimpls())]
+    return "; ".join(problems)
 
 
 def import_plugin(module: str) -> object:

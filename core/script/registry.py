@@ -9,7 +9,7 @@ import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 import pluggy
 
@@ -124,58 +124,149 @@ class ModeSpec:
 
 @dataclass
 class LoadedPlugin:
+    """A plugin as discovery found it; ``error`` says why it, or part of what it contributes, was left
+    out (``riftscript info`` shows it)."""
+
     name: str
     group: str
     module: str
     error: str | None = None
 
+    def note(self, problem: str) -> None:
+        """Add a problem to ``error``: a plugin may lose several of its records, each for its own reason."""
+        self.error = f"{self.error}; {problem}" if self.error else problem
+
 
 @dataclass
 class Plugins:
-    """The plugin manager with a typed view of its hooks (as tox does)."""
+    """The plugin manager with a typed view of its hooks (as tox does).
+
+    A broken installed plugin must not stop every command: a hook that raises or returns something else
+    than its records, and a record that can't be used or whose name an earlier plugin took (the built-in
+    ones come first), is left out with one warning naming the plugin and why.  A plugin the caller passed
+    in itself (``--plugin``, ``load_plugins(extra=...)``) gets a ``PluginError`` for a record it can't use
+    instead, since the command was asked to run with it.
+    """
 
     pm: pluggy.PluginManager
     loaded: list[LoadedPlugin] = field(default_factory=list)
+    # the warnings given so far: modes() and agents() run for every game, and warn once
+    _reported: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
 
     def sets(self) -> list[SetSpec]:
-        return [s for part in self.pm.hook.riftscript_sets() for s in part]
+        return [s for s, _ in self.collect("riftscript_sets", SetSpec)]
 
     def keywords(self) -> list[KeywordSource]:
-        return [k for part in self.pm.hook.riftscript_keywords() for k in part]
+        return [k for k, _ in self.collect("riftscript_keywords", KeywordSource)]
 
     def effect_types(self) -> list[EffectType]:
-        return [e for part in self.pm.hook.riftscript_effect_types() for e in part]
+        return [e for e, _ in self.collect("riftscript_effect_types", EffectType)]
 
     def words(self) -> list[LanguageWord]:
-        return [w for part in self.pm.hook.riftscript_language() for w in part]
+        return [w for w, _ in self.collect("riftscript_language", LanguageWord)]
 
     def agents(self) -> dict[str, AgentSpec]:
-        return {a.name: a for part in self.pm.hook.riftscript_agents() for a in part}
+        """Every usable agent by name; one without a name or factory, or whose name an earlier plugin
+        took, is skipped with a warning (an error naming the plugin if the caller passed it in)."""
+        found: dict[str, AgentSpec] = {}
+        owner: dict[str, str] = {}
+        for spec, plugin in self.builtin_first(self.collect("riftscript_agents", AgentSpec)):
+            what = f"agent {spec.name!r}"
+            if not isinstance(spec.name, str) or not spec.name or not callable(spec.factory):
+                problem = "needs a name and a factory(seed) returning the agent"
+                self.skip(plugin, what, f"it {problem}", error=f"plugin {plugin}: {what} {problem}")
+            elif spec.name in owner:
+                self.skip(plugin, what, name_taken(owner[spec.name]),
+                          error=f"{what} is registered by two plugins: {owner[spec.name]} and {plugin}")
+            else:
+                found[spec.name] = spec
+                owner[spec.name] = plugin
+        return found
 
     def modes(self) -> dict[str, ModeSpec]:
-        """Every installed mode by name; a mode that can't be played, or one name registered by two
-        plugins, is an error naming the plugin."""
+        """Every playable mode by name; one that can't be played, or whose name an earlier plugin took,
+        is skipped with a warning (an error naming the plugin if the caller passed it in)."""
         found: dict[str, ModeSpec] = {}
         owner: dict[str, str] = {}
-        for impl in reversed(self.pm.hook.riftscript_modes.get_hookimpls()):
-            specs: list[object] = list(cast(Iterable[object], impl.function()))
-            for spec in specs:
-                if not isinstance(spec, ModeSpec):
-                    raise PluginError(f"plugin {impl.plugin_name}: riftscript_modes must return ModeSpec records, "
-                                      f"got {type(spec).__name__}")
-                if spec.name in owner:
-                    raise PluginError(f"mode {spec.name!r} is registered by two plugins: {owner[spec.name]} and "
-                                      f"{impl.plugin_name}")
-                problem = _mode_problem(spec)
-                if problem:
-                    raise PluginError(f"plugin {impl.plugin_name}: mode {spec.name!r} {problem}")
+        for spec, plugin in self.builtin_first(self.collect("riftscript_modes", ModeSpec)):
+            what = f"mode {spec.name!r}"
+            problem = _mode_problem(spec)
+            if problem:
+                self.skip(plugin, what, f"it {problem}", error=f"plugin {plugin}: {what} {problem}")
+            elif spec.name in owner:
+                self.skip(plugin, what, name_taken(owner[spec.name]),
+                          error=f"{what} is registered by two plugins: {owner[spec.name]} and {plugin}")
+            else:
                 found[spec.name] = spec
-                owner[spec.name] = impl.plugin_name
+                owner[spec.name] = plugin
         return found
+
+    def collect(self, hook: str, record: type[Any]) -> list[tuple[Any, str]]:
+        """Every record a hook returns, with the name of the plugin that returned it.
+
+        Calls each implementation itself (in pluggy's order) instead of ``pm.hook.NAME()``, so that
+        a plugin whose hook raises (even ``SystemExit``) or returns something else than a list of
+        ``record`` is skipped with a warning naming it and the cause, and conflicts can name the
+        plugins involved.
+        """
+        out: list[tuple[Any, str]] = []
+        for impl in reversed(getattr(self.pm.hook, hook).get_hookimpls()):
+            try:
+                records = list(impl.function())
+                bad = [r for r in records if not isinstance(r, record)]
+                if bad:
+                    raise TypeError(f"expected {record.__name__} records, got {type(bad[0]).__name__}")
+            except KeyboardInterrupt:
+                raise
+            except BaseException as exc:  # a broken plugin must not stop the others
+                self.skip(impl.plugin_name, hook, f"{type(exc).__name__}: {exc}")
+                continue
+            out.extend((r, impl.plugin_name) for r in records)
+        return out
+
+    def builtin(self, plugin: str) -> bool:
+        """Is it one of RiftScript's own plugins (which win a name another plugin repeats)?"""
+        return getattr(self.pm.get_plugin(plugin), "__name__", "").startswith("riftscript.")
+
+    def builtin_first(self, found: list[tuple[Any, str]]) -> list[tuple[Any, str]]:
+        """``collect``'s records with the built-in plugins' first, each group in pluggy's order."""
+        return sorted(found, key=lambda item: not self.builtin(item[1]))
+
+    def skip(self, plugin: str, what: str, reason: str, error: str | None = None) -> None:
+        """Leave out ``what`` a plugin contributes: warn once, and note it for ``riftscript info``.
+
+        With ``error``, a plugin the caller passed in gets ``PluginError(error)`` instead.
+        """
+        if error is not None and any(p.name == plugin and p.group == "extra" for p in self.loaded):
+            raise PluginError(error)
+        message = f"skipping {what} of plugin {plugin}: {reason}"
+        if message in self._reported:
+            return
+        self._reported.add(message)
+        for record in self.loaded:
+            if record.name == plugin:
+                record.note(f"{what} skipped: {reason}")
+        warnings.warn(message, PluginWarning, stacklevel=3)
+
+
+def name_taken(owner: str) -> str:
+    """Why a record is skipped whose name an earlier plugin registered."""
+    return f"plugin {owner} registers that name too, and the first one is kept (built-in plugins come first)"
 
 
 def _mode_problem(spec: ModeSpec) -> str:
     """Why a mode can't be played, or ''."""
+    if not isinstance(spec.name, str) or not spec.name:
+        return "has no name"
+    numbers = {"players": spec.players, "victory_score": spec.victory_score, "best_of": spec.best_of,
+               "battlefields_per_player": spec.battlefields_per_player,
+               "extra_channel_last_player_first_turn": spec.extra_channel_last_player_first_turn}
+    for key, value in numbers.items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            return f"has {key} {value!r}; it must be a whole number"
+    if not isinstance(spec.teams, (tuple, list)) or not all(
+            isinstance(team, (tuple, list)) and all(isinstance(s, int) for s in team) for team in spec.teams):
+        return f"has teams {spec.teams!r}; they must be tuples of seat numbers"
     if not 2 <= spec.players <= 4:
         return f"has {spec.players} players; Riftbound is played by 2 to 4 (487-491)"
     if spec.victory_score < 1:
