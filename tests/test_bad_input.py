@@ -154,6 +154,53 @@ def test_five_thousand_digit_integer(tmp_path: Path) -> None:
     assert problems_of(path) == [f"{path}:5:8: an integer with 5,000 digits is refused (at most 4,300)"]
 
 
+@pytest.mark.parametrize("literal, digits", [("0x" + "f" * 4000, 4817), ("0o" + "7" * 5000, 4516),
+                                             ("-0b" + "1" * 20_000, 6021)], ids=["hex", "octal", "binary"])
+def test_huge_hex_octal_and_binary_integers(tmp_path: Path, literal: str, digits: int) -> None:
+    # they parse (Python reads them in any length), but no message can print them: refused like decimal ones
+    path = write(tmp_path, "digits.yaml", HEAD + "might: " + literal + "\n")
+    assert problems_of(path) == [f"{path}:5:8: an integer of {digits:,} decimal digits is refused (at most 4,300) "
+                                 f"(might)"]
+    listed = write(tmp_path, "listed.yaml", HEAD + "tags: [x, " + literal + "]\n")
+    assert problems_of(listed) == [f"{listed}:5:11: an integer of {digits:,} decimal digits is refused "
+                                   f"(at most 4,300) (tags[1])"]
+
+
+def test_hex_integer_just_within_limits_is_an_ordinary_schema_error(tmp_path: Path) -> None:
+    path = write(tmp_path, "digits.yaml", HEAD + "might: 0x" + "f" * 3000 + "\n")
+    [line] = problems_of(path)
+    assert line.startswith(f"{path}:5:8: ") and line.endswith("... is greater than the maximum of 99 (might)")
+
+
+def test_sixty_thousand_unknown_keys_are_refused_quickly(tmp_path: Path) -> None:
+    # every problem is located, and they were found by walking the mapping each time: 60,000 walks of
+    # 60,000 keys took minutes; now each key is looked up in an index of its mapping
+    path = write(tmp_path, "keys.yaml", HEAD + "".join(f"k{i}: {i}\n" for i in range(60_000)))
+    lines = problems_of(path)
+    assert lines[:2] == [f"{path}:5:1: unknown key 'k0' (k0)", f"{path}:6:1: unknown key 'k1' (k1)"]
+    assert lines[49] == f"{path}:54:1: unknown key 'k49' (k49)"
+    assert lines[50:] == [f"{path}: ... and 59950 more problems in this file"]
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_surrogate_escape_is_refused_at_its_position(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     pure: bool) -> None:
+    # the C parser refuses "\ud800", the pure one reads it: whichever runs, it is refused where it is
+    if pure:
+        monkeypatch.setenv(yamlio.PURE_ENV, "1")
+    path = write(tmp_path, "s.yaml", HEAD.replace("Generated", '"\\ud800"') + "might: 2\n")
+    assert problems_of(path) == [
+        f"{path}:3:7: text with a surrogate escape (\\ud800) is refused; write the character itself, "
+        f"or a \\U00XXXXXX escape for one outside the basic plane (name)"]
+    key = write(tmp_path, "k.yaml", HEAD + '"a\\udfff": 1\nmight: 200\n')
+    assert problems_of(key)[0].startswith(f"{key}:5:1: text with a surrogate escape (\\udfff) is refused")
+
+
+def test_problems_are_positioned_when_only_the_pure_parser_reads_the_file(tmp_path: Path) -> None:
+    positions = yamlio.Positions(HEAD + 'name2: "\\ud800"\n')
+    assert positions.of(["name2"]) == (5, 8)
+
+
 def test_long_integer_within_limits_is_cut_short_in_the_message(tmp_path: Path) -> None:
     path = write(tmp_path, "digits.yaml", HEAD + "might: " + "9" * 4000 + "\n")
     assert problems_of(path) == [f"{path}:5:8: {'9' * 57}... is greater than the maximum of 99 (might)"]

@@ -64,15 +64,45 @@ def test_a_record_says_who_played_what_and_replays_to_its_hash(tmp_path: Path, c
     assert result.code == 1 and "does not match its record" in result.err and "log hash" in result.err
     many = run("replay", str(records))
     assert many.code == 1 and "holds 3 records: choose one with --index K" in many.err
-    (tmp_path / "odd.jsonl").write_text(json.dumps({**game, "seed": "nine"}) + "\n" + "{not json\n")
+    (tmp_path / "odd.jsonl").write_text(json.dumps(game) + "\n" + "{not json\n")
     odd = run("replay", str(tmp_path / "odd.jsonl"), "--index", "2")
     assert odd.code == 1 and "odd.jsonl:2: not a JSON record" in odd.err
     (tmp_path / "odd.jsonl").write_text(json.dumps({**game, "seed": "nine"}) + "\n")
     odd = run("replay", str(tmp_path / "odd.jsonl"))
-    assert odd.code == 1 and "odd.jsonl: game 2: a field of the wrong kind" in odd.err
+    assert odd.code == 1 and "odd.jsonl:1: field 'seed' must be a whole number, not text" in odd.err
     (tmp_path / "odd.jsonl").write_text(json.dumps({**game, "agents": ["clairvoyant"] * 2}) + "\n")
     odd = run("replay", str(tmp_path / "odd.jsonl"))
     assert odd.code == 1 and "unknown agent 'clairvoyant'" in odd.err
+
+
+def test_hostile_records_are_refused_naming_the_line_and_field(tmp_path: Path) -> None:
+    good = {"index": 0, "seed": 5, "mode": "duel", "decks": DUEL, "agents": ["random", "random"], "hash": "00"}
+    path = tmp_path / "r.jsonl"
+    cases = {
+        "[" * 100_000 + "]" * 100_000: "r.jsonl:1: not a record: JSON nested too deeply to read",
+        '{"seed": ' + "9" * 5000 + "}": "r.jsonl:1: not a record: a number with more than 4,300 digits",
+        json.dumps({**good, "seed": "5"}): "r.jsonl:1: field 'seed' must be a whole number, not text",
+        json.dumps({**good, "seed": 5.5}):
+            "r.jsonl:1: field 'seed' must be a whole number, not a number with a fraction",
+        json.dumps({**good, "seed": True}): "r.jsonl:1: field 'seed' must be a whole number, not true/false",
+        json.dumps({**good, "seed": 10 ** 30}): "r.jsonl:1: field 'seed' must be a whole number of at most 64 bits, "
+                                                "not one of 100 bits",
+        json.dumps({**good, "index": -1}): "r.jsonl:1: field 'index' must be a whole number from 0, not -1",
+        json.dumps({**good, "mode": 3}): "r.jsonl:1: field 'mode' must be text, not 3",
+        json.dumps({**good, "decks": None}): "r.jsonl:1: field 'decks' must be a list of text, not null",
+        json.dumps({**good, "agents": [1, 2]}): "r.jsonl:1: field 'agents' must be a list of text, not one holding "
+                                                "a whole number",
+        json.dumps({**good, "agents": []}): "r.jsonl:1: field 'agents' must be a list of text, not an empty list",
+        json.dumps({**good, "hash": 5}): "r.jsonl:1: field 'hash' must be text, not 5",
+        "\n" + json.dumps(good) + "\n" + json.dumps({**good, "index": 1, "error": {}}):
+            "r.jsonl:3: field 'error' must be text, not an object",
+    }
+    for text, message in cases.items():
+        path.write_text(text + "\n")
+        result = run("replay", str(path))
+        assert (result.code, result.err.strip()) == (1, f"error: {tmp_path}/{message}"), text[:80]
+    path.write_bytes(json.dumps(good).encode() + b"\n\xff\n")
+    assert run("replay", str(path)).err.strip() == f"error: {path}:2: not UTF-8 text (invalid start byte)"
 
 
 def test_parquet_records_are_read_by_pyarrow_and_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,7 @@
 """``riftscript serve`` over HTTP: playing, saving, replaying, the workshop, and what a browser can't do."""
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -20,7 +21,7 @@ with warnings.catch_warnings():
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.core.engine.game import Game
 from riftscript.tools import cli
-from riftscript.tools.web import command
+from riftscript.tools.web import command, replay
 from riftscript.tools.web.app import create_app
 from riftscript.tools.web.board import narration
 
@@ -109,7 +110,7 @@ def test_a_duel_is_played_to_the_end_with_buttons(client: TestClient) -> None:
     assert "Jinx (you)" in first and "keep your hand" in first  # a mulligan, in plain words
     page = play_to_the_end(client, url)
     outcome = re.search(r'id="outcome">Game over: (.*?)<', page)
-    assert outcome and re.match(r"(Jinx|Viktor) won after \d+ turns", outcome.group(1))
+    assert outcome and re.match(r"(Jinx|Viktor) won after \d+ turns?", outcome.group(1))
     state = client.get(url + "/state.json").json()
     assert state["over"] and state["winners"] and state["actions"] == []
 
@@ -331,3 +332,102 @@ def test_the_seed_is_not_on_a_players_page_until_the_game_is_over(client: TestCl
     saved = json.loads(next(Path(client.app.state.web.games.root).glob(f"{gid}.json")).read_text())["game"]
     game = Game.from_json(load_catalog(), json.dumps(saved))
     assert game.over and narration(game)[0].startswith("Setup: duel (seed 424242):")
+
+
+def refusal(answer: Any) -> str:
+    """The message of a page that refuses a request."""
+    found = re.search(r'id="error">(.*?)</pre>', answer.text, re.S)
+    assert found is not None, answer.text[:300]
+    return html.unescape(found.group(1))
+
+
+def engine_save(catalog: Catalog, change: Any = None) -> str:
+    game = Game.new(catalog, [JINX, VIKTOR], seed=4)
+    for _ in range(20):
+        game.apply(game.legal_actions()[0])
+    data = json.loads(game.to_json())
+    if change is not None:
+        change(data)
+    return json.dumps(data)
+
+
+def test_json_nested_a_hundred_thousand_deep_or_with_huge_numbers_is_refused(client: TestClient) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    checked = client.post("/workshop/check", content='{"card": ' + deep + "}",
+                          headers={"content-type": "application/json"})
+    assert checked.status_code == 400 and checked.json()["error"].startswith("the JSON is nested too deeply; send JSON")
+    assert client.post("/workshop/check", content=deep).status_code == 400
+    assert client.post("/workshop/check", json={"card": ["not text"]}).status_code == 400
+    for text in (deep, '{"a":' * 50_000 + "1" + "}" * 50_000):
+        answer = client.post("/replay", data={"text": text}, follow_redirects=False)
+        assert (answer.status_code, refusal(answer)) == (400, "the file's JSON is nested too deeply to be a game")
+    assert refusal(upload(client, "[" * 200_000 + "]" * 200_000)) == "the file's JSON is nested too deeply to be a game"
+    nested = upload(client, '{"seed": 1, "decks": ' + "[" * 70 + "]" * 70 + "}")
+    assert refusal(nested) == "the file's JSON nests more than 64 levels deep, which no game does"
+    huge = upload(client, '{"seed": ' + "9" * 5000 + ', "decks": []}')
+    assert refusal(huge) == "the file holds a number with more than 4,300 digits, which no game has"
+
+
+def test_the_workshop_refuses_a_huge_hex_number_at_its_line(client: TestClient) -> None:
+    result = check(client, CARD.replace("might: 3", "might: 0x" + "f" * 4000))
+    assert [(p["line"], p["col"], p["message"]) for p in result["problems"]] == [
+        (7, 8, "an integer of 4,817 decimal digits is refused (at most 4,300)")]
+
+
+def test_a_malformed_save_is_refused_when_uploaded_not_when_viewed(client: TestClient, catalog: Catalog) -> None:
+    def deck(value: Any) -> Any:
+        def change(data: dict[str, Any]) -> None:
+            data["log"][0]["decks"][0] = value
+        return change
+
+    def setup(key: str, value: Any) -> Any:
+        return lambda data: data["log"][0].update({key: value})
+
+    cases = {
+        deck({"name": ["x"], "legend": 5}): "a deck in the file: 'name' must be text",
+        deck({"name": "x", "legend": "OGN-251", "champion": "OGN-030", "main": [1], "runes": [], "battlefields": []}):
+            "deck 'x': 'main' must be a list of card codes",
+        deck({"name": "x", "legend": "OGN-251", "champion": "OGN-030", "main": ["OGN-003"] * 1000, "runes": [],
+              "battlefields": []}): "duel game, seed 4: deck 'x' is not legal:",
+        deck(7): "deck 7 is not an installed deck, and the file doesn't list its cards",
+        setup("mode", {"x": 1}): "{'x': 1} game, seed 4: mode \"{'x': 1}\" is not installed",
+        setup("seed", 10 ** 40): "a game's seed has 133 bits; seeds are 64-bit numbers",
+        lambda data: data["log"].append({"t": "action", "action": [1]}):
+            "duel game, seed 4: action 21 is list, not an action",
+    }
+    for change, message in cases.items():
+        answer = upload(client, engine_save(catalog, change))
+        assert answer.status_code == 400 and refusal(answer).startswith(message), refusal(answer)
+    assert client.get(upload(client, engine_save(catalog)).headers["location"] + "?step=20").status_code == 200
+
+    def garbage(data: dict[str, Any]) -> None:
+        for event in data["log"]:
+            if event["t"] == "action":
+                event["action"] = {"type": "play", "card": 10 ** 6, "targets": [[["deep"]]]}
+
+    url = upload(client, engine_save(catalog, garbage)).headers["location"]
+    assert client.get(url).status_code == 200  # the game as set up
+    stepped = client.get(url + "?step=5")
+    assert (stepped.status_code, refusal(stepped)) == (
+        400, "step 1 can't be replayed: the file's action is not one the game allows there")
+
+
+def test_a_record_with_slow_agents_is_given_up_on_in_bounded_time(client: TestClient,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(replay, "SECONDS_PER_RECORD", 0.2)
+    calls: list[Any] = []
+    real = replay._play
+    monkeypatch.setattr(replay, "_play", lambda *args: calls.append(args) or real(*args))
+    record = {"seed": 1, "mode": "duel", "decks": [JINX, VIKTOR], "agents": ["mcts-hard", "mcts-hard"], "hash": "00"}
+    url = upload(client, json.dumps(record)).headers["location"]
+    for _ in range(2):
+        answer = client.get(url)
+        assert answer.status_code == 400
+        assert refusal(answer) == ("record 1: duel, seed 1: playing the game again with mcts-hard vs mcts-hard agents "
+                                   "takes more than 0.2 s, the most a replay is given here; replay the record on the "
+                                   "command line instead: riftscript replay RECORDS")
+    assert len(calls) == 1  # the failure is kept with the replay, not played again on every view
+    wrong = upload(client, json.dumps({**record, "agents": ["greedy", "nobody"]}))
+    assert refusal(wrong).startswith("record 1: duel, seed 1: unknown agent 'nobody'; installed: ")
+    assert refusal(upload(client, json.dumps({**record, "agents": ["greedy"] * 3}))) == \
+        "record 1: duel, seed 1: 3 agents for 2 players"

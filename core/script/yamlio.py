@@ -2,8 +2,10 @@
 
 Untrusted card files never execute code: only the ``safe`` loader is used (tags such as
 ``!!python/object`` are refused, duplicate keys are errors).  Hostile input is refused before
-or while parsing, within bounded time and memory: file size, nesting depth, integer length and
-the expanded size of the document (alias bombs) are all capped.
+or while parsing, within bounded time and memory: file size, nesting depth, integer length (of
+decimal literals while parsing, of hex, octal and binary ones after: a 4,000-digit ``0x`` number
+parses, but can't be printed in a message) and the expanded size of the document (alias bombs)
+are all capped.
 
 The fast C parser (``ruamel.yaml.clib``) is used when installed.  Its error messages differ
 from the pure-Python parser's, so a file it rejects is parsed again with the pure parser: users
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import datetime
 import importlib.util
+import math
 import os
 import re
 import sys
@@ -280,14 +283,43 @@ def _check_tree(data: Any) -> None:
             for key, value in node.items():
                 if not isinstance(key, str):
                     raise _TreeProblem(f"mapping key {_short(key)} must be text", path, key)
+                if _SURROGATE.search(key):
+                    raise _TreeProblem(_surrogate_message(key), path, key)
                 stack.append((value, path + [key]))
         elif isinstance(node, list):
             stack.extend((item, path + [i]) for i, item in enumerate(node))
         elif isinstance(node, str):
             if len(node) > MAX_SCALAR:
                 raise _TreeProblem(f"a text value longer than {MAX_SCALAR:,} characters is refused", path)
-        elif node is not None and not isinstance(node, (bool, int, float)):
+            if _SURROGATE.search(node):
+                raise _TreeProblem(_surrogate_message(node), path)
+        elif isinstance(node, int):
+            if node.bit_length() > _INT_BITS and abs(node) >= _INT_LIMIT:
+                raise _TreeProblem(f"an integer of {_decimal_digits(node):,} decimal digits is refused "
+                                   f"(at most {MAX_INT_DIGITS:,})", path)
+        elif node is not None and not isinstance(node, float):
             raise _TreeProblem(f"{_kind_of(node)} is not allowed in script files; quote it to make it text", path)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _surrogate_message(text: str) -> str:
+    """Why a ``"\\ud800"`` escape is refused: the pure parser accepts it (the C parser does not), and
+    text holding it can't be written as UTF-8 (a save, a web page, the terminal)."""
+    found = _SURROGATE.search(text)
+    code = f"\\u{ord(found.group()):04x}" if found else "\\ud800"
+    return (f"text with a surrogate escape ({code}) is refused; write the character itself, "
+            f"or a \\U00XXXXXX escape for one outside the basic plane")
+
+
+_INT_LIMIT = 10 ** MAX_INT_DIGITS
+_INT_BITS = MAX_INT_DIGITS * 3  # fewer bits than this: fewer than MAX_INT_DIGITS decimal digits
+
+
+def _decimal_digits(value: int) -> int:
+    """How many decimal digits a huge integer has, without printing it (that is what fails)."""
+    return max(MAX_INT_DIGITS + 1, int(math.log10(abs(value))) + 1)
 
 
 def _self_reference(data: Any, path: JsonPath) -> JsonPath | None:
@@ -461,6 +493,7 @@ class Positions:
         self.text = text
         self._root: Node | None = None
         self._parsed = False
+        self._keys: dict[int, dict[str, tuple[Node, Node]]] = {}
 
     def _tree(self) -> Node | None:
         if not self._parsed:
@@ -468,20 +501,38 @@ class Positions:
             try:
                 self._root = compose(self.text)
             except (YAMLError, RecursionError, ValueError):
-                self._root = None
+                self._root = self._compose_pure()
         return self._root
 
-    @staticmethod
-    def _step(node: Node, step: str | int) -> tuple[Node, Node] | None:
-        """(key node or item node, value node) for one step of a path, if present."""
+    def _step(self, node: Node, step: str | int) -> tuple[Node, Node] | None:
+        """(key node or item node, value node) for one step of a path, if present.
+
+        A mapping's keys are indexed on first use, so that locating every problem of a file with
+        60,000 unknown keys is linear, not a walk through the mapping per problem.  Nodes are
+        keyed by id(): the tree, kept by ``self``, keeps them alive."""
         if isinstance(node, SequenceNode) and isinstance(step, int) and 0 <= step < len(node.value):
             item: Node = node.value[step]
             return item, item
         if isinstance(node, MappingNode):
-            for knode, vnode in node.value:
-                if isinstance(knode, ScalarNode) and knode.value == str(step):
-                    return knode, vnode
+            index = self._keys.get(id(node))
+            if index is None:
+                index = {}
+                for knode, vnode in node.value:
+                    if isinstance(knode, ScalarNode):
+                        index.setdefault(str(knode.value), (knode, vnode))
+                self._keys[id(node)] = index
+            return index.get(str(step))
         return None
+
+    def _compose_pure(self) -> Node | None:
+        """The pure parser's tree, for a document only it reads (load_text falls back to it too)."""
+        if not use_c_parser():
+            return None
+        try:
+            node: Node | None = _PURE.compose(self.text)
+        except (YAMLError, RecursionError, ValueError):
+            return None
+        return node
 
     @staticmethod
     def _at(node: Node) -> tuple[int, int]:

@@ -69,7 +69,7 @@ def replay(args: argparse.Namespace) -> int:
     decks, refs = spec.decks, spec.refs
     error = str(record.get("error") or "")
     # a game stopped after so many actions stops there again; one stopped by its CPU time gets as long again
-    cpu = re.match(r"stuck: still playing after ([0-9.]+) CPU s", error)
+    cpu = re.match(r"stuck: still playing after ([0-9]{1,9}(?:\.[0-9]{1,9})?) CPU s", error)
     job = Job(FixedPlan(spec.mode, decks, refs, spec.agents, spec.seed, 1), narrate=True,
               checked=args.check or error.startswith("InvariantError"),
               max_actions=int(record.get("actions", 0)) if error.startswith("stuck: no end") else Job.max_actions,
@@ -89,7 +89,7 @@ def replay(args: argparse.Namespace) -> int:
 def _compare(record: Record, again: Record, spec: GameSpec) -> None:
     problems = []
     if record.get("names") and record["names"] != again["names"]:
-        problems.append(f"the players are named {again['names']}, the record says {record['names']}")
+        problems.append(f"the players are named {_short(again['names'])}, the record says {_short(record['names'])}")
     if str(record.get("error") or "").split(":")[0] != str(again.get("error") or "").split(":")[0]:
         problems.append(f"the game {_ending(again)}, the record says it {_ending(record)}")
     if record["hash"] != again["hash"] and not str(record.get("error") or "").startswith("stuck: still playing"):
@@ -106,8 +106,15 @@ def _compare(record: Record, again: Record, spec: GameSpec) -> None:
                              + changed)
 
 
+def _short(value: Any, limit: int = 120) -> str:
+    """A record's value for a message, cut short (a record may name its players with 100,000 letters)."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _ending(record: dict[str, Any]) -> str:
-    return f"failed ({record['error']})" if record.get("error") else "ended"
+    error = str(record.get("error") or "")
+    return f"failed ({error if len(error) <= 200 else error[:197] + '...'})" if error else "ended"
 
 
 def add_commands(sub: Any) -> None:

@@ -160,8 +160,10 @@ class ReplayStore:
                     raise NotFound("no such game in this replay")
                 rec = recordings[index]
                 if rec.actions is None:
-                    replay.find_actions(self.cards, rec)
-                    self._write(rid, recordings)
+                    try:
+                        replay.find_actions(self.cards, rec)
+                    finally:  # the actions found, or why there are none (not looked for again)
+                        self._write(rid, recordings)
                 if rec.actions is None:
                     return rec
                 found = replay.Stepper(self.cards.catalog(rec.card), rec)
@@ -365,11 +367,16 @@ class WebApp:
                          agents=sorted(self.catalog.plugins.agents()), message="")
 
     async def workshop_check(self, request: Request) -> Response:
+        usage = "send JSON: {\"card\": YAML text, \"scenarios\": YAML text}"
         try:
             body = json.loads(await request.body())
-            card, scenarios = str(body.get("card", "")), str(body.get("scenarios", ""))
+            card, scenarios = body.get("card", ""), body.get("scenarios", "")
+        except RecursionError:  # JSON nested 100,000 deep: json.loads recurses
+            return JSONResponse({"error": f"the JSON is nested too deeply; {usage}"}, 400)
         except (ValueError, AttributeError):
-            return JSONResponse({"error": "send JSON: {\"card\": YAML text, \"scenarios\": YAML text}"}, 400)
+            card = scenarios = None
+        if not isinstance(card, str) or not isinstance(scenarios, str):
+            return JSONResponse({"error": usage}, 400)
         result = await run_in_threadpool(workshop.report, self.cards, card, scenarios)
         return JSONResponse(result.to_json())
 

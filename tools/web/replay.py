@@ -15,16 +15,23 @@ A file is read by the first of :data:`READERS` that recognises it; each gives on
 
 To support another format, add a function ``(cards, text) -> list[Recording] | None`` to READERS.
 A step is one player action: step 0 is the game as set up, step k the game after k actions.
+
+An upload is untrusted.  What would fail when its game is opened is refused as it is uploaded
+(:func:`check`: JSON nested deeper than any save, decks that are not deck lists, a mode or agent
+that is not installed, a game that can't be set up); playing a record's game again to find its
+actions is bounded in time (:data:`SECONDS_PER_RECORD`), and a failure is kept, not tried again.
 """
 from __future__ import annotations
 
 import json
 import re
+import sys
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
 from riftscript.core.script.catalog import Catalog
+from riftscript.core.script.schema import shallow
 from riftscript.core.script.decks import load_deck
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.engine.game import Game
@@ -38,7 +45,12 @@ from riftscript.tools.web.workshop import CardCatalogs
 
 MAX_RECORDINGS = 200
 MAX_ACTIONS = 100_000
+MAX_DEPTH = 64  # nesting of an uploaded JSON document (a save nests about 10 deep)
+SEED_LIMIT = 2 ** 63  # seeds are 64-bit numbers in records; a bigger one is no game RiftScript played
 SECONDS_PER_GUESS = 10.0  # playing a text log's game again with one installed agent
+SECONDS_PER_RECORD = 60.0  # playing a record's game again with its own agents (MCTS ones are slow)
+DECK_TEXT = ("name", "legend", "champion")
+DECK_LISTS = ("main", "runes", "battlefields")
 
 
 class ReplayError(RiftScriptError):
@@ -60,6 +72,7 @@ class Recording:
     card: str | None = None  # a workshop card the decks play with
     text: list[str] = field(default_factory=list)  # a text log's lines (stepped through when nothing else works)
     note: str = ""  # what the reader found out (e.g. which agent reproduced the log)
+    problem: str = ""  # why the game can't be rebuilt, once found (it is not played again on every view)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Recording":
@@ -74,17 +87,44 @@ def _actions(log: list[Any]) -> list[Action]:
 
 
 def _json(text: str) -> Any:
+    """The JSON document, or None if the text is not JSON; hostile JSON is refused as such."""
     try:
-        return json.loads(text)
-    except ValueError:
+        data = json.loads(text)
+    except json.JSONDecodeError:
         return None
+    except RecursionError:
+        raise ReplayError("the file's JSON is nested too deeply to be a game") from None
+    except ValueError:  # json reads every integer, and one of over 4,300 digits can't be converted
+        raise ReplayError(f"the file holds a number with more than {sys.get_int_max_str_digits():,} digits, "
+                          f"which no game has") from None
+    if not shallow(data, MAX_DEPTH):
+        raise ReplayError(f"the file's JSON nests more than {MAX_DEPTH} levels deep, which no game does")
+    return data
+
+
+def _deck(data: Any) -> dict[str, Any]:
+    """A deck list from the file, with every field and of the right kind (a malformed one would be
+    stored, and fail only when its game is opened)."""
+    if not isinstance(data, dict):
+        raise ReplayError(f"a deck in the file is {type(data).__name__}, not a deck list (a JSON object)")
+    name = data.get("name")
+    what = f"deck {name!r}" if isinstance(name, str) else "a deck in the file"
+    for key in DECK_TEXT:
+        if not isinstance(data.get(key), str):
+            raise ReplayError(f"{what}: {key!r} must be text (a deck list has a name, legend and champion, "
+                              f"and lists of main, runes and battlefields card codes)")
+    for key in DECK_LISTS:
+        cards = data.get(key)
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise ReplayError(f"{what}: {key!r} must be a list of card codes")
+    return data
 
 
 def _installed_decks(catalog: Catalog, names: list[Any]) -> list[dict[str, Any]]:
     out = []
     for name in names:
         if isinstance(name, dict):
-            out.append(name)
+            out.append(_deck(name))
             continue
         try:
             out.append(deck_data(load_deck(catalog, str(name))) if str(name) in catalog.decks else {})
@@ -101,9 +141,12 @@ def read_web_game(cards: CardCatalogs, text: str) -> list[Recording] | None:
         return None
     try:
         game = data["game"]
+        card = data.get("card")
+        if card is not None and not isinstance(card, str):
+            raise TypeError("the card is YAML text")
         return [Recording(f"{data['mode']} game, seed {data['seed']}", str(data["mode"]), int(data["seed"]),
-                          list(data["decks"]), [str(n) for n in data["names"]], _actions(game["log"]),
-                          card=data.get("card"))]
+                          [_deck(d) for d in data["decks"]], [str(n) for n in data["names"]], _actions(game["log"]),
+                          card=card)]
     except (KeyError, TypeError, ValueError) as exc:
         raise ReplayError(f"a saved game, but {type(exc).__name__}: {exc}") from None
 
@@ -116,7 +159,7 @@ def read_engine_save(cards: CardCatalogs, text: str) -> list[Recording] | None:
     first = log[0] if log and isinstance(log[0], dict) else {}
     try:
         if "match" in data:
-            decks = list(data["decks"])
+            decks = [_deck(d) for d in data["decks"]]
         else:
             decks = _installed_decks(cards.base, list(first["decks"]))
         return [Recording(f"{first['mode']} game, seed {first['seed']}", str(first["mode"]), int(first["seed"]),
@@ -191,15 +234,44 @@ READERS: list[Reader] = [read_web_game, read_engine_save, read_records, read_sim
 
 
 def read(cards: CardCatalogs, text: str) -> list[Recording]:
-    """The recordings in an uploaded file, or a ReplayError saying why there are none."""
+    """The recordings in an uploaded file, each checked, or a ReplayError saying why there are none."""
     for reader in READERS:
         found = reader(cards, text)
         if found is not None:
             if not found:
                 raise ReplayError("the file holds no games")
+            for rec in found:
+                check(cards, rec)
             return found
     raise ReplayError("not a game RiftScript can replay: expected a saved game (JSON), game records "
                       "(JSON lines with seed and decks) or a 'riftscript simulate --log' file")
+
+
+def check(cards: CardCatalogs, rec: Recording) -> None:
+    """Refuse a recording now rather than when its game is opened: its seed, its actions (JSON
+    objects), its agents (installed, one per seat) and its game (set up from its mode and decks)."""
+    if not -SEED_LIMIT <= rec.seed < SEED_LIMIT:
+        raise ReplayError(f"a game's seed has {rec.seed.bit_length()} bits; seeds are 64-bit numbers")
+    if rec.actions is not None:
+        if len(rec.actions) > MAX_ACTIONS:
+            raise ReplayError(f"{rec.title}: {len(rec.actions):,} actions; a replay holds at most {MAX_ACTIONS:,}")
+        odd = next((i for i, action in enumerate(rec.actions) if not isinstance(action, dict)), None)
+        if odd is not None:
+            raise ReplayError(f"{rec.title}: action {odd + 1} is {type(rec.actions[odd]).__name__}, "
+                              f"not an action (a JSON object)")
+    catalog = cards.catalog(rec.card)
+    if rec.agents:
+        assert catalog.plugins is not None
+        installed = catalog.plugins.agents()
+        unknown = [a for a in rec.agents if a not in installed]
+        if unknown:
+            raise ReplayError(f"{rec.title}: unknown agent {unknown[0]!r}; installed: {', '.join(sorted(installed))}")
+        if len(rec.agents) != len(rec.decks):
+            raise ReplayError(f"{rec.title}: {len(rec.agents)} agents for {len(rec.decks)} players")
+    try:
+        new_game(catalog, rec)
+    except RiftScriptError as exc:
+        raise ReplayError(f"{rec.title}: {exc}") from None
 
 
 def new_game(catalog: Catalog, rec: Recording) -> Game | Match:
@@ -216,14 +288,14 @@ def _hash_matches(game: Game | Match, wanted: str) -> bool:
     return not wanted or game.log_hash().startswith(wanted)
 
 
-def _play(game: Game | Match, agents: list[Any], seconds: float | None) -> bool:
-    """``agents.play_out`` within a time limit (None: none); False if the time ran out."""
-    stop = time.monotonic() + seconds if seconds is not None else None
+def _play(game: Game | Match, agents: list[Any], seconds: float) -> bool:
+    """``agents.play_out`` within a time limit; False if the time ran out."""
+    stop = time.monotonic() + seconds
     for _ in range(MAX_ACTIONS):
         decision = game.pending_decision()
         if game.over or decision is None:
             return True
-        if stop is not None and time.monotonic() > stop:
+        if time.monotonic() > stop:
             return False
         current = game.game if isinstance(game, Match) else game
         game.apply(agents[decision.player].choose(current, game.legal_actions()))
@@ -232,9 +304,12 @@ def _play(game: Game | Match, agents: list[Any], seconds: float | None) -> bool:
 
 def find_actions(cards: CardCatalogs, rec: Recording) -> None:
     """Fill ``rec.actions`` by playing the game again with its agents (or, for a text log, with
-    each installed agent until one reproduces the log hash); leaves them None if none does."""
-    if rec.actions is not None:
-        return
+    each installed agent until one reproduces the log hash); leaves them None if none does.
+    A record whose game can't be rebuilt raises a ReplayError, kept in ``rec.problem``."""
+    if rec.problem:
+        raise ReplayError(rec.problem)
+    if rec.actions is not None or (rec.note and not rec.agents):
+        return  # found, or a text log no agent reproduces (looked for once: up to a minute)
     catalog = cards.catalog(rec.card)
     assert catalog.plugins is not None
     # simulate's default agent first; a slow agent that is not the one gives up after a few seconds
@@ -242,15 +317,22 @@ def find_actions(cards: CardCatalogs, rec: Recording) -> None:
     candidates = [rec.agents] if rec.agents else [[name] * len(rec.decks) for name in names]
     for agents in candidates:
         game = new_game(catalog, rec)
-        if not _play(game, make_agents(catalog, agents, rec.seed), None if rec.agents else SECONDS_PER_GUESS):
+        seconds = SECONDS_PER_RECORD if rec.agents else SECONDS_PER_GUESS
+        if not _play(game, make_agents(catalog, agents, rec.seed), seconds):
+            if rec.agents:
+                rec.problem = (f"{rec.title}: playing the game again with {' vs '.join(agents)} agents takes more "
+                               f"than {SECONDS_PER_RECORD:g} s, the most a replay is given here; replay the record "
+                               f"on the command line instead: riftscript replay RECORDS")
+                raise ReplayError(rec.problem)
             continue
         if _hash_matches(game, rec.hash):
             rec.actions = _actions(game.log)
             rec.note = f"played again with {' vs '.join(agents)} agents" + (", same log hash" if rec.hash else "")
             return
     if rec.agents:
-        raise ReplayError(f"{rec.title}: played again with {', '.join(rec.agents)} agents, the game doesn't reach "
-                          f"the recorded log hash {rec.hash}")
+        rec.problem = (f"{rec.title}: played again with {', '.join(rec.agents)} agents, the game doesn't reach "
+                       f"the recorded log hash {rec.hash}")
+        raise ReplayError(rec.problem)
     rec.note = ("no installed agent reproduces this log (its log hash), so the board can't be rebuilt: "
                 "the play-by-play is shown turn by turn")
 
@@ -288,7 +370,7 @@ class Stepper:
         while self.step < step:
             current = self.game.game if isinstance(self.game, Match) else self.game
             decision = self.game.pending_decision()
-            label = describe(current, actions[self.step])
+            label = self._describe(current, actions[self.step])
             who = current.state.players[decision.player].name if decision is not None else "?"
             if len(self.labels) == self.step:
                 self.labels.append(f"{who}: {label}")
@@ -297,3 +379,14 @@ class Stepper:
             except RiftScriptError as exc:
                 raise ReplayError(f"step {self.step + 1} can't be replayed: {exc}") from None
             self.step += 1
+
+    def _describe(self, game: Game, action: Action) -> str:
+        """The action in words; one that names no object of the game is no action of it (an
+        uploaded file's action can be anything), and describing it would fail."""
+        try:
+            return describe(game, action)
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            if action in self.game.legal_actions():
+                return str(action.get("type", "an action"))
+            raise ReplayError(f"step {self.step + 1} can't be replayed: the file's action is not one the game "
+                              f"allows there") from None
