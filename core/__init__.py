@@ -14,7 +14,7 @@ Everything a user of the engine needs is importable from here, and only what is 
   (best of three), ``Builder`` (a game in a chosen position), ``Agent`` and ``play_out``;
 - cards: ``load_catalog`` and ``Catalog``, ``load_deck`` and ``Deck``;
 - plugins: ``hookimpl`` and the records the hooks return (``SetSpec``, ``KeywordSource``,
-  ``EffectType``, ``AgentSpec``, ``ModeSpec``); the hooks themselves are documented in
+  ``EffectType``, ``LanguageWord``, ``AgentSpec``, ``ModeSpec``); the hooks themselves are documented in
   ``riftscript.core.script.hookspecs``;
 - what crosses the API: ``Action`` (a ``TypedDict``: what ``legal_actions`` lists and ``apply``
   takes, with ``ActionKind``, ``PayWith``, ``Target``), the event log's ``Event`` (a dict: why events
@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from .engine.game import Game
     from .script.hookspecs import hookimpl
     from .engine.match import Match
-    from .script.registry import AgentSpec, EffectType, KeywordSource, ModeSpec, SetSpec
+    from .script.registry import AgentSpec, EffectType, KeywordSource, LanguageWord, ModeSpec, SetSpec
     from .engine.state import Zone
     from .engine.vocabulary import Action, ActionKind, PayWith, Target
     from .version import ENGINE_VERSION, SCHEMA_VERSION
@@ -69,7 +69,8 @@ _MODULE_OF = {
     "Game": "engine.game",
     "hookimpl": "script.hookspecs",
     "Match": "engine.match",
-    **{name: "script.registry" for name in ("AgentSpec", "EffectType", "KeywordSource", "ModeSpec", "SetSpec")},
+    **{name: "script.registry" for name in ("AgentSpec", "EffectType", "KeywordSource", "LanguageWord", "ModeSpec",
+                                            "SetSpec")},
     "Zone": "engine.state",
     **{name: "engine.vocabulary" for name in ("Action", "ActionKind", "PayWith", "Target")},
     "ENGINE_VERSION": "version", "SCHEMA_VERSION": "version",

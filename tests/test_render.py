@@ -687,6 +687,12 @@ def test_reminders_come_from_keyword_summaries(catalog: Catalog) -> None:
     assert lines[1] == f"[Assault 2] ({summary}.)"
 
 
+def test_a_bare_number_keywords_reminder_gives_its_default(catalog: Catalog) -> None:
+    """[Shield] with no number is [Shield 1]: the reminder says +1, not +X."""
+    poro = next(c for c in catalog.cards.values() if c.name == "Stalwart Poro")
+    assert render_lines(poro, catalog, reminders=True)[0] == "[Shield] (+1 Might while this unit is a defender.)"
+
+
 def test_cards_show_prints_the_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli_main(["cards", "--show", "OGN-182"]) == 0
     out = capsys.readouterr().out.splitlines()

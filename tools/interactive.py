@@ -144,8 +144,9 @@ def status(g: Game, seat: int) -> list[str]:
     """What the seat can see: points, pools, hand, and what stands where."""
     s = g.state
     me = s.players[seat]
+    power = "".join(f", {n} {d} power" for d, n in sorted(me.power.items()) if n)  # "2 fury power", not a dict
     lines = [f"You are {me.name} (seat {seat + 1}).  Points: " + ", ".join(f"{p.name} {p.points}" for p in s.players)
-             + f"  |  your pool: {me.energy} energy" + (f", power {me.power}" if any(me.power.values()) else "")]
+             + f"  |  your pool: {me.energy} energy{power}"]
     lines.append("Your hand: " + (", ".join(g.name(c) for c in me.hand) or "empty"))
     ready = sum(1 for r in me.runes if not g.obj(r).exhausted)
     lines.append(f"Your runes: {ready} ready of {len(me.runes)}")

@@ -61,7 +61,8 @@ def summary(game: Game) -> str:
         outcome = "draw"
     else:
         outcome = " and ".join(s.players[w].name for w in s.winners or []) + " won"
-    return f"{outcome} after {s.turn} turns ({scores}); {len(game.log)} events, log hash {game.log_hash()[:16]}"
+    turns = f"{s.turn} turn{'' if s.turn == 1 else 's'}"
+    return f"{outcome} after {turns} ({scores}); {len(game.log)} events, log hash {game.log_hash()[:16]}"
 
 
 def cmd_demo(args: argparse.Namespace, out: TextIO | None = None) -> int:

@@ -86,7 +86,7 @@ class Narrator:
     def e_setup(self, e: Event) -> str:
         seed = f" (seed {e['seed']})" if self.show_seed else ""
         return f"Setup: {e['mode']}{seed}: " + " vs ".join(
-            f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
+            f"{p} {d}" if str(d).startswith("(") else f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
 
     def e_battlefield(self, e: Event) -> str:
         self.battlefields[int(e["loc"])] = self.card(e["obj"])
@@ -115,7 +115,7 @@ class Narrator:
     # match events (core/engine/match.py)
     def e_match_start(self, e: Event) -> str:
         return f"Match, best of {e['best_of']} ({e['mode']}, seed {e['seed']}): " + " vs ".join(
-            f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
+            f"{p} {d}" if str(d).startswith("(") else f"{p} ({d})" for p, d in zip(e["players"], e["decks"]))
 
     def e_game_start(self, e: Event) -> str:
         return f"\n===== Game {e['game']} of the match ====="
@@ -145,7 +145,7 @@ class Narrator:
         return f"    {self.who(e['player'])} draws a card"
 
     def e_points(self, e: Event) -> str:
-        return f"  {self.who(e['player'])} has {e['total']} point(s)"
+        return f"  {self.who(e['player'])} has {e['total']} point{'' if e['total'] == 1 else 's'}"
 
     def e_lasting(self, e: Event) -> str | None:
         effect = e.get("effect", {})
@@ -176,8 +176,13 @@ class Narrator:
         targets = self.objects(e.get("targets"), e.get("code"))
         to = f" to {self.where(e['location'])}" if e.get("location", -1) not in (-1, None) else ""
         extra = f" targeting {listing(targets)}" if targets else ""
-        paid = f" (paying {', '.join(e['paid'])})" if e.get("paid") else ""
+        paid = f" (paying {', '.join(self.cost_name(str(p)) for p in e['paid'])})" if e.get("paid") else ""
         return f"  {self.who(e['player'])} plays {self.card(e['obj'])}{self.modes(e)}{to}{extra}{paid}"
+
+    def cost_name(self, name: str) -> str:
+        """An additional cost paid, as a reader knows it: a keyword's ([Accelerate]), else its name in words."""
+        kw = self.catalog.keywords.get(name.lower().replace("-", "_"))
+        return f"[{kw.name}]" if kw is not None else name.replace("_", " ")
 
     def e_activate(self, e: Event) -> str:
         return f"  {self.who(e['player'])} activates {self.card(e['obj'])}{self.modes(e)}"

@@ -349,7 +349,7 @@ def add_commands(sub: Any) -> None:
     parser = sub.add_parser(
         "tournament", help="every pairing of decks in every seat order: win-rate matrix, cards, A/B",
         description="Play every pairing of the decks in every seat order and report a win-rate matrix with "
-                    "95%% Wilson intervals, first-player advantage, game length, draws and per-card statistics.",
+                    "95% Wilson intervals, first-player advantage, game length, draws and per-card statistics.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="A pairing is a set of as many decks as the mode has players; its games cycle through every seat\n"
                "order (in 2v2, only seatings whose teammates may play together).\n\n"

@@ -20,6 +20,8 @@ def reminder(self: Renderer, keyword: str, value: Node) -> str:
     kw = self.catalog.keywords.get(re.sub(r"[^a-z0-9]+", "_", keyword.lower()).strip("_"))
     if kw is None or not kw.summary:
         return ""
+    if value is None and kw.parameter_kind == "number" and kw.default is not None:
+        value = kw.default  # a bare [Shield] is [Shield 1]: its reminder says the number it means
     summary = re.sub(r"\bX\b", str(value), kw.summary) if is_int(value) else kw.summary
     return f" ({summary.rstrip('.')}.)"
 

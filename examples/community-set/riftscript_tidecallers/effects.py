@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import EffectType
+from riftscript.core import EffectType, hookimpl
 
 SCHEMA: dict[str, Any] = {
     "properties": {

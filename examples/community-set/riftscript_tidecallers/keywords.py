@@ -1,8 +1,7 @@
 """The Undertow keyword, scripted in YAML (entry point group ``riftscript.keywords``)."""
 from __future__ import annotations
 
-from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import KeywordSource
+from riftscript.core import KeywordSource, hookimpl
 
 from . import HERE
 

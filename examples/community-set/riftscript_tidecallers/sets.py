@@ -1,8 +1,7 @@
 """The Tidecallers set: its manifest and card folder (entry point group ``riftscript.sets``)."""
 from __future__ import annotations
 
-from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import SetSpec
+from riftscript.core import SetSpec, hookimpl
 
 from . import HERE
 

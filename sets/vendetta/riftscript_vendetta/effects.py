@@ -20,8 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from riftscript.core.engine import verbs, layers
-from riftscript.core.script.hookspecs import hookimpl
-from riftscript.core.script.registry import EffectType, LanguageWord
+from riftscript.core import EffectType, LanguageWord, hookimpl
 from riftscript.core.engine.state import Lasting, is_battlefield
 
 Node = dict[str, Any]
