@@ -215,3 +215,19 @@ def test_deck_list(catalog: Catalog, capsys: pytest.CaptureFixture[str]) -> None
     rows = json.loads(capsys.readouterr().out)
     assert {r["name"] for r in rows} == set(catalog.decks)
     assert all(r["legal"] and r["main"] >= 40 and r["runes"] == 12 for r in rows)
+
+
+def test_a_deck_file_may_name_its_cards_as_validate_accepts(check: Check, base: dict[str, Any],
+                                                              catalog: Catalog) -> None:
+    """riftscript validate accepts a card's name in a deck file, so deck check and games do too; a name that is
+    no card's gets the same 'did you mean' as validate gives."""
+    named = copy.deepcopy(base)
+    for entry in named["main"]:
+        entry["card"] = catalog.cards[entry["card"]].name
+    named["legend"] = catalog.cards[named["legend"]].name
+    assert check(named) == (0, [])
+    misspelled = copy.deepcopy(named)
+    misspelled["main"][0]["card"] = named["main"][0]["card"] + "x"
+    status, problems = check(misspelled)
+    assert status == 1 and problems[0] == (f"main deck card {named['main'][0]['card']}x is not an installed card; "
+                                           f"did you mean {named['main'][0]['card']!r}? [x{named['main'][0]['count']}]")

@@ -245,3 +245,19 @@ def test_a_set_folder_loads_its_tokens_folder(folder: Path) -> None:
     checked = run("validate", str(folder / "cards" / "MYS-003.yaml"))
     assert checked.code == 0 and checked.lines[-1] == "1 file checked: no problems", checked.out
     assert "MYS-T-WISP" in run("--set", str(folder), "cards", "--set", "MYS").out
+
+
+def test_a_sets_own_keyword_needs_no_rule_number(folder: Path) -> None:
+    """A keyword a set invents has no Core Rules number: its file without 'rule' is still read as a keyword
+    (it used to be read as a card, with messages about 'code' and 'type')."""
+    path = folder / "keywords" / "kindle.yaml"
+    path.write_text(KEYWORD.replace('rule: "900"\n', ""), encoding="utf-8")
+    result = run("validate", str(folder))
+    assert result.code == 0, result.out + result.err
+    scenario = folder / "scenarios" / "kindle.yaml"
+    ctx = context(scenario)
+    assert ctx.problems == [] and ctx.catalog.keywords["kindle"].rule == ""
+    assert ctx.catalog.schemas is not None
+    (loaded,) = load_file(scenario, ctx.catalog.schemas)
+    game = run_scenario(ctx.catalog, loaded)
+    assert game is not None and [e["amount"] for e in game.log if e["t"] == "damaged"] == [2]

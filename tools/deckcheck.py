@@ -105,7 +105,7 @@ def _check_seating(catalog: Catalog, mode: str, decks: list[Deck | None], result
 def deck_summary(catalog: Catalog, name: str) -> dict[str, Any]:
     """Facts about an installed deck, and whether it is legal."""
     data, source = catalog.decks[name]
-    deck = Deck.from_data(data)
+    deck = Deck.from_data(data, catalog)
     legend = catalog.cards.get(deck.legend)
     domains = list(legend.domains) if legend is not None else []
     return {"name": name, "legend": _name(catalog, deck.legend), "champion": _name(catalog, deck.champion),

@@ -147,7 +147,7 @@ def version_satisfies(version: str, spec: str) -> bool:
 def _keyword_def(data: Json, source: str) -> KeywordDef:
     param = data.get("parameter", {})
     return KeywordDef(
-        keyword=data["keyword"], name=data["name"], rule=data["rule"], summary=data.get("summary", ""),
+        keyword=data["keyword"], name=data["name"], rule=data.get("rule", ""), summary=data.get("summary", ""),
         parameter_kind=param.get("kind"), default=param.get("default"), stacking=param.get("stacking", "add"),
         condition=data.get("condition"), deck_limit=data.get("deck_limit"),
         abilities=tuple(data.get("abilities", [])), additional_cost=data.get("additional_cost"),

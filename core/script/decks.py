@@ -10,10 +10,11 @@ from itertools import combinations
 from dataclasses import dataclass
 from pathlib import Path
 from random import Random
-from typing import Any, Collection
+from typing import Any, Callable, Collection
 
 from .catalog import Catalog
 from .loader import Loader
+from .suggest import closest
 from ..errors import DeckError, ScriptError
 
 
@@ -27,14 +28,29 @@ class Deck:
     battlefields: tuple[str, ...]
 
     @classmethod
-    def from_data(cls, data: dict[str, Any]) -> "Deck":
-        """A deck from a parsed deck file (entries with counts expanded); checks nothing, see ``check``."""
-        def expand(entries: list[dict[str, Any]]) -> tuple[str, ...]:
-            return tuple(e["card"] for e in entries for _ in range(int(e["count"])))
+    def from_data(cls, data: dict[str, Any], catalog: Catalog | None = None) -> "Deck":
+        """A deck from a parsed deck file (entries with counts expanded); checks nothing, see ``check``.
+        With a catalog, a card named by its name (as ``riftscript validate`` accepts) becomes its code."""
+        code = _codes(catalog) if catalog is not None else (lambda ref: ref)
 
-        return cls(name=data["name"], legend=data["legend"], champion=data["champion"],
+        def expand(entries: list[dict[str, Any]]) -> tuple[str, ...]:
+            return tuple(code(e["card"]) for e in entries for _ in range(int(e["count"])))
+
+        return cls(name=data["name"], legend=code(data["legend"]), champion=code(data["champion"]),
                    main=expand(data["main"]), runes=expand(data["runes"]),
-                   battlefields=tuple(data["battlefields"]))
+                   battlefields=tuple(code(b) for b in data["battlefields"]))
+
+
+def _codes(catalog: Catalog) -> Callable[[str], str]:
+    """A card reference of a deck file as a code: a code stays, an installed card's exact name (any case) becomes
+    its code (the lowest code among its printings); anything else stays, to be reported by ``violations``."""
+    by_name: dict[str, str] = {}
+    for known in sorted(catalog.cards):
+        by_name.setdefault(catalog.cards[known].name.lower(), known)
+
+    def as_code(ref: str) -> str:
+        return ref if ref in catalog.cards else by_name.get(str(ref).lower(), ref)
+    return as_code
 
 
 def load_deck(catalog: Catalog, ref: "str | Path | Deck") -> Deck:
@@ -42,17 +58,17 @@ def load_deck(catalog: Catalog, ref: "str | Path | Deck") -> Deck:
     if isinstance(ref, Deck):
         return ref
     if isinstance(ref, str) and ref in catalog.decks:
-        return Deck.from_data(catalog.decks[ref][0])
+        return Deck.from_data(catalog.decks[ref][0], catalog)
     path = Path(ref)
     if path.exists():
         assert catalog.schemas is not None
         data, _, problems = Loader(catalog.schemas).read(path, "deck")
         if problems:
             raise ScriptError(problems)
-        return Deck.from_data(data)
+        return Deck.from_data(data, catalog)
     for name in catalog.decks:
         if name.lower().startswith(str(ref).lower()) or str(ref).lower() in name.lower():
-            return Deck.from_data(catalog.decks[name][0])
+            return Deck.from_data(catalog.decks[name][0], catalog)
     for skipped in catalog.skipped.values():
         if str(ref) in skipped.decks:
             raise DeckError(str(ref), [f"the deck is shipped by set {skipped.code} (plugin {skipped.plugin}), "
@@ -66,6 +82,9 @@ def violations(catalog: Catalog, deck: Deck) -> list[str]:
     out: list[str] = []
     cards = catalog.cards
 
+    def cards_named(lowered: str) -> str:
+        return next(c.name for c in cards.values() if c.name.lower() == lowered)
+
     def get(code: str, role: str) -> Any:
         card = cards.get(code)
         if card is None:
@@ -74,7 +93,10 @@ def violations(catalog: Catalog, deck: Deck) -> list[str]:
                 out.append(f"{role} {code} is in set {skipped.code} (plugin {skipped.plugin}), which was skipped: "
                            f"{skipped.reason} ({skipped.file})")
             else:
-                out.append(f"{role} {code} is not an installed card")
+                match = closest(str(code).lower(), {c.name.lower(): c for c in cards.values()})
+                hint = f"; did you mean {cards_named(match)!r}?" if match else \
+                    " (a card of a set folder? load the folder with riftscript --set FOLDER)"
+                out.append(f"{role} {code} is not an installed card{hint}")
         return card
 
     legend = get(deck.legend, "legend")

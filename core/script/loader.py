@@ -127,7 +127,8 @@ class Loader:
 
 
 def detect_kind(data: Json) -> str:
-    if "keyword" in data and "rule" in data:
+    """What a script file is, from its keys (a card has ``keywords``, a keyword file ``keyword`` and no ``code``)."""
+    if "keyword" in data and ("rule" in data or "code" not in data):
         return "keyword"
     if "main" in data and "legend" in data:
         return "deck"

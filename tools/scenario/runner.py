@@ -426,7 +426,7 @@ class Runner:
             if isinstance(spec, str):
                 deck = load_deck(self.catalog, spec)
             else:
-                deck = Deck.from_data({"name": self.scenario.name, **spec})
+                deck = Deck.from_data({"name": self.scenario.name, **spec}, self.catalog)
         except RiftScriptError as exc:
             raise ScenarioFailure(f"{where}: the deck can't be read: {exc}") from None
         found = violations(self.catalog, deck)

@@ -20,7 +20,7 @@ def build(catalog: Catalog, scenario: Scenario) -> tuple[Game, Refs]:
 
         names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
         # an installed deck's name, or a deck-file body (named after its seat: "A's deck")
-        decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d})
+        decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d}, catalog)
                  for i, d in enumerate(setup["decks"])]
         game = Game.new(catalog, decks, mode=setup.get("mode", "duel"), seed=int(setup.get("seed", 0)), names=names)
         return game, Refs(game, names)
@@ -184,7 +184,7 @@ def build_match(catalog: Catalog, scenario: Scenario) -> tuple[Match, Refs]:
 
     setup = scenario.data["setup"]
     names = [chr(ord("A") + i) for i in range(len(setup["decks"]))]
-    decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d})
+    decks = [d if isinstance(d, str) else Deck.from_data({"name": f"{names[i]}'s deck", **d}, catalog)
              for i, d in enumerate(setup["decks"])]
     match = Match.new(catalog, decks, mode=str(setup["mode"]), seed=int(setup.get("seed", 0)), names=names)
     return match, Refs(match.game, names)

@@ -225,7 +225,7 @@ class WebApp:
             name = str(form.get(f"deck{seat}", ""))
             if name not in self.catalog.decks:
                 return self.error(400, f"seat {seat + 1}: choose one of the installed decks")
-            decks.append(Deck.from_data(self.catalog.decks[name][0]))
+            decks.append(Deck.from_data(self.catalog.decks[name][0], self.catalog))
             seats.append(str(form.get(f"seat{seat}", PERSON)))
         return await self._start(mode, decks, seats, _seed(form.get("seed")))
 
@@ -392,16 +392,18 @@ class WebApp:
             return self.error(400, "Choose one of the installed decks.")
         agent = str(form.get("agent", "greedy"))
         try:
-            mine = workshop.deck_with(checked.catalog, Deck.from_data(self.catalog.decks[name][0]), checked.card)
+            deck = Deck.from_data(self.catalog.decks[name][0], self.catalog)
+            mine = workshop.deck_with(checked.catalog, deck, checked.card)
         except RiftScriptError as exc:
             return self.error(400, str(exc))
-        refusal = workshop.deck_refusal(checked.catalog, Deck.from_data(self.catalog.decks[name][0]), checked.card)
+        deck = Deck.from_data(self.catalog.decks[name][0], self.catalog)
+        refusal = workshop.deck_refusal(checked.catalog, deck, checked.card)
         if refusal:
             return self.error(400, f"{name} can't play {checked.card.name}: {refusal}")
         rival = str(form.get("opponent", ""))
         if rival not in self.catalog.decks:
             rival = next(d for d in sorted(self.catalog.decks) if d != name)
-        opponent = Deck.from_data(self.catalog.decks[rival][0])
+        opponent = Deck.from_data(self.catalog.decks[rival][0], self.catalog)
         return await self._start("duel", [mine, opponent], [PERSON, agent], _seed(form.get("seed")), card_text)
 
 

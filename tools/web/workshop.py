@@ -218,5 +218,5 @@ def report(cards: CardCatalogs, text: str, scenario_text: str = "", draw: bool =
         out.picture = picture(catalog, card)
     out.scenarios, out.scenario_problems = run_scenarios(catalog, scenario_text)
     for name in sorted(catalog.decks):
-        out.decks.append((name, deck_refusal(catalog, Deck.from_data(catalog.decks[name][0]), card)))
+        out.decks.append((name, deck_refusal(catalog, Deck.from_data(catalog.decks[name][0], catalog), card)))
     return out
