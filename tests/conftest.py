@@ -10,6 +10,8 @@ from riftscript.core.script.validated_cache import CACHE_DIR_ENV
 from riftscript.core.script.discovery import DISABLE_ENV
 from riftscript.core.script.folders import SETS_ENV
 
+from installed import walkthrough_set_installed
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
@@ -24,8 +26,7 @@ def _isolated_validation_cache(tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.pop(SETS_ENV, None)  # the suite sees the installed sets only, whatever the shell lists
-    # the README walkthrough installs its set MYS (plugin 'mys'); the suite makes MYS folders of its own
-    disabled = {name.strip() for name in os.environ.get(DISABLE_ENV, "").split(",") if name.strip()}
-    os.environ[DISABLE_ENV] = ",".join(sorted(disabled | {"mys"}))
-    config.addinivalue_line("markers", "community: builds and installs examples/community-set with pip "
-                                       "into a temporary folder (part of the default run; -m 'not community' skips it)")
+    if walkthrough_set_installed():
+        # the README walkthrough's set MYS (plugin 'mys') is installed here; the suite makes MYS folders of its own
+        disabled = {name.strip() for name in os.environ.get(DISABLE_ENV, "").split(",") if name.strip()}
+        os.environ[DISABLE_ENV] = ",".join(sorted(disabled | {"mys"}))

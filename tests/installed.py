@@ -2,6 +2,7 @@
 test counting decks or cards must pass with an outside set such as Vendetta installed, and without it)."""
 from __future__ import annotations
 
+from importlib import metadata
 from pathlib import Path
 
 from riftscript.core.script.catalog import Catalog
@@ -20,3 +21,14 @@ def builtin_decks(catalog: Catalog) -> list[str]:
                if code in builtin_set_codes(catalog) and info.spec.decks is not None]
     return sorted(name for name, (_, file) in catalog.decks.items()
                   if any(Path(file).is_relative_to(folder) for folder in folders))
+
+
+def walkthrough_set_installed() -> bool:
+    """Whether the set the README walkthrough makes and installs (riftscript-set-mys) is installed."""
+    try:
+        metadata.distribution("riftscript-set-mys")
+    except metadata.PackageNotFoundError:
+        return False
+    return True
+    config.addinivalue_line("markers", "community: builds and installs examples/community-set with pip "
+                                       "into a temporary folder (part of the default run; -m 'not community' skips it)")
