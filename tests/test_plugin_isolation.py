@@ -271,3 +271,16 @@ def test_a_broken_agent_is_skipped_and_every_game_goes_on(
     plays("demo", "--seed", "3", "--agent", "greedy")
     plays("simulate", "--decks", "Jinx Champion Deck", "Viktor Champion Deck", "--games", "1",
           "--agents", "greedy", "random")
+
+
+def test_a_language_word_that_cant_be_added_is_skipped(installed: Callable[[str, str, str], None]) -> None:
+    """A word redefining a built-in one (or another plugin's) used to stop every command with a PluginError."""
+    installed("riftscript.effects", "wordy", "from riftscript.core import hookimpl, LanguageWord\n\n\n"
+                                             "@hookimpl\ndef riftscript_language():\n"
+                                             "    return [LanguageWord('filter', 'stunned', lambda *a: True)]\n")
+    info = run("info")
+    warning = ("skipping word 'stunned' of plugin wordy: plugin wordy adds the filter key 'stunned', but that is a "
+               "built-in word of the script language")
+    assert info.code == 0 and warnings_of(info) == [warning], info.err
+    assert info_row(info, "wordy").endswith(noted(warning))
+    plays("demo", "--seed", "3")

@@ -198,14 +198,14 @@ def add_words(words: list["LanguageWord"]) -> None:
     from ..errors import PluginError
 
     for word in words:
+        known = WORDS.get((word.kind, word.name))
+        if known is not None and known.plugin != word.plugin:
+            raise PluginError(f"{word.kind} {word.name!r} is added by two plugins: {known.plugin} and {word.plugin}")
         table = _WORD_TABLES.get(word.kind)
         if table is not None:
             if word.run is None:
                 raise PluginError(f"plugin {word.plugin}: the {word.kind} {word.name!r} has no handler (run)")
             table.add_plugin_word(word.name, word.run, word.plugin)
-        known = WORDS.get((word.kind, word.name))
-        if known is not None and known.plugin != word.plugin:
-            raise PluginError(f"{word.kind} {word.name!r} is added by two plugins: {known.plugin} and {word.plugin}")
         WORDS[(word.kind, word.name)] = word
 
 

@@ -19,7 +19,7 @@ from .cards import CardDef, Json, KeywordDef
 from .compiler import Compiler
 from .integrity import broken_cards, document_problems
 from .loader import Document, Loader, script_files
-from ..errors import Problem, ScriptError
+from ..errors import PluginError, Problem, ScriptError
 from ..engine.effects import add_words
 from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
                        SetSpec, name_taken)
@@ -262,8 +262,13 @@ def _language_words(plugins: Plugins) -> list[LanguageWord]:
                          error=f"plugin {plugin} adds a word {word.name!r} of kind {word.kind!r}; "
                                f"the kinds are {', '.join(WORD_KINDS)}")
             continue
-        words.append(replace(word, plugin=word.plugin or plugin))
-    add_words(words)
+        word = replace(word, plugin=word.plugin or plugin)
+        try:
+            add_words([word])  # one at a time: a word that can't be added leaves its plugin's others in
+        except PluginError as exc:
+            plugins.skip(plugin, f"word {word.name!r}", str(exc), error=str(exc))
+            continue
+        words.append(word)
     return words
 
 
