@@ -152,6 +152,7 @@ ID_KEYED_ALLOWED = {
     ("core/script/schema_fastpath.py", "_Compiler.compile"),  # one schema compile
     ("core/script/yamlio.py", "_plain"),  # one document's node tree
     ("core/script/yamlio.py", "_self_reference"),  # an identity set for one walk down a loaded document
+    ("core/script/yamlio.py", "Positions._step"),  # a key index per mapping node of one tree, kept by Positions
     ("core/script/catalog.py", "_load_sets"),  # _Run.set_of: one load, documents kept by the run
     ("core/script/catalog.py", "_file_problems"),
     ("core/script/catalog.py", "_drop_broken_sets"),

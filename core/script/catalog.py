@@ -232,7 +232,7 @@ def _add_effect_types(catalog: Catalog, plugins: Plugins) -> None:
     (``Plugins.skip``); the kept ones stay in pluggy's order, which the effect schema is built in."""
     found = plugins.collect("riftscript_effect_types", EffectType)
     owners: dict[str, str] = {}
-    kept: set[int] = set()
+    kept: dict[str, EffectType] = {}
     builtin = set(builtin_effect_names())
     for etype, plugin in plugins.builtin_first(found):
         what = f"effect type {etype.name!r}"
@@ -248,8 +248,11 @@ def _add_effect_types(catalog: Catalog, plugins: Plugins) -> None:
                          error=f"{what} is registered by two plugins: {owners[etype.name]} and {plugin}")
         else:
             owners[etype.name] = plugin
-            kept.add(id(etype))
-    catalog.effect_types = {etype.name: etype for etype, _ in found if id(etype) in kept}
+            kept[etype.name] = etype
+    catalog.effect_types = {}
+    for candidate, _ in found:  # the kept ones, in pluggy's order
+        if isinstance(candidate, EffectType) and kept.get(candidate.name) is candidate:
+            catalog.effect_types[candidate.name] = candidate
 
 
 def _language_words(plugins: Plugins) -> list[LanguageWord]:
