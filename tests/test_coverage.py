@@ -128,6 +128,16 @@ def test_text_report_shows_failure_message_and_missing(folder: Path) -> None:
     assert re.search(r"^movement\s+\d+/\d+", out, re.M)
     assert "not covered by a passing scenario" in out and "144.4.a" in out
     assert "999.9" in out  # unknown number
+    assert "PENDING" in out and "still to write" in out  # listed, with why it counts nothing
+
+
+def test_the_copies_pip_leaves_in_a_set_folder_are_not_counted(tmp_path: Path) -> None:
+    """pip install ./my-set writes build/ and *.egg-info/ into the folder; their scenario copies count once."""
+    for where in ("scenarios", "build/lib/my_set/scenarios", "my_set.egg-info/scenarios"):
+        (tmp_path / where).mkdir(parents=True)
+        (tmp_path / where / "passing.yaml").write_text(PASSING, encoding="utf-8")
+    code, out, _ = run("rules-coverage", str(tmp_path))
+    assert code == 0 and "2 scenarios in 1 file" in out
 
 
 def test_unloadable_file_is_an_error_not_a_crash(tmp_path: Path) -> None:

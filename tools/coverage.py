@@ -21,6 +21,7 @@ from typing import Any, Iterable, Sequence, TextIO
 
 from riftscript.core.script import folders, yamlio
 from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.core.script.loader import script_files
 from riftscript.core.errors import RiftScriptError, ScriptError
 from riftscript.tools.scenario import Scenario, ScenarioFailure, load_file, run_scenario
 
@@ -138,7 +139,8 @@ def scenario_files(paths: Iterable[Path]) -> list[Path]:
         if path.is_file():
             candidates = [path]
         else:
-            candidates = sorted(p for p in path.rglob("*") if p.is_file() and is_scenario_file(p))
+            # script_files skips hidden folders and the copies pip install leaves (build, dist, *.egg-info)
+            candidates = [p for p in script_files(path) if is_scenario_file(p)]
         for file in candidates:
             seen.setdefault(file.resolve(), file)
     return list(seen.values())
@@ -279,9 +281,9 @@ def write_text(cov: Coverage, out: TextIO, missing: bool = False, seconds: float
     print(f"{_plural(len(cov.outcomes), 'scenario')} in {_plural(files, 'file')}{took}: "
           f"{counts['passed']} passed, {counts['failed']} failed, {counts['error']} errors, "
           f"{counts['pending']} pending", file=out)
-    problems = [o for o in cov.outcomes if o.status in ("failed", "error")]
+    problems = [o for o in cov.outcomes if o.status in ("failed", "error", "pending")]
     if problems:
-        print("\nnot counted (failing scenarios cover nothing):", file=out)
+        print("\nnot counted (failing and pending scenarios cover nothing):", file=out)
         for o in problems:
             first = o.message.strip().splitlines()[0] if o.message.strip() else ""
             print(f"  {o.status.upper()} {o.where}: {o.name}\n      {first}", file=out)
