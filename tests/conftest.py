@@ -30,3 +30,5 @@ def pytest_configure(config: pytest.Config) -> None:
         # the README walkthrough's set MYS (plugin 'mys') is installed here; the suite makes MYS folders of its own
         disabled = {name.strip() for name in os.environ.get(DISABLE_ENV, "").split(",") if name.strip()}
         os.environ[DISABLE_ENV] = ",".join(sorted(disabled | {"mys"}))
+    config.addinivalue_line("markers", "community: builds and installs examples/community-set with pip "
+                                       "into a temporary folder (part of the default run; -m 'not community' skips it)")

@@ -30,5 +30,3 @@ def walkthrough_set_installed() -> bool:
     except metadata.PackageNotFoundError:
         return False
     return True
-    config.addinivalue_line("markers", "community: builds and installs examples/community-set with pip "
-                                       "into a temporary folder (part of the default run; -m 'not community' skips it)")
