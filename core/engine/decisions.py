@@ -629,37 +629,37 @@ def plain_action(action: dict[Any, Any]) -> dict[str, Any]:
     """A copy of an action made of plain JSON values only (dict, list, str, int, float, bool, None), read from
     the caller's object once; anything else, or more than ``MAX_ACTION_ITEMS`` values, is refused."""
     budget = [MAX_ACTION_ITEMS]
-
-    def copy(value: Any, depth: int) -> Any:
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise IllegalActionError(f"an action holds at most {MAX_ACTION_ITEMS} values")
-        kind = type(value)
-        if kind is str or kind is int or kind is bool or value is None or kind is float:
-            return value
-        if depth > offer.MAX_DEPTH:
-            raise IllegalActionError(f"an action nests lists or mappings deeper than {offer.MAX_DEPTH} levels")
-        if isinstance(value, dict):
-            out: dict[str, Any] = {}
-            for key, item in dict.items(value):
-                if type(key) is not str:
-                    raise IllegalActionError(f"an action's keys are text, not {offer.short(key)}")
-                out[key] = copy(item, depth + 1)
-            return out
-        if isinstance(value, list):
-            return [copy(item, depth + 1) for item in list.__iter__(value)]
-        if isinstance(value, str):
-            return str.__str__(value)
-        if isinstance(value, bool):
-            return bool(value)
-        if isinstance(value, int):
-            return int.__index__(value)
-        if isinstance(value, float):
-            return float.__float__(value)
-        raise IllegalActionError(f"an action holds plain values (text, numbers, lists, mappings), not {kind.__name__}")
-
-    result: dict[str, Any] = copy(action, 0)
+    result: dict[str, Any] = _plain(action, 0, budget)
     return result
+
+
+def _plain(value: Any, depth: int, budget: list[int]) -> Any:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise IllegalActionError(f"an action holds at most {MAX_ACTION_ITEMS} values")
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None or kind is float:
+        return value
+    if depth > offer.MAX_DEPTH:
+        raise IllegalActionError(f"an action nests lists or mappings deeper than {offer.MAX_DEPTH} levels")
+    if kind is list:
+        return [_plain(item, depth + 1, budget) for item in value]
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in dict.items(value):
+            if type(key) is not str:
+                raise IllegalActionError(f"an action's keys are text, not {offer.short(key)}")
+            out[key] = _plain(item, depth + 1, budget)
+        return out
+    if isinstance(value, list):
+        return [_plain(item, depth + 1, budget) for item in list.__iter__(value)]
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    raise IllegalActionError(f"an action holds plain values (text, numbers, lists, mappings), not {kind.__name__}")
 
 
 def check(g: "Game", action: Any) -> Checked:

@@ -45,11 +45,14 @@ def _codes(catalog: Catalog) -> Callable[[str], str]:
     """A card reference of a deck file as a code: a code stays, an installed card's exact name (any case) becomes
     its code (the lowest code among its printings); anything else stays, to be reported by ``violations``."""
     by_name: dict[str, str] = {}
-    for known in sorted(catalog.cards):
-        by_name.setdefault(catalog.cards[known].name.lower(), known)
 
     def as_code(ref: str) -> str:
-        return ref if ref in catalog.cards else by_name.get(str(ref).lower(), ref)
+        if ref in catalog.cards:
+            return ref  # the usual case: no name index is made (a game loads two decks)
+        if not by_name:
+            for known in sorted(catalog.cards):
+                by_name.setdefault(catalog.cards[known].name.lower(), known)
+        return by_name.get(str(ref).lower(), ref)
     return as_code
 
 
