@@ -22,7 +22,7 @@ from .loader import Document, Loader, script_files
 from ..errors import PluginError, Problem, ScriptError
 from ..engine.effects import add_words
 from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
-                       SetSpec, name_taken)
+                       SetSpec)
 from .discovery import load_plugins
 from .schema import SchemaProblem, Schemas, builtin_effect_names
 from .suggest import closest
@@ -231,28 +231,24 @@ def _add_effect_types(catalog: Catalog, plugins: Plugins) -> None:
     plugin repeating a name, or giving a built-in effect of the language a schema of its own, is skipped
     (``Plugins.skip``); the kept ones stay in pluggy's order, which the effect schema is built in."""
     found = plugins.collect("riftscript_effect_types", EffectType)
-    owners: dict[str, str] = {}
-    kept: dict[str, EffectType] = {}
     builtin = set(builtin_effect_names())
-    for etype, plugin in plugins.builtin_first(found):
-        what = f"effect type {etype.name!r}"
+
+    def problem(etype: EffectType, plugin: str, what: str) -> tuple[str, str] | None:
         if not isinstance(etype.name, str) or not etype.name or not callable(etype.run):
-            problem = "needs a name and a run(ctx, effect) function"
-            plugins.skip(plugin, what, f"it {problem}", error=f"plugin {plugin}: {what} {problem}")
-        elif etype.schema is not None and etype.name in builtin:
-            plugins.skip(plugin, what, "it gives a built-in effect of the script language a schema of its own",
-                         error=f"plugin {plugin} registers {what} with its own schema, "
-                               f"but that is a built-in effect of the script language")
-        elif etype.name in owners:
-            plugins.skip(plugin, what, name_taken(owners[etype.name]),
-                         error=f"{what} is registered by two plugins: {owners[etype.name]} and {plugin}")
-        else:
-            owners[etype.name] = plugin
-            kept[etype.name] = etype
+            missing = "needs a name and a run(ctx, effect) function"
+            return f"it {missing}", f"plugin {plugin}: {what} {missing}"
+        if etype.schema is not None and etype.name in builtin:
+            return ("it gives a built-in effect of the script language a schema of its own",
+                    f"plugin {plugin} registers {what} with its own schema, "
+                    f"but that is a built-in effect of the script language")
+        return None
+
+    kept = plugins.keep_named(found, "effect type", problem)
     catalog.effect_types = {}
     for candidate, _ in found:  # the kept ones, in pluggy's order
-        if isinstance(candidate, EffectType) and kept.get(candidate.name) is candidate:
-            catalog.effect_types[candidate.name] = candidate
+        chosen = kept.get(candidate.name) if isinstance(candidate, EffectType) else None
+        if chosen is not None and chosen is candidate:
+            catalog.effect_types[chosen.name] = chosen
 
 
 def _language_words(plugins: Plugins) -> list[LanguageWord]:

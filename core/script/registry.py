@@ -168,38 +168,35 @@ class Plugins:
     def agents(self) -> dict[str, AgentSpec]:
         """Every usable agent by name; one without a name or factory, or whose name an earlier plugin
         took, is skipped with a warning (an error naming the plugin if the caller passed it in)."""
-        found: dict[str, AgentSpec] = {}
-        owner: dict[str, str] = {}
-        for spec, plugin in self.builtin_first(self.collect("riftscript_agents", AgentSpec)):
-            what = f"agent {spec.name!r}"
-            if not isinstance(spec.name, str) or not spec.name or not callable(spec.factory):
-                problem = "needs a name and a factory(seed) returning the agent"
-                self.skip(plugin, what, f"it {problem}", error=f"plugin {plugin}: {what} {problem}")
-            elif spec.name in owner:
-                self.skip(plugin, what, name_taken(owner[spec.name]),
-                          error=f"{what} is registered by two plugins: {owner[spec.name]} and {plugin}")
-            else:
-                found[spec.name] = spec
-                owner[spec.name] = plugin
-        return found
+        def problem(spec: AgentSpec) -> str:
+            usable = isinstance(spec.name, str) and spec.name and callable(spec.factory)
+            return "" if usable else "needs a name and a factory(seed) returning the agent"
+        return self.keep_named(self.collect("riftscript_agents", AgentSpec), "agent", _plainly(problem))
 
     def modes(self) -> dict[str, ModeSpec]:
         """Every playable mode by name; one that can't be played, or whose name an earlier plugin took,
         is skipped with a warning (an error naming the plugin if the caller passed it in)."""
-        found: dict[str, ModeSpec] = {}
+        return self.keep_named(self.collect("riftscript_modes", ModeSpec), "mode", _plainly(_mode_problem))
+
+    def keep_named(self, found: list[tuple[Any, str]], noun: str,
+                   problem_of: Callable[[Any, str, str], tuple[str, str] | None]) -> dict[str, Any]:
+        """The named records (agents, modes, effect types) to keep, by name, the built-in plugins' first: one
+        ``problem_of(record, plugin, what)`` refuses - (the warning's reason, the strict error) - or whose name
+        an earlier plugin took is skipped (``skip``)."""
+        kept: dict[str, Any] = {}
         owner: dict[str, str] = {}
-        for spec, plugin in self.builtin_first(self.collect("riftscript_modes", ModeSpec)):
-            what = f"mode {spec.name!r}"
-            problem = _mode_problem(spec)
-            if problem:
-                self.skip(plugin, what, f"it {problem}", error=f"plugin {plugin}: {what} {problem}")
-            elif spec.name in owner:
-                self.skip(plugin, what, name_taken(owner[spec.name]),
-                          error=f"{what} is registered by two plugins: {owner[spec.name]} and {plugin}")
+        for record, plugin in self.builtin_first(found):
+            what = f"{noun} {record.name!r}"
+            problem = problem_of(record, plugin, what)
+            if problem is not None:
+                self.skip(plugin, what, problem[0], error=problem[1])
+            elif record.name in owner:
+                self.skip(plugin, what, name_taken(owner[record.name]),
+                          error=f"{what} is registered by two plugins: {owner[record.name]} and {plugin}")
             else:
-                found[spec.name] = spec
-                owner[spec.name] = plugin
-        return found
+                kept[record.name] = record
+                owner[record.name] = plugin
+        return kept
 
     def collect(self, hook: str, record: type[Any]) -> list[tuple[Any, str]]:
         """Every record a hook returns, with the name of the plugin that returned it.
@@ -247,6 +244,14 @@ class Plugins:
             if record.name == plugin:
                 record.note(f"{what} skipped: {reason}")
         warnings.warn(message, PluginWarning, stacklevel=3)
+
+
+def _plainly(problem: Callable[[Any], str]) -> Callable[[Any, str, str], tuple[str, str] | None]:
+    """A record's problem ('' for none) as ``keep_named`` takes it: "it ..." to warn, "plugin P: what ..." to raise."""
+    def check(record: Any, plugin: str, what: str) -> tuple[str, str] | None:
+        found = problem(record)
+        return (f"it {found}", f"plugin {plugin}: {what} {found}") if found else None
+    return check
 
 
 def name_taken(owner: str) -> str:
