@@ -156,6 +156,7 @@ ID_KEYED_ALLOWED = {
     ("core/script/catalog.py", "_load_sets"),  # _Run.set_of: one load, documents kept by the run
     ("core/script/catalog.py", "_file_problems"),
     ("core/script/catalog.py", "_drop_broken_sets"),
+    ("core/engine/state.py", "copy_value"),  # a memo for one copy of one state, its originals alive meanwhile
 }
 
 

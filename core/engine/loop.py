@@ -5,11 +5,11 @@ and replayed.
 priority, and otherwise advances the turn, until a player must decide or the game is over.
 
 **Guarded steps.**  A step that may ask a player (``ask``: "choose one", "you may", whom to give a
-burn-out point) runs *guarded*: the state is snapshotted first; when the step asks a question the
-game has no answer for, ``NeedDecision`` is raised, the state is rewound to the snapshot and the
-question becomes the pending decision.  Once the player answers, the step is replayed from the
+burn-out point) runs *guarded*: a copy of the state is kept first (``keep``); when the step asks a
+question the game has no answer for, ``NeedDecision`` is raised, the state is rewound to the copy
+(``rewind``) and the question becomes the pending decision.  Once the player answers, the step is replayed from the
 start with the answers given so far (``GameState.answers``), so a paused step is plain data.  A step
-no rule lets ask runs *unguarded* (no snapshot: the common, fast case) and asking there is an
+no rule lets ask runs *unguarded* (no copy: the common, fast case) and asking there is an
 engine error.  Every rule for which steps may ask is here:
 
 - a queued task (``task_may_ask``): resolving a spell or ability whose script may decide
@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn, verbs
 from ..errors import EngineError, NeedDecision
 from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
-    COMPILED, ObjValues, obj_from_values, obj_values
+    COMPILED, ObjValues, copy_state, obj_from_values, obj_values
 from .trigger_index import IndexCopy
 
 if TYPE_CHECKING:
@@ -173,7 +173,7 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
     The step is replayed from its snapshot with all answers given so far, so the paused
     step is plain data (the task stays on the stack and the answers are in the state).
     """
-    snap = snapshot(g)
+    kept = keep(g)
     index, edits = g.index.copy(), g.index.edits
     since = len(g.log)
     g.answer_pos = 0
@@ -184,8 +184,8 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
         shown = shown_before(g, since, need.decision.player)
         if shown:
             need.decision.context["shown"] = shown
-        # an index nothing edited since the snapshot is the snapshot's: kept, with the statics' answers
-        restore(g, snap, index, in_place=True, index_kept=g.index.edits == edits)
+        # an index nothing edited since the copy is the copy's: kept, with the statics' answers
+        rewind(g, kept, index, index_kept=g.index.edits == edits)
         g.state.answers = answers
         need.decision.context["replay"] = True
         g.state.decision = need.decision
@@ -294,6 +294,31 @@ def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place:
     rest, ids, values = snap
     state, log_len = pickle.loads(rest)
     state.history = list(map(history_row, state.history))
+    _put_back(g, state, log_len, ids, values, index, in_place, index_kept)
+
+
+# What a guarded step keeps in case it is rewound: a copy of the state without its objects
+# (``state.copy_state``), the log's length, and the objects as ids and ``obj_values``
+Kept = tuple[GameState, int, list[int], list[ObjValues]]
+
+
+def keep(g: "Game") -> Kept:
+    """The state before a guarded step, for ``rewind``: used at most once, so copied record by record
+    (a snapshot is pickled, to be restored any number of times: about three times the work)."""
+    s = g.state
+    objs = s.objs
+    return copy_state(s), len(g.log), list(objs), [obj_values(obj) for obj in objs.values()]
+
+
+def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
+    """Go back to the state ``keep`` kept, which the game then owns; objects that still have the kept
+    values are kept, the others rebuilt (as ``restore(in_place=True)``)."""
+    state, log_len, ids, values = kept
+    _put_back(g, state, log_len, ids, values, index, True, index_kept)
+
+
+def _put_back(g: "Game", state: GameState, log_len: int, ids: list[int], values: list[ObjValues],
+              index: IndexCopy | None, in_place: bool, index_kept: bool) -> None:
     if in_place:
         old = g.state.objs
         objs: dict[int, Obj] = {}

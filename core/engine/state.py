@@ -8,6 +8,7 @@ is ``BF0 + i`` (rule 198.1: the locations are the bases and the battlefields).
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 from dataclasses import dataclass, field
@@ -353,6 +354,105 @@ class GameState:
     might_seen: dict[str, int] | None = None
     # banished card id (as text) -> the objects it was banished "with" (The Zero Drive)
     banished_with: dict[str, list[int]] = field(default_factory=dict)
+
+
+# ---------------------------------------------------------------------- copies for a guarded step
+# A guarded step (core/engine/loop.py) keeps the state as it was before the step in case the step asks a
+# player and must be rewound.  The kept copy is used at most once, so it is a plain copy of the records,
+# field by field (compiled: a field read each), instead of a pickle written and read back (about a
+# third of the instructions).  Objects are not copied here: the caller keeps them as ``obj_values``.
+# ``tests/test_state_copy.py`` checks that every field of every record is copied and that no mutable
+# value is shared with the original.
+
+def copy_value(x: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of plain data (the ``Any`` parts of the state: events, lasting bodies, tasks,
+    decision options, answers).  ``memo`` (one per state copied) keeps what the state shares shared,
+    as a pickle would: the triggers of one event, the pieces of a script two lasting effects share.
+    What is not plain data is copied as ``copy.deepcopy`` copies it."""
+    t = type(x)
+    if t is str or t is int or t is bool or x is None or t is float or t is frozenset:
+        return x
+    copied = memo.get(id(x))
+    if copied is not None:
+        return copied
+    if t is dict:
+        copied = memo[id(x)] = {}
+        for k, v in x.items():
+            copied[k] = copy_value(v, memo)
+    elif t is list:
+        copied = memo[id(x)] = []
+        for v in x:
+            copied.append(copy_value(v, memo))
+    elif t is tuple:
+        copied = memo[id(x)] = tuple([copy_value(v, memo) for v in x])
+    else:
+        copied = memo[id(x)] = copy.deepcopy(x)
+    return copied
+
+
+def _ints(values: list[int] | None) -> list[int] | None:
+    return None if values is None else list(values)
+
+
+def _slots(values: list[list[int]] | None) -> list[list[int]] | None:
+    return None if values is None else [list(v) for v in values]
+
+
+def copy_player(p: Player) -> Player:
+    return Player(p.index, p.name, p.team, p.legend, p.points, p.xp, p.energy, dict(p.power), p.spell_energy,
+                  dict(p.spell_power), p.gear_energy, dict(p.gear_power), p.showdown_energy, p.unit_energy,
+                  list(p.main_deck), list(p.hand), list(p.trash), list(p.rune_deck), list(p.runes),
+                  list(p.champion), p.chosen_champion, list(p.banished), list(p.base),
+                  list(p.battlefields_owned), list(p.removed), p.turns_taken, p.conceded, p.mulliganed)
+
+
+def copy_battlefield(b: Battlefield) -> Battlefield:
+    return Battlefield(b.index, b.card, b.owner, b.controller, list(b.here), list(b.facedown), b.contested_by,
+                       b.showdown_staged, b.combat_staged, list(b.scored_by), list(b.controlled_at_scoring))
+
+
+def copy_chain_item(c: ChainItem, memo: dict[int, Any]) -> ChainItem:
+    return ChainItem(c.id, c.kind, c.controller, c.obj, c.ability, [list(t) for t in c.targets], list(c.paid),
+                     c.location, None if c.event is None else copy_value(c.event, memo), c.from_hidden,
+                     list(c.mode), dict(c.variables), c.lasting)
+
+
+def copy_pending(t: PendingTrigger, memo: dict[int, Any]) -> PendingTrigger:
+    return PendingTrigger(t.obj, t.ability, t.controller, copy_value(t.event, memo), t.lasting, t.ordered,
+                          _slots(t.targets), _ints(t.mode))
+
+
+def copy_showdown(sd: Showdown) -> Showdown:
+    return Showdown(sd.bf, sd.combat, sd.attacker, sd.defender, sd.focus, sd.passes, sd.initial, sd.acted,
+                    list(sd.attacked), list(sd.defended),
+                    {side: dict(units) for side, units in sd.assignments.items()})
+
+
+def copy_lasting(e: Lasting, memo: dict[int, Any]) -> Lasting:
+    return Lasting(e.id, e.kind, e.source, e.source_code, e.controller, copy_value(e.body, memo), e.duration,
+                   _ints(e.affects), e.uses, e.timestamp, e.keyword)
+
+
+def copy_decision(d: Decision, memo: dict[int, Any]) -> Decision:
+    return Decision(d.kind, d.player, d.prompt, copy_value(d.options, memo), copy_value(d.context, memo))
+
+
+def copy_state(s: GameState) -> GameState:
+    """The state with every record and container copied, but ``objs`` (empty in the copy) and the
+    history rows (immutable tuples, shared); what the state shares stays shared (``copy_value``)."""
+    memo: dict[int, Any] = {}
+    return GameState(
+        s.mode, s.seed, s.rng, s.victory_score, [copy_player(p) for p in s.players],
+        [copy_battlefield(b) for b in s.battlefields], {}, s.next_id, s.clock, s.turn, s.turn_player,
+        s.order_player, list(s.turn_order), list(s.extra_turns), s.phase, s.step,
+        [copy_chain_item(c, memo) for c in s.chain], None if s.showdown is None else copy_showdown(s.showdown),
+        s.priority, s.passes, s.invited, s.invite_closed_at, copy_value(s.tasks, memo),
+        [copy_pending(t, memo) for t in s.pending_triggers], [copy_lasting(e, memo) for e in s.lasting],
+        None if s.decision is None else copy_decision(s.decision, memo), _ints(s.winners), s.result,
+        s.needs_cleanup, list(s.history), s.expiration_chain_used, s.log_count, s.loop_guard,
+        copy_value(s.answers, memo), _ints(s.watched_units), list(s.mighty_units),
+        None if s.might_seen is None else dict(s.might_seen),
+        {k: list(v) for k, v in s.banished_with.items()})
 
 
 def to_jsonable(state: GameState) -> dict[str, Any]:

@@ -1,0 +1,129 @@
+"""The copy a guarded step keeps (``state.copy_state``, core/engine/loop.py ``keep``/``rewind``) is the
+state as it was: every field of every record, nothing mutable shared with the original, and what the
+state shares shared in the copy too (as the pickled snapshots it replaces kept it)."""
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import types
+import typing
+from typing import Any
+
+from functools import lru_cache
+
+from riftscript.core.engine import loop
+from riftscript.core.engine.game import Game
+from riftscript.core.engine.state import (ChainItem, Decision, GameState, HistoryRow, Lasting, PendingTrigger,
+                                          copy_state)
+from riftscript.core.script.catalog import Catalog, load_catalog
+from riftscript.plugins.agents import RandomAgent
+
+
+@lru_cache(maxsize=1)
+def cat() -> Catalog:
+    return load_catalog()
+
+
+def _sample(hint: Any, depth: int = 0) -> Any:
+    """A value of the type ``hint`` unlike any default: every field set, nested containers filled."""
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if hint is bool:
+        return True
+    if hint is int:
+        return 41 + depth
+    if hint is str:
+        return f"s{depth}"
+    if hint is Any:
+        return {"a": [1, {"b": "c"}], "d": (2, 3)}
+    if hint is HistoryRow:
+        return HistoryRow("played", 1, 2, "X", 3, "main")
+    if origin is typing.Literal:
+        return args[-1]
+    if origin in (typing.Union, types.UnionType):
+        return _sample(next(a for a in args if a is not type(None)), depth)
+    if origin is list:
+        return [_sample(args[0], depth + 1), _sample(args[0], depth + 2)]
+    if origin is dict:
+        return {_sample(args[0], depth + 1): _sample(args[1], depth + 1)}
+    if dataclasses.is_dataclass(hint):
+        return _record(hint, depth + 1)
+    raise AssertionError(f"no sample for {hint!r}: teach _sample the type")
+
+
+def _record(cls: Any, depth: int = 0) -> Any:
+    hints = typing.get_type_hints(cls)
+    return cls(**{f.name: _sample(hints[f.name], depth) for f in dataclasses.fields(cls) if f.name != "objs"} |
+               ({"objs": {}} if cls is GameState else {}))
+
+
+def _containers(value: Any, seen: dict[int, Any]) -> dict[int, Any]:
+    """Every mutable container reachable from ``value``, by id."""
+    if isinstance(value, (list, dict, set)) or dataclasses.is_dataclass(value):
+        if id(value) in seen:
+            return seen
+        seen[id(value)] = value
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _containers(v, seen)
+    elif isinstance(value, (list, tuple, set)):
+        for v in value:
+            _containers(v, seen)
+    elif dataclasses.is_dataclass(value):
+        for f in dataclasses.fields(value):
+            _containers(getattr(value, f.name), seen)
+    return seen
+
+
+def test_every_field_of_every_record_is_copied_and_nothing_mutable_is_shared() -> None:
+    state = _record(GameState)
+    copied = copy_state(state)
+    assert copied == state  # a field the copy forgot would have its default here
+    shared = set(_containers(state, {})) & set(_containers(copied, {}))
+    assert not shared, [type(_containers(state, {})[i]).__name__ for i in shared]
+
+
+def test_what_the_state_shares_stays_shared_in_the_copy() -> None:
+    """Two triggers of one event share it; two lasting effects made from one script share pieces."""
+    state = _record(GameState)
+    event = {"t": "played", "obj": 3}
+    piece = {"type": "might", "amount": 2}
+    state.chain = [ChainItem(1, "trigger", 0, 3, event=event), ChainItem(2, "trigger", 0, 4, event=event)]
+    state.pending_triggers = [PendingTrigger(5, 0, 1, event)]
+    state.lasting = [Lasting(1, "static", 3, "X", 0, {"modifiers": [piece]}, "turn"),
+                     Lasting(2, "static", 4, "Y", 0, {"modifiers": [piece]}, "turn")]
+    state.decision = Decision("choose", 0, "?")
+    copied = copy_state(state)
+    assert copied.chain[0].event is copied.chain[1].event is copied.pending_triggers[0].event
+    assert copied.chain[0].event is not event and copied.chain[0].event == event
+    assert copied.lasting[0].body["modifiers"][0] is copied.lasting[1].body["modifiers"][0]
+    assert copied.lasting[0].body is not copied.lasting[1].body
+
+
+def _stripped(state: GameState) -> bytes:
+    objs, history = state.objs, state.history
+    state.objs, state.history = {}, [tuple(h) for h in history]  # type: ignore[misc]
+    try:
+        return pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    finally:
+        state.objs, state.history = objs, history
+
+
+def test_the_copy_pickles_as_the_state_at_every_guarded_step_of_played_games(monkeypatch: Any) -> None:
+    """Equal pickles: the same values and the same sharing (a pickle writes a shared value once)."""
+    checked: list[bool] = []
+    real_keep = loop.keep
+
+    def keep(g: Game) -> loop.Kept:
+        kept = real_keep(g)
+        checked.append(_stripped(kept[0]) == _stripped(g.state))
+        return kept
+    monkeypatch.setattr(loop, "keep", keep)
+    decks = sorted(cat().decks)
+    for seed in range(4):
+        game = Game.new(cat(), [decks[seed], decks[-1 - seed]], seed=seed)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not game.over:
+            decision = game.pending_decision()
+            assert decision is not None
+            game.apply(agents[decision.player].choose(game, game.legal_actions()))
+    assert len(checked) > 20 and all(checked), (len(checked), checked.count(False))
