@@ -356,22 +356,39 @@ def test_round_trip_before_every_action_continues_identically(seed: int) -> None
         assert copy.to_json() == g.to_json(), f"diverged after {action}"
 
 
-def test_the_written_out_object_constructor_follows_the_fields() -> None:
-    """``Obj.__init__`` is written out (a compiled constructor): its parameters are the dataclass's fields, in
-    order and with their defaults, so a field added to one and not the other fails here."""
+@pytest.mark.parametrize("where, name", [
+    ("riftscript.core.engine.state", "Obj"), ("riftscript.core.engine.state", "Player"),
+    ("riftscript.core.engine.state", "Battlefield"), ("riftscript.core.engine.state", "ChainItem"),
+    ("riftscript.core.engine.state", "PendingTrigger"), ("riftscript.core.engine.state", "Showdown"),
+    ("riftscript.core.engine.state", "Lasting"), ("riftscript.core.engine.state", "Decision"),
+    ("riftscript.core.engine.state", "GameState"), ("riftscript.core.engine.payment", "Cost"),
+    ("riftscript.core.engine.payment", "Plan"), ("riftscript.core.engine.playing", "PlayCheck"),
+    ("riftscript.core.engine.layers", "Chars")])
+def test_a_written_out_constructor_follows_the_fields(where: str, name: str) -> None:
+    """The hot records' ``__init__`` is written out (compiled, it is a native constructor; the one
+    ``dataclasses`` generates runs as Python): its parameters are the dataclass's fields, in order and
+    with their defaults (``None`` for a field made by a factory, which the constructor then makes),
+    so a field added to one and not the other fails here."""
     import dataclasses
+    import importlib
     import inspect
 
-    from riftscript.core.engine.state import Obj
-
+    cls = getattr(importlib.import_module(where), name)
     try:
-        params = list(inspect.signature(Obj.__init__).parameters.values())[1:]
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
     except ValueError:
         pytest.skip("a compiled constructor has no signature to read")
-    fields = dataclasses.fields(Obj)
+    fields = dataclasses.fields(cls)
     assert [p.name for p in params] == [f.name for f in fields]
     assert [p.default for p in params] == [
+        None if f.default_factory is not dataclasses.MISSING else
         inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default for f in fields]
+    made = cls(**{f.name: 0 for f in fields if f.default is dataclasses.MISSING  # required: any value will do
+                  and f.default_factory is dataclasses.MISSING})
+    for f in fields:
+        if f.default_factory is not dataclasses.MISSING:
+            assert getattr(made, f.name) == f.default_factory(), f.name  # type: ignore[misc]
+
 
 
 def test_snapshot_keeps_every_object_field() -> None:

@@ -35,6 +35,15 @@ class Chars:
     prevent_all: bool = False
     enter_ready: bool = False
 
+    # written out: a native constructor when compiled (core/engine/state.py says why)
+    def __init__(self, might: int, keywords: dict[str, Any] | None = None, hooks: dict[str, list[Any]] | None = None,
+                 prevent_all: bool = False, enter_ready: bool = False) -> None:
+        self.might = might
+        self.keywords = {} if keywords is None else keywords
+        self.hooks = {} if hooks is None else hooks
+        self.prevent_all = prevent_all
+        self.enter_ready = enter_ready
+
 
 def chars(g: "Game", oid: int) -> Chars:
     """The object's characteristics now (Might, keywords, hooks), computed once per state version."""

@@ -30,6 +30,13 @@ class Cost:
     power: list[frozenset[str]] = field(default_factory=list)
     other: dict[str, Any] = field(default_factory=dict)
 
+    # written out: a native constructor when compiled (core/engine/state.py says why)
+    def __init__(self, energy: int = 0, power: list[frozenset[str]] | None = None,
+                 other: dict[str, Any] | None = None) -> None:
+        self.energy = energy
+        self.power = [] if power is None else power
+        self.other = {} if other is None else other
+
     def describe(self) -> str:
         parts = [str(self.energy)] if self.energy else []
         for allowed in self.power:
@@ -50,6 +57,21 @@ class Plan:
     recycle: list[tuple[int, str]] = field(default_factory=list)
     gear: bool = False  # the restricted amounts are the gear-only pool's ("use only to play gear ...")
     unit: bool = False  # ... or the unit-only pool's ("spend this Energy only to play units ...")
+
+    # written out: a native constructor when compiled (core/engine/state.py says why)
+    def __init__(self, pool_energy: int = 0, pool_spell_energy: int = 0, pool_showdown_energy: int = 0,
+                 pool_power: list[str] | None = None, pool_spell_power: list[str] | None = None,
+                 exhaust: list[int] | None = None, recycle: list[tuple[int, str]] | None = None, gear: bool = False,
+                 unit: bool = False) -> None:
+        self.pool_energy = pool_energy
+        self.pool_spell_energy = pool_spell_energy
+        self.pool_showdown_energy = pool_showdown_energy
+        self.pool_power = [] if pool_power is None else pool_power
+        self.pool_spell_power = [] if pool_spell_power is None else pool_spell_power
+        self.exhaust = [] if exhaust is None else exhaust
+        self.recycle = [] if recycle is None else recycle
+        self.gear = gear
+        self.unit = unit
 
 
 def plan_payment(g: "Game", player: int, cost: Cost, for_spell: bool = False, for_gear: bool = False,

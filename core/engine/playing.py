@@ -81,6 +81,20 @@ class PlayCheck:
     pay_with: dict[str, Any] = field(default_factory=dict)
     mode: list[int] = field(default_factory=list)  # the options of a "Choose one —" chosen (targeting.Modes)
 
+    # written out: a native constructor when compiled (core/engine/state.py says why)
+    def __init__(self, cost: payment.Cost, plan: payment.Plan, location: int, targets: list[list[int]],
+                 paid: list[str] | None = None, other_costs: dict[str, Any] | None = None, from_hidden: bool = False,
+                 pay_with: dict[str, Any] | None = None, mode: list[int] | None = None) -> None:
+        self.cost = cost
+        self.plan = plan
+        self.location = location
+        self.targets = targets
+        self.paid = [] if paid is None else paid
+        self.other_costs = {} if other_costs is None else other_costs
+        self.from_hidden = from_hidden
+        self.pay_with = {} if pay_with is None else pay_with
+        self.mode = [] if mode is None else mode
+
 
 def playable_zones(g: "Game", player: int, oid: int) -> bool:
     obj = g.obj(oid)

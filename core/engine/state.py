@@ -5,6 +5,12 @@ and a snapshot is a copy of this tree.  Card definitions are referenced by code,
 
 Locations are small integers: a player's base is the player's index (0-3); battlefield ``i``
 is ``BF0 + i`` (rule 198.1: the locations are the bases and the battlefields).
+
+The records' constructors are written out, not left to ``dataclasses``: compiled (setup.py), a written
+``__init__`` is a native constructor, while the generated one runs as Python (about 6,000 machine
+instructions a record; a guarded step's copy makes a dozen, every decision one).  The same goes for the
+hot records elsewhere (``payment.Cost``, ``payment.Plan``, ``playing.PlayCheck``, ``layers.Chars``);
+tests/test_api.py checks that each follows its fields.
 """
 from __future__ import annotations
 
@@ -168,6 +174,45 @@ class Player:
     conceded: bool = False
     mulliganed: bool = False
 
+    def __init__(self, index: int, name: str, team: int, legend: int = NOWHERE, points: int = 0, xp: int = 0,
+                 energy: int = 0, power: dict[str, int] | None = None, spell_energy: int = 0,
+                 spell_power: dict[str, int] | None = None, gear_energy: int = 0,
+                 gear_power: dict[str, int] | None = None, showdown_energy: int = 0, unit_energy: int = 0,
+                 main_deck: list[int] | None = None, hand: list[int] | None = None, trash: list[int] | None = None,
+                 rune_deck: list[int] | None = None, runes: list[int] | None = None,
+                 champion: list[int] | None = None, chosen_champion: int = NOWHERE, banished: list[int] | None = None,
+                 base: list[int] | None = None, battlefields_owned: list[int] | None = None,
+                 removed: list[int] | None = None, turns_taken: int = 0, conceded: bool = False,
+                 mulliganed: bool = False) -> None:
+        self.index = index
+        self.name = name
+        self.team = team
+        self.legend = legend
+        self.points = points
+        self.xp = xp
+        self.energy = energy
+        self.power = {} if power is None else power
+        self.spell_energy = spell_energy
+        self.spell_power = {} if spell_power is None else spell_power
+        self.gear_energy = gear_energy
+        self.gear_power = {} if gear_power is None else gear_power
+        self.showdown_energy = showdown_energy
+        self.unit_energy = unit_energy
+        self.main_deck = [] if main_deck is None else main_deck
+        self.hand = [] if hand is None else hand
+        self.trash = [] if trash is None else trash
+        self.rune_deck = [] if rune_deck is None else rune_deck
+        self.runes = [] if runes is None else runes
+        self.champion = [] if champion is None else champion
+        self.chosen_champion = chosen_champion
+        self.banished = [] if banished is None else banished
+        self.base = [] if base is None else base
+        self.battlefields_owned = [] if battlefields_owned is None else battlefields_owned
+        self.removed = [] if removed is None else removed
+        self.turns_taken = turns_taken
+        self.conceded = conceded
+        self.mulliganed = mulliganed
+
 
 @dataclass(slots=True)
 class Battlefield:
@@ -182,6 +227,22 @@ class Battlefield:
     combat_staged: bool = False
     scored_by: list[int] = field(default_factory=list)
     controlled_at_scoring: list[int] = field(default_factory=list)
+
+    def __init__(self, index: int, card: int, owner: int, controller: int = NOWHERE, here: list[int] | None = None,
+                 facedown: list[int] | None = None, contested_by: int = NOWHERE, showdown_staged: bool = False,
+                 combat_staged: bool = False, scored_by: list[int] | None = None,
+                 controlled_at_scoring: list[int] | None = None) -> None:
+        self.index = index
+        self.card = card
+        self.owner = owner
+        self.controller = controller
+        self.here = [] if here is None else here
+        self.facedown = [] if facedown is None else facedown
+        self.contested_by = contested_by
+        self.showdown_staged = showdown_staged
+        self.combat_staged = combat_staged
+        self.scored_by = [] if scored_by is None else scored_by
+        self.controlled_at_scoring = [] if controlled_at_scoring is None else controlled_at_scoring
 
     @property
     def loc(self) -> int:
@@ -206,6 +267,24 @@ class ChainItem:
     variables: dict[str, int] = field(default_factory=dict)
     lasting: int = NOWHERE  # where an ability comes from, as a number: see ``Origin``
 
+    def __init__(self, id: int, kind: str, controller: int, obj: int, ability: int = -1,
+                 targets: list[list[int]] | None = None, paid: list[str] | None = None, location: int = NOWHERE,
+                 event: dict[str, Any] | None = None, from_hidden: bool = False, mode: list[int] | None = None,
+                 variables: dict[str, int] | None = None, lasting: int = NOWHERE) -> None:
+        self.id = id
+        self.kind = kind
+        self.controller = controller
+        self.obj = obj
+        self.ability = ability
+        self.targets = [] if targets is None else targets
+        self.paid = [] if paid is None else paid
+        self.location = location
+        self.event = event
+        self.from_hidden = from_hidden
+        self.mode = [] if mode is None else mode
+        self.variables = {} if variables is None else variables
+        self.lasting = lasting
+
     @property
     def origin(self) -> "Origin":
         """Where the ability comes from (what ``lasting`` encodes)."""
@@ -224,6 +303,18 @@ class PendingTrigger:
     ordered: bool = False
     targets: list[list[int]] | None = None
     mode: list[int] | None = None  # a "Choose one —" trigger's options, chosen with its targets (targeting.Modes)
+
+    def __init__(self, obj: int, ability: int, controller: int, event: dict[str, Any], lasting: int = NOWHERE,
+                 ordered: bool = False, targets: list[list[int]] | None = None,
+                 mode: list[int] | None = None) -> None:
+        self.obj = obj
+        self.ability = ability
+        self.controller = controller
+        self.event = event
+        self.lasting = lasting
+        self.ordered = ordered
+        self.targets = targets
+        self.mode = mode
 
     @property
     def origin(self) -> "Origin":
@@ -247,6 +338,21 @@ class Showdown:
     defended: list[int] = field(default_factory=list)
     assignments: dict[str, dict[str, int]] = field(default_factory=dict)
 
+    def __init__(self, bf: int, combat: bool, attacker: int, defender: int, focus: int, passes: int = 0,
+                 initial: bool = True, acted: bool = False, attacked: list[int] | None = None,
+                 defended: list[int] | None = None, assignments: dict[str, dict[str, int]] | None = None) -> None:
+        self.bf = bf
+        self.combat = combat
+        self.attacker = attacker
+        self.defender = defender
+        self.focus = focus
+        self.passes = passes
+        self.initial = initial
+        self.acted = acted
+        self.attacked = [] if attacked is None else attacked
+        self.defended = [] if defended is None else defended
+        self.assignments = {} if assignments is None else assignments
+
 
 @dataclass(slots=True)
 class Lasting:
@@ -263,6 +369,21 @@ class Lasting:
     uses: int = -1
     timestamp: int = 0
     keyword: str | None = None
+
+    def __init__(self, id: int, kind: str, source: int, source_code: str, controller: int, body: dict[str, Any],
+                 duration: str, affects: list[int] | None = None, uses: int = -1, timestamp: int = 0,
+                 keyword: str | None = None) -> None:
+        self.id = id
+        self.kind = kind
+        self.source = source
+        self.source_code = source_code
+        self.controller = controller
+        self.body = body
+        self.duration = duration
+        self.affects = affects
+        self.uses = uses
+        self.timestamp = timestamp
+        self.keyword = keyword
 
 
 # The kinds of decision a game waits for (core/engine/decisions.py says which actions answer each):
@@ -287,6 +408,14 @@ class Decision:
     prompt: str
     options: list[dict[str, Any]] = field(default_factory=list)
     context: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(self, kind: DecisionKind, player: int, prompt: str, options: list[dict[str, Any]] | None = None,
+                 context: dict[str, Any] | None = None) -> None:
+        self.kind = kind
+        self.player = player
+        self.prompt = prompt
+        self.options = [] if options is None else options
+        self.context = {} if context is None else context
 
 
 class HistoryRow(NamedTuple):
@@ -354,6 +483,58 @@ class GameState:
     might_seen: dict[str, int] | None = None
     # banished card id (as text) -> the objects it was banished "with" (The Zero Drive)
     banished_with: dict[str, list[int]] = field(default_factory=dict)
+
+    def __init__(self, mode: str, seed: int, rng: int, victory_score: int, players: list[Player],
+                 battlefields: list[Battlefield], objs: dict[int, Obj], next_id: int = 1, clock: int = 0,
+                 turn: int = 0, turn_player: int = 0, order_player: int = 0, turn_order: list[int] | None = None,
+                 extra_turns: list[int] | None = None, phase: str = "setup", step: str = "setup",
+                 chain: list[ChainItem] | None = None, showdown: Showdown | None = None, priority: int = NOWHERE,
+                 passes: int = 0, invited: int = NOWHERE, invite_closed_at: int = -1,
+                 tasks: list[list[Any]] | None = None, pending_triggers: list[PendingTrigger] | None = None,
+                 lasting: list[Lasting] | None = None, decision: Decision | None = None,
+                 winners: list[int] | None = None, result: str = "", needs_cleanup: bool = False,
+                 history: list[HistoryRow] | None = None, expiration_chain_used: bool = False, log_count: int = 0,
+                 loop_guard: int = 0, answers: list[Any] | None = None, watched_units: list[int] | None = None,
+                 mighty_units: list[int] | None = None, might_seen: dict[str, int] | None = None,
+                 banished_with: dict[str, list[int]] | None = None) -> None:
+        self.mode = mode
+        self.seed = seed
+        self.rng = rng
+        self.victory_score = victory_score
+        self.players = players
+        self.battlefields = battlefields
+        self.objs = objs
+        self.next_id = next_id
+        self.clock = clock
+        self.turn = turn
+        self.turn_player = turn_player
+        self.order_player = order_player
+        self.turn_order = [] if turn_order is None else turn_order
+        self.extra_turns = [] if extra_turns is None else extra_turns
+        self.phase = phase
+        self.step = step
+        self.chain = [] if chain is None else chain
+        self.showdown = showdown
+        self.priority = priority
+        self.passes = passes
+        self.invited = invited
+        self.invite_closed_at = invite_closed_at
+        self.tasks = [] if tasks is None else tasks
+        self.pending_triggers = [] if pending_triggers is None else pending_triggers
+        self.lasting = [] if lasting is None else lasting
+        self.decision = decision
+        self.winners = winners
+        self.result = result
+        self.needs_cleanup = needs_cleanup
+        self.history = [] if history is None else history
+        self.expiration_chain_used = expiration_chain_used
+        self.log_count = log_count
+        self.loop_guard = loop_guard
+        self.answers = [] if answers is None else answers
+        self.watched_units = watched_units
+        self.mighty_units = [] if mighty_units is None else mighty_units
+        self.might_seen = might_seen
+        self.banished_with = {} if banished_with is None else banished_with
 
 
 # ---------------------------------------------------------------------- copies for a guarded step
