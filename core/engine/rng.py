@@ -10,20 +10,80 @@ from typing import Final, TypeVar
 MASK: Final = (1 << 64) - 1
 T = TypeVar("T")
 
+GOLDEN: Final = 0x9E3779B97F4A7C15
+MUL1: Final = 0xBF58476D1CE4E5B9
+MUL2: Final = 0x94D049BB133111EB
+LOW: Final = 0xFFFFFFFF
+# The generator works on 64-bit values as their 32-bit halves, every product under 2**48: compiled
+# (setup.py), that keeps each step in machine integers instead of Python's arbitrary-precision ones
+# (measure with ``benchmarks/compare.py --instructions``).  The results are those of the
+# plain 64-bit formulas, which tests/test_rng.py keeps as the reference.
+G_HI: Final = GOLDEN >> 32
+G_LO: Final = GOLDEN & LOW
+M1_HI: Final = MUL1 >> 32
+M1_LO: Final = MUL1 & LOW
+M2_HI: Final = MUL2 >> 32
+M2_LO: Final = MUL2 & LOW
+
+
+def _low32(x: int, y: int) -> int:
+    """(x * y) mod 2**32 for 32-bit x and y."""
+    return ((x & 0xFFFF) * y + ((((x >> 16) * y) & 0xFFFF) << 16)) & LOW
+
+
+def _mul(h: int, l: int, ch: int, cl: int) -> tuple[int, int]:
+    """The halves of ((h, l) * (ch, cl)) mod 2**64."""
+    t1 = (l & 0xFFFF) * cl
+    t2 = (l >> 16) * cl
+    s = t1 + ((t2 & 0xFFFF) << 16)
+    high = (s >> 32) + (t2 >> 16) + _low32(h, cl) + _low32(l, ch)
+    return high & LOW, s & LOW
+
+
+def _mix(h: int, l: int) -> tuple[int, int]:
+    """SplitMix64's output (the 64 random bits) for the halves of the advanced state."""
+    l ^= ((h << 2) & LOW) | (l >> 30)  # z ^= z >> 30
+    h ^= h >> 30
+    h, l = _mul(h, l, M1_HI, M1_LO)
+    l ^= ((h << 5) & LOW) | (l >> 27)  # z ^= z >> 27
+    h ^= h >> 27
+    h, l = _mul(h, l, M2_HI, M2_LO)
+    return h ^ (h >> 31), l ^ (((h << 1) & LOW) | (l >> 31))  # z ^ (z >> 31)
+
+
+def _advance(h: int, l: int) -> tuple[int, int]:
+    """The halves of (state + GOLDEN) mod 2**64."""
+    l += G_LO
+    h = (h + G_HI + (l >> 32)) & LOW
+    return h, l & LOW
+
 
 def next_u64(state: int) -> tuple[int, int]:
     """Advance the state; return (new state, 64 random bits)."""
-    state = (state + 0x9E3779B97F4A7C15) & MASK
-    z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
-    return state, z ^ (z >> 31)
+    h, l = _advance(state >> 32, state & LOW)
+    zh, zl = _mix(h, l)
+    return (h << 32) | l, (zh << 32) | zl
 
 
 def below(state: int, n: int) -> tuple[int, int]:
-    """A uniform integer in [0, n) by rejection sampling (no modulo bias)."""
+    """A uniform integer in [0, n) by rejection sampling (no modulo bias): a 64-bit value is kept
+    when it is under the largest multiple of n that fits in 64 bits."""
     if n <= 0:
         raise ValueError("n must be positive")
+    if n >= 1 << 30:
+        return _below_wide(state, n)
+    r32 = (1 << 32) % n
+    rest = (r32 * r32) % n  # 2**64 mod n: values from 2**64 - rest up are rejected
+    h, l = _advance(state >> 32, state & LOW)
+    while True:
+        zh, zl = _mix(h, l)
+        if not rest or zh != LOW or zl < (1 << 32) - rest:
+            return (h << 32) | l, ((zh % n) * r32 + zl) % n
+        h, l = _advance(h, l)
+
+
+def _below_wide(state: int, n: int) -> tuple[int, int]:
+    """``below`` for n of 2**30 and more, with Python's integers (products of halves would not fit)."""
     limit = (MASK + 1) - ((MASK + 1) % n)
     while True:
         state, value = next_u64(state)
