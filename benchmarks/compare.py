@@ -124,6 +124,9 @@ def main() -> None:
     parser.add_argument("--agents", nargs="+", default=["random", "greedy"])
     parser.add_argument("--decks", nargs=2, default=["Jinx Champion Deck", "Viktor Champion Deck"])
     parser.add_argument("--keep", action="store_true", help="keep the worktrees and virtualenvs")
+    parser.add_argument("--workdir", type=Path, metavar="DIR",
+                        help="build in DIR and keep the builds there, so that a later run in the same sitting "
+                             "(--instructions, then timed rounds) reuses them instead of building again")
     parser.add_argument("--pure", action="store_true",
                         help="install every revision without compiling its engine (RIFTSCRIPT_COMPILE=0)")
     parser.add_argument("--instructions", action="store_true",
@@ -135,7 +138,10 @@ def main() -> None:
     if args.instructions and not shutil.which("valgrind"):
         parser.error("--instructions needs valgrind (apt-get install valgrind)")
 
-    workdir = Path(tempfile.mkdtemp(prefix="riftscript-compare-"))
+    if args.workdir is not None:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        args.keep = True
+    workdir = args.workdir.resolve() if args.workdir is not None else Path(tempfile.mkdtemp(prefix="riftscript-compare-"))
     try:
         builds = [build(rev, workdir, args.pure) for rev in args.revs]
         if args.instructions:
