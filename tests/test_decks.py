@@ -231,3 +231,30 @@ def test_a_deck_file_may_name_its_cards_as_validate_accepts(check: Check, base: 
     status, problems = check(misspelled)
     assert status == 1 and problems[0] == (f"main deck card {named['main'][0]['card']}x is not an installed card; "
                                            f"did you mean {named['main'][0]['card']!r}? [x{named['main'][0]['count']}]")
+
+
+def test_the_name_index_of_deck_checks_follows_edits_of_the_catalog() -> None:
+    """``Catalog.first_named`` (the copy limit is the first installed card's of a name) keeps its index
+    between games, and still answers right once ``cards`` is edited: a card replaced under its code, the
+    first card of a name removed, a later card of the name added, the whole dict swapped."""
+    import dataclasses
+
+    catalog = dataclasses.replace(load_catalog())
+    catalog.cards = dict(catalog.cards)
+    code = next(c for c in sorted(catalog.cards) if catalog.cards[c].type == "unit" and not catalog.cards[c].token)
+    card = catalog.cards[code]
+    assert catalog.first_named([card.name]) == {card.name: card}
+    assert catalog.first_named([card.name])[card.name] is card  # from the kept index
+    unique = dataclasses.replace(card, keywords=(("unique", None),) + tuple(card.keywords))
+    catalog.cards[code] = unique  # replaced under its code: now a Unique card
+    assert catalog.first_named([card.name])[card.name] is unique
+    deck = Deck(name="t", legend="", champion="", main=(code, code), runes=(), battlefields=())
+    assert any("2 copies of" in p and "at most 1" in p for p in violations(catalog, deck))
+    later = dataclasses.replace(card, code="ZZZ-999")
+    catalog.cards["ZZZ-999"] = later  # a later printing of the name: the first stays the first
+    assert catalog.first_named([card.name])[card.name] is unique
+    del catalog.cards[code]  # the first one gone: the later one is now the first
+    assert catalog.first_named([card.name])[card.name] is later
+    catalog.cards = {"ZZZ-999": dataclasses.replace(later)}  # another dict of the same size
+    assert catalog.first_named([card.name])[card.name] is catalog.cards["ZZZ-999"]
+    assert catalog.first_named(["no such name"]) == {}

@@ -82,6 +82,10 @@ class Catalog:
     # (set code, token name) -> the set's own token of that name, worked out on the first ``token`` call
     # from ``cards`` (not a constructor argument, so ``dataclasses.replace`` starts it afresh)
     _set_tokens: dict[tuple[str, str], CardDef] | None = field(default=None, init=False, repr=False, compare=False)
+    # (``cards`` and its size when made, name -> the first card of that name in ``cards`` order): for
+    # ``first_named``, which checks it is still right for the names asked (a deck is checked every game)
+    _first_named: tuple[dict[str, CardDef], int, dict[str, CardDef]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def token(self, name: str, set_code: str | None = None) -> CardDef | None:
         """The token with this name (case-insensitive): the set's own when ``set_code`` names a set that
@@ -98,6 +102,24 @@ class Catalog:
             if own is not None:
                 return own
         return self.tokens.get(key)
+
+    def first_named(self, names: Iterable[str]) -> dict[str, CardDef]:
+        """The first installed card (in ``cards`` order) of each of these exact names that has one.  The
+        name index is made once and kept while ``cards`` is the same dict of the same size and the cards
+        it gives for these names are still installed under their codes; otherwise it is made anew (a card
+        added, removed or replaced: tests and custom-card tools edit ``cards``)."""
+        wanted = list(names)
+        kept = self._first_named
+        if kept is not None and kept[0] is self.cards and kept[1] == len(self.cards):
+            index = kept[2]
+            found = {name: index[name] for name in wanted if name in index}
+            if len(found) == len(wanted) and all(self.cards.get(c.code) is c for c in found.values()):
+                return found
+        index = {}
+        for card in self.cards.values():
+            index.setdefault(card.name, card)
+        self._first_named = (self.cards, len(self.cards), index)
+        return {name: index[name] for name in wanted if name in index}
 
     def all_problems(self) -> list[Problem]:
         """The problems of everything loaded and of the set plugins left out."""

@@ -133,10 +133,7 @@ def violations(catalog: Catalog, deck: Deck) -> list[str]:
         if identity and not set(card.domains) <= identity:
             out.append(f"{card.name} ({'/'.join(card.domains)}) is outside the domain identity "
                        f"{'/'.join(sorted(identity))} (103.2.b.4)")
-    first: dict[str, Any] = {}  # the first installed card of each name in the deck, found in one pass
-    for c in cards.values() if by_name else ():
-        if c.name in by_name and c.name not in first:
-            first[c.name] = c
+    first = catalog.first_named(by_name)  # the first installed card of each name in the deck
     for name, count in sorted(by_name.items()):
         limit = copy_limit(catalog, first[name])
         if count > limit:
