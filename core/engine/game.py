@@ -43,10 +43,11 @@ class Game:
     """One game of Riftbound."""
 
     def __init__(self, catalog: Catalog, state: GameState, log: list[Event] | None = None, *,
-                 like: "Game | None" = None) -> None:
+                 like: "Game | None" = None, spec: ModeSpec | None = None) -> None:
         """``like``: a game of the same catalog whose compiled scripts, mode and settings this one
         shares, its caches carried over as ``Caches.for_copy`` says and its dispatch index left for
-        the caller to fill (``copy``: a compiled class can't be cloned field by field)."""
+        the caller to fill (``copy``: a compiled class can't be cloned field by field).  ``spec``: the
+        mode's record when the caller has it (a new game: the modes are asked once per game)."""
         self.catalog = catalog
         self.defs: dict[str, CardDef] = catalog.cards
         self.state = state
@@ -64,10 +65,11 @@ class Game:
             return
         self.caches = Caches()  # every per-state cache, with what invalidates it (core/engine/caches.py)
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
-        modes = catalog.plugins.modes() if catalog.plugins is not None else {}
+        if spec is None:
+            modes = catalog.plugins.modes() if catalog.plugins is not None else {}
+            spec = modes.get(state.mode)
         # the mode's numbers (487-491); a position built for an unknown mode plays as a plain game
-        self.spec = modes.get(state.mode) or ModeSpec(name=state.mode, players=len(state.players),
-                                                      victory_score=state.victory_score)
+        self.spec = spec or ModeSpec(name=state.mode, players=len(state.players), victory_score=state.victory_score)
         self.index.rebuild(self)
 
     # ------------------------------------------------------------------ construction

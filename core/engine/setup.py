@@ -59,7 +59,7 @@ def new_game(cls: type["Game"], catalog: Catalog, decks: list[Any], mode: str, s
                       team=team_of.get(i, i)) for i in range(spec.players)]
     state = GameState(mode=mode, seed=seed, rng=rng.seed_state(seed), victory_score=spec.victory_score,
                       players=players, battlefields=[], objs={})
-    g = cls(catalog, state)
+    g = cls(catalog, state, spec=spec)
     g.emit("setup", mode=mode, seed=seed, players=[p.name for p in players], decks=[d.name for d in loaded])
     for i, deck in enumerate(loaded):
         p = players[i]
