@@ -21,7 +21,7 @@ import itertools
 import operator
 import reprlib
 from dataclasses import dataclass
-from typing import Any, Callable, cast, Final, Mapping, NamedTuple, TYPE_CHECKING
+from typing import Any, Callable, cast, Final, Mapping, TYPE_CHECKING
 
 from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
 from ..errors import IllegalActionError
@@ -612,14 +612,16 @@ for _type in ACTIONS.values():
             BY_DECISION[_kind] = BY_DECISION.get(_kind, ()) + (_type,)
 
 
-class Checked(NamedTuple):
+class Checked:
     """An action that passed every check: its type, who takes it, the action in the engine's ids
-    and what its check returned for perform to use."""
+    and what its check returned for perform to use.  A plain class, not a NamedTuple: compiled, its
+    constructor is native (a NamedTuple's runs as Python, once per action)."""
 
-    type: ActionType
-    player: int
-    action: EngineAction
-    result: Any
+    def __init__(self, type: ActionType, player: int, action: EngineAction, result: Any) -> None:
+        self.type = type
+        self.player = player
+        self.action = action
+        self.result = result
 
 
 MAX_ACTION_ITEMS: Final = 10_000  # more values than any action of any game position has

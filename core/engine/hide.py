@@ -27,6 +27,8 @@ def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
         if alternative is None:
             alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
         for bf in s.battlefields:
+            if bf.controller != player:
+                continue  # check_hide refuses it (811.1.a): not worth an exception for each listing
             variants: list[EngineAction] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
             if alternative:
                 variants.append({"type": "hide", "card": oid, "battlefield": bf.loc, "costs": ["hide_cost"]})
