@@ -44,8 +44,10 @@ ENGINE_MODULES = (
 # the card definitions, whose fields the kernel reads on every step (compiled, a field is a read of the
 # record; in Python, a lookup through the class); the target-slot tuple lives apart (core/script/slots.py)
 SCRIPT_MODULES = ("cards",)
-# and the agents that play without searching (the greedy agent's scoring is a third of a greedy game)
-PLUGIN_MODULES = ("policies",)
+# and the agents that play without searching (the greedy agent's scoring is a third of a greedy game), and
+# the built-in effect primitives, which every resolution runs (their hooks are in plugins/agents.py and
+# plugins/effect_types.py: a compiled function can't carry pluggy's hookimpl mark)
+PLUGIN_MODULES = ("policies", "effects")
 COMPILED = ([f"core/engine/{name}.py" for name in ENGINE_MODULES] + [f"core/script/{name}.py" for name in SCRIPT_MODULES]
             + [f"plugins/{name}.py" for name in PLUGIN_MODULES])
 

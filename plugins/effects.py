@@ -1,4 +1,6 @@
-"""The built-in effect primitives, registered through the same hook third-party sets use.
+"""The built-in effect primitives, registered through the same hook third-party sets use
+(plugins/effect_types.py: this module is compiled with mypyc, and a compiled function can't carry
+pluggy's hookimpl mark).
 
 Each primitive reads its script node (schema: ``schemas/effect.schema.json``) and acts through
 the game actions of ``riftscript.core.engine.verbs``.  ``emits`` lists the events a primitive can
@@ -11,7 +13,6 @@ from typing import Any
 from riftscript.core.engine import layers, movement, payment, playing, points, targeting, verbs
 from riftscript.core.engine.effects import EffectContext
 from riftscript.core.errors import EngineError
-from riftscript.core.script.hookspecs import hookimpl
 from riftscript.core.script.registry import EffectType
 from riftscript.core.engine.state import NOWHERE, ChainItem, Lasting, Zone, is_battlefield
 from riftscript.core.engine.vocabulary import ModeTargets
@@ -1014,8 +1015,3 @@ PRIMITIVES: list[EffectType] = [
     _primitive("mill", mill, ("mill",)),
     _primitive("trigger_abilities", trigger_abilities, ("conquer", "hold", "attack", "defend", "played", "die")),
 ]
-
-
-@hookimpl
-def riftscript_effect_types() -> list[EffectType]:
-    return list(PRIMITIVES)
