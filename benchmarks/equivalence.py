@@ -94,19 +94,25 @@ def main() -> None:
     parser.add_argument("--pure-base", action="store_true",
                         help="install BASE without compiling its engine: 'HEAD HEAD --pure-base' proves the "
                              "compiled engine plays the games of the pure-Python one")
+    parser.add_argument("--workdir", type=Path, metavar="DIR",
+                        help="build in DIR and keep the builds (compare.py --workdir shares them)")
     args = parser.parse_args()
     if args.games < 1:
         parser.error("--games must be at least 1")
-    workdir = Path(tempfile.mkdtemp(prefix="riftscript-equivalence-"))
+    kept = args.workdir is not None
+    if kept:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+    workdir = args.workdir.resolve() if kept else Path(tempfile.mkdtemp(prefix="riftscript-equivalence-"))
     try:
         a, b = build(args.base, workdir, args.pure_base), build(args.rev, workdir)
-        left = run(a.python, args.modes, args.games, workdir / "cache-a", args.decks, args.agent)
-        right = run(b.python, args.modes, args.games, workdir / "cache-b", args.decks, args.agent)
+        left = run(a.python, args.modes, args.games, workdir / f"cache-{a.sha[:12]}-a", args.decks, args.agent)
+        right = run(b.python, args.modes, args.games, workdir / f"cache-{b.sha[:12]}-b", args.decks, args.agent)
     finally:
-        for tree in workdir.iterdir():
-            if (tree / ".git").exists():
-                subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
-        shutil.rmtree(workdir, ignore_errors=True)
+        if not kept:
+            for tree in workdir.iterdir():
+                if (tree / ".git").exists():
+                    subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+            shutil.rmtree(workdir, ignore_errors=True)
     differ = 0
     decisions = 0
     for x, y in zip(left, right):
