@@ -110,7 +110,10 @@ def instructions(b: Build, decks: list[str], agent: str, games: int, cache: Path
 
     def count(n: int) -> int:
         done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               *worker, str(n)], check=True, capture_output=True, text=True, env=env)
+                               *worker, str(n)], capture_output=True, text=True, env=env)
+        if done.returncode:
+            tail = "\n".join(line for line in done.stderr.splitlines()[-30:] if not line.startswith("=="))
+            raise SystemExit(f"{b.rev}: the measured games failed (exit {done.returncode}):\n{tail}")
         refs = [line for line in done.stderr.splitlines() if "I   refs:" in line or "I refs:" in line]
         return int(refs[-1].split(":")[1].replace(",", ""))
     return count(games) - count(0)
