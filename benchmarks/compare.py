@@ -90,12 +90,19 @@ def build(rev: str, workdir: Path, pure: bool = False) -> Build:
     return Build(rev, sha, venv / "bin" / "python")
 
 
+def isolated(python: Path) -> Path:
+    """The folder a revision's worker runs in: its virtualenv.  ``python -c`` puts the working folder first
+    on ``sys.path``, and an ``*.egg-info`` there (the repository's own, left by an editable install) would give
+    the revision the entry points of another: a plugin it doesn't have, skipped, and games that break."""
+    return python.parent.parent
+
+
 def measure(b: Build, decks: list[str], agent: str, games: int, cache: Path) -> dict[str, float]:
     cmd = [str(b.python), "-c", WORKER, json.dumps(decks), agent, str(games)]
     if shutil.which("taskset"):
         cmd = ["taskset", "-c", "0", *cmd]
     env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache / b.sha[:12]))
-    done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env)
+    done = subprocess.run(cmd, check=True, capture_output=True, text=True, env=env, cwd=isolated(b.python))
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
@@ -106,11 +113,11 @@ def instructions(b: Build, decks: list[str], agent: str, games: int, cache: Path
     on a busy machine.  The validation cache is warmed first, so both runs load it the same way."""
     env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache / b.sha[:12]), PYTHONHASHSEED="0")
     worker = [str(b.python), "-c", WORKER, json.dumps(decks), agent]
-    subprocess.run(worker + ["0"], check=True, capture_output=True, env=env)
+    subprocess.run(worker + ["0"], check=True, capture_output=True, env=env, cwd=isolated(b.python))
 
     def count(n: int) -> int:
         done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null",
-                               *worker, str(n)], capture_output=True, text=True, env=env)
+                               *worker, str(n)], capture_output=True, text=True, env=env, cwd=isolated(b.python))
         if done.returncode:
             tail = "\n".join(line for line in done.stderr.splitlines()[-30:] if not line.startswith("=="))
             raise SystemExit(f"{b.rev}: the measured games failed (exit {done.returncode}):\n{tail}")

@@ -26,7 +26,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from compare import ROOT, build  # noqa: E402
+from compare import ROOT, build, isolated  # noqa: E402
 
 DECKS = ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck", "Garen Starter Deck",
          "Lee Sin Champion Deck", "Lux Starter Deck", "Master Yi Starter Deck"]
@@ -74,7 +74,7 @@ def run(python: Path, modes: list[str], games: int, cache: Path, decks: list[str
         agent: str = "random") -> list[dict[str, object]]:
     env = dict(os.environ, RIFTSCRIPT_CACHE_DIR=str(cache))
     done = subprocess.run([str(python), "-c", WORKER, json.dumps(modes), str(games), json.dumps(decks), agent],
-                          capture_output=True, text=True, env=env)
+                          capture_output=True, text=True, env=env, cwd=isolated(python))
     if done.returncode != 0:
         sys.exit(f"the games failed with {python}:\n{done.stderr[-3000:]}")
     result: list[dict[str, object]] = json.loads(done.stdout.strip().splitlines()[-1])
