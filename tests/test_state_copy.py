@@ -13,8 +13,8 @@ from functools import lru_cache
 
 from riftscript.core.engine import loop
 from riftscript.core.engine.game import Game
-from riftscript.core.engine.state import (ChainItem, Decision, GameState, HistoryRow, Lasting, PendingTrigger,
-                                          copy_state)
+from riftscript.core.engine.state import (ChainItem, Decision, GameState, HistoryRow, Lasting, Obj, PendingTrigger,
+                                          copy_state, obj_clone)
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.plugins.agents import RandomAgent
 
@@ -82,6 +82,12 @@ def test_every_field_of_every_record_is_copied_and_nothing_mutable_is_shared() -
     assert not shared, [type(_containers(state, {})[i]).__name__ for i in shared]
 
 
+def test_an_object_copy_has_every_field() -> None:
+    obj = _record(Obj)
+    copied = obj_clone(obj)
+    assert copied == obj and copied is not obj
+
+
 def test_what_the_state_shares_stays_shared_in_the_copy() -> None:
     """Two triggers of one event share it; two lasting effects made from one script share pieces."""
     state = _record(GameState)
@@ -127,3 +133,31 @@ def test_the_copy_pickles_as_the_state_at_every_guarded_step_of_played_games(mon
             assert decision is not None
             game.apply(agents[decision.player].choose(game, game.legal_actions()))
     assert len(checked) > 20 and all(checked), (len(checked), checked.count(False))
+
+
+def test_a_guarded_step_plays_the_same_with_the_objects_kept_as_copies_or_as_values(monkeypatch: Any) -> None:
+    """The compiled engine keeps the board's objects as copies (``obj_clone``), the pure one as value
+    tuples (``loop.CLONE_OBJECTS``): both rewind a step that asked to the same game, event for event."""
+    decks = sorted(cat().decks)
+
+    def play(clone: bool, seed: int) -> tuple[str, int]:
+        monkeypatch.setattr(loop, "CLONE_OBJECTS", clone)
+        game = Game.new(cat(), [decks[seed % len(decks)], decks[(seed + 3) % len(decks)]], seed=seed)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not game.over:
+            decision = game.pending_decision()
+            assert decision is not None
+            game.apply(agents[decision.player].choose(game, game.legal_actions()))
+        return game.log_hash(), sum(1 for e in game.log if e["t"] == "action")
+
+    rewound = 0
+    real_rewind = loop.rewind
+
+    def counting(*args: Any, **kwargs: Any) -> None:
+        nonlocal rewound
+        rewound += 1
+        real_rewind(*args, **kwargs)
+    monkeypatch.setattr(loop, "rewind", counting)
+    for seed in range(3):
+        assert play(True, seed) == play(False, seed)
+    assert rewound > 10  # steps that asked were rewound, both ways

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn, verbs
 from ..errors import EngineError, NeedDecision
 from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
-    COMPILED, ObjValues, copy_state, obj_from_values, obj_values
+    COMPILED, ObjValues, copy_state, obj_clone, obj_from_values, obj_values
 from .trigger_index import IndexCopy
 
 if TYPE_CHECKING:
@@ -298,8 +298,11 @@ def restore(g: "Game", snap: Snapshot, index: IndexCopy | None = None, in_place:
 
 
 # What a guarded step keeps in case it is rewound: a copy of the state without its objects
-# (``state.copy_state``), the log's length, and the objects as ids and ``obj_values``
-Kept = tuple[GameState, int, list[int], list[ObjValues]]
+# (``state.copy_state``), the log's length, and the objects - compiled, as copies (``obj_clone``: native
+# records copied field to field); pure Python, as ids and ``obj_values`` tuples (a Python constructor call
+# per object would cost more than the tuples)
+Kept = tuple[GameState, int, dict[int, Obj] | None, list[int], list[ObjValues]]
+CLONE_OBJECTS: bool = COMPILED  # tests/test_state_copy.py plays games both ways
 
 
 def keep(g: "Game") -> Kept:
@@ -307,14 +310,20 @@ def keep(g: "Game") -> Kept:
     (a snapshot is pickled, to be restored any number of times: about three times the work)."""
     s = g.state
     objs = s.objs
-    return copy_state(s), len(g.log), list(objs), [obj_values(obj) for obj in objs.values()]
+    if CLONE_OBJECTS:
+        return copy_state(s), len(g.log), {oid: obj_clone(obj) for oid, obj in objs.items()}, [], []
+    return copy_state(s), len(g.log), None, list(objs), [obj_values(obj) for obj in objs.values()]
 
 
 def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
-    """Go back to the state ``keep`` kept, which the game then owns; objects that still have the kept
-    values are kept, the others rebuilt (as ``restore(in_place=True)``)."""
-    state, log_len, ids, values = kept
-    _put_back(g, state, log_len, ids, values, index, True, index_kept)
+    """Go back to the state ``keep`` kept, which the game then owns: with the objects' copies, or (pure
+    Python) keeping the objects that still have the kept values and rebuilding the others."""
+    state, log_len, clones, ids, values = kept
+    if clones is None:
+        _put_back(g, state, log_len, ids, values, index, True, index_kept)
+        return
+    state.objs = clones
+    _installed(g, state, log_len, index, index_kept)
 
 
 def _put_back(g: "Game", state: GameState, log_len: int, ids: list[int], values: list[ObjValues],
@@ -330,6 +339,12 @@ def _put_back(g: "Game", state: GameState, log_len: int, ids: list[int], values:
         state.objs = {oid: obj_from_values(fields) for oid, fields in zip(ids, values)}
     else:  # pure Python: every object made in C (state.py, ``COMPILED``)
         state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
+    _installed(g, state, log_len, index, index_kept)
+
+
+def _installed(g: "Game", state: GameState, log_len: int, index: IndexCopy | None, index_kept: bool) -> None:
+    """Make ``state`` (its objects in place) the game's, the log cut back to ``log_len``, and the dispatch
+    index the one copied with it (or rebuilt)."""
     g.state = state
     del g.log[log_len:]
     g.state_replaced()

@@ -136,6 +136,14 @@ def obj_values(o: Obj) -> ObjValues:
             o.prevent)
 
 
+def obj_clone(o: Obj) -> Obj:
+    """A copy of the object.  Compiled, the fields go from one native record to the next without being
+    made Python objects (a guarded step's copy of the board: ``loop.keep``)."""
+    return Obj(o.id, o.code, o.owner, o.controller, o.zone, o.loc, o.exhausted, o.damage, o.buffs, o.stunned,
+               o.attached_to, o.token, o.designation, o.timestamp, o.hidden_turn, o.moves_this_turn,
+               o.played_turn, o.prevent)
+
+
 def obj_from_values(v: ObjValues) -> Obj:
     """The object whose fields these are (a direct call of the compiled constructor, not ``Obj(*v)``)."""
     return Obj(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14],
