@@ -151,7 +151,8 @@ def main() -> None:
     if args.workdir is not None:
         args.workdir.mkdir(parents=True, exist_ok=True)
         args.keep = True
-    workdir = args.workdir.resolve() if args.workdir is not None else Path(tempfile.mkdtemp(prefix="riftscript-compare-"))
+    workdir = (args.workdir.resolve() if args.workdir is not None
+               else Path(tempfile.mkdtemp(prefix="riftscript-compare-")))
     try:
         builds = [build(rev, workdir, args.pure) for rev in args.revs]
         if args.instructions:

@@ -7,10 +7,10 @@ priority, and otherwise advances the turn, until a player must decide or the gam
 **Guarded steps.**  A step that may ask a player (``ask``: "choose one", "you may", whom to give a
 burn-out point) runs *guarded*: a copy of the state is kept first (``keep``); when the step asks a
 question the game has no answer for, ``NeedDecision`` is raised, the state is rewound to the copy
-(``rewind``) and the question becomes the pending decision.  Once the player answers, the step is replayed from the
-start with the answers given so far (``GameState.answers``), so a paused step is plain data.  A step
-no rule lets ask runs *unguarded* (no copy: the common, fast case) and asking there is an
-engine error.  Every rule for which steps may ask is here:
+(``rewind``) and the question becomes the pending decision.  Once the player answers, the step is
+replayed from the start with the answers given so far (``GameState.answers``), so a paused step is
+plain data.  A step no rule lets ask runs *unguarded* (no copy: the common, fast case) and asking
+there is an engine error.  Every rule for which steps may ask is here:
 
 - a queued task (``task_may_ask``): resolving a spell or ability whose script may decide
   (``Ability.decides``, worked out by the compiler) or while an optional replacement could apply;
@@ -170,7 +170,7 @@ def optional_replacements(g: "Game") -> bool:
 def guarded(g: "Game", step: Callable[[], None]) -> None:
     """Run a step that may ask a player; if it does, rewind it and wait for the answer.
 
-    The step is replayed from its snapshot with all answers given so far, so the paused
+    The step is replayed from the state kept before it with all answers given so far, so the paused
     step is plain data (the task stays on the stack and the answers are in the state).
     """
     kept = keep(g)
