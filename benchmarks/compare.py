@@ -36,7 +36,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Runs inside each revision's virtualenv; uses only API present since the first benchmarks.
 WORKER = r'''
-import json, sys, time
+import json, sys, time, warnings
+# a plugin skipped at load ("skipping ... of plugin ...") means this revision is not the one installed: fail
+warnings.filterwarnings("error", message="skipping")
 from riftscript.core.catalog import load_catalog  # old path: an alias since issue 13 (core/old_paths.py)
 from riftscript.core.game import Game
 decks, agent, games = json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3])

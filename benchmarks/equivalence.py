@@ -33,7 +33,9 @@ DECKS = ["Jinx Champion Deck", "Viktor Champion Deck", "Annie Starter Deck", "Ga
 
 # Runs inside each revision's virtualenv; uses only API present in every revision since the modes.
 WORKER = r'''
-import hashlib, json, sys
+import hashlib, json, sys, warnings
+# a plugin skipped at load ("skipping ... of plugin ...") means this revision is not the one installed: fail
+warnings.filterwarnings("error", message="skipping")
 from riftscript.core.catalog import load_catalog  # old paths: aliases since issue 13 (core/old_paths.py)
 from riftscript.core.game import Game
 from riftscript.core.match import Match
