@@ -262,9 +262,20 @@ def activate_actions(g: "Game", player: int, d: Decision | None = None) -> list[
     objs = s.objs
     for rune in s.players[player].runes:
         if not objs[rune].exhausted:
-            append({"type": "activate", "source": rune, "ability": -1})
-        append({"type": "activate", "source": rune, "ability": -2})
+            exhaust = _RUNE_EXHAUST.copy()
+            exhaust["source"] = rune
+            append(exhaust)
+        recycle = _RUNE_RECYCLE.copy()
+        recycle["source"] = rune
+        append(recycle)
     return out
+
+
+# The rune actions of every listing, copied from these (a copy of a small dict is cheaper than building
+# one, key by key, and most actions listed are rune actions); the keys keep the order of the actions
+# written out, ``{"type": ..., "source": ..., "ability": ...}``
+_RUNE_EXHAUST: Final[dict[str, Any]] = {"type": "activate", "source": NOWHERE, "ability": -1}
+_RUNE_RECYCLE: Final[dict[str, Any]] = {"type": "activate", "source": NOWHERE, "ability": -2}
 
 
 MAX_MOVE_GROUPS = 64
