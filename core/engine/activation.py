@@ -4,7 +4,6 @@ an ability that adds resources is no chain item, 337.2).
 """
 from __future__ import annotations
 
-import dataclasses
 from typing import TYPE_CHECKING, Any, Mapping
 
 from . import chain, layers, payment, playing, targeting, verbs
@@ -97,8 +96,7 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
                 for lent in g.card(lender).abilities:
                     if lent.kind == "activated" and (mod.get("ability") != "exhaust"
                                                      or lent.body.get("cost", {}).get("exhaust_self")):
-                        borrowed.append(dataclasses.replace(lent, index=len(own) + len(borrowed),
-                                                            body={**lent.body, "_lent": [lender, lent.index]}))
+                        borrowed.append(lent.renumbered(len(own) + len(borrowed), {**lent.body, "_lent": [lender, lent.index]}))
     return borrowed
 
 
@@ -109,7 +107,7 @@ def _granted_activated(g: "Game", granted: list[tuple[dict[str, Any], int, Abili
     for mod, src, static in granted:
         ability = g.granted_ability(mod)
         where = [src, static.index, static.body["modifiers"].index(mod)]
-        out.append(dataclasses.replace(ability, index=start + len(out), body={**ability.body, "_granted": where}))
+        out.append(ability.renumbered(start + len(out), {**ability.body, "_granted": where}))
     return out
 
 
@@ -122,8 +120,7 @@ def _effect_text_activated(g: "Game", oid: int, start: int) -> list[Ability]:
     for eq in layers.attached_to(g, oid):
         for ability in g.card(eq).abilities:
             if ability.kind == "activated" and ability.body.get("effect_text"):
-                out.append(dataclasses.replace(ability, index=start + len(out),
-                                               body={**ability.body, "effect_text": False}))
+                out.append(ability.renumbered(start + len(out), {**ability.body, "effect_text": False}))
     return out
 
 

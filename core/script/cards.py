@@ -56,6 +56,13 @@ class Ability:
     # ``effects_on_targets``)
     slot_effects: dict[int, tuple[Json, Json]] | None = field(default=None, compare=False)
 
+    def renumbered(self, index: int, body: Json) -> "Ability":
+        """This ability with another index and body (a borrowed, granted or attached ability, numbered
+        after its holder's own): every other field kept.  Written out, since ``dataclasses.replace``
+        reads the fields anew on every call (a twentieth of a listing with Heimerdinger on the board)."""
+        return Ability(self.kind, index, body, self.keyword, self.keyword_value, self.event, self.target_slots,
+                       self.decides, self.effect_targets, self.slot_effects)
+
     @property
     def effect(self) -> Json | None:
         eff = self.body.get("effect")
