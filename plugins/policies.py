@@ -46,20 +46,26 @@ def _single_or_all(actions: list[Action], game: "Game | None" = None,
     if d is not None and d.kind == "assign" and "whole" in d.context:
         whole = actions[:int(d.context["whole"])]
         return whole if resources or game is None else [a for a in whole if not decisions.is_resource_action(game, a)]
+    # one pass over the actions, each one's type read once (most listed are rune abilities, dropped
+    # first without ``resources``); the moves of some units are dropped once the biggest group is known
+    pools = None if resources else game  # the game whose Add abilities are dropped
+    kept: list[Action] = []
     biggest: dict[Any, int] = {}
     for a in actions:
-        if a["type"] == "move":
+        kind = a["type"]
+        if kind == "activate":
+            if pools is not None and (a.get("ability", 0) < 0 or decisions.is_resource_action(pools, a)):
+                continue
+        elif kind == "move":
             units = len(a["units"])
             if units > biggest.get(a["to"], 0):
                 biggest[a["to"]] = units
-    if resources or game is None:
-        return [a for a in actions if ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
-                and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))]
-    # one pass, the resources first (most actions listed are rune abilities: a negative index)
-    return [a for a in actions if (a["type"] != "activate" or (a.get("ability", 0) >= 0
-                                                               and not decisions.is_resource_action(game, a)))
-            and ("pay_with" not in a or "recycle_from_trash" not in a["pay_with"])
-            and (not biggest or a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]]))]
+        if "pay_with" in a and "recycle_from_trash" in a["pay_with"]:
+            continue
+        kept.append(a)
+    if not biggest:
+        return kept
+    return [a for a in kept if a["type"] != "move" or len(a["units"]) in (1, biggest[a["to"]])]
 
 
 class FirstAgent:

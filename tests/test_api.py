@@ -391,6 +391,31 @@ def test_a_written_out_constructor_follows_the_fields(where: str, name: str) -> 
 
 
 
+def test_a_renumbered_ability_keeps_every_other_field() -> None:
+    """``Ability.renumbered`` (a borrowed, granted or attached ability numbered after its holder's own) is
+    written out field by field: each field but the index and the body is kept, so a field added to
+    Ability and not to it fails here."""
+    import dataclasses
+
+    from riftscript.core.script.cards import Ability
+
+    from riftscript.core.script.slots import TargetSlots
+
+    # a value of its type for each field, none of them its default (compiled, the fields are typed)
+    values: dict[str, object] = {
+        "kind": "activated", "index": 1, "body": {"cost": {}}, "keyword": "Accelerate", "keyword_value": 2,
+        "event": "play", "target_slots": 3, "decides": True, "effect_targets": TargetSlots(),
+        "slot_effects": {0: ({}, {})}}
+    assert list(values) == [f.name for f in dataclasses.fields(Ability)]
+    original = Ability(**values)  # type: ignore[arg-type]
+    body = {"_lent": [7, 0]}
+    copy = original.renumbered(5, body)
+    assert copy.index == 5 and copy.body is body
+    for f in dataclasses.fields(Ability):
+        if f.name not in ("index", "body"):
+            assert getattr(copy, f.name) is values[f.name], f.name
+
+
 def test_snapshot_keeps_every_object_field() -> None:
     """Snapshots keep objects as tuples of their fields: a field they missed would be lost on a replay."""
     import dataclasses
