@@ -163,7 +163,7 @@ def to_svg(lay: Layout) -> str:
                    f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{colour}"/>'
                    f"</marker>")
     out.append("</defs>")
-    out.append(f'<rect width="100%" height="100%" fill="white"/>')
+    out.append('<rect width="100%" height="100%" fill="white"/>')
     out.append(f'<text x="{MARGIN}" y="{MARGIN + 6}" font-size="16" font-weight="bold">{escape(lay.title)}</text>')
     for arrow in lay.arrows:
         x1, y1, c1x, c1y, c2x, c2y, x2, y2 = _path(lay, arrow)

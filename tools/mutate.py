@@ -42,7 +42,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, TextIO
 
 from riftscript.core.script import yamlio
 from riftscript.core.script.validated_cache import ValidationCache

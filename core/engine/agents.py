@@ -1,7 +1,7 @@
 """Agents choose actions for a player; the engine never asks them anything else."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .vocabulary import Action

@@ -3,7 +3,7 @@ with them, and a game of more than two players goes on without them.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import scoring, verbs
 from ..errors import IllegalActionError

@@ -7,16 +7,13 @@ The interpreter (core/engine/effects.py) reads these tables through ``EffectCont
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from . import layers
 from ..errors import EngineError
 from ..script.cards import substitute
 from .effects import AMOUNTS, CONDITIONS, FILTERS, STATS, EffectContext, Node, StatFn, history_count
 from .state import NOWHERE, PHASE_OF
-
-if TYPE_CHECKING:
-    from ..script.cards import CardDef
 
 
 # ---------------------------------------------------------------------- stats (STATS)

@@ -19,14 +19,13 @@ from __future__ import annotations
 
 import itertools
 import operator
-import reprlib
 from dataclasses import dataclass
 from typing import Any, Callable, cast, Final, Mapping, TYPE_CHECKING
 
 from . import activation, chain, cleanup, combat, concession, hide, layers, loop_draw, movement, offer, payment, playing, setup, targeting, turn
 from ..errors import IllegalActionError
 from .vocabulary import Action, EngineAction
-from .state import NOWHERE, Decision, is_battlefield, is_id
+from .state import NOWHERE, Decision
 from ..script.suggest import did_you_mean
 from ..script.cards import CardDef
 

@@ -3,7 +3,7 @@ the player controls, for one power of any domain or another cost an effect offer
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import layers, payment
 from ..errors import IllegalActionError

@@ -25,7 +25,7 @@ from jsonschema import Draft202012Validator
 from . import activation, chain, decisions, observe, targeting
 from ..errors import IllegalActionError
 from ..script.schema_fastpath import Check
-from .state import Decision, is_id
+from .state import Decision
 
 from .vocabulary import Action, EngineAction  # an action as it crosses the API (a TypedDict), and inside
 

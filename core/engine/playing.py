@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from . import chain, layers, movement, payment, replacement, targeting, verbs
-from ..script.cards import Ability, CardDef
+from ..script.cards import CardDef
 from .effects import EffectContext
 from ..errors import IllegalActionError
 from .state import NOWHERE, ChainItem, Lasting, is_battlefield
@@ -320,7 +320,7 @@ def play_base(g: "Game", player: int, action: dict[str, Any]) -> PlayBase:
         if not ok:
             raise IllegalActionError(f"can't play {card.name} now: {reason}", rule)
     if _opponents_cant_play(g, player):
-        raise IllegalActionError(f"an effect stops you from playing cards this turn")
+        raise IllegalActionError("an effect stops you from playing cards this turn")
     if card.type == "spell" and layers.restrictions_on(g, "cant_play_spells", player=player):
         raise IllegalActionError("an effect stops you from playing spells this turn")
     return oid, card, location, from_hidden

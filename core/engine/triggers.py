@@ -12,7 +12,7 @@ import itertools
 from typing import Any, Callable, Final, Sequence, TYPE_CHECKING
 
 from . import activation, chain, layers, movement, payment, targeting, verbs
-from ..script.cards import Ability, CardDef
+from ..script.cards import Ability
 from .effects import RELATIONS, EffectContext, Table
 from .state import NOWHERE, ChainItem, Decision, Origin, PendingTrigger, is_battlefield
 from .vocabulary import ModeTargets

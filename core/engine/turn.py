@@ -9,14 +9,13 @@ and then the expiration step heals all units, ends "this turn" effects and empti
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import layers, loop_draw, scoring, verbs
 from .state import NOWHERE, ORDER, PHASE_OF
 
 if TYPE_CHECKING:
     from .game import Game
-    from ..script.registry import ModeSpec
 
 
 def begin_turn(g: "Game", player: int, extra: bool = False) -> None:

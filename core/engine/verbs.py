@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..script.cards import Ability
 from . import effects, layers, points, replacement
 from .state import BF0, NOWHERE, Lasting, is_battlefield
 

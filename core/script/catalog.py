@@ -6,14 +6,13 @@ Every problem in every file is collected in one run and reported as
 """
 from __future__ import annotations
 
-import os
 import re
 import warnings
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from . import cardrefs, yamlio
+from . import yamlio
 from .validated_cache import ValidationCache
 from .cards import CardDef, Json, KeywordDef
 from .compiler import Compiler
@@ -24,8 +23,7 @@ from ..engine.effects import add_words
 from .registry import (DISABLE_ENV, WORD_KINDS, EffectType, KeywordSource, LanguageWord, Plugins, PluginWarning,
                        SetSpec)
 from .discovery import load_plugins
-from .schema import SchemaProblem, Schemas, builtin_effect_names
-from .suggest import closest
+from .schema import Schemas, builtin_effect_names
 from ..version import ENGINE_VERSION, SCHEMA_VERSION
 
 JsonPath = yamlio.JsonPath

@@ -3,9 +3,6 @@
 """
 from __future__ import annotations
 
-import importlib
-import importlib.metadata
-import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path

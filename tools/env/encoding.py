@@ -36,7 +36,7 @@ order, others' facedown cards) is never read, except as counts.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
