@@ -96,7 +96,8 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
                 for lent in g.card(lender).abilities:
                     if lent.kind == "activated" and (mod.get("ability") != "exhaust"
                                                      or lent.body.get("cost", {}).get("exhaust_self")):
-                        borrowed.append(lent.renumbered(len(own) + len(borrowed), {**lent.body, "_lent": [lender, lent.index]}))
+                        borrowed.append(lent.renumbered(len(own) + len(borrowed),
+                                                        {**lent.body, "_lent": [lender, lent.index]}))
     return borrowed
 
 

@@ -59,7 +59,7 @@ class Ability:
     def renumbered(self, index: int, body: Json) -> "Ability":
         """This ability with another index and body (a borrowed, granted or attached ability, numbered
         after its holder's own): every other field kept.  Written out, since ``dataclasses.replace``
-        reads the fields anew on every call (a twentieth of a listing with Heimerdinger on the board)."""
+        reads the fields anew on every call (about 32,000 instructions a copy, compiled)."""
         return Ability(self.kind, index, body, self.keyword, self.keyword_value, self.event, self.target_slots,
                        self.decides, self.effect_targets, self.slot_effects)
 
