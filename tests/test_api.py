@@ -377,7 +377,9 @@ def test_a_written_out_constructor_follows_the_fields(where: str, name: str) -> 
     try:
         params = list(inspect.signature(cls.__init__).parameters.values())[1:]
     except ValueError:
-        pytest.skip("a compiled constructor has no signature to read")
+        params = []
+    if not params or any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+        pytest.skip("a compiled constructor shows no signature to read (its source is the one checked here)")
     fields = dataclasses.fields(cls)
     assert [p.name for p in params] == [f.name for f in fields]
     assert [p.default for p in params] == [

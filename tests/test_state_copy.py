@@ -11,12 +11,21 @@ from typing import Any
 
 from functools import lru_cache
 
+import pytest
+
 from riftscript.core.engine import loop
 from riftscript.core.engine.game import Game
-from riftscript.core.engine.state import (ChainItem, Decision, GameState, HistoryRow, Lasting, Obj, PendingTrigger,
-                                          copy_state, obj_clone)
+from riftscript.core.engine.state import (COMPILED, ChainItem, Decision, GameState, HistoryRow, Lasting, Obj,
+                                          PendingTrigger, copy_state, obj_clone)
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.plugins.agents import RandomAgent
+
+
+# Against a compiled install these tests can't see what they check: a compiled record's annotations lose
+# their element types (the sampler can't fill a bare ``list``), and the kernel calls ``keep`` and ``rewind``
+# natively, past the wrappers patched in.  They check the source the compiled module is built from;
+# ``benchmarks/equivalence.py HEAD HEAD --pure-base`` proves the compiled engine plays the same games.
+pytestmark = pytest.mark.skipif(COMPILED, reason="checks the pure-Python source of the state copy (see above)")
 
 
 @lru_cache(maxsize=1)
