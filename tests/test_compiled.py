@@ -84,3 +84,23 @@ def test_an_editable_install_asked_to_compile_is_refused_with_the_reason() -> No
     assert done.returncode != 0 and "an editable install is never compiled" in done.stderr
     bad = _wanted("yes", "bdist_wheel")
     assert bad.returncode != 0 and "RIFTSCRIPT_COMPILE='yes'" in bad.stderr
+
+
+@pytest.mark.skipif(not sys.platform.startswith(("linux", "darwin")), reason="setup.py hides symbols on Linux and macOS")
+def test_a_compiled_engine_exports_only_its_init_function() -> None:
+    """setup.py builds the engine with hidden symbols (LOCAL_CALLS): its functions call each other directly,
+    not through the procedure linkage table.  Checked on the library a compiled install loaded: the module's
+    init function is found by name, a compiled engine function isn't."""
+    import ctypes
+    import importlib.util
+
+    from riftscript.core.engine import state
+
+    if not state.COMPILED:
+        pytest.skip("this install runs the engine as pure Python (an editable install); nothing is compiled")
+    assert _listed("LOCAL_CALLS") == ("-fvisibility=hidden", "-fno-plt")
+    spec = importlib.util.find_spec("riftscript_engine__mypyc")
+    assert spec is not None and spec.origin is not None
+    library = ctypes.CDLL(spec.origin)
+    assert hasattr(library, "PyInit_riftscript_engine__mypyc")
+    assert not hasattr(library, "CPyDef_game___Game___apply")
