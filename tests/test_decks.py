@@ -258,3 +258,49 @@ def test_the_name_index_of_deck_checks_follows_edits_of_the_catalog() -> None:
     catalog.cards = {"ZZZ-999": dataclasses.replace(later)}  # another dict of the same size
     assert catalog.first_named([card.name])[card.name] is catalog.cards["ZZZ-999"]
     assert catalog.first_named(["no such name"]) == {}
+
+
+def test_a_deck_found_legal_is_checked_again_once_a_card_it_reads_changes() -> None:
+    """A legal deck is remembered between games with the cards it was found legal with (``decks.check``):
+    a card of it replaced under its code, a keyword of one of its cards changed, another card of one of its
+    names installed first - each time the next check finds the deck illegal; a Deck made with lists (not a
+    key) is checked every time."""
+    import dataclasses
+
+    from riftscript.core.engine.game import Game
+    from riftscript.core.errors import DeckError
+    from riftscript.core.script.decks import check, load_deck
+
+    catalog = dataclasses.replace(load_catalog())
+    catalog.cards = dict(catalog.cards)
+    deck = load_deck(catalog, "Jinx Champion Deck")
+    assert load_deck(catalog, "Jinx Champion Deck") is deck  # the installed deck's file, read once
+    Game.new(catalog, [deck, "Viktor Champion Deck"], seed=0)  # found legal, and remembered
+    code = next(c for c in deck.main if deck.main.count(c) > 1)
+    card = catalog.cards[code]
+    unique = dataclasses.replace(card, keywords=(("unique", None),) + tuple(card.keywords))
+
+    catalog.cards[code] = unique  # replaced under its code: at most one copy now
+    with pytest.raises(DeckError, match=f"copies of {card.name}; at most 1 allowed"):
+        Game.new(catalog, [deck, "Viktor Champion Deck"], seed=0)
+    catalog.cards[code] = card
+    check(catalog, deck)
+
+    keyed = next(c for c in deck.main if deck.main.count(c) > 1 and catalog.cards[c].keywords)
+    keyword = catalog.cards[keyed].keywords[0][0]
+    kept = catalog.keywords
+    catalog.keywords = {**kept, keyword: dataclasses.replace(kept[keyword], deck_limit=1)}  # now limits copies
+    with pytest.raises(DeckError, match=f"copies of {catalog.cards[keyed].name}; at most 1 allowed"):
+        check(catalog, deck)
+    catalog.keywords = kept
+    check(catalog, deck)
+
+    other = dataclasses.replace(unique, code="AAA-000")  # another card of the name, installed first
+    catalog.cards = {"AAA-000": other, **catalog.cards}
+    with pytest.raises(DeckError, match=f"copies of {card.name}; at most 1 allowed"):
+        check(catalog, deck)
+
+    listed = Deck(name=deck.name, legend=deck.legend, champion=deck.champion, main=list(deck.main),  # type: ignore[arg-type]
+                  runes=deck.runes, battlefields=deck.battlefields)
+    with pytest.raises(DeckError, match="at most 1 allowed"):
+        check(catalog, listed)

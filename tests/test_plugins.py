@@ -224,6 +224,29 @@ def test_a_third_party_mode_plays_like_a_builtin_one() -> None:
     assert g.state.winners and g.state.players[g.state.winners[0]].points >= 4
 
 
+def test_the_modes_kept_between_games_follow_plugins_registered_and_unregistered() -> None:
+    """``Plugins.modes`` is kept between games (each asks when it starts) while the hook's implementations
+    are the same: a mode plugin registered later is playable at once, and gone once unregistered."""
+    from riftscript.core.engine.game import Game
+    from riftscript.core.engine.setup import SetupError
+
+    catalog = load_catalog()
+    assert catalog.plugins is not None
+    decks = ["Jinx Champion Deck", "Viktor Champion Deck"]
+    Game.new(catalog, decks, mode="duel", seed=1)  # the modes are found and kept
+    first = catalog.plugins.modes()
+    first.pop("duel")  # the caller's copy: the kept answer is not changed through it
+    assert "duel" in catalog.plugins.modes()
+    with pytest.raises(SetupError, match="unknown mode 'quick-duel'"):
+        Game.new(catalog, decks, mode="quick-duel", seed=1)
+    plugin = mode_plugin("Quick", ModeSpec(name="quick-duel", players=2, victory_score=3))
+    catalog.plugins.pm.register(plugin, name="quick")
+    assert Game.new(catalog, decks, mode="quick-duel", seed=1).spec.victory_score == 3
+    catalog.plugins.pm.unregister(name="quick")
+    with pytest.raises(SetupError, match="unknown mode 'quick-duel'"):
+        Game.new(catalog, decks, mode="quick-duel", seed=1)
+
+
 def test_a_mode_name_from_two_plugins_names_both() -> None:
     plugins = load_plugins(extra=[mode_plugin("RacesA", ModeSpec(name="duel", players=2))])
     with pytest.raises(PluginError, match="mode 'duel' is registered by two plugins: (RacesA and core-modes|core-modes and RacesA)$"):

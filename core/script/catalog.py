@@ -84,6 +84,12 @@ class Catalog:
     # ``first_named``, which checks it is still right for the names asked (a deck is checked every game)
     _first_named: tuple[dict[str, CardDef], int, dict[str, CardDef]] | None = field(
         default=None, init=False, repr=False, compare=False)
+    # core/script/decks.py's memos, for decks read and checked every game: an installed deck's file as
+    # read (by name: the file's data, the deck) and the decks found legal (the deck -> which ``cards`` and
+    # ``keywords``, and the cards it was found legal with); each says what makes it stale
+    _decks_read: dict[str, tuple[Json, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _legal_decks: dict[Any, tuple[dict[str, CardDef], int, dict[str, KeywordDef], int, tuple[CardDef, ...]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def token(self, name: str, set_code: str | None = None) -> CardDef | None:
         """The token with this name (case-insensitive): the set's own when ``set_code`` names a set that

@@ -61,7 +61,7 @@ def load_deck(catalog: Catalog, ref: "str | Path | Deck") -> Deck:
     if isinstance(ref, Deck):
         return ref
     if isinstance(ref, str) and ref in catalog.decks:
-        return Deck.from_data(catalog.decks[ref][0], catalog)
+        return _installed_deck(catalog, ref)
     path = Path(ref)
     if path.exists():
         assert catalog.schemas is not None
@@ -78,6 +78,21 @@ def load_deck(catalog: Catalog, ref: "str | Path | Deck") -> Deck:
                                        f"which was skipped: {skipped.reason} ({skipped.file})"])
     known = ", ".join(sorted(catalog.decks)) or "none installed"
     raise DeckError(str(ref), [f"no deck file or installed deck named {ref!r} (installed: {known})"])
+
+
+def _installed_deck(catalog: Catalog, name: str) -> Deck:
+    """An installed deck, read once while its file's data is the same: a game reads both decks when it
+    starts.  Only a deck naming every card by an installed card's code is kept (read afresh, a code
+    stays itself whatever else is installed); one naming a card by its name is read every time."""
+    data = catalog.decks[name][0]
+    kept = catalog._decks_read.get(name)
+    if kept is not None and kept[0] is data:
+        deck: Deck = kept[1]
+        return deck
+    deck = Deck.from_data(data, catalog)
+    if deck == Deck.from_data(data):
+        catalog._decks_read[name] = (data, deck)
+    return deck
 
 
 def violations(catalog: Catalog, deck: Deck) -> list[str]:
@@ -194,10 +209,37 @@ def team_violations(catalog: Catalog, decks: list[Deck], teams: tuple[tuple[int,
     return out
 
 
+MAX_LEGAL_DECKS = 256
+
+
 def check(catalog: Catalog, deck: Deck) -> None:
+    """DeckError listing every rule the deck breaks.  A deck found legal is remembered with the cards it
+    was found legal with - its own and the first installed of each of its names (``first_named``, which
+    gives the copy limits) - so the check of the next game's is a lookup, while ``cards`` and ``keywords``
+    (the copy limits' keywords) are the same dicts of the same sizes and each of those cards is still
+    installed under its code (tests and custom-card tools edit ``cards``)."""
+    cards, keywords = catalog.cards, catalog.keywords
+    try:
+        kept = catalog._legal_decks.get(deck)
+    except TypeError:  # a Deck made with lists instead of tuples can't be a key: checked every time
+        kept = None
+        remembered = False
+    else:
+        remembered = True
+    if kept is not None and kept[0] is cards and kept[1] == len(cards) and kept[2] is keywords \
+            and kept[3] == len(keywords) and all(cards.get(card.code) is card for card in kept[4]):
+        return
     problems = violations(catalog, deck)
     if problems:
         raise DeckError(deck.name, problems)
+    if not remembered:
+        return
+    if len(catalog._legal_decks) >= MAX_LEGAL_DECKS:
+        catalog._legal_decks.clear()  # soaks play thousands of random decks: keep the memo small
+    codes = {deck.legend, deck.champion, *deck.main, *deck.runes, *deck.battlefields}
+    own = [cards[code] for code in sorted(codes)]
+    read = own + list(catalog.first_named(sorted({card.name for card in own})).values())
+    catalog._legal_decks[deck] = (cards, len(cards), keywords, len(keywords), tuple(read))
 
 
 def random_deck(catalog: Catalog, rng: Random, name: str, sets: Collection[str] | None = None) -> Deck:

@@ -149,6 +149,9 @@ class Plugins:
     loaded: list[LoadedPlugin] = field(default_factory=list)
     # the warnings given so far: modes() and agents() run for every game, and warn once
     _reported: set[str] = field(default_factory=set, init=False, repr=False, compare=False)
+    # modes() as last found, with the hook implementations it came from
+    _modes: tuple[tuple[Any, ...], dict[str, ModeSpec]] | None = field(default=None, init=False, repr=False,
+                                                                       compare=False)
 
     def sets(self) -> list[SetSpec]:
         return [s for s, _ in self.collect("riftscript_sets", SetSpec)]
@@ -172,8 +175,17 @@ class Plugins:
 
     def modes(self) -> dict[str, ModeSpec]:
         """Every playable mode by name; one that can't be played, or whose name an earlier plugin took,
-        is skipped with a warning (an error naming the plugin if the caller passed it in)."""
-        return self.keep_named(self.collect("riftscript_modes", ModeSpec), "mode", _plainly(_mode_problem))
+        is skipped with a warning (an error naming the plugin if the caller passed it in).  Every game
+        asks when it starts, so the answer is kept while the hook's implementations are the same ones:
+        registering or unregistering a plugin asks the plugins again."""
+        impls = tuple(impl.function for impl in self.pm.hook.riftscript_modes.get_hookimpls())
+        kept = self._modes
+        if kept is not None and kept[0] == impls:
+            return dict(kept[1])
+        found: dict[str, ModeSpec] = self.keep_named(self.collect("riftscript_modes", ModeSpec), "mode",
+                                                     _plainly(_mode_problem))
+        self._modes = (impls, found)
+        return dict(found)
 
     def keep_named(self, found: list[tuple[Any, str]], noun: str,
                    problem_of: Callable[[Any, str, str], tuple[str, str] | None]) -> dict[str, Any]:
