@@ -174,6 +174,10 @@ class _Board:
         self.theirs: dict[int, int] = {}
         self.count: dict[int, int] = {}  # enemy units at each location
         self.threat = 0
+        # per unit, what it brings to a fight it moves to (the moves of a listing share their units), and
+        # per location, the player's units there: read once per decision
+        self.strength: dict[int, int] = {}
+        self.friends_at: dict[int, int] = {}
 
     def might(self) -> None:
         """Reads the Might at every location and what the other side could bring to a battlefield
@@ -188,11 +192,14 @@ class _Board:
             loc = obj.loc
             # what it would fight with: a defender at a battlefield with its Shield, an attacker
             # from a base with its Assault (814, 807)
-            bonus = _keyword(game, oid, "shield" if is_battlefield(loc) else "assault")
+            at_battlefield = is_battlefield(loc)
+            value = layers.combat_might(game, oid) + _keyword(game, oid, "shield" if at_battlefield else "assault")
+            if not at_battlefield:
+                self.strength[oid] = value  # what it brings moving out of its base (``move``)
             if game.friendly(obj.controller, player):
-                self.mine[loc] = self.mine.get(loc, 0) + layers.combat_might(game, oid) + bonus
+                self.mine[loc] = self.mine.get(loc, 0) + value
             else:
-                self.theirs[loc] = self.theirs.get(loc, 0) + layers.combat_might(game, oid) + bonus
+                self.theirs[loc] = self.theirs.get(loc, 0) + value
                 self.count[loc] = self.count.get(loc, 0) + 1
         self.threat = sum(m for loc, m in self.theirs.items() if not is_battlefield(loc))
 
@@ -279,16 +286,20 @@ class _Board:
             return -5  # back to base: gives up a battlefield and wastes the move
         if not self.read:
             self.might()
-        moving = sum(layers.combat_might(game, u) + _keyword(game, u, "assault") for u in units)
+        strength = self.strength
+        moving = 0
         leaving: dict[int, int] = {}
         for u in units:
+            brings = strength.get(u)
+            if brings is None:
+                brings = strength[u] = layers.combat_might(game, u) + _keyword(game, u, "assault")
+            moving += brings
             loc = game.obj(u).loc
             if is_battlefield(loc):
                 leaving[loc] = leaving.get(loc, 0) + 1
         penalty = 0.0
         for loc, n in leaving.items():
-            if n >= len([u for u in game.units_at(loc) if game.friendly(game.obj(u).controller, self.player)]) \
-                    and self.controls(loc):
+            if n >= self.friends(loc) and self.controls(loc):
                 penalty += 50  # abandons a battlefield it holds
         here = self.mine.get(dest, 0)
         enemy = self.theirs.get(dest, 0)
@@ -302,6 +313,15 @@ class _Board:
         if here <= self.threat:
             return 40 - 0.1 * moving - penalty  # reinforce a battlefield the other side could take
         return -5
+
+    def friends(self, loc: int) -> int:
+        """How many of the units at the location are the player's or a teammate's."""
+        found = self.friends_at.get(loc)
+        if found is None:
+            game = self.game
+            found = self.friends_at[loc] = len([u for u in game.units_at(loc)
+                                                if game.friendly(game.obj(u).controller, self.player)])
+        return found
 
     def controls(self, loc: int) -> bool:
         controller = self.game.bf_at(loc).controller
