@@ -128,7 +128,8 @@ def _plan(g: "Game", player: int, cost: Cost, for_spell: bool, for_gear: bool = 
     # energy: exhaust ready runes, those being recycled first (exhaust, then recycle: 417.1)
     if need_energy:
         if used:
-            plan.exhaust = sorted(ready, key=lambda r: (r not in used, r))[:need_energy]
+            # ``ready`` is in id order: those being recycled, then the others, each in id order
+            plan.exhaust = ([r for r in ready if r in used] + [r for r in ready if r not in used])[:need_energy]
         else:
             plan.exhaust = ready[:need_energy]
     return plan
@@ -143,8 +144,18 @@ def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
     order: list[tuple[int, str]] | None = memo.get(key)
     if order is None:
         objs, defs = g.state.objs, g.defs
-        runes = sorted(g.state.players[player].runes, key=lambda r: (not objs[r].exhausted, r))
-        order = memo[key] = [(r, defs[objs[r].code].domains[0]) for r in runes if defs[objs[r].code].domains]
+        exhausted: list[int] = []
+        ready: list[int] = []
+        for r in g.state.players[player].runes:
+            (exhausted if objs[r].exhausted else ready).append(r)
+        exhausted.sort()
+        ready.sort()  # plain integer sorts: no key function called for each rune
+        order = []
+        for r in exhausted + ready:
+            domains = defs[objs[r].code].domains
+            if domains:
+                order.append((r, domains[0]))
+        memo[key] = order
     return order
 
 
