@@ -394,3 +394,24 @@ def test_a_copy_of_the_game_carries_the_counters_and_starts_every_answer_afresh(
     assert other.caches.version > game.caches.version and "probe" not in other.caches.memo_answers  # restore bumps it
     assert other.caches.moves_at == game.caches.moves_at and other.caches.moves_at is not game.caches.moves_at
     assert other.legal_actions() == game.legal_actions() and other.to_json() == game.to_json()
+
+
+def test_abilities_compiled_in_play_are_shared_by_the_games_of_a_catalog_until_its_keywords_change() -> None:
+    """A keyword given with a value and a granted ability's script are compiled once for every game of a
+    catalog (``Catalog.compiled_abilities``): a second game finds the first one's; a catalog whose
+    keywords are another dict compiles them again, from its own keywords."""
+    import dataclasses
+
+    catalog = dataclasses.replace(cat())
+    first = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=1)
+    second = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=2)
+    given = first.keyword_abilities("assault", 3)
+    assert second.keyword_abilities("assault", 3) is given
+    script = {"cost": {"exhaust_self": True}, "effect": {"type": "draw", "amount": 1}}
+    assert second.granted_ability({"ability": script}) is first.granted_ability({"ability": script})
+    assert first.copy().keyword_abilities("assault", 3) is given
+
+    catalog.keywords = dict(catalog.keywords)  # edited: another dict
+    third = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=3)
+    again = third.keyword_abilities("assault", 3)
+    assert again is not given and again == given

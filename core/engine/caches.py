@@ -112,7 +112,8 @@ class Caches:
     **Compiled once** (valid for the game's life; they depend on the catalog only):
     ``keyword_abilities`` (a keyword's abilities for a value), ``granted_abilities`` (a
     ``grant_ability`` modifier's ability, keyed by the JSON text of the ability it gives: the same
-    text compiles to the same ability, whichever card's script or lasting effect's body holds it),
+    text compiles to the same ability, whichever card's script or lasting effect's body holds it) -
+    these two are the catalog's (``Catalog.compiled_abilities``), shared by every game of it;
     ``printed_chars`` (a card's characteristics off the board when only its unconditional text
     applies, by code: ``layers.chars``).  ``lasting_abilities`` (a lasting
     effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another

@@ -64,6 +64,8 @@ class Game:
             self.index.statics_generation = like.index.statics_generation
             return
         self.caches = Caches()  # every per-state cache, with what invalidates it (core/engine/caches.py)
+        # the abilities compiled in play from the catalog alone are the catalog's, shared by its games
+        self.caches.keyword_abilities, self.caches.granted_abilities = catalog.compiled_abilities()
         self._compiler = Compiler(catalog.keywords, catalog.effect_types)
         if spec is None:
             modes = catalog.plugins.modes() if catalog.plugins is not None else {}

@@ -90,6 +90,10 @@ class Catalog:
     _decks_read: dict[str, tuple[Json, Any]] = field(default_factory=dict, init=False, repr=False, compare=False)
     _legal_decks: dict[Any, tuple[dict[str, CardDef], int, dict[str, KeywordDef], int, tuple[CardDef, ...]]] = field(
         default_factory=dict, init=False, repr=False, compare=False)
+    # what ``compiled_abilities`` gives every game: the keywords and effect types it was made for (and
+    # their sizes), and the two dicts
+    _compiled_abilities: tuple[dict[str, KeywordDef], int, dict[str, EffectType], int, dict[Any, Any],
+                               dict[Any, Any]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def token(self, name: str, set_code: str | None = None) -> CardDef | None:
         """The token with this name (case-insensitive): the set's own when ``set_code`` names a set that
@@ -124,6 +128,19 @@ class Catalog:
             index.setdefault(card.name, card)
         self._first_named = (self.cards, len(self.cards), index)
         return {name: index[name] for name in wanted if name in index}
+
+    def compiled_abilities(self) -> tuple[dict[Any, Any], dict[Any, Any]]:
+        """Where games compile, once for every game of this catalog, the abilities they make in play from
+        the catalog alone: a keyword given with a value (``Game.keyword_abilities``), a granted ability's
+        script (``Game.granted_ability``).  A game starts with these dicts (``Caches``), so a keyword
+        granted in one game is not compiled again in the next.  Made anew when ``keywords`` or
+        ``effect_types`` is another dict or of another size (tests and custom-card tools edit them)."""
+        kept = self._compiled_abilities
+        if kept is None or kept[0] is not self.keywords or kept[1] != len(self.keywords) \
+                or kept[2] is not self.effect_types or kept[3] != len(self.effect_types):
+            kept = self._compiled_abilities = (self.keywords, len(self.keywords), self.effect_types,
+                                               len(self.effect_types), {}, {})
+        return kept[4], kept[5]
 
     def all_problems(self) -> list[Problem]:
         """The problems of everything loaded and of the set plugins left out."""
