@@ -20,15 +20,16 @@ def hide_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
     s = g.state
     if s.chain or s.turn_player != player or s.step != "main":
         return out
+    held = [bf for bf in s.battlefields if bf.controller == player]
+    if not held:
+        return out  # 811.1.a: hidden only at a battlefield the player controls (no card's hooks read)
     alternative: bool | None = None
     for oid in s.players[player].hand:
         if True not in layers.hook_values(g, oid, "hide"):
             continue
         if alternative is None:
             alternative = len(_hide_costs(g, player)) > 1  # a 'hide_cost' effect offers another way to pay (811.1.a)
-        for bf in s.battlefields:
-            if bf.controller != player:
-                continue  # check_hide refuses it (811.1.a): not worth an exception for each listing
+        for bf in held:  # check_hide refuses the others (811.1.a): not worth an exception for each listing
             variants: list[EngineAction] = [{"type": "hide", "card": oid, "battlefield": bf.loc}]
             if alternative:
                 variants.append({"type": "hide", "card": oid, "battlefield": bf.loc, "costs": ["hide_cost"]})
