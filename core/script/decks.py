@@ -219,13 +219,11 @@ def check(catalog: Catalog, deck: Deck) -> None:
     (the copy limits' keywords) are the same dicts of the same sizes and each of those cards is still
     installed under its code (tests and custom-card tools edit ``cards``)."""
     cards, keywords = catalog.cards, catalog.keywords
+    remembered = True
     try:
         kept = catalog._legal_decks.get(deck)
     except TypeError:  # a Deck made with lists instead of tuples can't be a key: checked every time
-        kept = None
-        remembered = False
-    else:
-        remembered = True
+        kept, remembered = None, False
     if kept is not None and kept[0] is cards and kept[1] == len(cards) and kept[2] is keywords \
             and kept[3] == len(keywords) and all(cards.get(card.code) is card for card in kept[4]):
         return
@@ -238,8 +236,9 @@ def check(catalog: Catalog, deck: Deck) -> None:
         catalog._legal_decks.clear()  # soaks play thousands of random decks: keep the memo small
     codes = {deck.legend, deck.champion, *deck.main, *deck.runes, *deck.battlefields}
     own = [cards[code] for code in sorted(codes)]
-    read = own + list(catalog.first_named(sorted({card.name for card in own})).values())
-    catalog._legal_decks[deck] = (cards, len(cards), keywords, len(keywords), tuple(read))
+    first = catalog.first_named(sorted({card.name for card in own})).values()
+    read = {card.code: card for card in (*own, *first)}  # each card once: most are the first of their name
+    catalog._legal_decks[deck] = (cards, len(cards), keywords, len(keywords), tuple(read.values()))
 
 
 def random_deck(catalog: Catalog, rng: Random, name: str, sets: Collection[str] | None = None) -> Deck:
