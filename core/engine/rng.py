@@ -14,9 +14,11 @@ GOLDEN: Final = 0x9E3779B97F4A7C15
 MUL1: Final = 0xBF58476D1CE4E5B9
 MUL2: Final = 0x94D049BB133111EB
 LOW: Final = 0xFFFFFFFF
-# The generator works on 64-bit values as their 32-bit halves, every product under 2**48: compiled
-# (setup.py), that keeps each step in machine integers instead of Python's arbitrary-precision ones
-# (measure with ``benchmarks/compare.py --instructions``).  The results are those of the
+# The generator works on 64-bit values as their 32-bit halves, and multiplies only 16-bit pieces:
+# compiled (setup.py), mypyc multiplies in machine integers only when both operands are under 2**30
+# (a larger one is boxed into a Python integer and back, about 800 instructions a product, where
+# 32-bit operands made a draw cost some 5,500), so every step stays in machine integers (measure
+# with ``benchmarks/compare.py --instructions``).  The results are those of the
 # plain 64-bit formulas, which tests/test_rng.py keeps as the reference.
 G_HI: Final = GOLDEN >> 32
 G_LO: Final = GOLDEN & LOW
@@ -27,16 +29,22 @@ M2_LO: Final = MUL2 & LOW
 
 
 def _low32(x: int, y: int) -> int:
-    """(x * y) mod 2**32 for 32-bit x and y."""
-    return ((x & 0xFFFF) * y + ((((x >> 16) * y) & 0xFFFF) << 16)) & LOW
+    """(x * y) mod 2**32 for 32-bit x and y, from their 16-bit halves."""
+    xl = x & 0xFFFF
+    yl = y & 0xFFFF
+    return (xl * yl + ((((x >> 16) * yl + xl * (y >> 16)) & 0xFFFF) << 16)) & LOW
 
 
 def _mul(h: int, l: int, ch: int, cl: int) -> tuple[int, int]:
-    """The halves of ((h, l) * (ch, cl)) mod 2**64."""
-    t1 = (l & 0xFFFF) * cl
-    t2 = (l >> 16) * cl
-    s = t1 + ((t2 & 0xFFFF) << 16)
-    high = (s >> 32) + (t2 >> 16) + _low32(h, cl) + _low32(l, ch)
+    """The halves of ((h, l) * (ch, cl)) mod 2**64; l * cl from 16-bit pieces, whose partial products
+    each fit in 32 bits."""
+    l0 = l & 0xFFFF
+    l1 = l >> 16
+    c0 = cl & 0xFFFF
+    c1 = cl >> 16
+    mid = l1 * c0 + l0 * c1
+    s = l0 * c0 + ((mid & 0xFFFF) << 16)
+    high = (s >> 32) + (mid >> 16) + l1 * c1 + _low32(h, cl) + _low32(l, ch)
     return high & LOW, s & LOW
 
 
