@@ -13,6 +13,7 @@ each (``caches.py``), conceding (``concession.py``).
 from __future__ import annotations
 
 import json
+from sys import intern
 from typing import Any
 
 from . import activation, chain, decisions, layers, loop, observe, offer, rng, saves, setup, targeting, triggers
@@ -248,9 +249,10 @@ class Game:
         return self.state.battlefields[loc - BF0]
 
     def new_obj(self, code: str, owner: int, zone: str, token: bool = False) -> Obj:
-        """A new object with the next id, owned and controlled by ``owner``, in ``zone`` (no event)."""
+        """A new object with the next id, owned and controlled by ``owner``, in ``zone`` (no event).  Its
+        code is interned, as the catalog's are (compiler): ``card`` then finds it by identity."""
         s = self.state
-        obj = Obj(id=s.next_id, code=code, owner=owner, controller=owner, zone=zone, token=token)
+        obj = Obj(id=s.next_id, code=intern(code), owner=owner, controller=owner, zone=zone, token=token)
         s.next_id += 1
         s.objs[obj.id] = obj
         return obj

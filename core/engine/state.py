@@ -17,6 +17,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import functools
+import sys
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Callable, Final, get_args, Iterable, Literal, NamedTuple
@@ -655,7 +656,7 @@ def from_jsonable(data: dict[str, Any]) -> GameState:
     d = dict(data)
     d["players"] = [Player(**p) for p in d["players"]]
     d["battlefields"] = [Battlefield(**b) for b in d["battlefields"]]
-    d["objs"] = {int(k): Obj(**v) for k, v in d["objs"].items()}
+    d["objs"] = {int(k): Obj(**{**v, "code": sys.intern(v["code"])}) for k, v in d["objs"].items()}  # as Game.new_obj
     d["chain"] = [ChainItem(**c) for c in d["chain"]]
     d["showdown"] = Showdown(**d["showdown"]) if d["showdown"] else None
     d["pending_triggers"] = [PendingTrigger(**p) for p in d["pending_triggers"]]

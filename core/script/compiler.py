@@ -4,6 +4,7 @@ engine asks about a card worked out once.
 """
 from __future__ import annotations
 
+from sys import intern
 from typing import Any, Iterable
 
 from .cards import (Ability, CardDef, Json, KeywordDef, TargetSlots, add_keyword, card_facts, created_abilities,
@@ -98,7 +99,7 @@ class Compiler:
         domains = tuple(data.get("domains", []))
         power = tuple(cost.get("power", []))
         return CardDef(
-            code=data["code"], name=data["name"], type=data["type"], set_code=set_code,
+            code=intern(data["code"]), name=data["name"], type=data["type"], set_code=set_code,
             supertype=data.get("supertype"), domains=domains,
             energy=int(cost.get("energy", 0)), power=power,
             might=int(data.get("might", 0)), might_bonus=int(data.get("might_bonus", 0)),
@@ -164,7 +165,11 @@ def _with_cost(body: Json, cost: Json) -> Json:
 
 
 def _number_targets(body: Json) -> Json:
-    """Give every 'pick: target' selection its slot number, in script order."""
+    """Give every 'pick: target' selection its slot number, in script order; every key and string of
+    the copy is interned.  A script read from YAML or JSON holds strings of its own, equal to the
+    engine's literals but not the same objects: each lookup such as ``body["effect"]`` then compares
+    the strings' characters, where an interned key is found by identity (about a third of a game's
+    dictionary lookups were of that kind)."""
     counter = [0]
 
     def visit(node: Any) -> Any:
@@ -176,18 +181,20 @@ def _number_targets(body: Json) -> Json:
                 dest: dict[str, Any] = {"pick": "target", "what": "location", "where": where}
                 if isinstance(target, dict) and "_slot" in target:
                     dest["_move_of"] = target["_slot"]
-                rest = {k: visit(v) for k, v in node.items() if k not in ("target", "to")}
+                rest = {intern(k): visit(v) for k, v in node.items() if k not in ("target", "to")}
                 dest["_slot"] = counter[0]
                 counter[0] += 1
                 return {**rest, "target": target, "to": dest}
             skip = created_abilities(node)  # numbered when the created ability is compiled (lasting_ability)
-            out = {k: (v if k in skip else visit(v)) for k, v in node.items()}
+            out = {intern(k): (v if k in skip else visit(v)) for k, v in node.items()}
             if out.get("pick") == "target":
                 out["_slot"] = counter[0]
                 counter[0] += 1
             return out
         if isinstance(node, list):
             return [visit(v) for v in node]
+        if isinstance(node, str):
+            return intern(node)
         return node
 
     result: Json = visit(body)
