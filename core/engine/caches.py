@@ -18,9 +18,22 @@ if TYPE_CHECKING:
     from .vocabulary import Action
 
 
-# the counters of Caches.stamp: version, quiet bumps, lasting changes, located bumps, Might bumps, moves by location
-Stamp = tuple[int, int, int, int, int, dict[int, int]]
-NO_STAMP: Stamp = (-1, -1, -1, -1, -1, {})
+class Stamp:
+    """The counters of ``Caches.stamp``, for ``changes_since``.  A class, not a tuple: compiled (setup.py), a
+    tuple of ints is unpacked into machine integers when read and packed into a new tuple when stored or
+    compared by identity, so ``_Clear`` never found a stamp it had seen and each read boxed five integers."""
+
+    def __init__(self, version: int, quiet: int, lasting: int, located: int, might: int,
+                 moves_at: dict[int, int]) -> None:
+        self.version = version
+        self.quiet = quiet  # quiet bumps
+        self.lasting = lasting  # lasting changes
+        self.located = located  # located bumps
+        self.might = might  # Might bumps
+        self.moves_at = moves_at  # located moves by location
+
+
+NO_STAMP: Stamp = Stamp(-1, -1, -1, -1, -1, {})
 
 
 class Caches:
@@ -202,7 +215,7 @@ class Caches:
         """The kept candidate lists, emptied when a bump other than a quiet event's came since they
         were kept (see **quiet bumps** above)."""
         stamp = self.kept_stamp
-        if stamp[0] == self.version and stamp[2] == self.lasting_changes:
+        if stamp.version == self.version and stamp.lasting == self.lasting_changes:
             return self.kept
         changes = self.changes_since(stamp)
         if changes is None:
@@ -215,19 +228,20 @@ class Caches:
         self.kept_stamp = self.stamp()
         return self.kept
 
-    def stamp(self) -> "Stamp":
+    def stamp(self) -> Stamp:
         """The counters as they are now, for ``changes_since``."""
-        return (self.version, self.quiet_bumps, self.lasting_changes, self.located_bumps, self.might_bumps,
-                dict(self.moves_at))
+        return Stamp(self.version, self.quiet_bumps, self.lasting_changes, self.located_bumps, self.might_bumps,
+                     dict(self.moves_at))
 
-    def changes_since(self, stamp: "Stamp") -> tuple[set[int], bool] | None:
+    def changes_since(self, stamp: Stamp) -> tuple[set[int], bool] | None:
         """What changed since the stamp was taken, when every bump since came from a quiet event, a
         located move or a constant Might change on named objects: (the locations moved at, whether a
         Might changed); None when any other bump came or a lasting effect changed in place."""
-        located, might = self.located_bumps - stamp[3], self.might_bumps - stamp[4]
-        if self.version - stamp[0] != self.quiet_bumps - stamp[1] + located + might or stamp[2] != self.lasting_changes:
+        located, might = self.located_bumps - stamp.located, self.might_bumps - stamp.might
+        if self.version - stamp.version != self.quiet_bumps - stamp.quiet + located + might \
+                or stamp.lasting != self.lasting_changes:
             return None
-        before = stamp[5]
+        before = stamp.moves_at
         return {loc for loc, n in self.moves_at.items() if before.get(loc) != n} if located else set(), might > 0
 
     def state_replaced(self) -> None:

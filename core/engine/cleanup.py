@@ -151,7 +151,7 @@ class _Clear:
 
     def found(self, loc: int) -> None:
         caches, stamp = self.caches, self.stamp
-        if stamp is None or stamp[0] != caches.version or stamp[2] != caches.lasting_changes:
+        if stamp is None or stamp.version != caches.version or stamp.lasting != caches.lasting_changes:
             stamp = self.stamp = caches.stamp()
         caches.cleanup_clear[loc] = stamp
 
