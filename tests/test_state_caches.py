@@ -415,3 +415,40 @@ def test_abilities_compiled_in_play_are_shared_by_the_games_of_a_catalog_until_i
     third = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=3)
     again = third.keyword_abilities("assault", 3)
     assert again is not given and again == given
+
+
+def test_scripts_and_codes_are_interned_so_lookups_find_keys_by_identity() -> None:
+    """A script read from YAML or JSON holds strings of its own; the compiler interns every key and string of
+    a compiled ability, and a card's code, and an object's code is interned as it is made (also from a save),
+    so ``body["effect"]`` and ``Game.card`` find their keys by identity instead of comparing characters."""
+    import sys
+
+    from riftscript.core.script.cards import created_abilities
+
+    catalog = cat()
+    game = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=1)
+    keys = {code: code for code in catalog.cards}
+    for obj in game.state.objs.values():
+        assert keys[obj.code] is obj.code
+    strings = []
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            strings.extend(k for k in node if isinstance(k, str))
+            skip = created_abilities(node)  # compiled (and interned) when the ability is made in play
+            for key, value in node.items():
+                if key not in skip:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+        elif isinstance(node, str):
+            strings.append(node)
+
+    for oid in game.state.objs:
+        for ability in game.card(oid).abilities:
+            walk(ability.body)
+    assert len(strings) > 1000
+    assert all(sys.intern(s) is s for s in strings)
+    loaded = Game.from_json(catalog, game.to_json(), replay=False)
+    assert all(keys[obj.code] is obj.code for obj in loaded.state.objs.values())
