@@ -452,3 +452,31 @@ def test_scripts_and_codes_are_interned_so_lookups_find_keys_by_identity() -> No
     assert all(sys.intern(s) is s for s in strings)
     loaded = Game.from_json(catalog, game.to_json(), replay=False)
     assert all(keys[obj.code] is obj.code for obj in loaded.state.objs.values())
+
+
+def test_the_hooks_a_granted_keyword_may_give_are_those_its_compiled_statics_give() -> None:
+    """``CardFacts.own_hooks`` counts the hooks of the keywords a card's own statics grant, so that a card in
+    hand that grants itself [Ganking] is not worked out through every layer to find it has no timing hook:
+    for every keyword, the hooks the compiler expects are exactly the hook modifiers of the statics it
+    compiles to (what ``layers._compute`` reads of a granted keyword)."""
+    catalog = cat()
+    game = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=1)
+    compiler = game._compiler
+    checked = 0
+    for name, kw in catalog.keywords.items():
+        expected = compiler._keyword_hooks(name)
+        if expected is None:
+            continue
+        value = kw.default if kw.parameter_kind is not None and kw.default is not None else None
+        if kw.parameter_kind is not None and value is None:
+            value = 1 if kw.parameter_kind in ("number", "integer") else None
+        try:
+            abilities = game.keyword_abilities(name, value)
+        except (KeyError, TypeError, ValueError):
+            continue
+        given = {m["hook"] for a in abilities if a.kind == "static" for m in a.body["modifiers"] if m["type"] == "hook"}
+        assert given == set(expected), name
+        checked += 1
+    assert checked >= 20
+    soul = next(c for c in catalog.cards.values() if c.name == "Raging Soul")
+    assert soul.facts.own_hooks is not None and "timing" not in soul.facts.own_hooks

@@ -150,11 +150,26 @@ class CardDef:
 _CHEAPER = frozenset({"reduce_energy", "reduce_power", "ignore_cost", "per_unit", "reduce_by_killed_cost"})
 
 
+def _own_hooks(mods: list[Json], keyword_hooks: Callable[[str], frozenset[str] | None]) -> frozenset[str] | None:
+    """The hooks a card's own text may give it off the board: its statics' hook modifiers and those of the
+    keywords they grant (``layers._compute`` reads no other; None when a granted keyword may give any)."""
+    hooks = {m["hook"] for m in mods if m["type"] == "hook"}
+    for m in mods:
+        if m["type"] == "keyword":
+            given = keyword_hooks(m["keyword"])
+            if given is None:
+                return None
+            hooks |= given
+    return frozenset(hooks)
+
+
 def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: tuple[str, ...],
-               has_cost_keyword: Callable[[str], bool], printed_keywords: dict[str, Any] | None) -> CardFacts:
+               has_cost_keyword: Callable[[str], bool], printed_keywords: dict[str, Any] | None,
+               keyword_hooks: Callable[[str], frozenset[str] | None] = lambda name: None) -> CardFacts:
     """The CardFacts of a compiled script; ``has_cost_keyword`` says whether a keyword (by the name a
-    modifier gives) brings an additional cost in the catalog's keyword table, ``printed_keywords`` are
-    the card's own keywords as the keyword table stacks them (``add_keyword``)."""
+    modifier gives) brings an additional cost in the catalog's keyword table, ``keyword_hooks`` which hooks
+    its static abilities may give (None: any), ``printed_keywords`` are the card's own keywords as the
+    keyword table stacks them (``add_keyword``)."""
     statics = [a for a in abilities if a.kind == "static"]
     own = [a for a in statics if a.body.get("affects", "self") == "self"]
     own_text = [a for a in own if not a.body.get("effect_text")]
@@ -171,8 +186,7 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
         cost_keyword=any(m["type"] == "keyword" and has_cost_keyword(m["keyword"])
                          for a in statics for m in a.body.get("modifiers", ())),
         own_statics=tuple(own_text),
-        own_hooks=None if any(m["type"] == "keyword" for m in mods) else frozenset(
-            m["hook"] for m in mods if m["type"] == "hook"),
+        own_hooks=_own_hooks(mods, keyword_hooks),
         activated=tuple(a for a in abilities if a.kind == "activated" and not a.body.get("effect_text")),
         borrows=any(m.get("type") == "abilities_of" for a in own for m in a.body.get("modifiers", [])),
         location_mods=any(m["type"] == "play_location" for a in own for m in a.body["modifiers"]),

@@ -107,13 +107,36 @@ class Compiler:
             equipment=bool(data.get("equipment", False)),
             token=bool(data.get("token", False) or data.get("supertype") == "token"),
             keywords=tuple(keywords), abilities=tuple(abilities), source=source, raw=data,
-            facts=card_facts(tuple(abilities), power, domains, self._has_cost_keyword, printed),
+            facts=card_facts(tuple(abilities), power, domains, self._has_cost_keyword, printed, self._keyword_hooks),
         )
 
     def _has_cost_keyword(self, name: str) -> bool:
         """Whether a keyword (as a modifier names it) brings an additional cost ([Accelerate], [Repeat])."""
         kw = self.keywords.get(str(name).lower().replace("-", "_"))
         return kw is not None and kw.additional_cost is not None
+
+    def _keyword_hooks(self, name: str) -> frozenset[str] | None:
+        """The hooks a granted keyword's static abilities may give (``layers._compute`` reads their hook
+        modifiers only); None for an unknown keyword, or one whose modifiers its value may fill in."""
+        kw = self.keywords.get(str(name).lower().replace("-", "_"))
+        if kw is None:
+            return None
+        hooks: set[str] = set()
+        for ability in kw.abilities:
+            if ability.get("kind") != "static":
+                continue
+            modifiers = ability.get("modifiers")
+            if not isinstance(modifiers, list):
+                return None
+            for m in modifiers:
+                if not isinstance(m, dict) or m.get("type") in ("variable", "keyword_effect"):
+                    return None  # the keyword's value is the modifier (cards.substitute)
+                if m.get("type") == "hook":
+                    hook = m.get("hook")
+                    if not isinstance(hook, str):
+                        return None
+                    hooks.add(hook)
+        return frozenset(hooks)
 
     def ability(self, body: Json, index: int, keyword: str | None, value: Any) -> Ability:
         """Compile one ability's script (numbered ``index``; given by ``keyword`` with ``value``, if any)."""
