@@ -10,7 +10,7 @@ from . import chain, layers, payment, playing, targeting, verbs
 from ..script.cards import Ability
 from .effects import EffectContext
 from ..errors import IllegalActionError
-from .state import NOWHERE, ChainItem
+from .state import NOWHERE, ChainItem, Obj
 
 if TYPE_CHECKING:
     from .game import Game
@@ -33,8 +33,9 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
     else:
         # otherwise only an object with activated abilities of its own, borrowed ones or attached cards
         # has any: those the index knows (TriggerIndex.activators), in board_objects' order
-        mine = {oid for oid in (*g.index.activators, *hosts)
-                if objs[oid].zone == "board" and objs[oid].controller == player}
+        mine = _mine_on_board(objs, g.index.activators, player)
+        if hosts:
+            mine |= _mine_on_board(objs, hosts, player)
         sources = [p.legend] + ([oid for oid in g.board_objects() if oid in mine] if len(mine) > 1 else list(mine))
     for oid in sources:
         if oid == NOWHERE:
@@ -56,6 +57,11 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
         out.append((rune, payment.rune_ability(-1)))
         out.append((rune, payment.rune_ability(-2)))
     return out
+
+
+def _mine_on_board(objs: dict[int, Obj], ids: dict[int, Any], player: int) -> set[int]:
+    """Those of the objects that are on the board under the player's control."""
+    return {oid for oid in ids if objs[oid].zone == "board" and objs[oid].controller == player}
 
 
 def activated_abilities(g: "Game", oid: int) -> list[Ability]:
