@@ -128,13 +128,16 @@ def shape_problem(action: Mapping[str, Any]) -> str | None:
     the key; None when it has the closed shape of its type."""
     shape = _SHAPES.get(action.get("type")) or _shapes().get(action.get("type"))  # type: ignore[arg-type]
     if shape is not None:
-        allowed, required, checks = shape
-        keys = action.keys()
-        if keys <= allowed and required <= keys:
-            for key, value in action.items():
-                if key != "type" and not checks[key](value):
+        # every key allowed (each but "type" has a check) with a good value, every required key there: read
+        # key by key, since comparing the keys' view with a set compares them one by one through a set
+        _, required, checks = shape
+        for key, value in action.items():
+            if key != "type":
+                check = checks.get(key)
+                if check is None or not check(value):
                     break
-            else:
+        else:
+            if all(key in action for key in required):
                 return None
     from ..script.schema import _describe, _leaves, shallow
 
