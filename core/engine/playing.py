@@ -587,8 +587,10 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
-    g.emit("play", player=player, obj=oid, code=card.code, **{"from": origin}, location=check.location,
-           targets=check.targets, paid=check.paid, **chose_modes(g, player, oid, check.mode))
+    fields: dict[str, Any] = {"player": player, "obj": oid, "code": card.code, "from": origin, "location": check.location,
+              "targets": check.targets, "paid": check.paid}
+    fields.update(chose_modes(g, player, oid, check.mode))
+    g.emit_fields("play", fields)
     payment.pay(g, player, check.plan)
     pay_other(g, player, oid, check.other_costs, item, check.pay_with)
     for lid in check.cost.other.get("_use_lasting", []):

@@ -14,7 +14,7 @@ Without teams every player is their own team, so the checks reduce to the per-pl
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import layers, points, replacement, verbs
 from .state import NOWHERE, Battlefield
@@ -77,7 +77,10 @@ def conquer(g: "Game", player: int, loc: int, by: str = "") -> None:
     for unit in g.units_at(loc):
         if g.obj(unit).controller == player:
             g.remember("conquered_with", player, unit, loc=loc)  # "if I didn't conquer this turn"
-    g.emit("conquer", player=player, loc=loc, bf=bf.card, **({"by": by} if by else {}))
+    fields: dict[str, Any] = {"player": player, "loc": loc, "bf": bf.card}
+    if by:
+        fields["by"] = by
+    g.emit_fields("conquer", fields)
     g.remember("conquer", player, bf.card, loc=loc)
     _score(g, player, loc, "conquer")
 

@@ -153,7 +153,10 @@ def put_in_zone(g: "Game", oid: int, zone: str, top: bool = False) -> None:
     if left_board:
         _leave_board(g, oid)
     g.place(oid, zone, obj.owner if zone == "board" else NOWHERE, top=top)
-    g.emit("put_in_zone", obj=oid, zone=zone, player=obj.owner, **({"top": True} if top else {}))
+    fields: dict[str, Any] = {"obj": oid, "zone": zone, "player": obj.owner}
+    if top:
+        fields["top"] = True
+    g.emit_fields("put_in_zone", fields)
     if left_board:
         _cleanup(g)
 
@@ -597,9 +600,10 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    extra = {"gear_only": True} if only_for == "gear" else {"showdowns_only": True} if only_for == "showdowns" \
-        else {"units_only": True} if only_for == "units" else {}
-    g.emit("add", player=player, energy=energy, power=list(power), spells_only=only_for == "spells", **extra)
+    fields: dict[str, Any] = {"player": player, "energy": energy, "power": list(power), "spells_only": only_for == "spells"}
+    if only_for in ("gear", "showdowns", "units"):
+        fields[f"{only_for}_only"] = True
+    g.emit_fields("add", fields)
 
 
 def empty_pools(g: "Game") -> None:
