@@ -50,7 +50,8 @@ def activatable(g: "Game", player: int, runes: bool = True) -> list[tuple[int, A
                 if ability.kind == "activated" and _active_text(g, oid, ability):
                     out.append((oid, ability))
         elif own and obj.attached_to == NOWHERE:
-            out.extend((oid, ability) for ability in own)
+            for ability in own:  # appended one by one: compiled, extend() copies a generator into a list first
+                out.append((oid, ability))
     if not runes:
         return out
     for rune in p.runes:
