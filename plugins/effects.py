@@ -520,7 +520,7 @@ def draw(ctx: EffectContext, node: Node) -> None:
             obj = g.obj(oid)
             if obj.zone == "main_deck":
                 g.place(oid, "hand")
-                g.emit("draw", player=obj.owner, obj=oid)
+                g.emit_event({"n": 0, "t": "draw", "player": obj.owner, "obj": oid})
                 g.remember("draw", obj.owner, oid)
         return
     player = ctx.player(node.get("player"))

@@ -280,7 +280,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: playing.Play
     g.state.chain.append(item)
     if g.state.step == "expiration":
         g.state.expiration_chain_used = True  # 317.2.f: the expiration step repeats
-    g.emit("finalize", player=player, obj=oid, item=item.id)
+    g.emit_event({"n": 0, "t": "finalize", "player": player, "obj": oid, "item": item.id})
     g.state.needs_cleanup = True
     playing.after_add(g, player, discretionary=True)
 
@@ -288,7 +288,7 @@ def activate(g: "Game", player: int, action: dict[str, Any], check: playing.Play
 def _rune(g: "Game", player: int, oid: int, index: int) -> None:
     if index == -1:
         g.obj(oid).exhausted = True
-        g.emit("rune_exhaust", player=player, obj=oid)
+        g.emit_event({"n": 0, "t": "rune_exhaust", "player": player, "obj": oid})
         verbs.add_resources(g, player, 1, [])
     else:
         domain = g.card(oid).domains[0]

@@ -114,12 +114,12 @@ def pass_priority(g: "Game", player: int) -> None:
     if s.chain:
         s.passes += 1
         s.priority = g.next_player(player)
-        g.emit("pass", player=player)
+        g.emit_event({"n": 0, "t": "pass", "player": player})
     elif s.showdown is not None:
         # 347.2: passing with focus moves focus to the next player
         s.showdown.passes += 1
         s.showdown.focus = g.next_player(player)
-        g.emit("pass_focus", player=player)
+        g.emit_event({"n": 0, "t": "pass_focus", "player": player})
 
 
 def resolve_top(g: "Game") -> None:
@@ -148,9 +148,9 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             _leave_chain(s.chain, item)
             ready = _paid_enter_ready(g, item.obj, item.paid)
             verbs.enter_board(g, item.obj, item.controller, item.location, ready=ready)
-            g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
-                   loc=item.location, from_hidden=item.from_hidden, cost=card.energy,
-                   nth=_played_count(g, item.controller), paid=list(item.paid))
+            g.emit_event({"n": 0, "t": "played", "player": item.controller, "obj": item.obj, "code": card.code,
+                          "type": card.type, "loc": item.location, "from_hidden": item.from_hidden, "cost": card.energy,
+                          "nth": _played_count(g, item.controller), "paid": list(item.paid)})
         else:
             width = len(targeting.target_slots(card))
             for run in range(payment.runs(g, item.obj, item.paid)):
@@ -171,8 +171,9 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
                 verbs.recycle(g, [item.obj])  # played by an effect that recycles it afterwards (Fizz)
             elif g.obj(item.obj).zone == "chain":
                 g.place(item.obj, "trash")
-            g.emit("played", player=item.controller, obj=item.obj, code=card.code, type=card.type,
-                   from_hidden=item.from_hidden, cost=card.energy, nth=_played_count(g, item.controller))
+            g.emit_event({"n": 0, "t": "played", "player": item.controller, "obj": item.obj, "code": card.code,
+                          "type": card.type, "from_hidden": item.from_hidden, "cost": card.energy,
+                          "nth": _played_count(g, item.controller)})
     else:
         _leave_chain(s.chain, item)
         ability = g.item_ability(item) if item.ability >= 0 else payment.rune_ability(item.ability)
@@ -189,7 +190,7 @@ def resolve_item(g: "Game", item: ChainItem) -> None:
             effect = ability.body.get("effect") or {}
             if effect:
                 ctx.run(effect)
-    g.emit("resolve", item=item.id, obj=item.obj)
+    g.emit_event({"n": 0, "t": "resolve", "item": item.id, "obj": item.obj})
     s.needs_cleanup = True
 
 

@@ -153,31 +153,40 @@ class Game:
     # ------------------------------------------------------------------ events
     def emit(self, etype: str, **fields: Any) -> Event:
         """Record an event and queue the triggered abilities that listen to it."""
-        return self.emit_fields(etype, fields)
-
-    def emit_fields(self, etype: str, fields: dict[str, Any]) -> Event:
-        """``emit`` with the fields as a dict, for an event with a field that is a Python keyword ("from") or
-        that only some events have: compiled (setup.py), a call that spreads ``**{...}`` into ``emit`` goes
-        through Python's generic call, parsing its arguments anew (about 6,000 instructions a call)."""
         s = self.state
         s.log_count += 1
-        event: Event = {"n": s.log_count, "t": etype, **fields}
+        return self._logged({"n": s.log_count, "t": etype, **fields})
+
+    def emit_event(self, event: Event) -> Event:
+        """``emit`` for an event written out whole, ``{"n": 0, "t": type, ...fields}``: its number is set here
+        (its key first, so it reads like every other event).  The engine's frequent events are emitted so:
+        compiled (setup.py), ``emit`` makes three dicts of one (the keyword arguments, the event, the merge of
+        one into the other), and a call that spreads ``**{...}`` into it ("from", a field only some events
+        have) goes through Python's generic call, parsing its arguments anew (about 6,000 instructions)."""
+        s = self.state
+        s.log_count += 1
+        event["n"] = s.log_count
+        return self._logged(event)
+
+    def _logged(self, event: Event) -> Event:
+        """The event appended to the log; the version bumped; listeners told."""
+        etype: str = event["t"]
         self.log.append(event)
         caches = self.caches
         caches.version += 1
         if etype in QUIET_EVENTS:
             caches.quiet_bumps += 1  # kept candidate lists stay valid (core/engine/caches.py)
-        elif etype == "lasting" and targeting.plain_might(fields.get("kind", ""), fields.get("affects"), fields.get("effect", {})):
+        elif etype == "lasting" and targeting.plain_might(event.get("kind", ""), event.get("affects"), event.get("effect", {})):
             caches.might_bumps += 1  # only kept lists that read Might are stale
         index = self.index
         if index.listeners.get(etype) or index.grant_sources or etype in triggers.PLAYER_EVENTS \
-                or (s.lasting and etype in triggers.lasting_events(self)):
+                or (self.state.lasting and etype in triggers.lasting_events(self)):
             triggers.dispatch(self, event)
         return event
 
     def emit_action(self, player: int, action: dict[str, Any]) -> None:
         """Log a player's action, so a replay can feed the same decisions back."""
-        self.emit("action", player=player, action=action)
+        self.emit_event({"n": 0, "t": "action", "player": player, "action": action})
 
     def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
         """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""

@@ -181,8 +181,8 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         if not is_battlefield(dest):
             obj.designation = ""
         g.remember("moved_by", player, oid, loc=dest)  # "when you move an enemy unit": read as it triggers
-        g.emit_fields("move", {"obj": oid, "player": obj.controller, "from": origin, "to": dest, "standard": standard,
-                               "nth": obj.moves_this_turn})
+        g.emit_event({"n": 0, "t": "move", "obj": oid, "player": obj.controller, "from": origin, "to": dest,
+                      "standard": standard, "nth": obj.moves_this_turn})
         g.remember("move", obj.controller, oid, loc=dest)
         moved.append(oid)
         if is_battlefield(dest):

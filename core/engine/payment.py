@@ -199,7 +199,7 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     p = g.state.players[player]
     for rune in plan.exhaust:
         g.obj(rune).exhausted = True
-        g.emit("rune_exhaust", player=player, obj=rune)
+        g.emit_event({"n": 0, "t": "rune_exhaust", "player": player, "obj": rune})
         verbs.add_resources(g, player, 1, [])
     for rune, domain in plan.recycle:
         g.emit("rune_recycle", player=player, obj=rune, domain=domain)
@@ -223,9 +223,9 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
     p.power = {k: v for k, v in p.power.items() if v}
     p.spell_power = {k: v for k, v in p.spell_power.items() if v}
     p.gear_power = {k: v for k, v in p.gear_power.items() if v}
-    g.emit("pay", player=player, energy=plan.pool_energy + plan.pool_spell_energy + plan.pool_showdown_energy
-           + len(plan.exhaust),
-           power=plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle])
+    energy = plan.pool_energy + plan.pool_spell_energy + plan.pool_showdown_energy + len(plan.exhaust)
+    g.emit_event({"n": 0, "t": "pay", "player": player, "energy": energy,
+                  "power": plan.pool_power + plan.pool_spell_power + [d for _, d in plan.recycle]})
     spent = len(plan.pool_power) + len(plan.pool_spell_power) + len(plan.recycle)
     if spent:
         g.remember("spent_power", player, loc=spent)  # "if you've spent at least [A][A] this turn"

@@ -587,10 +587,10 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
-    fields: dict[str, Any] = {"player": player, "obj": oid, "code": card.code, "from": origin, "location": check.location,
-              "targets": check.targets, "paid": check.paid}
-    fields.update(chose_modes(g, player, oid, check.mode))
-    g.emit_fields("play", fields)
+    event: dict[str, Any] = {"n": 0, "t": "play", "player": player, "obj": oid, "code": card.code, "from": origin,
+                             "location": check.location, "targets": check.targets, "paid": check.paid}
+    event.update(chose_modes(g, player, oid, check.mode))
+    g.emit_event(event)
     payment.pay(g, player, check.plan)
     pay_other(g, player, oid, check.other_costs, item, check.pay_with)
     for lid in check.cost.other.get("_use_lasting", []):
@@ -606,7 +606,7 @@ def play_card(g: "Game", player: int, action: dict[str, Any], check: PlayCheck) 
     g.remember("spent_energy", player, oid, code=card.code, loc=check.cost.energy)  # "if you spent {4} or more"
     g.remember("played", player, oid, code=card.code)
     targeting.note_chosen(g, player, targeting.target_slots(card) * payment.runs(g, oid, check.paid), check.targets, "spell")
-    g.emit("finalize", player=player, obj=oid, item=item.id)
+    g.emit_event({"n": 0, "t": "finalize", "player": player, "obj": oid, "item": item.id})
     g.state.needs_cleanup = True
     if card.type in ("unit", "gear"):
         after_add(g, player, discretionary=True)

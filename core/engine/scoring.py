@@ -77,10 +77,10 @@ def conquer(g: "Game", player: int, loc: int, by: str = "") -> None:
     for unit in g.units_at(loc):
         if g.obj(unit).controller == player:
             g.remember("conquered_with", player, unit, loc=loc)  # "if I didn't conquer this turn"
-    fields: dict[str, Any] = {"player": player, "loc": loc, "bf": bf.card}
+    event: dict[str, Any] = {"n": 0, "t": "conquer", "player": player, "loc": loc, "bf": bf.card}
     if by:
-        fields["by"] = by
-    g.emit_fields("conquer", fields)
+        event["by"] = by
+    g.emit_event(event)
     g.remember("conquer", player, bf.card, loc=loc)
     _score(g, player, loc, "conquer")
 

@@ -87,7 +87,7 @@ def advance(g: "Game") -> None:
     player = s.players[tp]
     mode = g.spec
     if nxt == "beginning":
-        g.emit("phase_start", phase="beginning", player=tp)  # 315.2.a.1
+        g.emit_event({"n": 0, "t": "phase_start", "phase": "beginning", "player": tp})  # 315.2.a.1
     elif nxt == "scoring":
         scoring.hold_all(g, tp)  # 315.2.b.2
     elif nxt == "channel":
@@ -98,10 +98,10 @@ def advance(g: "Game") -> None:
         # a static's hook channel_limit: one rune per Channel Phase for every player
         count = min([count] + [int(mod["value"]) for mod, _ in layers.static_modifiers(g, "hook")
                                if mod["hook"] == "channel_limit"])
-        g.emit("phase_start", phase="channel", player=tp)
+        g.emit_event({"n": 0, "t": "phase_start", "phase": "channel", "player": tp})
         verbs.channel(g, tp, count)  # 315.3.b, 431.4.a
     elif nxt == "draw":
-        g.emit("phase_start", phase="draw", player=tp)
+        g.emit_event({"n": 0, "t": "phase_start", "phase": "draw", "player": tp})
         # the player going first: a player who conceded before taking a turn (in setup) didn't go first
         first = next((p for p in s.turn_order if not s.players[p].conceded or s.players[p].turns_taken), tp)
         skipped = layers.restrictions_on(g, "skip_draw_phase", player=tp)  # "skip your Draw Phase"
@@ -109,7 +109,7 @@ def advance(g: "Game") -> None:
             verbs.draw(g, tp, 1)  # 315.4.b
     elif nxt == "main":
         verbs.empty_pools(g)  # 167: pools empty at the start of each Main Phase
-        g.emit("phase_start", phase="main", player=tp)
+        g.emit_event({"n": 0, "t": "phase_start", "phase": "main", "player": tp})
     elif nxt == "ending":
         g.emit("turn_end", player=tp)  # 317.1.a: end-of-turn effects
         for oid in g.board_objects():

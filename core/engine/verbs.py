@@ -40,7 +40,7 @@ def draw(g: "Game", player: int, count: int) -> list[int]:
         oid = p.main_deck[0]
         g.place(oid, "hand")
         drawn.append(oid)
-        g.emit("draw", player=player, obj=oid)
+        g.emit_event({"n": 0, "t": "draw", "player": player, "obj": oid})
         g.remember("draw", player, oid)
     return drawn
 
@@ -153,10 +153,10 @@ def put_in_zone(g: "Game", oid: int, zone: str, top: bool = False) -> None:
     if left_board:
         _leave_board(g, oid)
     g.place(oid, zone, obj.owner if zone == "board" else NOWHERE, top=top)
-    fields: dict[str, Any] = {"obj": oid, "zone": zone, "player": obj.owner}
+    event: dict[str, Any] = {"n": 0, "t": "put_in_zone", "obj": oid, "zone": zone, "player": obj.owner}
     if top:
-        fields["top"] = True
-    g.emit_fields("put_in_zone", fields)
+        event["top"] = True
+    g.emit_event(event)
     if left_board:
         _cleanup(g)
 
@@ -276,7 +276,8 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     if not enters_ready:
         enters_ready = _enter_ready_effect(g, oid)
     obj.exhausted = not enters_ready
-    g.emit("enter_board", obj=oid, player=controller, loc=loc, code=obj.code, ready=not obj.exhausted)
+    g.emit_event({"n": 0, "t": "enter_board", "obj": oid, "player": controller, "loc": loc, "code": obj.code,
+                  "ready": not obj.exhausted})
     if is_battlefield(loc) and card.type == "unit":
         contest(g, loc, controller)  # 452: units contest a battlefield; gear played there (Deploy) doesn't
     _cleanup(g)
@@ -571,7 +572,7 @@ def channel(g: "Game", player: int, count: int, exhausted: bool = False) -> int:
         g.obj(oid).controller = player
         g.place(oid, "runes")
         g.obj(oid).exhausted = exhausted
-        g.emit("channel", player=player, obj=oid, exhausted=exhausted)
+        g.emit_event({"n": 0, "t": "channel", "player": player, "obj": oid, "exhausted": exhausted})
         done += 1
     return done
 
@@ -600,10 +601,11 @@ def add_resources(g: "Game", player: int, energy: int, power: list[str], only_fo
         p.energy += energy
         for domain in power:
             p.power[domain] = p.power.get(domain, 0) + 1
-    fields: dict[str, Any] = {"player": player, "energy": energy, "power": list(power), "spells_only": only_for == "spells"}
+    event: dict[str, Any] = {"n": 0, "t": "add", "player": player, "energy": energy, "power": list(power),
+                             "spells_only": only_for == "spells"}
     if only_for in ("gear", "showdowns", "units"):
-        fields[f"{only_for}_only"] = True
-    g.emit_fields("add", fields)
+        event[f"{only_for}_only"] = True
+    g.emit_event(event)
 
 
 def empty_pools(g: "Game") -> None:
@@ -635,7 +637,8 @@ def create_token(g: "Game", name: str, controller: int, loc: int, ready: bool, c
         obj = g.new_obj(card.code, controller, "limbo", token=True)
         g.emit("create_token", obj=obj.id, player=controller, code=card.code)
         enter_board(g, obj.id, controller, loc, ready=ready, exhausted=exhausted)
-        g.emit("played", player=controller, obj=obj.id, code=card.code, type=card.type, loc=loc, token=True)
+        g.emit_event({"n": 0, "t": "played", "player": controller, "obj": obj.id, "code": card.code, "type": card.type,
+                      "loc": loc, "token": True})
         made.append(obj.id)
     return made
 
