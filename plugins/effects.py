@@ -455,7 +455,8 @@ def _lasting(ctx: EffectContext, kind: str, body: Node, duration: str, affects: 
                       controller=ctx.controller, body=body, duration=duration, affects=affects, uses=uses,
                       timestamp=g.state.clock)
     g.state.lasting.append(lasting)
-    g.emit("lasting", kind=kind, source=ctx.source, affects=affects, duration=duration, effect=body)
+    g.emit_event({"n": 0, "t": "lasting", "kind": kind, "source": ctx.source, "affects": affects, "duration": duration,
+                  "effect": body})
     g.state.needs_cleanup = True
     return lasting
 

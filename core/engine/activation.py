@@ -292,6 +292,6 @@ def _rune(g: "Game", player: int, oid: int, index: int) -> None:
         verbs.add_resources(g, player, 1, [])
     else:
         domain = g.card(oid).domains[0]
-        g.emit("rune_recycle", player=player, obj=oid, domain=domain)
+        g.emit_event({"n": 0, "t": "rune_recycle", "player": player, "obj": oid, "domain": domain})
         verbs.recycle(g, [oid])
         verbs.add_resources(g, player, 0, [domain])

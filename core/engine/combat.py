@@ -80,13 +80,15 @@ def refresh_designations(g: "Game") -> None:
         g.memo()[("controllers_at", sd.bf)] = found = frozenset(controllers)
         caches.designations = (caches.stamp(), sd, _combat_key(sd), found)
     if first_attack:
-        g.emit("attack", player=sd.attacker, loc=sd.bf)
+        g.emit_event({"n": 0, "t": "attack", "player": sd.attacker, "loc": sd.bf})
     for oid in new_attackers:
-        g.emit("attack", obj=oid, player=sd.attacker, loc=sd.bf, alone=len(new_attackers) == 1)
+        g.emit_event({"n": 0, "t": "attack", "obj": oid, "player": sd.attacker, "loc": sd.bf,
+                      "alone": len(new_attackers) == 1})
     if first_defend:
-        g.emit("defend", player=sd.defender, loc=sd.bf)
+        g.emit_event({"n": 0, "t": "defend", "player": sd.defender, "loc": sd.bf})
     for oid in new_defenders:
-        g.emit("defend", obj=oid, player=sd.defender, loc=sd.bf, alone=len(new_defenders) == 1)
+        g.emit_event({"n": 0, "t": "defend", "obj": oid, "player": sd.defender, "loc": sd.bf,
+                      "alone": len(new_defenders) == 1})
 
 
 def _combat_key(sd: Showdown) -> tuple[int, int, int, int, int]:

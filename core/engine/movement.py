@@ -149,7 +149,7 @@ def standard_move(g: "Game", player: int, units: list[int], dest: int) -> None:
             payment.pay(g, player, plan)
     for oid in units:
         g.obj(oid).exhausted = True  # 144.2: the cost
-    g.emit("standard_move", player=player, units=units, to=dest)
+    g.emit_event({"n": 0, "t": "standard_move", "player": player, "units": units, "to": dest})
     move_units(g, units, dest, player, standard=True)
 
 
@@ -188,7 +188,7 @@ def move_units(g: "Game", ids: list[int], to: int, player: int, standard: bool =
         if is_battlefield(dest):
             verbs.contest(g, dest, obj.controller)
     if moved:
-        g.emit("move_done", player=player, units=moved, to=to)
+        g.emit_event({"n": 0, "t": "move_done", "player": player, "units": moved, "to": to})
         g.state.needs_cleanup = True  # 322: after a move
     return moved
 

@@ -202,7 +202,7 @@ def pay(g: "Game", player: int, plan: Plan) -> None:
         g.emit_event({"n": 0, "t": "rune_exhaust", "player": player, "obj": rune})
         verbs.add_resources(g, player, 1, [])
     for rune, domain in plan.recycle:
-        g.emit("rune_recycle", player=player, obj=rune, domain=domain)
+        g.emit_event({"n": 0, "t": "rune_recycle", "player": player, "obj": rune, "domain": domain})
         verbs.recycle(g, [rune])
         verbs.add_resources(g, player, 0, [domain])
     p.energy -= plan.pool_energy + len(plan.exhaust)

@@ -32,7 +32,7 @@ def gain_points(g: "Game", player: int, amount: int, via: str) -> None:
         if mate.team == p.team and mate is not p:
             mate.points = p.points  # 491.8.d, 491.8.d.1-2: one total for the team, shown by each teammate
     g.remember("points", player, code=via)  # 491.8.d.3: "if you gained points" reads the team's history
-    g.emit("points", player=player, amount=amount, via=via, total=p.points)
+    g.emit_event({"n": 0, "t": "points", "player": player, "amount": amount, "via": via, "total": p.points})
     g.state.needs_cleanup = True
 
 

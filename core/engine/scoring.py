@@ -93,7 +93,7 @@ def hold_all(g: "Game", player: int) -> None:
         if bf.controller == player and can_score(g, player, bf):
             bf.scored_by.append(player)
             bf.controlled_at_scoring.append(player)
-            g.emit("hold", player=player, loc=bf.loc, bf=bf.card)
+            g.emit_event({"n": 0, "t": "hold", "player": player, "loc": bf.loc, "bf": bf.card})
             g.remember("hold", player, bf.card, loc=bf.loc)
             _score(g, player, bf.loc, "hold")
 
@@ -118,6 +118,6 @@ def _score(g: "Game", player: int, loc: int, via: str) -> None:
             return
     if replacement.replace(g, "score", NOWHERE, {"player": player, "loc": loc, "via": via, "amount": 1}):
         return  # "if a player would score 1 point ..., they draw 1 instead"
-    g.emit("score", player=player, loc=loc, via=via)
+    g.emit_event({"n": 0, "t": "score", "player": player, "loc": loc, "via": via})
     points.gain_points(g, player, 1, via)
 

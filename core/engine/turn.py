@@ -33,7 +33,7 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
         g.obj(oid).moves_this_turn = 0
     s.step = "awaken"
     s.phase = "awaken"
-    g.emit("turn_start", player=player, turn=s.turn, extra=extra)
+    g.emit_event({"n": 0, "t": "turn_start", "player": player, "turn": s.turn, "extra": extra})
     # 315.1.b: the turn player readies everything they control that can be readied
     p = s.players[player]
     to_ready = [oid for oid in g.board_objects() if g.obj(oid).controller == player and g.obj(oid).exhausted]
@@ -46,8 +46,8 @@ def begin_turn(g: "Game", player: int, extra: bool = False) -> None:
         if listening:
             # each object becomes ready ("when I become ready"); the game readies it, no player's spell or
             # ability ("when you ready a friendly unit" is not about the Awaken Phase)
-            g.emit("ready", obj=oid, player=NOWHERE, controller=player)
-    g.emit("awaken", player=player, readied=len(to_ready))
+            g.emit_event({"n": 0, "t": "ready", "obj": oid, "player": NOWHERE, "controller": player})
+    g.emit_event({"n": 0, "t": "awaken", "player": player, "readied": len(to_ready)})
     g.touch()
 
 
@@ -63,7 +63,7 @@ def advance(g: "Game") -> None:
         # finished; the Ending Phase still follows (its effects expire), then the next player's turn
         s.step = "main_end"
         s.phase = "main"
-        g.emit("end_turn", player=s.turn_player, conceded=True)
+        g.emit_event({"n": 0, "t": "end_turn", "player": s.turn_player, "conceded": True})
         return
     if step == "expiration":
         if s.expiration_chain_used:
@@ -111,7 +111,7 @@ def advance(g: "Game") -> None:
         verbs.empty_pools(g)  # 167: pools empty at the start of each Main Phase
         g.emit_event({"n": 0, "t": "phase_start", "phase": "main", "player": tp})
     elif nxt == "ending":
-        g.emit("turn_end", player=tp)  # 317.1.a: end-of-turn effects
+        g.emit_event({"n": 0, "t": "turn_end", "player": tp})  # 317.1.a: end-of-turn effects
         for oid in g.board_objects():
             if g.obj(oid).stunned:
                 g.obj(oid).stunned = False  # stun wears off at the next ending step
@@ -136,9 +136,9 @@ def _expiration(g: "Game") -> None:
         if obj.prevent:
             obj.prevent = 0
     verbs.empty_pools(g)
-    g.emit("expiration", player=s.turn_player)
+    g.emit_event({"n": 0, "t": "expiration", "player": s.turn_player})
 
 
 def end_turn(g: "Game", player: int) -> None:
     g.state.step = "main_end"
-    g.emit("end_turn", player=player)
+    g.emit_event({"n": 0, "t": "end_turn", "player": player})

@@ -74,7 +74,7 @@ def discard(g: "Game", player: int, ids: list[int]) -> None:
         if obj.zone != "hand":
             continue
         g.place(oid, "trash")
-        g.emit("discard", player=player, obj=oid, code=obj.code)
+        g.emit_event({"n": 0, "t": "discard", "player": player, "obj": oid, "code": obj.code})
         g.remember("discard", player, oid, code=obj.code)
 
 
@@ -90,7 +90,7 @@ def recycle(g: "Game", ids: list[int], random_order: bool = False) -> None:
             _leave_board(g, oid)
         target = "rune_deck" if g.card(oid).type == "rune" else "main_deck"
         g.place(oid, target)
-        g.emit("recycle", player=obj.owner, obj=oid, code=obj.code)
+        g.emit_event({"n": 0, "t": "recycle", "player": obj.owner, "obj": oid, "code": obj.code})
         g.remember("recycle", obj.owner, oid)
         if left_board:
             _cleanup(g)
@@ -176,7 +176,7 @@ def _leave_board(g: "Game", oid: int) -> None:
     obj.attached_to = NOWHERE
     obj.prevent = 0
     g.remember("left_from", obj.controller, oid, loc=obj.loc)  # where it was: "a unit here is returned"
-    g.emit("leave_board", obj=oid, loc=obj.loc, player=obj.controller, code=obj.code)
+    g.emit_event({"n": 0, "t": "leave_board", "obj": oid, "loc": obj.loc, "player": obj.controller, "code": obj.code})
 
 
 def become_copy(g: "Game", oid: int, code: str, source: int, controller: int) -> None:
@@ -355,8 +355,9 @@ def kill(g: "Game", ids: list[int], source: int = NOWHERE, by: str = "", killer:
         loc = obj.loc
         if oid in alone:
             g.remember("died_alone", obj.controller, oid)  # Deathknell "if I didn't die alone"
-        g.emit("die", obj=oid, loc=loc, player=obj.controller, code=obj.code, source=source, by=by,
-               killer=killer, buffed=obj.buffs > 0, stunned=obj.stunned, token=obj.token)
+        g.emit_event({"n": 0, "t": "die", "obj": oid, "loc": loc, "player": obj.controller, "code": obj.code,
+                      "source": source, "by": by, "killer": killer, "buffed": obj.buffs > 0, "stunned": obj.stunned,
+                      "token": obj.token})
         g.remember("died", obj.controller, oid, code=obj.code, loc=loc)
         if g.card(oid).type == "unit":
             last = layers.might(g, oid)
@@ -391,7 +392,8 @@ def deal_damage(g: "Game", targets: list[int], amount: int, source: int, control
         obj.damage += total
         dealt[oid] = total
         g.remember("dealt_damage", controller, source, loc=total)  # "each time this spell has dealt damage"
-        g.emit("damaged", obj=oid, amount=total, source=source, by=by, player=controller, loc=obj.loc)
+        g.emit_event({"n": 0, "t": "damaged", "obj": oid, "amount": total, "source": source, "by": by,
+                      "player": controller, "loc": obj.loc})
         _cleanup(g)
     return dealt
 
@@ -461,7 +463,7 @@ def heal(g: "Game", ids: list[int]) -> None:
         obj = g.obj(oid)
         if obj.damage:
             obj.damage = 0
-            g.emit("heal", obj=oid)
+            g.emit_event({"n": 0, "t": "heal", "obj": oid})
 
 
 def heal_all(g: "Game") -> None:
@@ -495,7 +497,7 @@ def buff(g: "Game", ids: list[int], player: int) -> None:
         if obj.buffs >= limit:
             continue
         obj.buffs += 1
-        g.emit("buff", obj=oid, player=player)
+        g.emit_event({"n": 0, "t": "buff", "obj": oid, "player": player})
         g.remember("buff", player, oid)
         _cleanup(g)
 
@@ -532,7 +534,7 @@ def ready(g: "Game", ids: list[int], player: int = NOWHERE) -> None:
             continue  # "I can't be readied"
         if obj.exhausted and obj.zone in ("board", "runes", "legend"):
             obj.exhausted = False
-            g.emit("ready", obj=oid, player=player, controller=obj.controller)
+            g.emit_event({"n": 0, "t": "ready", "obj": oid, "player": player, "controller": obj.controller})
             _cleanup(g)
 
 
@@ -541,7 +543,7 @@ def exhaust(g: "Game", ids: list[int]) -> None:
         obj = g.obj(oid)
         if not obj.exhausted and obj.zone in ("board", "runes", "legend"):
             obj.exhausted = True
-            g.emit("exhaust", obj=oid)
+            g.emit_event({"n": 0, "t": "exhaust", "obj": oid})
             _cleanup(g)
 
 
