@@ -315,8 +315,9 @@ def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool
     characteristics (which for a card with conditional text means checking every static
     ability and lasting effect that could reach it) would only find it absent.  Off the board
     its hooks come from its own static abilities and the keywords they grant (``CardFacts.own_hooks``;
-    None: a granted keyword may bring any hook) and, in the zones _modifiers_for looks at, from other objects' static
-    abilities that reach beyond the board and from lasting effects that could affect it."""
+    None: a granted keyword may bring any hook) and, in the zones _modifiers_for looks at, from
+    other objects' static abilities that reach beyond the board and from lasting effects that
+    could affect it."""
     own = g.defs[code].facts.own_hooks
     if own is None or hook in own:
         return True
