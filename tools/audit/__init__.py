@@ -5,7 +5,8 @@ and no one reads 300 scripts pairwise.  :func:`build_graph` turns every installe
 abilities, keyword definitions, and the triggers and replacements that effects create) into a
 node of a networkx ``MultiDiGraph``: an edge to every event its effect tree can cause, and from
 every event it listens to.  The kernel's procedures are event sources too; their events are
-found by reading their ``g.emit`` calls, so the audit follows the kernel as it changes.
+found by reading their ``g.emit`` calls and ``g.emit_event`` events, so the audit follows the kernel as it
+changes.
 
 :func:`audit` projects that graph onto abilities (A feeds B when A can cause an event B listens
 to) and reports potential loops (strongly connected components, with short example cycles),

@@ -1,5 +1,5 @@
-"""The kernel's procedures as event sources, found by reading their ``g.emit`` calls (so the audit
-follows the kernel as it changes)."""
+"""The kernel's procedures as event sources, found by reading their ``g.emit`` calls and the events they
+write out whole for ``g.emit_event`` (so the audit follows the kernel as it changes)."""
 from __future__ import annotations
 
 import ast
@@ -72,6 +72,10 @@ class _CoreSource:
             for node in ast.walk(top):
                 if isinstance(node, ast.ImportFrom):
                     self._import(node, modules, imported)
+                elif isinstance(node, ast.Dict):
+                    emitted = _written_out_event(node)  # g.emit_event({"n": 0, "t": ..., ...})
+                    if emitted is not None:
+                        record.emits.add(emitted)
                 elif isinstance(node, ast.Call):
                     func = node.func
                     if isinstance(func, ast.Attribute):
@@ -150,3 +154,15 @@ def kernel_sources() -> dict[str, tuple[str, ...]]:
                         events |= closure(call, reached)
         out[procedure] = tuple(sorted(events))
     return out
+
+
+def _written_out_event(node: ast.Dict) -> str | None:
+    """The type of an event written out whole for ``Game.emit_event``, ``{"n": 0, "t": "type", ...}`` (its
+    first two keys), or None for any other dict."""
+    keys = node.keys
+    if len(keys) >= 2 and isinstance(keys[0], ast.Constant) and keys[0].value == "n" \
+            and isinstance(keys[1], ast.Constant) and keys[1].value == "t":
+        kind = node.values[1]
+        if isinstance(kind, ast.Constant) and isinstance(kind.value, str):
+            return kind.value
+    return None
