@@ -393,7 +393,7 @@ class EffectContext:
         """``candidates`` one by one, each checked only when asked for: a caller that needs the first
         few of a big board's (a capped listing of target choices) doesn't test the rest."""
         g = self.g
-        what = selector.get("what", "unit")
+        what: str = selector.get("what", "unit")  # a str: compiled, compared as one (an Any: rich comparison)
         if what == "player":
             where = selector.get("where") or {}
             players = [p.index for p in g.state.players if not p.conceded]
@@ -474,7 +474,7 @@ class EffectContext:
         obj = self.g.state.objs.get(oid)
         if obj is None or not self.matches_selection(selector, oid):
             return False
-        what = selector.get("what", "unit")
+        what: str = selector.get("what", "unit")
         if "zone" not in selector and "among" not in selector and what in ("unit", "gear", "permanent", "card"):
             return obj.zone == "board" or (what == "card" and obj.zone == "facedown")
         return oid in self.candidates(selector)
@@ -486,7 +486,7 @@ class EffectContext:
         obj = g.state.objs.get(oid)
         if obj is None or obj.zone == "gone":
             return False
-        what = selector.get("what", "unit")
+        what: str = selector.get("what", "unit")
         if not self.is_kind(oid, what):
             return False
         if resolving and what in BOARD_KINDS and selector.get("zone", "board") == "board" and obj.zone != "board":

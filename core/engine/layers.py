@@ -572,7 +572,7 @@ def _compute(g: "Game", oid: int) -> Chars:
         enter_ready = False
         granted: list[tuple[str, Any]] = []
         for mod, _src, _ctl, _ts in (sorted(mods, key=lambda m: m[3]) if len(mods) > 1 else mods):
-            kind = mod["type"]
+            kind: str = mod["type"]  # a str: compiled, compared as one (an Any: rich comparison)
             if kind == "might":
                 amount = int(mod["amount"])
                 if mod.get("negative"):
