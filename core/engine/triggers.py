@@ -602,8 +602,9 @@ def put_on_chain(g: "Game") -> None:
     s.chain.append(item)
     if s.step == "expiration":
         s.expiration_chain_used = True  # 317.2.f: the expiration step repeats
-    event = {"n": 0, "t": "trigger", "player": trigger.controller, "obj": trigger.obj, "ability": trigger.ability,
-             "item": item.id, "targets": targets, "code": s.objs[trigger.obj].code}
+    event: dict[str, Any] = {"n": 0, "t": "trigger", "player": trigger.controller, "obj": trigger.obj,
+                             "ability": trigger.ability, "item": item.id, "targets": targets,
+                             "code": s.objs[trigger.obj].code}
     if mode:
         event["mode"] = list(mode)
     g.emit_event(event)

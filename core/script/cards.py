@@ -165,7 +165,7 @@ def _own_hooks(mods: list[Json], keyword_hooks: Callable[[str], frozenset[str] |
 
 def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: tuple[str, ...],
                has_cost_keyword: Callable[[str], bool], printed_keywords: dict[str, Any] | None,
-               keyword_hooks: Callable[[str], frozenset[str] | None] = lambda name: None) -> CardFacts:
+               keyword_hooks: Callable[[str], frozenset[str] | None]) -> CardFacts:
     """The CardFacts of a compiled script; ``has_cost_keyword`` says whether a keyword (by the name a
     modifier gives) brings an additional cost in the catalog's keyword table, ``keyword_hooks`` which hooks
     its static abilities may give (None: any), ``printed_keywords`` are the card's own keywords as the
