@@ -615,11 +615,14 @@ def _compute(g: "Game", oid: int) -> Chars:
             floor = min(might, minimum) if minimum > -999 else -999
             might = max(might - amount, floor)
         new = Chars(might=might, keywords=kw, hooks=hooks, prevent_all=prevent_all, enter_ready=enter_ready)
+        if not g.caches.chars_reads[oid]:
+            result = new
+            break  # nothing read the partial result, so another pass would find the same
+        # read while being worked out: another pass unless it reads the same (compared only then: a
+        # dataclass's == runs as Python and compares every field, a twentieth of a greedy game's layers)
         if new == result:
             break
         result = new
-        if not g.caches.chars_reads[oid]:
-            break  # nothing read the partial result, so another pass would find the same
     del g.caches.chars_reads[oid]
     return result
 
