@@ -640,14 +640,21 @@ MAX_ACTION_ITEMS: Final = 10_000  # more values than any action of any game posi
 def plain_action(action: dict[Any, Any]) -> dict[str, Any]:
     """A copy of an action made of plain JSON values only (dict, list, str, int, float, bool, None), read from
     the caller's object once; anything else, or more than ``MAX_ACTION_ITEMS`` values, is refused."""
-    budget = [MAX_ACTION_ITEMS]
-    result: dict[str, Any] = _plain(action, 0, budget)
+    result: dict[str, Any] = _plain(action, 0, _Budget())
     return result
 
 
-def _plain(value: Any, depth: int, budget: list[int]) -> Any:
-    budget[0] -= 1
-    if budget[0] < 0:
+class _Budget:
+    """The values an action may still hold (``MAX_ACTION_ITEMS``): a field of a native object, where a
+    one-item list made every count a boxed integer."""
+
+    def __init__(self) -> None:
+        self.left = MAX_ACTION_ITEMS
+
+
+def _plain(value: Any, depth: int, budget: _Budget) -> Any:
+    budget.left -= 1
+    if budget.left < 0:
         raise IllegalActionError(f"an action holds at most {MAX_ACTION_ITEMS} values")
     kind = type(value)
     if kind is str or kind is int or kind is bool or value is None or kind is float:
@@ -655,13 +662,17 @@ def _plain(value: Any, depth: int, budget: list[int]) -> Any:
     if depth > offer.MAX_DEPTH:
         raise IllegalActionError(f"an action nests lists or mappings deeper than {offer.MAX_DEPTH} levels")
     if kind is list:
-        return [_plain(item, depth + 1, budget) for item in value]
+        items: list[Any] = value
+        return [_plain(item, depth + 1, budget) for item in items]
     if isinstance(value, dict):
         out: dict[str, Any] = {}
-        for key, item in dict.items(value):
-            if type(key) is not str:
-                raise IllegalActionError(f"an action's keys are text, not {offer.short(key)}")
-            out[key] = _plain(item, depth + 1, budget)
+        if kind is dict:  # typed: compiled, the dict's own iteration (a generic one calls items() and iterates)
+            exact: dict[Any, Any] = value
+            for key, item in exact.items():
+                _plain_item(out, key, item, depth, budget)
+        else:  # dict.items, not value.items(): a subclass's own items() is not asked
+            for key, item in dict.items(value):
+                _plain_item(out, key, item, depth, budget)
         return out
     if isinstance(value, list):
         return [_plain(item, depth + 1, budget) for item in list.__iter__(value)]
@@ -672,6 +683,12 @@ def _plain(value: Any, depth: int, budget: list[int]) -> Any:
     if isinstance(value, float):
         return float.__float__(value)
     raise IllegalActionError(f"an action holds plain values (text, numbers, lists, mappings), not {kind.__name__}")
+
+
+def _plain_item(out: dict[str, Any], key: Any, item: Any, depth: int, budget: _Budget) -> None:
+    if type(key) is not str:
+        raise IllegalActionError(f"an action's keys are text, not {offer.short(key)}")
+    out[key] = _plain(item, depth + 1, budget)
 
 
 def check(g: "Game", action: Any) -> Checked:

@@ -123,10 +123,12 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(action_schema())
 
 
-def shape_problem(action: Mapping[str, Any]) -> str | None:
+def shape_problem(action: dict[str, Any]) -> str | None:
     """What is wrong with the action's shape (an unknown key, a missing one, a wrong type), naming
-    the key; None when it has the closed shape of its type."""
-    shape = _SHAPES.get(action.get("type")) or _shapes().get(action.get("type"))  # type: ignore[arg-type]
+    the key; None when it has the closed shape of its type.  ``action`` is a plain dict (a copy made
+    by ``decisions.plain_action``): typed so, compiled, its keys are read through the dict's own iteration."""
+    kind: Any = action.get("type")
+    shape = _SHAPES.get(kind) or _shapes().get(kind)
     if shape is not None:
         # every key allowed (each but "type" has a check) with a good value, every required key there: read
         # key by key, since comparing the keys' view with a set compares them one by one through a set
@@ -137,7 +139,10 @@ def shape_problem(action: Mapping[str, Any]) -> str | None:
                 if check is None or not check(value):
                     break
         else:
-            if all(key in action for key in required):
+            for key in required:
+                if key not in action:
+                    break
+            else:
                 return None
     from ..script.schema import _describe, _leaves, shallow
 
