@@ -130,7 +130,8 @@ class Caches:
     ``printed_chars`` (a card's characteristics off the board when only its unconditional text
     applies, by code: ``layers.chars``).  ``lasting_abilities`` (a lasting
     effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
-    line of play may reuse one.
+    line of play may reuse one; ``lasting_scripts`` (the same abilities by the keyword and the JSON text
+    of the effect's body, which alone decide what compiles) is kept.
 
     **Shared answers** (valid for the game's life): ``untouched``, the characteristics of a board
     object nothing can change (``layers._untouched``): its printed Might plus its buffs and its printed
@@ -147,6 +148,7 @@ class Caches:
         self.offered: tuple[int, "Decision", list["Action"]] | None = None
         self.keyword_abilities: dict[tuple[str, Any], tuple["Ability", ...]] = {}
         self.lasting_abilities: dict[int, "Ability"] = {}
+        self.lasting_scripts: dict[tuple[str | None, str], "Ability"] = {}
         self.granted_abilities: dict[str, "Ability"] = {}
         self.printed_chars: dict[str, "Chars | None"] = {}
         self.memo_answers: dict[Any, Any] = {}
@@ -289,7 +291,8 @@ def _reads_might(key: Any) -> bool:
 # What an independent copy of the game keeps of the caches (Caches.for_copy): the counters, so that
 # stamps taken before the copy stay comparable, and what depends on the catalog only; every other
 # field starts empty, as Caches() makes it (tests/test_mcts.py checks that the two cover every field).
-CARRIED = ("version", "chars_version", "offered", "keyword_abilities", "lasting_abilities", "granted_abilities",
+CARRIED = ("version", "chars_version", "offered", "keyword_abilities", "lasting_abilities", "lasting_scripts",
+           "granted_abilities",
            "printed_chars", "memo_version", "statics_memo_generation", "untouched", "lasting_len", "lasting_last",
            "lasting_stamp", "lasting_changes", "lasting_only_len", "lasting_only_last", "lasting_only_changes",
            "quiet_bumps", "located_bumps", "might_bumps")

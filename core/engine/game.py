@@ -395,13 +395,16 @@ class Game:
         return cached
 
     def lasting_ability(self, lasting: Lasting) -> Ability:
-        """The compiled ability of a lasting effect that carries one ('this turn, when ...'), compiled once."""
-        cached = self.caches.lasting_abilities.get(lasting.id)
+        """The compiled ability of a lasting effect that carries one ('this turn, when ...'), compiled once
+        per script (by its text: each restore forgets the ids, and the same effect, replayed, compiles the same)."""
+        caches = self.caches
+        cached = caches.lasting_abilities.get(lasting.id)
         if cached is None:
-            body = dict(lasting.body)
-            compiled = self._compiler.ability(body, 0, lasting.keyword, None)
-            self.caches.lasting_abilities[lasting.id] = compiled
-            cached = compiled
+            key = (lasting.keyword, json.dumps(lasting.body, sort_keys=True))
+            cached = caches.lasting_scripts.get(key)
+            if cached is None:
+                cached = caches.lasting_scripts[key] = self._compiler.ability(dict(lasting.body), 0, lasting.keyword, None)
+            caches.lasting_abilities[lasting.id] = cached
         return cached
 
     def granted_ability(self, mod: dict[str, Any]) -> Ability:

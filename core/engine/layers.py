@@ -732,8 +732,17 @@ def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
         by_kind = memo["statics_with"] = {}
         for (src, index) in g.index.statics_in_order(g):
             ability = g.ability_of(src, index)
-            for mod_kind in dict.fromkeys(mod["type"] for mod in ability.body["modifiers"]):
-                by_kind.setdefault(mod_kind, []).append((src, ability))
+            seen: list[str] = []  # each kind once per ability (a loop, not dict.fromkeys of a generator)
+            for mod in ability.body["modifiers"]:
+                mod_kind: str = mod["type"]
+                if mod_kind in seen:
+                    continue
+                seen.append(mod_kind)
+                entries = by_kind.get(mod_kind)
+                if entries is None:
+                    by_kind[mod_kind] = [(src, ability)]
+                else:
+                    entries.append((src, ability))
     return by_kind
 
 
