@@ -52,11 +52,14 @@ def _single_or_all(actions: list[Action], game: "Game | None" = None,
     kept: list[Action] = []
     biggest: dict[Any, int] = {}
     for a in actions:
-        kind = a["type"]
-        if kind == "activate":
-            if pools is not None and (a.get("ability", 0) < 0 or decisions.is_resource_action(pools, a)):
+        if pools is not None:
+            # only an activation has an ability index (schemas/action.schema.json): a rune's (negative),
+            # most of a listing, is dropped on this one read
+            ability = a.get("ability")
+            if ability is not None and (ability < 0 or decisions.is_resource_action(pools, a)):
                 continue
-        elif kind == "move":
+        kind = a["type"]
+        if kind == "move":
             units = len(a["units"])
             if units > biggest.get(a["to"], 0):
                 biggest[a["to"]] = units
