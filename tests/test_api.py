@@ -436,3 +436,32 @@ def test_snapshot_keeps_every_object_field() -> None:
     g.state.objs[oid].damage = 0
     g.restore(snap)
     assert dataclasses.asdict(g.state.objs[oid]) == values
+
+
+def test_an_offered_action_edited_in_place_is_judged_by_what_it_says_now() -> None:
+    """``apply`` finds an action it offered by identity first (core/engine/offer.py, ``is_offered``): one
+    the caller edited in place after listing (against the contract, "copy one before editing it") is still
+    checked by what it says, so an edit to an unlisted choice is refused and the game is unchanged, and the
+    same edit on a copy is refused the same way."""
+    g = new(3)
+    bots = agents(3)
+    edited = 0
+    while not g.over and edited < 20:
+        legal = g.legal_actions()
+        plays = [a for a in legal if a["type"] == "play"]
+        if plays:
+            action = plays[0]
+            hand = set(g.state.players[g.pending_decision().player].hand)
+            stranger = next(oid for oid in sorted(g.state.objs)
+                            if oid not in hand and g.state.objs[oid].zone == "main_deck")
+            before = g.to_json()
+            copy = {**action, "card": stranger}
+            action["card"] = stranger  # the offered dict itself
+            for attempt in (action, copy):
+                with pytest.raises(IllegalActionError):
+                    g.apply(attempt)
+                assert g.to_json() == before
+            edited += 1
+            legal = [a for a in legal if a is not action]  # the edited dict is in the game's list until it changes
+        g.apply(bots[g.pending_decision().player].choose(g, legal))
+    assert edited >= 5

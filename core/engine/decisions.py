@@ -699,6 +699,7 @@ def check(g: "Game", action: Any) -> Checked:
         raise IllegalActionError(f"an action is a mapping with a 'type', got {offer.short(action)}")
     # the engine's own copy, as plain data: the action checked is the one performed and logged, whatever the
     # caller's object does later (a mapping that answers differently on a second read, a dict edited after)
+    given = action
     action = plain_action(action)
     kind = action.get("type")
     action_type = ACTIONS.get(kind) if isinstance(kind, str) else None
@@ -719,7 +720,7 @@ def check(g: "Game", action: Any) -> Checked:
     shaped = cast(Action, action)  # it has the closed shape of its type (shape_problem)
     internal = offer.resolve(g, player, shaped)
     result = action_type.check(g, player, internal, d)
-    if not offer.is_offered(g, action_type, player, d, shaped):
+    if not offer.is_offered(g, action_type, player, d, shaped, given):
         raise IllegalActionError(f"{offer.short(action)} is not one of the legal actions now: "
                                  f"{offer.not_listed_hint(g, action_type, player, d, shaped)}")
     return Checked(action_type, player, internal, result)

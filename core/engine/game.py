@@ -403,7 +403,8 @@ class Game:
             key = (lasting.keyword, json.dumps(lasting.body, sort_keys=True))
             cached = caches.lasting_scripts.get(key)
             if cached is None:
-                cached = caches.lasting_scripts[key] = self._compiler.ability(dict(lasting.body), 0, lasting.keyword, None)
+                cached = self._compiler.ability(dict(lasting.body), 0, lasting.keyword, None)
+                caches.lasting_scripts[key] = cached
             caches.lasting_abilities[lasting.id] = cached
         return cached
 

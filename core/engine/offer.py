@@ -192,17 +192,28 @@ def offered(g: "Game") -> list[Action]:
     return list(listed)
 
 
-def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, action: Action) -> bool:
-    """Whether the action (as the player wrote it) is one of the actions offered now."""
+def is_offered(g: "Game", action_type: "ActionType", player: int, d: Decision, action: Action,
+               given: object = None) -> bool:
+    """Whether the action (as the player wrote it) is one of the actions offered now.  ``given`` is the
+    caller's own object, of which ``action`` is the plain copy: when it is one of the offered list's dicts
+    (an agent answers with an action it was offered, most do), it is found by identity; it then equals
+    the copy, since the list holds the very dicts the caller got (edited or not), so the answer is the same."""
     cache = g.caches.offered
+    at = -1
     if cache is not None and cache[0] == g.caches.version and cache[1] is d:
         listed = cache[2]
+        if given is not None:
+            for i, item in enumerate(listed):
+                if item is given:
+                    at = i
+                    break
     else:
         listed = to_player(g, player, action_type.listing(g, player, d))
-    try:
-        at = listed.index(action)
-    except ValueError:
-        return False
+    if at < 0:
+        try:
+            at = listed.index(action)
+        except ValueError:
+            return False
     if action["type"] != "choose":
         return True  # its shape was checked with the engine's types: == is JSON equality here
     return any(same(item, action) for item in listed[at:] if item == action)
