@@ -38,9 +38,21 @@ def legal_actions(g: "Game") -> list[EngineAction]:
     for the list as offered to the player, with handles for what the player can't see)."""
     d = g.state.decision
     assert d is not None
-    out: list[EngineAction] = []
+    player = d.player
+    if d.kind == "priority":
+        # the priority types of ACTIONS in its order (checked where the table is built), called directly:
+        # compiled, a call through the table's field is a generic call, its arguments parsed anew
+        out = play_actions(g, player, d)
+        out += activate_actions(g, player, d)
+        out += move_actions(g, player, d)
+        out += hide.hide_actions(g, player, d)
+        out += pass_actions(g, player, d)
+        out += end_turn_actions(g, player, d)
+        out += invite_actions(g, player, d)
+        return out
+    out = []
     for action_type in BY_DECISION.get(d.kind, ()):
-        out.extend(action_type.listing(g, d.player, d))
+        out.extend(action_type.listing(g, player, d))
     return out
 
 
@@ -620,6 +632,11 @@ for _type in ACTIONS.values():
     if _type.listing is not _no_listing:
         for _kind in _type.answers:
             BY_DECISION[_kind] = BY_DECISION.get(_kind, ()) + (_type,)
+# legal_actions calls the priority listings directly, in this order
+_PRIORITY_LISTINGS = (play_actions, activate_actions, move_actions, hide.hide_actions, pass_actions, end_turn_actions,
+                      invite_actions)
+if tuple(t.listing for t in BY_DECISION["priority"]) != _PRIORITY_LISTINGS:
+    raise ImportError("decisions.legal_actions lists the priority actions of ACTIONS directly: keep the two alike")
 
 
 class Checked:
