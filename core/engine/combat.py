@@ -11,7 +11,7 @@ remain (468.1.a.2), and the last player standing establishes control, a conquer 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Final, Iterator
 
 from . import layers, replacement, scoring, verbs
 from ..errors import IllegalActionError
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-MAX_ORDERS = 24
+MAX_ORDERS: Final = 24
 
 
 def start_combat(g: "Game") -> None:
@@ -242,7 +242,7 @@ def assignment_options(g: "Game", total: int, units: list[int]) -> tuple[list[di
     return options, options + splits
 
 
-MAX_SPLITS = 64
+MAX_SPLITS: Final = 64
 
 
 def _splits(amount: int, units: int) -> "Iterator[tuple[int, ...]]":

@@ -7,7 +7,7 @@ The interpreter (core/engine/effects.py) reads these tables through ``EffectCont
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from . import layers
 from ..errors import EngineError
@@ -184,7 +184,7 @@ def _c_is(ctx: EffectContext, cond: Node, subject: int | None) -> bool:
     return bool(ids) and all(ctx.state_of(oid, cond["state"]) for oid in ids)
 
 
-_COMPARE: dict[str, Callable[[int, int], bool]] = {
+_COMPARE: Final[dict[str, Callable[[int, int], bool]]] = {
     "ge": lambda a, b: a >= b, "gt": lambda a, b: a > b, "le": lambda a, b: a <= b,
     "lt": lambda a, b: a < b, "eq": lambda a, b: a == b, "ne": lambda a, b: a != b}
 

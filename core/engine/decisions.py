@@ -197,7 +197,7 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
     return out
 
 
-_FIRST = operator.itemgetter(0)
+_FIRST: Final = operator.itemgetter(0)
 
 
 def _plain_plays(g: "Game", player: int, oid: int, locations: list[int], any_timing: bool) -> list[EngineAction]:
@@ -289,7 +289,7 @@ _RUNE_EXHAUST: Final[dict[str, Any]] = {"type": "activate", "source": NOWHERE, "
 _RUNE_RECYCLE: Final[dict[str, Any]] = {"type": "activate", "source": NOWHERE, "ability": -2}
 
 
-MAX_MOVE_GROUPS = 64
+MAX_MOVE_GROUPS: Final = 64
 
 
 def move_actions(g: "Game", player: int, d: Decision | None = None) -> list[EngineAction]:
@@ -331,7 +331,7 @@ def invite_actions(g: "Game", player: int, d: Decision | None = None) -> list[En
     return [] if mate == NOWHERE else [{"type": "invite", "teammate": mate}]
 
 
-MAX_COST_VARIANTS = 64
+MAX_COST_VARIANTS: Final = 64
 
 
 def _cost_variants(g: "Game", player: int, oid: int, check: playing.PlayCheck, action: EngineAction) -> list[EngineAction]:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from ..script.registry import LanguageWord
 
 Node = dict[str, Any]
-BOARD_KINDS = ("unit", "gear", "permanent")
+BOARD_KINDS: Final = ("unit", "gear", "permanent")
 H = TypeVar("H", bound=Callable[..., Any])
 
 
@@ -936,7 +936,7 @@ PLACES.register("choose_battlefield", asks=True)(_choose_place(False))
 PLACES.register("choose_location", asks=True)(_choose_place(True))
 
 
-_FILTER = FILTERS.entries
+_FILTER: Final = FILTERS.entries
 
 
 # last: layers and this module are mutually recursive (a static's condition is interpreted here; the

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from sys import intern
-from typing import Any
+from typing import Any, Final
 
 from . import activation, chain, decisions, layers, loop, observe, offer, rng, saves, setup, targeting, triggers
 from . import conditions, selectors  # noqa: F401 - the interpreter's words register as they load
@@ -37,7 +37,7 @@ from .vocabulary import Action
 # it leaves the board with events of its own), an item's resolution noted (its effects have their own
 # events), a token made (in limbo), an object's entering the board and a card or token played noted (the
 # moves have their own bumps).  The candidate lists ``Caches.kept`` holds outlive them.
-QUIET_EVENTS = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve", "create_token", "enter_board",
+QUIET_EVENTS: Final = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve", "create_token", "enter_board",
                           "played"})
 
 class Game:

@@ -3,7 +3,7 @@ the player controls, for one power of any domain or another cost an effect offer
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from . import layers, payment
 from ..errors import IllegalActionError
@@ -75,7 +75,7 @@ def check_hide(g: "Game", player: int, action: EngineAction) -> payment.Plan:
     raise IllegalActionError("hiding costs one power of any domain", "811.1.a")
 
 
-_ONE_POWER = payment.Cost(0, [payment.ANY])
+_ONE_POWER: Final = payment.Cost(0, [payment.ANY])
 
 
 def _hide_costs(g: "Game", player: int) -> list[payment.Cost]:

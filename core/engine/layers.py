@@ -16,7 +16,7 @@ selection are interpreted there, and the interpreter reads characteristics here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..script.cards import Ability, add_keyword
 from . import effects
@@ -262,8 +262,8 @@ def hook_values(g: "Game", oid: int, hook: str) -> list[Any]:
     return chars(g, oid).hooks.get(hook, [])
 
 
-_ACTIVE = ("board", "legend", "bfcard")
-AFFECTED_OFF_BOARD = ("hand", "champion", "chain", "facedown")
+_ACTIVE: Final = ("board", "legend", "bfcard")
+AFFECTED_OFF_BOARD: Final = ("hand", "champion", "chain", "facedown")
 
 
 def hook_in_play(g: "Game", hook: str) -> bool:
@@ -327,7 +327,7 @@ def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool
     return wide or oid in named
 
 
-_UNTOUCHED: tuple[bool, frozenset[int]] = (False, frozenset())
+_UNTOUCHED: Final[tuple[bool, frozenset[int]]] = (False, frozenset())
 
 
 def off_board_touch(g: "Game") -> tuple[bool, frozenset[int]]:
@@ -706,7 +706,7 @@ def attachments(g: "Game") -> dict[int, list[int]]:
     return found
 
 
-_NO_ATTACHMENTS: dict[int, list[int]] = {}
+_NO_ATTACHMENTS: Final[dict[int, list[int]]] = {}
 
 
 def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
@@ -746,7 +746,7 @@ def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
     return by_kind
 
 
-_NONE: list[Any] = []  # no static source has modifiers of the kind (callers must not change it)
+_NONE: Final[list[Any]] = []  # no static source has modifiers of the kind (callers must not change it)
 
 
 def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:

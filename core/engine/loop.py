@@ -32,7 +32,7 @@ import io
 import itertools
 import operator
 import pickle
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Final
 
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn, verbs
 from ..errors import EngineError, NeedDecision
@@ -194,7 +194,7 @@ def guarded(g: "Game", step: Callable[[], None]) -> None:
 
 
 # What a step shows a player before it asks them (events rewound with the step, so kept with the question)
-_SHOWING = frozenset({"reveal_hand", "reveal", "looked_at"})
+_SHOWING: Final = frozenset({"reveal_hand", "reveal", "looked_at"})
 
 
 def shown_before(g: "Game", since: int, player: int) -> list[dict[str, Any]]:

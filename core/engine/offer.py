@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .decisions import ActionType
     from .game import Game
 
-MAX_DEPTH = 8  # no field of an action nests deeper (targets: 2)
+MAX_DEPTH: Final = 8  # no field of an action nests deeper (targets: 2)
 # the offered list as it was made: (game version, the decision it answers, the list)
 OfferCache = tuple[int, Any, list[Action]]
 

@@ -503,7 +503,7 @@ def mode_runs(g: "Game", player: int, source: int, modes: Modes, runs: int,
 
 
 # the slot of an option not chosen: it takes no target (and looks at no candidate but the players)
-_UNCHOSEN: dict[str, Any] = {"pick": "target", "what": "player", "count": 0, "up_to": True}
+_UNCHOSEN: Final[dict[str, Any]] = {"pick": "target", "what": "player", "count": 0, "up_to": True}
 
 
 def mode_slots(slots: TargetSlots, modes: Modes, chosen: Sequence[int]) -> TargetSlots:

@@ -7,13 +7,13 @@ dispatch is a dictionary lookup by event type.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Final
 
 from .slots import Json as Json, TargetSlots as TargetSlots  # re-exported: the kernel and plugins import them from here
 
 TYPES = ("unit", "spell", "gear", "legend", "battlefield", "rune", "marker")
 DOMAINS = ("fury", "calm", "mind", "body", "chaos", "order")
-ANY = frozenset(DOMAINS)
+ANY: Final = frozenset(DOMAINS)
 
 # The abilities a create_effect makes: their targets are chosen when they trigger or apply, not as the
 # ability that creates them is played or put on the chain (engine notes, playing a card: a triggered
