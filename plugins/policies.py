@@ -5,7 +5,7 @@ Apart from their registration (plugins/agents.py), because setup.py compiles thi
 hookimpl mark."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from riftscript.core.engine import activation, chain, decisions, layers, rng
 from riftscript.core.script.cards import Ability, effects_on_targets
@@ -134,15 +134,17 @@ HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter",
 OBJECT_PICKS = {"unit", "permanent", "card", "gear", "object"}
 
 
-class _Intent(NamedTuple):
+class _Intent:
     """What a target slot of a script does to what it names: harm (-1) or help (+1), the damage it
-    deals when it says, and whether only for this turn (a combat trick).  (A NamedTuple: made for
-    every scored target, and a frozen dataclass is several times slower to make.)"""
+    deals when it says, and whether only for this turn (a combat trick).  Made for every scored target:
+    a plain class (compiled, setup.py, a native record made by a native call; a NamedTuple's constructor
+    runs as Python, and a frozen dataclass is several times slower still in pure Python)."""
 
-    sign: int
-    damage: int
-    this_turn: bool
-    objects: bool
+    def __init__(self, sign: int, damage: int, this_turn: bool, objects: bool) -> None:
+        self.sign = sign
+        self.damage = damage
+        self.this_turn = this_turn
+        self.objects = objects
 
 
 def _intent(effect: dict[str, Any], selection: dict[str, Any]) -> _Intent:
@@ -258,7 +260,7 @@ class _Board:
             found = acting.get(slot) if chosen else None
             if found is None:
                 continue
-            intent = _intent(*found)
+            intent = _intent(found[0], found[1])  # not *found: compiled, a star call is a generic one
             if not intent.objects:
                 continue
             for oid in chosen:
