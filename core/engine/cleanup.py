@@ -43,7 +43,7 @@ def cleanup(g: "Game") -> None:
             verbs.kill(g, [oid], by="damage", lethal=True)
     open_state = not s.chain
     # 4. empty battlefields become uncontrolled in an open state
-    for bf in s.battlefields if open_state else ():
+    for bf in s.battlefields if open_state else []:  # a list either way: compiled, a list's own iteration
         if bf.controller != NOWHERE and bf.contested_by == NOWHERE and not (sd is not None and sd.bf == bf.loc) \
                 and not g.units_at(bf.loc):
             g.emit("lose_control", bf=bf.loc, player=bf.controller)
@@ -60,7 +60,7 @@ def cleanup(g: "Game") -> None:
                     verbs.recall(g, [oid])
             if not gear:
                 clear.found(bf.loc)
-        for oid in list(bf.facedown) if bf.facedown else ():
+        for oid in list(bf.facedown) if bf.facedown else []:
             if g.obj(oid).controller != bf.controller:
                 g.place(oid, "trash")
                 g.emit("hidden_lost", obj=oid, bf=bf.loc)
@@ -99,13 +99,13 @@ def cleanup(g: "Game") -> None:
     _might_reaching(g)
     # control "until I leave the board" ends when its source leaves (Akshan)
     for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"] \
-            if s.lasting else ():
+            if s.lasting else []:
         if s.objs[lasting.source].zone != "board":
             s.lasting.remove(lasting)
             verbs.end_control(g, lasting)
     # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
     for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"] \
-            if s.lasting else ():
+            if s.lasting else []:
         if s.objs[lasting.source].attached_to not in (lasting.affects or []):
             verbs.end_copy(g, lasting)
     # 8-9. begin a staged showdown or combat

@@ -592,7 +592,7 @@ def cost_modifiers(g: "Game", player: int, oid: int) -> list[tuple[dict[str, Any
         for mod in ability.body["modifiers"]:
             if mod["type"] == "cost":
                 out.append((mod, int(mod.get("minimum", 0)), None))
-    for lasting in g.active_lasting() if g.state.lasting else ():
+    for lasting in g.active_lasting() if g.state.lasting else []:
         if lasting.kind != "static" or not any(m["type"] == "cost" for m in lasting.body["modifiers"]):
             continue
         ctx = effects.EffectContext(g, lasting.controller, lasting.source)

@@ -626,7 +626,7 @@ def _next_card_grants(g: "Game", player: int, oid: int) -> list[Lasting]:
     """The player's one-use lasting effects giving keywords to a card as they play it (the next one
     they play), which the played card now has for good."""
     out: list[Lasting] = []
-    for lasting in g.active_lasting() if g.state.lasting else ():
+    for lasting in g.active_lasting() if g.state.lasting else []:
         if lasting.kind == "static" and lasting.uses > 0 and lasting.affects is None and lasting.controller == player \
                 and any(m["type"] == "keyword" for m in lasting.body["modifiers"]) \
                 and EffectContext(g, player, lasting.source).selector_matches(lasting.body.get("affects", "self"), oid):
