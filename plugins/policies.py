@@ -5,7 +5,7 @@ Apart from their registration (plugins/agents.py), because setup.py compiles thi
 hookimpl mark."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from riftscript.core.engine import activation, chain, decisions, layers, rng
 from riftscript.core.script.cards import Ability, effects_on_targets
@@ -128,10 +128,10 @@ class GreedyAgent:
         return meaningful[top[pick]]
 
 
-HARMFUL = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter", "mutual_damage", "recycle",
-           "discard"}
+HARMFUL: Final = {"deal_damage", "kill", "stun", "return_to_hand", "banish", "counter", "mutual_damage",
+                  "recycle", "discard"}
 # what a selection names: objects (the rest, locations and players, are not scored as targets)
-OBJECT_PICKS = {"unit", "permanent", "card", "gear", "object"}
+OBJECT_PICKS: Final = {"unit", "permanent", "card", "gear", "object"}
 
 
 class _Intent:

@@ -37,8 +37,8 @@ from .vocabulary import Action
 # it leaves the board with events of its own), an item's resolution noted (its effects have their own
 # events), a token made (in limbo), an object's entering the board and a card or token played noted (the
 # moves have their own bumps).  The candidate lists ``Caches.kept`` holds outlive them.
-QUIET_EVENTS: Final = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve", "create_token", "enter_board",
-                          "played"})
+QUIET_EVENTS: Final = frozenset({"action", "pass", "chosen", "trigger", "damaged", "resolve", "create_token",
+                                 "enter_board", "played"})
 
 class Game:
     """One game of Riftbound."""
