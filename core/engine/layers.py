@@ -619,7 +619,7 @@ def _compute(g: "Game", oid: int) -> Chars:
             result = new
             break  # nothing read the partial result, so another pass would find the same
         # read while being worked out: another pass unless it reads the same (compared only then: a
-        # dataclass's == runs as Python and compares every field, a twentieth of a greedy game's layers)
+        # dataclass's == runs as Python and compares every field, a sixth of _compute in a greedy game)
         if new == result:
             break
         result = new

@@ -110,15 +110,19 @@ class Compiler:
             facts=card_facts(tuple(abilities), power, domains, self._has_cost_keyword, printed, self._keyword_hooks),
         )
 
+    def _granted_keyword(self, name: str) -> KeywordDef | None:
+        """The keyword a modifier names (``{type: keyword, keyword: ...}``), as ``layers._compute`` finds it."""
+        return self.keywords.get(str(name).lower().replace("-", "_"))
+
     def _has_cost_keyword(self, name: str) -> bool:
         """Whether a keyword (as a modifier names it) brings an additional cost ([Accelerate], [Repeat])."""
-        kw = self.keywords.get(str(name).lower().replace("-", "_"))
+        kw = self._granted_keyword(name)
         return kw is not None and kw.additional_cost is not None
 
     def _keyword_hooks(self, name: str) -> frozenset[str] | None:
         """The hooks a granted keyword's static abilities may give (``layers._compute`` reads their hook
         modifiers only); None for an unknown keyword, or one whose modifiers its value may fill in."""
-        kw = self.keywords.get(str(name).lower().replace("-", "_"))
+        kw = self._granted_keyword(name)
         if kw is None:
             return None
         hooks: set[str] = set()
