@@ -15,7 +15,7 @@ import pytest
 
 from riftscript.core.engine import loop
 from riftscript.core.engine.game import Game
-from riftscript.core.engine.state import (COMPILED, ChainItem, Decision, GameState, HistoryRow, Lasting, Obj,
+from riftscript.core.engine.state import (COMPILED, ChainItem, Decision, GameState, HistoryRow, Lasting, Obj, obj_from_values, obj_same, obj_values,
                                           PendingTrigger, copy_state, obj_clone)
 from riftscript.core.script.catalog import Catalog, load_catalog
 from riftscript.plugins.agents import RandomAgent
@@ -170,3 +170,69 @@ def test_a_guarded_step_plays_the_same_with_the_objects_kept_as_copies_or_as_val
     for seed in range(3):
         assert play(True, seed) == play(False, seed)
     assert rewound > 10  # steps that asked were rewound, both ways
+
+
+def test_obj_same_sees_a_difference_in_any_one_field() -> None:
+    """A guarded step reuses a kept copy of an object when ``obj_same`` finds it has the object's values:
+    a field the comparison missed would put back a stale value when a step is rewound."""
+    values = obj_values(Obj(7, "OGN-001", 0, 1, "board", 3, True, 2, 1, True, 9, True, "attacker", 5, 4, 2, 6, 1))
+    assert obj_same(obj_from_values(values), obj_from_values(values))
+    assert len(values) == len(Obj.__init__.__code__.co_varnames[1:Obj.__init__.__code__.co_argcount])
+    for i, value in enumerate(values):
+        changed = (value + 1 if isinstance(value, int) and not isinstance(value, bool) else
+                   not value if isinstance(value, bool) else value + "x")
+        other = obj_from_values(values[:i] + (changed,) + values[i + 1:])  # type: ignore[arg-type]
+        assert not obj_same(obj_from_values(values), other), f"field {i} ({value!r} -> {changed!r}) not compared"
+
+
+def test_guarded_steps_reuse_their_kept_copies_and_never_make_one_the_games_own(monkeypatch: Any) -> None:
+    """With the objects kept as copies (compiled), a step that asks is kept, rewound and replayed: the
+    replay's keep takes the first run's copies again where the objects are unchanged, and a rewind puts
+    back new copies of the kept ones, so a kept copy is never an object the game changes."""
+    monkeypatch.setattr(loop, "CLONE_OBJECTS", True)
+    reused: list[int] = []
+    rewound: list[int] = []
+    real_keep, real_rewind = loop.keep, loop.rewind
+
+    def keep(g: Game) -> loop.Kept:
+        before = dict(g.caches.kept_objs)
+        kept = real_keep(g)
+        assert kept[2] is not None
+        reused.append(sum(1 for oid, copied in kept[2].items() if before.get(oid) is copied))
+        return kept
+
+    def rewind(g: Game, kept: loop.Kept, *args: Any, **kwargs: Any) -> None:
+        real_rewind(g, kept, *args, **kwargs)
+        assert kept[2] is not None
+        rewound.append(sum(1 for oid, copied in kept[2].items() if g.state.objs.get(oid) is copied))
+    monkeypatch.setattr(loop, "keep", keep)
+    monkeypatch.setattr(loop, "rewind", rewind)
+    decks = sorted(cat().decks)
+    for seed in range(3):
+        game = Game.new(cat(), [decks[seed], decks[-1 - seed]], seed=seed)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not game.over:
+            decision = game.pending_decision()
+            assert decision is not None
+            game.apply(agents[decision.player].choose(game, game.legal_actions()))
+            assert not [oid for oid, copied in game.caches.kept_objs.items() if game.state.objs.get(oid) is copied]
+    assert len(rewound) > 5 and not any(rewound)  # steps asked and were rewound; no kept copy went live
+    assert sum(reused) > 50 * len(reused)  # most objects' copies served again
+
+
+def test_a_rewind_puts_back_a_changed_object_as_a_new_copy_and_keeps_the_unchanged_ones(monkeypatch: Any) -> None:
+    """The kept copy of an object a step changed stays a kept copy (the next keep may hand it out): the
+    game gets a new copy with the kept values; an unchanged object stays the very object it was."""
+    monkeypatch.setattr(loop, "CLONE_OBJECTS", True)
+    decks = sorted(cat().decks)
+    game = Game.new(cat(), [decks[0], decks[1]], seed=1)
+    unit, other = list(game.state.objs)[:2]
+    before = obj_values(game.state.objs[unit])
+    untouched = game.state.objs[other]
+    kept = loop.keep(game)
+    game.state.objs[unit].damage += 3
+    game.state.objs[unit].zone = "trash"
+    loop.rewind(game, kept, game.index.copy(), index_kept=True)
+    assert kept[2] is not None and game.state.objs[unit] is not kept[2][unit]
+    assert obj_values(game.state.objs[unit]) == before and obj_values(kept[2][unit]) == before
+    assert game.state.objs[other] is untouched

@@ -14,7 +14,7 @@ from .state import BF0
 if TYPE_CHECKING:
     from ..script.cards import Ability
     from .layers import Chars
-    from .state import Decision
+    from .state import Decision, Obj
     from .vocabulary import Action
 
 
@@ -133,6 +133,12 @@ class Caches:
     line of play may reuse one; ``lasting_scripts`` (the same abilities by the keyword and the JSON text
     of the effect's body, which alone decide what compiles) is kept.
 
+    **Checked at each use** - ``kept_objs``: the copies of the objects the last guarded step kept
+    (``loop.keep``), by id.  They are never made the game's own (``loop.rewind`` puts back fresh copies
+    of them), so nothing changes them; the next ``keep`` takes a copy from here instead of making a new
+    one when it has the object's values in every field (``state.obj_same``), so nothing can make one
+    stale.  ``invariants.cache_problems`` checks that none of them is an object of the game.
+
     **Shared answers** (valid for the game's life): ``untouched``, the characteristics of a board
     object nothing can change (``layers._untouched``): its printed Might plus its buffs and its printed
     keywords, keyed by (card code, buffs); one answer shared by every such object, which no reader
@@ -175,6 +181,7 @@ class Caches:
         self.kept_stamp: Stamp = NO_STAMP
         self.designations: tuple[Stamp, Any, tuple[int, ...], frozenset[int]] | None = None
         self.cleanup_clear: dict[int, Stamp] = {}
+        self.kept_objs: dict[int, "Obj"] = {}
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads

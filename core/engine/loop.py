@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any, Callable, Final
 from . import chain, cleanup, combat, loop_draw, setup, triggers, turn, verbs
 from ..errors import EngineError, NeedDecision
 from .state import history_row, Battlefield, ChainItem, Decision, DecisionKind, GameState, TaskName, Lasting, Obj, PendingTrigger, Player, Showdown, \
-    COMPILED, ObjValues, copy_state, obj_clone, obj_from_values, obj_values
+    COMPILED, ObjValues, copy_state, obj_clone, obj_from_values, obj_same, obj_values
 from .trigger_index import IndexCopy
 
 if TYPE_CHECKING:
@@ -307,27 +307,42 @@ CLONE_OBJECTS: bool = COMPILED  # tests/test_state_copy.py plays games both ways
 
 def keep(g: "Game") -> Kept:
     """The state before a guarded step, for ``rewind``: used at most once, so copied record by record
-    (a snapshot is pickled, to be restored any number of times: about three times the work)."""
+    (a snapshot is pickled, to be restored any number of times: about three times the work).
+
+    Compiled, the objects are kept as copies, and the copies the step before kept serve again where
+    they still have the object's values (``Caches.kept_objs``): a step that asks is played twice (asked,
+    rewound, replayed with the answer) and most objects change in neither run, so most steps make only
+    the copies of the objects that changed since."""
     s = g.state
     objs = s.objs
     if CLONE_OBJECTS:
+        spare = g.caches.kept_objs
         # the copy of the dict first, then each value replaced: one table of the right size, where a
         # comprehension would grow one through five resizes for a game's ~120 objects
         clones = objs.copy()
         for oid, obj in objs.items():
-            clones[oid] = obj_clone(obj)
+            old = spare.get(oid)
+            clones[oid] = old if old is not None and obj_same(old, obj) else obj_clone(obj)
+        g.caches.kept_objs = clones
         return copy_state(s), len(g.log), clones, [], []
     return copy_state(s), len(g.log), None, list(objs), [obj_values(obj) for obj in objs.values()]
 
 
 def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
-    """Go back to the state ``keep`` kept, which the game then owns: with the objects' copies, or (pure
-    Python) keeping the objects that still have the kept values and rebuilding the others."""
+    """Go back to the state ``keep`` kept, which the game then owns, keeping the objects that still have
+    the kept values (most: a step usually asks before it changes any) and putting back the others -
+    compiled, as new copies of the kept ones, which stay unchanged for the next ``keep``; pure Python,
+    rebuilt from the kept values."""
     state, log_len, clones, ids, values = kept
     if clones is None:
         _put_back(g, state, log_len, ids, values, index, True, index_kept)
         return
-    state.objs = clones
+    live = g.state.objs
+    objs = clones.copy()
+    for oid, copied in clones.items():
+        obj = live.get(oid)
+        objs[oid] = obj if obj is not None and obj_same(obj, copied) else obj_clone(copied)
+    state.objs = objs
     _installed(g, state, log_len, index, index_kept)
 
 

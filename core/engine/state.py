@@ -145,6 +145,17 @@ def obj_clone(o: Obj) -> Obj:
                o.played_turn, o.prevent)
 
 
+def obj_same(a: Obj, b: Obj) -> bool:
+    """Whether two objects have the same values in every field (``obj_values(a) == obj_values(b)``
+    without making the tuples: compiled, each field is compared in the native records).
+    tests/test_state_copy.py checks that a difference in any one field is seen."""
+    return a.id == b.id and a.code == b.code and a.zone == b.zone and a.loc == b.loc and a.controller == b.controller \
+        and a.exhausted == b.exhausted and a.damage == b.damage and a.buffs == b.buffs and a.stunned == b.stunned \
+        and a.attached_to == b.attached_to and a.designation == b.designation and a.timestamp == b.timestamp \
+        and a.moves_this_turn == b.moves_this_turn and a.played_turn == b.played_turn and a.prevent == b.prevent \
+        and a.hidden_turn == b.hidden_turn and a.owner == b.owner and a.token == b.token
+
+
 def obj_from_values(v: ObjValues) -> Obj:
     """The object whose fields these are (a direct call of the compiled constructor, not ``Obj(*v)``)."""
     return Obj(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12], v[13], v[14],
