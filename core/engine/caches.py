@@ -134,10 +134,12 @@ class Caches:
     of the effect's body, which alone decide what compiles) is kept.
 
     **Checked at each use** - ``kept_objs``: the copies of the objects the last guarded step kept
-    (``loop.keep``), by id.  They are never made the game's own (``loop.rewind`` puts back fresh copies
-    of them), so nothing changes them; the next ``keep`` takes a copy from here instead of making a new
-    one when it has the object's values in every field (``state.obj_same``), so nothing can make one
-    stale.  ``invariants.cache_problems`` checks that none of them is an object of the game.
+    (``loop.keep``), by id, and ``kept_list``, the same in the dict's order.  They are never made the
+    game's own (``loop.rewind`` puts back fresh copies of them), so nothing changes them; the next
+    ``keep`` takes the copy at the same place in the list instead of making a new one when it has the
+    object's values in every field, its id too (``state.obj_same``), and the whole dict again when every
+    one does, so nothing can make one stale.  ``invariants.cache_problems`` checks that none of them is
+    an object of the game.
 
     **Shared answers** (valid for the game's life): ``untouched``, the characteristics of a board
     object nothing can change (``layers._untouched``): its printed Might plus its buffs and its printed
@@ -182,6 +184,7 @@ class Caches:
         self.designations: tuple[Stamp, Any, tuple[int, ...], frozenset[int]] | None = None
         self.cleanup_clear: dict[int, Stamp] = {}
         self.kept_objs: dict[int, "Obj"] = {}
+        self.kept_list: list["Obj"] = []  # the same copies, in the dict's order
 
     def memo(self) -> dict[Any, Any]:
         """A dict valid only while the state is unchanged (``version``).  ``Game.memo`` reads

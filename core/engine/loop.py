@@ -311,19 +311,36 @@ def keep(g: "Game") -> Kept:
 
     Compiled, the objects are kept as copies, and the copies the step before kept serve again where
     they still have the object's values (``Caches.kept_objs``): a step that asks is played twice (asked,
-    rewound, replayed with the answer) and most objects change in neither run, so most steps make only
-    the copies of the objects that changed since."""
+    rewound, replayed with the answer), and the replay finds every object as the first run kept it (most
+    steps ask before they change any), so it keeps the very same copies; another step copies only the
+    objects that changed since."""
     s = g.state
     objs = s.objs
     if CLONE_OBJECTS:
-        spare = g.caches.kept_objs
+        caches = g.caches
+        spare = caches.kept_list  # the kept copies in the order of the objects they were kept from
+        n = len(spare)
+        if n == len(objs):
+            # every object as kept, in the same order (obj_same compares the ids too): the same copies
+            i = 0
+            for obj in objs.values():
+                if not obj_same(spare[i], obj):
+                    break
+                i += 1
+            else:
+                return copy_state(s), len(g.log), caches.kept_objs, [], []
         # the copy of the dict first, then each value replaced: one table of the right size, where a
         # comprehension would grow one through five resizes for a game's ~120 objects
         clones = objs.copy()
+        copies: list[Obj] = []
+        i = 0
         for oid, obj in objs.items():
-            old = spare.get(oid)
-            clones[oid] = old if old is not None and obj_same(old, obj) else obj_clone(obj)
-        g.caches.kept_objs = clones
+            old = spare[i] if i < n else None
+            copied = old if old is not None and obj_same(old, obj) else obj_clone(obj)
+            clones[oid] = copied
+            copies.append(copied)
+            i += 1
+        caches.kept_objs, caches.kept_list = clones, copies
         return copy_state(s), len(g.log), clones, [], []
     return copy_state(s), len(g.log), None, list(objs), [obj_values(obj) for obj in objs.values()]
 
