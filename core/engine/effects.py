@@ -386,36 +386,12 @@ class EffectContext:
         return f"{self.g.name(oid)} #{oid}"
 
     def candidates(self, selector: Node) -> list[int]:
-        """Every object (or player, location) a selection can choose, in order: ``each_candidate`` as a list,
-        made without its generator (compiled, a generator is an object resumed through Python's iterator
-        protocol for each value; targets, costs and effects ask this several times an action)."""
-        found = self._chosen_among(selector)
-        if found is not None:
-            return found
-        what: str = selector.get("what", "unit")
-        ids = self._looked_at(selector, what)
-        where = selector.get("where")
-        kinds = self._kinds(what)
-        return [oid for oid in ids if self._board_candidate(oid, kinds, where)]
+        """Every object (or player, location) a selection can choose, in order."""
+        return list(self.each_candidate(selector))
 
     def each_candidate(self, selector: Node) -> Iterator[int]:
         """``candidates`` one by one, each checked only when asked for: a caller that needs the first
         few of a big board's (a capped listing of target choices) doesn't test the rest."""
-        found = self._chosen_among(selector)
-        if found is not None:
-            yield from found
-            return
-        what: str = selector.get("what", "unit")
-        ids = self._looked_at(selector, what)
-        where = selector.get("where")
-        kinds = self._kinds(what)
-        for oid in ids:
-            if self._board_candidate(oid, kinds, where):
-                yield oid
-
-    def _chosen_among(self, selector: Node) -> list[int] | None:
-        """The candidates of a selection of players, battlefields, locations or among named objects (a
-        list worked out at once); None for a selection of objects in a zone, checked one by one."""
         g = self.g
         what: str = selector.get("what", "unit")  # a str: compiled, compared as one (an Any: rich comparison)
         if what == "player":
@@ -426,39 +402,41 @@ class EffectContext:
             if "same_controller_as" in where:  # "its controller": the player controlling that object
                 owners = {g.obj(o).controller for o in self.resolve(where["same_controller_as"]) if o in g.state.objs}
                 players = [p for p in players if p in owners]
-            return players
+            yield from players
+            return
         if what == "battlefield":
-            return [bf.card for bf in g.state.battlefields if self.matches_selection(selector, bf.card)]
+            out = [bf.card for bf in g.state.battlefields]
+            yield from [oid for oid in out if self.matches_selection(selector, oid)]
+            return
         if what == "location":
             locs = [p.index for p in g.state.players] + [bf.loc for bf in g.state.battlefields]
             want = selector.get("where", {}).get("location", "any")
-            return [loc for loc in locs if self.valid_location(loc, want)]
+            yield from [loc for loc in locs if self.valid_location(loc, want)]
+            return
         if "among" in selector:
             pool = self.resolve(selector["among"])
             if "zone" in selector:
                 # those of them in that zone (and, read by the zone, whose): "if it's in your banishment now"
                 looked = set(self._looked_at(selector, what))
                 pool = [oid for oid in pool if oid in looked]
-            return [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
-                    and self.matches(oid, selector.get("where"))]
-        return None
-
-    @staticmethod
-    def _kinds(what: str) -> tuple[str, ...]:
-        """The card types a selection of ``what`` takes (empty: any object: a card, a chain item, ...)."""
-        if what in ("card", "chain_item", "location", "player"):
-            return ()
-        return ("unit", "gear") if what == "permanent" else (what,)
-
-    def _board_candidate(self, oid: int, kinds: tuple[str, ...], where: Any) -> bool:
-        """Whether an object a selection looks among is a candidate: still in the game, of a card type
-        it takes (``_kinds``) and matching its filter (``matches_selection``, the selector read once)."""
-        obj = self.g.state.objs.get(oid)
-        if obj is None or obj.zone == "gone":
-            return False
-        if kinds and self.g.defs[obj.code].type not in kinds:
-            return False
-        return self.matches(oid, where)
+            yield from [oid for oid in pool if oid in g.state.objs and self.is_kind(oid, what)
+                        and self.matches(oid, selector.get("where"))]
+            return
+        ids = self._looked_at(selector, what)
+        # matches_selection for each (not a location here), with the selector read once
+        objs, defs = g.state.objs, g.defs
+        any_kind = what in ("card", "chain_item", "location", "player")
+        where = selector.get("where")
+        for oid in ids:
+            obj = objs.get(oid)
+            if obj is None or obj.zone == "gone":
+                continue
+            if not any_kind:
+                ctype = defs[obj.code].type
+                if not (ctype in ("unit", "gear") if what == "permanent" else ctype == what):
+                    continue
+            if self.matches(oid, where):
+                yield oid
 
     def _looked_at(self, selector: Node, what: str) -> list[int]:
         """The objects a selection looks among: its zone's, or by default the board's (the chain's for
