@@ -159,16 +159,10 @@ def _intent(effect: dict[str, Any], selection: dict[str, Any]) -> _Intent:
                    effect.get("duration") == "this_turn", selection.get("what", "unit") in OBJECT_PICKS)
 
 
-def _fights_with(game: "Game", oid: int, keyword: str) -> int:
-    """What a unit brings to a fight: its combat Might (``layers.combat_might``: none while stunned or
-    when it deals no combat damage, never below 0) plus the value of a number keyword (Shield defending,
-    Assault attacking), its characteristics read once for both (the board is read for most decisions)."""
-    chars = layers.chars(game, oid)
-    value = chars.keywords.get(keyword)
-    bonus = int(value) if isinstance(value, int) else 0
-    if game.state.objs[oid].stunned or "none" in chars.hooks.get("combat_damage", ()):
-        return bonus
-    return max(0, chars.might) + bonus
+def _keyword(game: "Game", oid: int, keyword: str) -> int:
+    """The value of a number keyword the object has (0 without it)."""
+    value = layers.chars(game, oid).keywords.get(keyword)
+    return int(value) if isinstance(value, int) else 0
 
 
 class _Board:
@@ -204,7 +198,7 @@ class _Board:
             # what it would fight with: a defender at a battlefield with its Shield, an attacker
             # from a base with its Assault (814, 807)
             at_battlefield = is_battlefield(loc)
-            value = _fights_with(game, oid, "shield" if at_battlefield else "assault")
+            value = layers.combat_might(game, oid) + _keyword(game, oid, "shield" if at_battlefield else "assault")
             if not at_battlefield:
                 self.strength[oid] = value  # what it brings moving out of its base (``move``)
             if game.friendly(obj.controller, player):
@@ -303,7 +297,7 @@ class _Board:
         for u in units:
             brings = strength.get(u)
             if brings is None:
-                brings = strength[u] = _fights_with(game, u, "assault")
+                brings = strength[u] = layers.combat_might(game, u) + _keyword(game, u, "assault")
             moving += brings
             loc = game.obj(u).loc
             if is_battlefield(loc):
