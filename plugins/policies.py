@@ -54,13 +54,11 @@ def _single_or_all(actions: list[Action], game: "Game | None" = None,
     for a in actions:
         if pools is not None:
             # only an activation has an ability index (schemas/action.schema.json): a rune's (negative),
-            # most of a listing, is dropped on this one read (an int: compiled, compared as a machine
-            # integer, where an Any is compared through Python's rich comparison)
+            # most of a listing, is dropped on this one read
             ability = a.get("ability")
-            if ability is not None and (isinstance(ability, int) and ability < 0
-                                        or decisions.is_resource_action(pools, a)):
+            if ability is not None and (ability < 0 or decisions.is_resource_action(pools, a)):
                 continue
-        kind: str = a["type"]  # a str: compared as one
+        kind = a["type"]
         if kind == "move":
             units = len(a["units"])
             if units > biggest.get(a["to"], 0):
