@@ -7,7 +7,7 @@ import dataclasses
 import pickle
 import types
 import typing
-from typing import Any
+from typing import Any, Callable
 
 from functools import lru_cache
 
@@ -123,6 +123,18 @@ def _stripped(state: GameState) -> bytes:
         state.objs, state.history = objs, history
 
 
+def _play_out(game: Game, seed: int, holds: Callable[[Game], bool] | None = None) -> Game:
+    """The game played to its end by two random agents (seeded from ``seed``); ``holds``, if given, must be
+    true after every action."""
+    agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+    while not game.over:
+        decision = game.pending_decision()
+        assert decision is not None
+        game.apply(agents[decision.player].choose(game, game.legal_actions()))
+        assert holds is None or holds(game)
+    return game
+
+
 def test_the_copy_pickles_as_the_state_at_every_guarded_step_of_played_games(monkeypatch: Any) -> None:
     """Equal pickles: the same values and the same sharing (a pickle writes a shared value once)."""
     checked: list[bool] = []
@@ -135,12 +147,7 @@ def test_the_copy_pickles_as_the_state_at_every_guarded_step_of_played_games(mon
     monkeypatch.setattr(loop, "keep", keep)
     decks = sorted(cat().decks)
     for seed in range(4):
-        game = Game.new(cat(), [decks[seed], decks[-1 - seed]], seed=seed)
-        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
-        while not game.over:
-            decision = game.pending_decision()
-            assert decision is not None
-            game.apply(agents[decision.player].choose(game, game.legal_actions()))
+        _play_out(Game.new(cat(), [decks[seed], decks[-1 - seed]], seed=seed), seed)
     assert len(checked) > 20 and all(checked), (len(checked), checked.count(False))
 
 
@@ -151,12 +158,7 @@ def test_a_guarded_step_plays_the_same_with_the_objects_kept_as_copies_or_as_val
 
     def play(clone: bool, seed: int) -> tuple[str, int]:
         monkeypatch.setattr(loop, "CLONE_OBJECTS", clone)
-        game = Game.new(cat(), [decks[seed % len(decks)], decks[(seed + 3) % len(decks)]], seed=seed)
-        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
-        while not game.over:
-            decision = game.pending_decision()
-            assert decision is not None
-            game.apply(agents[decision.player].choose(game, game.legal_actions()))
+        game = _play_out(Game.new(cat(), [decks[seed % len(decks)], decks[(seed + 3) % len(decks)]], seed=seed), seed)
         return game.log_hash(), sum(1 for e in game.log if e["t"] == "action")
 
     rewound = 0
@@ -209,13 +211,8 @@ def test_guarded_steps_reuse_their_kept_copies_and_never_make_one_the_games_own(
     monkeypatch.setattr(loop, "rewind", rewind)
     decks = sorted(cat().decks)
     for seed in range(3):
-        game = Game.new(cat(), [decks[seed], decks[-1 - seed]], seed=seed)
-        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
-        while not game.over:
-            decision = game.pending_decision()
-            assert decision is not None
-            game.apply(agents[decision.player].choose(game, game.legal_actions()))
-            assert not [oid for oid, copied in game.caches.kept_objs.items() if game.state.objs.get(oid) is copied]
+        _play_out(Game.new(cat(), [decks[seed], decks[-1 - seed]], seed=seed), seed,
+                  lambda game: loop.kept_copies_in_play(game) == [])
     assert len(rewound) > 5 and not any(rewound)  # steps asked and were rewound; no kept copy went live
     assert sum(reused) > 50 * len(reused)  # most objects' copies served again
 

@@ -186,7 +186,7 @@ def cache_problems(g: Game) -> list[str]:
     for name, (cached, computed) in _lasting_answers(g, fresh).items():
         if cached != computed:
             problems.append(f"the lasting effects' answer {name} ({cached}) differs from a fresh copy's ({computed})")
-    live = [oid for oid, copied in g.caches.kept_objs.items() if g.state.objs.get(oid) is copied]
+    live = loop.kept_copies_in_play(g)
     if live:  # a guarded step's kept copy made the game's own: the next keep could hand it out changed
         problems.append(f"kept copies of objects {live} are objects of the game (Caches.kept_objs)")
     return problems

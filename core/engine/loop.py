@@ -345,6 +345,12 @@ def keep(g: "Game") -> Kept:
     return copy_state(s), len(g.log), None, list(objs), [obj_values(obj) for obj in objs.values()]
 
 
+def kept_copies_in_play(g: "Game") -> list[int]:
+    """The ids whose kept copy (``Caches.kept_objs``) is the game's own object: none, or the next keep could
+    hand out a copy the game changed (``invariants.cache_problems`` reports any)."""
+    return [oid for oid, copied in g.caches.kept_objs.items() if g.state.objs.get(oid) is copied]
+
+
 def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
     """Go back to the state ``keep`` kept, which the game then owns, keeping the objects that still have
     the kept values (most: a step usually asks before it changes any) and putting back the others -
