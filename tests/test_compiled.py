@@ -9,6 +9,7 @@ import ast
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -104,3 +105,77 @@ def test_a_compiled_engine_exports_only_its_init_function() -> None:
     library = ctypes.CDLL(spec.origin)
     assert hasattr(library, "PyInit_riftscript_engine__mypyc")
     assert not hasattr(library, "CPyDef_game___Game___apply")
+
+
+def _setup_top() -> dict[str, Any]:
+    """The definitions at the top of setup.py (running all of it would build)."""
+    src = SETUP.read_text()
+    ns: dict[str, Any] = {"__file__": str(SETUP)}
+    exec(src[:src.index("\n\ndef _staged")], ns)
+    return ns
+
+
+def _profile_wanted(setting: str) -> subprocess.CompletedProcess[str]:
+    code = (f"src = open({str(SETUP)!r}).read(); ns = {{'__file__': {str(SETUP)!r}}}; "
+            "exec(src[:src.index(chr(10) + chr(10) + 'def _staged')], ns); print(ns['_profile_wanted']())")
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                          env={"RIFTSCRIPT_PGO": setting, "PATH": "/usr/bin:/bin"})
+
+
+@pytest.mark.parametrize("setting, expected", [("", "None"), ("0", "False"), ("1", "True")])
+def test_the_profile_guided_build_is_chosen_by_riftscript_pgo(setting: str, expected: str) -> None:
+    done = _profile_wanted(setting)
+    assert done.stdout.strip() == expected, done.stderr
+
+
+def test_a_wrong_riftscript_pgo_is_refused_with_the_values_it_takes() -> None:
+    done = _profile_wanted("yes")
+    assert done.returncode != 0 and "RIFTSCRIPT_PGO='yes'" in done.stderr and "use 1" in done.stderr
+
+
+def test_the_training_loads_exactly_the_plugins_the_entry_points_name() -> None:
+    """Before the install there are no entry points: setup.py names their modules to the training games, read
+    from pyproject.toml, so a plugin added there is trained on too."""
+    import importlib.metadata
+
+    modules = _setup_top()["plugin_modules"]()
+    installed = {ep.value.split(":")[0] for group in ("riftscript.keywords", "riftscript.effects", "riftscript.sets",
+                                                      "riftscript.agents", "riftscript.modes")
+                 for ep in importlib.metadata.entry_points(group=group) if ep.dist and ep.dist.name == "riftscript"}
+    assert set(modules) == installed and "riftscript.sets.origins" in modules
+
+
+def test_the_training_games_play_every_mode_with_both_agents(capsys: pytest.CaptureFixture[str]) -> None:
+    from riftscript.tools import profile_training
+
+    modules = _setup_top()["plugin_modules"]()
+    assert profile_training.main(["--games", "1", *modules]) == 0
+    out = capsys.readouterr().out
+    # one game per mode and agent: four modes, two agents; each played to its end
+    assert out.startswith("profile training: 8 games,"), out
+    games, actions = profile_training.train(modules, 1)
+    assert games == 8 and actions > 8 * 50
+
+
+def test_the_training_refuses_to_train_a_build_that_is_not_compiled(capsys: pytest.CaptureFixture[str]) -> None:
+    from riftscript.core.engine import state
+    from riftscript.tools import profile_training
+
+    if state.COMPILED:
+        pytest.skip("this install runs the compiled engine")
+    assert profile_training.main(["--require-compiled", "riftscript.sets.origins"]) == 1
+    assert "is not compiled" in capsys.readouterr().err
+
+
+def test_riftscript_info_names_the_build_setup_py_noted(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from riftscript.core.engine import decisions
+    from riftscript.tools.cli import engine_build
+
+    if not decisions.__file__.endswith(".py"):
+        pytest.skip("this install runs the compiled engine")
+    assert engine_build() == "pure Python"
+    library = tmp_path / "decisions.cpython-311-x86_64-linux-gnu.so"
+    monkeypatch.setattr(decisions, "__file__", str(library))
+    assert engine_build() == "compiled with mypyc"  # a build from before the note
+    (tmp_path / "build.txt").write_text("compiled with mypyc, profile-guided (GCC)\n")
+    assert engine_build() == "compiled with mypyc, profile-guided (GCC)"

@@ -400,7 +400,11 @@ def engine_build() -> str:
     pure Python (an editable install, or RIFTSCRIPT_COMPILE=0): what a speed report must name."""
     from riftscript.core.engine import decisions
 
-    return "compiled with mypyc" if not decisions.__file__.endswith(".py") else "pure Python"
+    if decisions.__file__.endswith(".py"):
+        return "pure Python"
+    # setup.py's note of how it compiled (profile-guided or not); a build from before the note: plain
+    note = Path(decisions.__file__).with_name("build.txt")
+    return note.read_text().strip() if note.is_file() else "compiled with mypyc"
 
 
 def cmd_info(args: argparse.Namespace) -> int:
