@@ -11,6 +11,11 @@ does, because a compiled module would hide every later edit of its source until 
 ``RIFTSCRIPT_COMPILE=0`` installs pure Python; ``1`` makes a failure to compile an error, where
 otherwise a build that can't compile (no C compiler) falls back to pure Python with a warning.
 
+With GCC the compile is guided by a profile (``PROFILE_USE``): the engine is compiled instrumented, plays the
+training games of ``tools/profile_training.py`` from the build folder, and is compiled again with what they
+counted.  ``RIFTSCRIPT_PGO=0`` compiles once; ``1`` makes a failed training an error, where otherwise it
+leaves a plain build with a warning.  ``riftscript info`` reads the note the build leaves (``BUILD_NOTE``).
+
 mypyc names a module after its path, and the source folders (``core/``, ``plugins/``) are mapped to
 ``riftscript.*`` by ``package-dir``: so the compiled modules are built from a copy laid out as the
 installed package (``build/mypyc-src/riftscript/...``).
@@ -83,7 +88,9 @@ def _wanted() -> bool | None:
 # time.  ``-fprofile-partial-training`` keeps the code the games never ran optimized as usual, not for size.
 PGO_ENV = "RIFTSCRIPT_PGO"
 PROFILE_GENERATE = "-fprofile-generate={}"
-PROFILE_USE = ("-fprofile-use={}", "-fprofile-partial-training", "-Wno-missing-profile")
+# mypyc compiles with -Werror: a function whose profile doesn't match (none should: both compiles take the same
+# flags but these) is then compiled without one instead of failing the build
+PROFILE_USE = ("-fprofile-use={}", "-fprofile-partial-training", "-Wno-missing-profile", "-Wno-error=coverage-mismatch")
 # what setup.py leaves in the compiled package to say how it was built (riftscript info reads it)
 BUILD_NOTE = "riftscript/core/engine/build.txt"
 
@@ -147,25 +154,33 @@ class _OptionalBuildExt(build_ext):
 
     def _run_profiled(self, required: bool) -> None:
         """Compile instrumented, play the training games on that build, compile again with their profile.
-        Training that fails leaves a plain build (an error when RIFTSCRIPT_PGO=1 asked for the profile)."""
+        A step that fails (the instrumented compile, the training, the guided compile) leaves a plain build
+        with a warning; with RIFTSCRIPT_PGO=1 it is an error."""
         profile = Path(self.build_temp).resolve() / "profile"
         shutil.rmtree(profile, ignore_errors=True)
         compiler = self.compiler  # run() replaces the compiler's name with the compiler it made
         flags = [(ext, list(ext.extra_compile_args), list(ext.extra_link_args)) for ext in self.extensions]
-        generate = PROFILE_GENERATE.format(profile)
-        for ext, compile_args, link_args in flags:
-            ext.extra_compile_args, ext.extra_link_args = [*compile_args, generate], [*link_args, generate]
-        super().run()
-        failure = _train(Path(self.build_lib).resolve())
+
+        def build(compile_extra: list[str], link_extra: list[str]) -> None:
+            for ext, compile_args, link_args in flags:
+                ext.extra_compile_args, ext.extra_link_args = [*compile_args, *compile_extra], [*link_args, *link_extra]
+            self.compiler, self.force = compiler, True  # every object again, with these flags
+            super(_OptionalBuildExt, self).run()
+
+        generate = [PROFILE_GENERATE.format(profile)]
+        try:
+            build(generate, generate)
+            failure = _train(Path(self.build_lib).resolve())
+            if not failure:
+                build([flag.format(profile) for flag in PROFILE_USE], [])
+        except Exception as error:  # whatever distutils raises for a compile GCC refused
+            failure = f"{type(error).__name__}: {error}"
         if failure and required:
-            raise RuntimeError(f"{PGO_ENV}=1: the profile training failed: {failure}")
+            raise RuntimeError(f"{PGO_ENV}=1: the profile-guided build failed: {failure}")
         if failure:
-            warnings.warn(f"RiftScript's engine is compiled without a profile (the training failed: {failure})")
-        use = [flag.format(profile) for flag in PROFILE_USE] if not failure else []
-        for ext, compile_args, link_args in flags:
-            ext.extra_compile_args, ext.extra_link_args = [*compile_args, *use], link_args
-        self.compiler, self.force = compiler, True  # every object again, with the profile (or without: plain)
-        super().run()
+            warnings.warn(f"RiftScript's engine is compiled without a profile (the profile-guided build failed: "
+                          f"{failure})")
+            build([], [])
         note = Path(self.build_lib) / BUILD_NOTE
         note.parent.mkdir(parents=True, exist_ok=True)
         note.write_text("compiled with mypyc, profile-guided (GCC)\n" if not failure else "compiled with mypyc\n")

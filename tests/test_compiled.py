@@ -179,3 +179,62 @@ def test_riftscript_info_names_the_build_setup_py_noted(tmp_path: Path, monkeypa
     assert engine_build() == "compiled with mypyc"  # a build from before the note
     (tmp_path / "build.txt").write_text("compiled with mypyc, profile-guided (GCC)\n")
     assert engine_build() == "compiled with mypyc, profile-guided (GCC)"
+
+
+class _Builds:
+    """Stands in for setuptools' build_ext.run in the tests of the profile-guided build: records each compile's
+    flags and fails the compiles it is told to."""
+
+    def __init__(self, failing: set[int]) -> None:
+        self.flags: list[list[str]] = []
+        self.failing = failing
+
+    def run(self, command: Any) -> None:
+        self.flags.append(list(command.extensions[0].extra_compile_args))
+        if len(self.flags) in self.failing:
+            raise RuntimeError(f"compile {len(self.flags)} refused")
+
+
+def _profiled_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: set[int], training: str,
+                    required: bool = False) -> tuple[_Builds, str]:
+    """setup.py's _run_profiled with the compiles and the training games stood in for (a real build takes
+    minutes): the flags of each compile, and the note the build leaves."""
+    from setuptools import Distribution, Extension
+
+    src = SETUP.read_text()
+    ns: dict[str, Any] = {"__file__": str(SETUP)}
+    exec(src[:src.index("# setuptools packs whatever build/lib holds")], ns)
+    builds = _Builds(failing)
+    monkeypatch.setattr(ns["build_ext"], "run", lambda command: builds.run(command))
+    ns["_train"] = lambda build_lib: training
+    extension = Extension("engine", ["engine.c"], extra_compile_args=["-O3"])
+    command = ns["_OptionalBuildExt"](Distribution({"name": "riftscript", "ext_modules": [extension]}))
+    command.extensions, command.build_temp, command.build_lib = [extension], str(tmp_path / "temp"), str(tmp_path / "lib")
+    command._run_profiled(required)
+    return builds, (tmp_path / "lib" / ns["BUILD_NOTE"]).read_text().strip()
+
+
+def test_a_profile_guided_build_compiles_instrumented_then_with_the_profile(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    builds, note = _profiled_build(tmp_path, monkeypatch, set(), "")
+    profile = tmp_path.resolve() / "temp" / "profile"
+    assert builds.flags == [["-O3", f"-fprofile-generate={profile}"],
+                            ["-O3", f"-fprofile-use={profile}", "-fprofile-partial-training", "-Wno-missing-profile",
+                             "-Wno-error=coverage-mismatch"]]
+    assert note == "compiled with mypyc, profile-guided (GCC)"
+
+
+@pytest.mark.parametrize("failing, training", [(set(), "no game could be made"), ({2}, ""), ({1}, "")],
+                         ids=["training fails", "guided compile fails", "instrumented compile fails"])
+def test_a_profile_guided_build_that_fails_leaves_a_plain_build_with_a_warning(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, failing: set[int], training: str) -> None:
+    with pytest.warns(UserWarning, match="compiled without a profile"):
+        builds, note = _profiled_build(tmp_path, monkeypatch, failing, training)
+    assert builds.flags[-1] == ["-O3"]  # the last compile: plain, no instrumentation left in the engine
+    assert note == "compiled with mypyc"
+
+
+def test_riftscript_pgo_1_makes_a_failed_profile_guided_build_an_error(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(RuntimeError, match="RIFTSCRIPT_PGO=1: the profile-guided build failed: no game"):
+        _profiled_build(tmp_path, monkeypatch, set(), "no game could be made", required=True)
