@@ -32,6 +32,23 @@ def simulate_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[s
     return [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
+def test_a_worker_process_freezes_what_it_holds_and_this_process_never_does(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A pool worker only plays games: once it holds the catalog, the cyclic collector leaves what it holds alone
+    (gc.freeze).  The process that runs the command (a program embedding the lab, the tests) is never frozen."""
+    import gc
+
+    code = ("import gc, multiprocessing; from riftscript.tools.lab import backends, engine; "
+            "before = gc.get_freeze_count(); "
+            "backends._init_worker(engine.Source(), None, multiprocessing.get_context().Event()); "
+            "print(before, gc.get_freeze_count() > 1000, 'catalog' in backends._WORKER)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["0", "True", "True"], done.stderr
+    frozen = gc.get_freeze_count()
+    simulate_json(capsys, "--decks", *DUEL, "--games", "2", "--seed", "3", "--workers", "2", "--batch", "1")
+    assert gc.get_freeze_count() == frozen
+
+
 def test_results_are_the_same_for_one_two_and_three_workers(capsys: pytest.CaptureFixture[str]) -> None:
     runs = {w: simulate_json(capsys, "--decks", *DUEL, "--games", "6", "--seed", "40", "--workers", str(w),
                              "--batch", "1") for w in (1, 2, 3)}
