@@ -92,6 +92,18 @@ def build(rev: str, workdir: Path, pure: bool = False) -> Build:
     return Build(rev, sha, venv / "bin" / "python")
 
 
+def built_as(python: Path) -> str:
+    """How the revision's engine was built: the note setup.py leaves since its profile-guided build (issue 17,
+    stop 41), else whether a compiled library is installed."""
+    site = next(python.parent.parent.glob("lib/python*/site-packages"), None)
+    if site is None:
+        return "unknown"
+    note = site / "riftscript" / "core" / "engine" / "build.txt"
+    if note.is_file():
+        return note.read_text().strip()
+    return "compiled with mypyc" if any(site.glob("riftscript_engine__mypyc*")) else "pure Python"
+
+
 def isolated(python: Path) -> Path:
     """The folder a revision's worker runs in: its virtualenv.  ``python -c`` puts the working folder first
     on ``sys.path``, and an ``*.egg-info`` there (the repository's own, left by an editable install) would give
@@ -157,6 +169,8 @@ def main() -> None:
                else Path(tempfile.mkdtemp(prefix="riftscript-compare-")))
     try:
         builds = [build(rev, workdir, args.pure) for rev in args.revs]
+        for b in builds:  # a ratio depends on how each revision was built, so the report says it
+            print(f"{b.rev} ({b.sha[:12]}): {built_as(b.python)}")
         if args.instructions:
             for agent in args.agents:
                 counts = [instructions(b, args.decks, agent, args.games, workdir) for b in builds]
