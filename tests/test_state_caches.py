@@ -84,6 +84,48 @@ def test_a_static_for_units_here_leaves_units_elsewhere_untouched_and_a_wrong_sh
     assert any("nothing should change its characteristics" in m for m in check(g, cards, counts))
 
 
+def test_a_unit_whose_own_statics_change_nothing_of_it_now_keeps_its_printed_characteristics() -> None:
+    """A unit's own static that changes only costs (Rhasa the Sunderer) or other objects (Heimerdinger's
+    borrowed abilities) leaves its characteristics as printed, and one that applies only while it attacks
+    (Jinx, Demolitionist: +2 Might) or defends (Jeweled Colossus: +1) too until it does: taken from the card
+    (CardFacts.chars_while), and right (shortcut_problem compares with every layer).  An unconditional
+    hook of its own (Vi, Destructive) always takes the layers."""
+    b = Builder(cat())
+    codes = {"rhasa": "OGN-195", "heimer": "OGN-111", "jinx": "OGN-030", "colossus": "OGN-086", "vi": "OGN-036"}
+    placed = {name: b.add(0, code) for name, code in codes.items()}
+    g, ids = b.build()
+    oid = {name: ids[i] for name, i in placed.items()}
+    for name in ("rhasa", "heimer", "jinx", "colossus"):
+        assert layers._untouched(g, oid[name], g.state.objs[oid[name]].code), name
+        assert layers.might(g, oid[name]) == g.card(oid[name]).might
+        assert layers.shortcut_problem(g, oid[name]) is None
+    assert not layers._untouched(g, oid["vi"], g.state.objs[oid["vi"]].code)
+    g.state.objs[oid["jinx"]].designation = "attacker"
+    g.state.objs[oid["colossus"]].designation = "attacker"  # its +1 is while it defends
+    g.touch()
+    assert not layers._untouched(g, oid["jinx"], g.state.objs[oid["jinx"]].code)
+    assert layers.might(g, oid["jinx"]) == g.card(oid["jinx"]).might + 2
+    assert layers._untouched(g, oid["colossus"], g.state.objs[oid["colossus"]].code)
+    assert layers.might(g, oid["colossus"]) == g.card(oid["colossus"]).might
+    g.state.objs[oid["colossus"]].designation = "defender"
+    g.touch()
+    assert layers.might(g, oid["colossus"]) == g.card(oid["colossus"]).might + 1
+    assert all(layers.shortcut_problem(g, o) is None for o in oid.values())
+
+
+def test_the_modifiers_that_change_characteristics_are_those_the_layers_read() -> None:
+    """CardFacts.chars_while leaves a static out when none of its modifiers is one layers._compute reads: the
+    two lists must agree (a new kind of modifier read there and not listed would be skipped by the shortcut)."""
+    import inspect
+
+    from riftscript.core.script.cards import CHARS_MODIFIERS
+
+    source = inspect.getsource(layers._compute)
+    read = set(re.findall(r'kind == "(\w+)"', source)) | set(re.findall(r'm\["type"\] == "(\w+)"', source))
+    assert read and read <= CHARS_MODIFIERS
+    assert CHARS_MODIFIERS - read == set()
+
+
 def test_the_caches_docstring_names_every_key_the_engine_remembers() -> None:
     """Every memo key the engine writes is listed (with what invalidates it) in ``Caches``'s docstring."""
     doc = caches.Caches.__doc__ or ""

@@ -84,15 +84,20 @@ def printed_only(g: "Game", oid: int) -> bool:
 
 
 def _untouched(g: "Game", oid: int, code: str) -> bool:
-    """Whether nothing can change this board object's printed characteristics: its card has no static
-    ability, no card is attached to it, no other object's static ability may select it (by the card
+    """Whether nothing can change this board object's printed characteristics: no static ability of its own
+    card can change them now, no card is attached to it, no other object's static ability may select it (by the card
     types and the location its selector is limited to) and no lasting effect names it or selects what
     it affects.  Then ``_compute`` would find no modifier, and its result is the printed Might plus
     buffs and the printed keywords (checked once per state version, which is when the
     characteristics cache is cleared)."""
     card = g.defs[code]
     if card.facts.statics:
-        return False
+        # its own statics change nothing of its characteristics now: they change costs or other objects, or
+        # apply only while it is an attacker or a defender and it isn't (CardFacts.chars_while); the statics
+        # that may select it, its own among them, are _board_reach's
+        gate = card.facts.chars_while
+        if gate is None or (gate and g.state.objs[oid].designation in gate):
+            return False
     anything, types, local, named = _board_reach(g)
     if anything or card.type in types or oid in named:
         return False

@@ -110,6 +110,10 @@ class CardFacts:
     # the hooks its statics give it when all of them are unconditional hooks on itself, by hook: off the
     # board its characteristics are then its printed ones and these (layers.chars); None otherwise
     printed_hooks: dict[str, list[Any]] | None = None
+    # when its own statics may change its characteristics (layers._untouched): the designations (attacker,
+    # defender) while which the only ones that can apply do ("I have +2 Might while I'm an attacker"); empty
+    # when none can (they change costs, or other objects); None when one may apply otherwise
+    chars_while: frozenset[str] | None = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +204,32 @@ def card_facts(abilities: tuple[Ability, ...], power: tuple[str, ...], domains: 
                            for a in statics for m in a.body.get("modifiers", [])),
         optional_costs=[a.body["name"] for a in abilities if a.kind == "additional_cost" and a.body.get("optional")],
         printed_hooks=_printed_hooks(abilities),
+        chars_while=_chars_while(own_text),
     )
+
+
+# The modifier types layers._compute reads into characteristics (Might, keywords, hooks, damage prevention,
+# entering ready); a static's other modifiers (costs, play locations, borrowed abilities) leave them as printed.
+# tests/test_state_caches.py checks this against _compute's own branches.
+CHARS_MODIFIERS: Final = frozenset({"might", "buff_bonus", "keyword", "hook", "prevent_damage", "enter_ready"})
+# the designations a static's 'while' may name for ``CardFacts.chars_while``: the object is the subject, so the
+# condition is its designation (selectors: the states 'attacker' and 'defender' of an object on the board)
+_DESIGNATIONS: Final = frozenset({"attacker", "defender"})
+
+
+def _chars_while(own_text: list[Ability]) -> frozenset[str] | None:
+    """``CardFacts.chars_while`` from the statics of the card's own text that affect only itself."""
+    found: set[str] = set()
+    for ability in own_text:
+        body = ability.body
+        if not any(m.get("type") in CHARS_MODIFIERS for m in body.get("modifiers", ())):
+            continue  # its modifiers leave the characteristics as printed
+        gate = body.get("while")
+        if "condition" in body or not isinstance(gate, dict) or set(gate) != {"type", "subject", "state"} \
+                or gate["type"] != "is" or gate["subject"] != "self" or gate["state"] not in _DESIGNATIONS:
+            return None
+        found.add(gate["state"])
+    return frozenset(found)
 
 
 def _printed_hooks(abilities: tuple[Ability, ...]) -> dict[str, list[Any]] | None:
