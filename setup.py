@@ -13,8 +13,8 @@ otherwise a build that can't compile (no C compiler) falls back to pure Python w
 
 With GCC the compile is guided by a profile (``PROFILE_USE``): the engine is compiled instrumented, plays the
 training games of ``tools/profile_training.py`` from the build folder, and is compiled again with what they
-counted.  ``RIFTSCRIPT_PGO=0`` compiles once; ``1`` makes a failed training an error, where otherwise it
-leaves a plain build with a warning.  ``riftscript info`` reads the note the build leaves (``BUILD_NOTE``).
+counted.  ``RIFTSCRIPT_PGO=0`` compiles once; ``1`` makes a failure of any of those steps an error, where
+otherwise it leaves a plain compiled build with a warning.  ``riftscript info`` reads the note the build leaves (``BUILD_NOTE``).
 
 mypyc names a module after its path, and the source folders (``core/``, ``plugins/``) are mapped to
 ``riftscript.*`` by ``package-dir``: so the compiled modules are built from a copy laid out as the
