@@ -113,6 +113,29 @@ def test_a_unit_whose_own_statics_change_nothing_of_it_now_keeps_its_printed_cha
     assert all(layers.shortcut_problem(g, o) is None for o in oid.values())
 
 
+def test_a_granted_keyword_brings_only_the_hooks_its_abilities_give() -> None:
+    """hook_in_play: a lasting grant of [Assault] (Might while attacking) brings no hook, so a hook's value is
+    read without working out anyone's characteristics; [Ganking] brings the standard-move hook, [Deflect] the
+    targeting tax, each to the unit granted it and only that hook."""
+    b = Builder(cat())
+    assault = b.add(0, "OGN-003")
+    b.grant(assault, "Assault", 2)
+    g, ids = b.build()
+    for hook in ("standard_move", "targeting_tax", "combat_damage", "prevent_damage"):
+        assert not layers.hook_in_play(g, hook), hook
+    assert layers.might(g, ids[assault]) == g.card(ids[assault]).might  # Assault adds Might only in an attack
+    for keyword, hook, other in (("Ganking", "standard_move", "targeting_tax"), ("Deflect", "targeting_tax", "standard_move")):
+        b = Builder(cat())
+        unit = b.add(0, "OGN-003")
+        b.grant(unit, keyword)
+        g, ids = b.build()
+        assert layers.hook_in_play(g, hook) and not layers.hook_in_play(g, other), keyword
+        assert layers.hook_values(g, ids[unit], hook) != [], keyword
+        cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+        counts = Counter(g.state.objs[o].code for o in cards)
+        assert check(g, cards, counts) == []
+
+
 def test_the_modifiers_that_change_characteristics_are_those_the_layers_read() -> None:
     """CardFacts.chars_while leaves a static out when none of its modifiers is one layers._compute reads: the
     two lists must agree (a new kind of modifier read there and not listed would be skipped by the shortcut)."""

@@ -309,10 +309,28 @@ def hook_statics(g: "Game", hook: str) -> bool:
 
 
 def hook_lasting(g: "Game", hook: str) -> bool:
-    """``hook_in_play``'s part that the lasting effects decide."""
-    return any(lasting.kind == "grant" or lasting.kind == "static" and any(
-        mod["type"] in ("keyword", "prevent_damage") or (mod["type"] == "hook" and mod.get("hook") == hook)
-        for mod in lasting.body.get("modifiers", ())) for lasting in g.state.lasting)
+    """``hook_in_play``'s part that the lasting effects decide: one giving the hook, or a keyword whose static
+    abilities give it (a granted [Assault] brings Might, no hook), or damage prevention ("prevent_damage")."""
+    for lasting in g.state.lasting:
+        if lasting.kind == "grant":
+            if _keyword_gives(g, lasting.body["keyword"], lasting.body.get("value"), hook):
+                return True
+        elif lasting.kind == "static":
+            for mod in lasting.body.get("modifiers", ()):
+                kind = mod["type"]
+                if (kind == "hook" and mod.get("hook") == hook) or (kind == "prevent_damage" and hook == kind) or (
+                        kind == "keyword" and _keyword_gives(g, mod["keyword"], mod.get("value"), hook)):
+                    return True
+    return False
+
+
+def _keyword_gives(g: "Game", keyword: str, value: Any, hook: str) -> bool:
+    """Whether a keyword granted by an effect may give the hook: ``_compute`` takes the hook modifiers of its
+    static abilities (compiled with the value, ``Game.keyword_abilities``) and no others."""
+    name = keyword.lower().replace("-", "_")
+    return any(ability.kind == "static" and any(m.get("type") == "hook" and m.get("hook") == hook
+                                                for m in ability.body.get("modifiers", ()))
+               for ability in g.keyword_abilities(name, value))
 
 
 def _hook_possible(g: "Game", oid: int, code: str, zone: str, hook: str) -> bool:
