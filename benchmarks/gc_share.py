@@ -18,6 +18,7 @@ import sys
 WORKER = r'''
 import gc, json, sys, time
 from riftscript.core.script.catalog import load_catalog
+from riftscript.core.engine.agents import play_out
 from riftscript.core.engine.game import Game
 agent, games, setting = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 catalog = load_catalog()
@@ -39,13 +40,7 @@ actions = 0
 cpu = time.process_time()
 for seed in range(games):
     game = Game.new(catalog, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=seed)
-    agents = [specs[agent].factory(seed), specs[agent].factory(seed + 1)]
-    while not game.over:
-        decision = game.pending_decision()
-        if decision is None:
-            break
-        game.apply(agents[decision.player].choose(game, game.legal_actions()))
-        actions += 1
+    actions += play_out(game, [specs[agent].factory(seed), specs[agent].factory(seed + 1)])
 cpu = time.process_time() - cpu
 print(json.dumps({"cpu": cpu, "actions": actions, "tracked": len(gc.get_objects()),
                   "collections": {g: n for g, (n, _) in spent.items()},

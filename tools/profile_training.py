@@ -20,6 +20,7 @@ import importlib
 import sys
 
 from riftscript.core.engine import state
+from riftscript.core.engine.agents import play_out
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.engine.game import Game
 from riftscript.core.script.catalog import load_catalog
@@ -52,16 +53,8 @@ def train(modules: list[str], games_each: int = GAMES) -> tuple[int, int]:
                     game = Game.new(catalog, chosen, mode=mode, seed=seed)
                 except RiftScriptError:
                     continue  # decks this mode doesn't allow together (2v2 teammates share a legend)
-                players = [agents[agent].factory(seed + k) for k in range(seats)]
-                played = 0
-                while not game.over and played < MAX_ACTIONS:
-                    decision = game.pending_decision()
-                    if decision is None:
-                        break
-                    game.apply(players[decision.player].choose(game, game.legal_actions()))
-                    played += 1
+                actions += play_out(game, [agents[agent].factory(seed + k) for k in range(seats)], MAX_ACTIONS)
                 games += 1
-                actions += played
     return games, actions
 
 
