@@ -56,7 +56,7 @@ def _single_or_all(actions: list[Action], game: "Game | None" = None,
             # only an activation has an ability index (schemas/action.schema.json): a rune's (negative),
             # most of a listing, is dropped on this one read
             ability = a.get("ability")
-            if ability is not None and (ability < 0 or decisions.is_resource_action(pools, a)):
+            if isinstance(ability, int) and (ability < 0 or decisions.is_resource_action(pools, a)):
                 continue
         kind = a["type"]
         if kind == "move":

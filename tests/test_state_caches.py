@@ -84,6 +84,44 @@ def test_a_static_for_units_here_leaves_units_elsewhere_untouched_and_a_wrong_sh
     assert any("nothing should change its characteristics" in m for m in check(g, cards, counts))
 
 
+def test_what_may_change_board_objects_is_kept_across_versions_until_a_card_is_attached() -> None:
+    """``layers.board_reach`` (what may change a board object's characteristics, asked for every board object
+    read) depends on the statics, the lasting effects and the places of the statics for units at their
+    location, while no card is attached: then it is kept with the statics and lasting effects, the same
+    answer after a new state version; a wrong kept answer fails invariants.check.  With a card attached (Long
+    Sword) its unit is named, and the answer is worked out again for each version."""
+    b = Builder(cat())
+    camp = b.battlefield("OGN-294", controller=0)  # +1 Might for the units there
+    b.add(0, "OGN-003", at=camp)
+    g, ids = b.build()
+    first = layers.board_reach(g)
+    assert first == (False, frozenset(), frozenset({(camp, "unit")}), frozenset())  # the units at the camp
+    g.touch()
+    assert layers.board_reach(g) is first
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+    wrong = (False, frozenset(), frozenset(), frozenset())
+    for key in [key for key in g.lasting_memo() if isinstance(key, tuple) and key[0] == "board_reach"]:
+        g.lasting_memo()[key] = wrong
+    g.touch()
+    assert layers.board_reach(g) is wrong
+    assert any("lasting effects' answer board_reach" in m for m in check(g, cards, counts))
+
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    sword = b.add(0, "SFD-022")
+    b.attach(sword, unit)
+    g, ids = b.build()
+    held = layers.board_reach(g)
+    assert ids[unit] in held[3]
+    assert layers.might(g, ids[unit]) == g.card(ids[unit]).might + 2
+    g.touch()
+    again = layers.board_reach(g)
+    assert again == held and again is not held
+    cards, counts = _baseline(g)
+    assert check(g, cards, counts) == []
+
+
 def test_a_unit_whose_own_statics_change_nothing_of_it_now_keeps_its_printed_characteristics() -> None:
     """A unit's own static that changes only costs (Rhasa the Sunderer) or other objects (Heimerdinger's
     borrowed abilities) leaves its characteristics as printed, and one that applies only while it attacks

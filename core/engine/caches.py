@@ -106,7 +106,9 @@ class Caches:
     ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
     for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
     ``lasting_memo()``: ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach`` (layers):
-    what depends only on the lasting effects and the statics in force, never on the rest of the state.
+    what depends only on the lasting effects and the statics in force, never on the rest of the state;
+    ``("board_reach", places)`` (layers.board_reach while no card was seen attached: it depends on the
+    places of the statics limited to their location too, which its key names).
     ``invariants.cache_problems`` compares them with a fresh copy's.
 
     **lasting-only key** (``Game.lasting_only_memo``) - the lasting key without the statics

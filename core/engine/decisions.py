@@ -388,7 +388,11 @@ def is_resource_action(g: "Game", action: Mapping[str, Any]) -> bool:
     index = int(action.get("ability", 0))
     if index < 0:
         return True
-    return activation.is_add_ability(activation.activated_abilities(g, int(action["source"]))[index])
+    source = int(action["source"])
+    own = g.card(source).abilities
+    if index < len(own):  # its own abilities come first (activation.activated_abilities): read from the card
+        return activation.is_add_ability(own[index])
+    return activation.is_add_ability(activation.activated_abilities(g, source)[index])
 
 
 # ---------------------------------------------------------------------- the action table

@@ -239,8 +239,10 @@ class Game:
         return caches.lasting_only_memo(lasting)
 
     def lasting_changed(self) -> None:
-        """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place."""
+        """Invalidate ``lasting_memo``: an entry of the lasting effects changed in place (a new state
+        version too: ``memo()`` keeps answers worked out from the lasting memo, ``layers.board_reach``)."""
         self.caches.lasting_changes += 1
+        self.caches.version += 1
 
     def touch(self) -> None:
         """Invalidate ``memo()``: for changes to the state made without an event."""

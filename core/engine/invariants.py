@@ -225,6 +225,7 @@ def _lasting_answers(g: Game, fresh: Game) -> dict[str, tuple[Any, Any]]:
             "off_board_touch": layers.off_board_touch(game),
             "off_board_reach": layers.off_board_reach(game),
             "lasting_board_reach": layers.lasting_board_reach(game),
+            "board_reach": layers.board_reach(game),
             "cost_changes": payment.cost_changes(game),
             "cost_keywords_given": payment.cost_keywords_given(game),
             "lasting_plays_from": playing.lasting_plays_from(game),

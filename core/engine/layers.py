@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..script.cards import Ability, add_keyword
 from . import effects
-from .state import NOWHERE, Lasting, is_battlefield
+from .state import NOWHERE, Lasting, Obj, is_battlefield
 
 if TYPE_CHECKING:
     from ..script.cards import CardDef
@@ -94,11 +94,11 @@ def _untouched(g: "Game", oid: int, code: str) -> bool:
     if card.facts.statics:
         # its own statics change nothing of its characteristics now: they change costs or other objects, or
         # apply only while it is an attacker or a defender and it isn't (CardFacts.chars_while); the statics
-        # that may select it, its own among them, are _board_reach's
+        # that may select it, its own among them, are board_reach's
         gate = card.facts.chars_while
         if gate is None or (gate and g.state.objs[oid].designation in gate):
             return False
-    anything, types, local, named = _board_reach(g)
+    anything, types, local, named = board_reach(g)
     if anything or card.type in types or oid in named:
         return False
     if local:
@@ -126,13 +126,16 @@ def shortcut_problem(g: "Game", oid: int) -> str | None:
 Reach = tuple[bool, frozenset[str], frozenset[tuple[int, str]], frozenset[int]]
 
 
-def _board_reach(g: "Game") -> Reach:
-    """What may change board objects' characteristics, once per state version: (a static ability or
-    lasting effect may select any board object; the card types some static may select anywhere; the
-    (location, card type) pairs a static limited to the objects at its location may select, "" for
-    any type; the objects a lasting effect names or a card is attached to)."""
+def board_reach(g: "Game") -> Reach:
+    """What may change board objects' characteristics: (a static ability or lasting effect may select any
+    board object; the card types some static may select anywhere; the (location, card type) pairs a static
+    limited to the objects at its location may select, "" for any type; the objects a lasting effect names
+    or a card is attached to).  Asked for every board object read, so remembered for the state version; and
+    while no card was seen attached (``TriggerIndex.attached``), kept with the statics and lasting effects
+    (``Game.lasting_memo``) for the places of the statics limited to their location, which is all it
+    depends on then."""
     caches = g.caches
-    if caches.memo_version == caches.version:  # the hit, inline: asked for every board object read
+    if caches.memo_version == caches.version:  # the hit, inline
         found: Reach | None = caches.memo_answers.get("board_reach")
         if found is not None:
             return found
@@ -141,19 +144,33 @@ def _board_reach(g: "Game") -> Reach:
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
-        hosts = set(attachments(g))
-        local: set[tuple[int, str]] = set()
-        for src, kinds in here:  # 'here' is where the source is now
-            source = objs[src]
-            if source.zone in ("board", "bfcard"):
-                local.update((source.loc, kind) for kind in kinds or ("",))
-        found = memo["board_reach"] = (anything, types, frozenset(local), by_lasting | hosts if hosts else by_lasting)
+        if g.index.attached:
+            found = _reach(anything, types, here, by_lasting, objs, set(attachments(g)))
+        else:
+            places = tuple((objs[src].zone, objs[src].loc) for src, _kinds in here) if here else ()
+            kept = g.lasting_memo()
+            key = ("board_reach", places)
+            found = kept.get(key)
+            if found is None:
+                found = kept[key] = _reach(anything, types, here, by_lasting, objs, set())
+        memo["board_reach"] = found
     return found
+
+
+def _reach(anything: bool, types: frozenset[str], here: tuple[tuple[int, tuple[str, ...] | None], ...],
+           by_lasting: frozenset[int], objs: dict[int, Obj], hosts: set[int]) -> Reach:
+    """``board_reach`` worked out from ``lasting_board_reach`` and the objects cards are attached to."""
+    local: set[tuple[int, str]] = set()
+    for src, kinds in here:  # 'here' is where the source is now
+        source = objs[src]
+        if source.zone in ("board", "bfcard"):
+            local.update((source.loc, kind) for kind in kinds or ("",))
+    return anything, types, frozenset(local), by_lasting | hosts if hosts else by_lasting
 
 
 def lasting_board_reach(g: "Game") -> tuple[bool, frozenset[str], tuple[tuple[int, tuple[str, ...] | None], ...],
                                             frozenset[int]]:
-    """_board_reach's part that the statics and the lasting effects decide, found once while they are
+    """board_reach's part that the statics and the lasting effects decide, found once while they are
     unchanged (``Game.lasting_memo``): (any board object may be selected, the card types a static may
     select anywhere, (source, card types or None for any) of the statics that select only objects at
     their source's location, the objects lasting effects name).  A static's card types are those

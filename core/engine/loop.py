@@ -329,10 +329,28 @@ def keep(g: "Game") -> Kept:
                 i += 1
             else:
                 return copy_state(s), len(g.log), caches.kept_objs, [], []
+        if n == len(objs):
+            # the same number of objects, so the same ids in the same order if the copies are of this game's
+            # objects (none is ever removed from ``objs``): the last copies again, only the changed ones new
+            clones = caches.kept_objs.copy()
+            copies = list(spare)
+            i = 0
+            for oid, obj in objs.items():
+                old = spare[i]
+                if old.id != oid:
+                    break  # copies of another state's objects (a snapshot restored since)
+                if not obj_same(old, obj):
+                    copied = obj_clone(obj)
+                    clones[oid] = copied
+                    copies[i] = copied
+                i += 1
+            else:
+                caches.kept_objs, caches.kept_list = clones, copies
+                return copy_state(s), len(g.log), clones, [], []
         # the copy of the dict first, then each value replaced: one table of the right size, where a
         # comprehension would grow one through five resizes for a game's ~120 objects
         clones = objs.copy()
-        copies: list[Obj] = []
+        copies = []
         i = 0
         for oid, obj in objs.items():
             old = spare[i] if i < n else None
@@ -361,12 +379,31 @@ def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
         _put_back(g, state, log_len, ids, values, index, True, index_kept)
         return
     live = g.state.objs
-    objs = clones.copy()
-    for oid, copied in clones.items():
-        obj = live.get(oid)
-        objs[oid] = obj if obj is not None and obj_same(obj, copied) else obj_clone(copied)
+    objs = _put_back_changed(live, clones) if len(live) == len(clones) else None
+    if objs is None:
+        objs = clones.copy()
+        for oid, copied in clones.items():
+            found = live.get(oid)
+            objs[oid] = found if found is not None and obj_same(found, copied) else obj_clone(copied)
     state.objs = objs
     _installed(g, state, log_len, index, index_kept)
+
+
+def _put_back_changed(live: dict[int, Obj], clones: dict[int, Obj]) -> dict[int, Obj] | None:
+    """``rewind``'s objects when no object was made since the keep: none is ever removed from ``objs``, so
+    the same ids in the same order; the live objects are walked in lock-step with their copies (no lookup
+    by id) and only the changed ones put back.  None if the ids don't line up after all."""
+    copies = list(clones.values())
+    objs = live.copy()
+    i = 0
+    for oid, obj in live.items():
+        copied = copies[i]
+        if copied.id != oid:
+            return None
+        if not obj_same(obj, copied):
+            objs[oid] = obj_clone(copied)
+        i += 1
+    return objs
 
 
 def _put_back(g: "Game", state: GameState, log_len: int, ids: list[int], values: list[ObjValues],
