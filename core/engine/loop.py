@@ -353,10 +353,10 @@ def keep(g: "Game") -> Kept:
         copies = []
         i = 0
         for oid, obj in objs.items():
-            old = spare[i] if i < n else None
-            copied = old if old is not None and obj_same(old, obj) else obj_clone(obj)
-            clones[oid] = copied
-            copies.append(copied)
+            previous = spare[i] if i < n else None
+            kept_copy = previous if previous is not None and obj_same(previous, obj) else obj_clone(obj)
+            clones[oid] = kept_copy
+            copies.append(kept_copy)
             i += 1
         caches.kept_objs, caches.kept_list = clones, copies
         return copy_state(s), len(g.log), clones, [], []
