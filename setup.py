@@ -188,8 +188,11 @@ class _OptionalBuildExt(build_ext):
 
 def _train(build_lib: Path) -> str:
     """Play tools/profile_training.py's games on the instrumented build in ``build_lib``; what went wrong, or
-    "" (its profile is then written, when the process exits)."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(build_lib), os.environ.get("PYTHONPATH")]))}
+    "" (its profile is then written, when the process exits).  The games are the same whatever the hash seed,
+    but the branches taken in reading sets of strings are not: a fixed seed keeps the profile, and so the
+    build, from varying with it."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(build_lib), os.environ.get("PYTHONPATH")])),
+           "PYTHONHASHSEED": "0"}
     try:
         done = subprocess.run([sys.executable, "-m", "riftscript.tools.profile_training", "--require-compiled",
                                *plugin_modules()],

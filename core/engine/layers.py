@@ -127,13 +127,11 @@ Reach = tuple[bool, frozenset[str], frozenset[tuple[int, str]], frozenset[int]]
 
 
 def board_reach(g: "Game") -> Reach:
-    """What may change board objects' characteristics: (a static ability or lasting effect may select any
-    board object; the card types some static may select anywhere; the (location, card type) pairs a static
-    limited to the objects at its location may select, "" for any type; the objects a lasting effect names
-    or a card is attached to).  Asked for every board object read, so remembered for the state version; and
-    while no card was seen attached (``TriggerIndex.attached``), kept with the statics and lasting effects
-    (``Game.lasting_memo``) for the places of the statics limited to their location, which is all it
-    depends on then."""
+    """What may change board objects' characteristics: (a static or lasting effect may select any board
+    object; the card types some static may select anywhere; the (location, card type) pairs a static limited
+    to the objects at its location may select, "" for any type; the objects a lasting effect names or a card
+    is attached to).  Remembered for the state version; while no card was seen attached (``TriggerIndex.
+    attached``), kept in ``Game.lasting_memo`` by the places of the statics limited to their location."""
     caches = g.caches
     if caches.memo_version == caches.version:  # the hit, inline
         found: Reach | None = caches.memo_answers.get("board_reach")
@@ -144,22 +142,20 @@ def board_reach(g: "Game") -> Reach:
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
-        if g.index.attached:
-            found = _reach(anything, types, here, by_lasting, objs, set(attachments(g)))
-        else:
-            places = tuple((objs[src].zone, objs[src].loc) for src, _kinds in here) if here else ()
-            kept = g.lasting_memo()
-            key = ("board_reach", places)
-            found = kept.get(key)
-            if found is None:
-                found = kept[key] = _reach(anything, types, here, by_lasting, objs, set())
+        kept = g.lasting_memo() if not g.index.attached else None
+        key = ("board_reach", tuple((objs[src].zone, objs[src].loc) for src, _kinds in here) if here else ())
+        found = kept.get(key) if kept is not None else None
+        if found is None:
+            found = _reach(anything, types, here, by_lasting, objs, set(attachments(g)) if kept is None else set())
+            if kept is not None:
+                kept[key] = found
         memo["board_reach"] = found
     return found
 
 
 def _reach(anything: bool, types: frozenset[str], here: tuple[tuple[int, tuple[str, ...] | None], ...],
            by_lasting: frozenset[int], objs: dict[int, Obj], hosts: set[int]) -> Reach:
-    """``board_reach`` worked out from ``lasting_board_reach`` and the objects cards are attached to."""
+    """``board_reach`` from ``lasting_board_reach`` and the objects cards are attached to."""
     local: set[tuple[int, str]] = set()
     for src, kinds in here:  # 'here' is where the source is now
         source = objs[src]
@@ -288,6 +284,10 @@ _ACTIVE: Final = ("board", "legend", "bfcard")
 AFFECTED_OFF_BOARD: Final = ("hand", "champion", "chain", "facedown")
 
 
+# hook_in_play's key in ``memo()`` per hook, made once (a string keeps its hash; a tuple is made and hashed anew)
+_HOOK_IN_PLAY: Final[dict[str, str]] = {}
+
+
 def hook_in_play(g: "Game", hook: str) -> bool:
     """Whether an object on the board, a legend or a battlefield could have the hook now: a static in
     force gives it or gives a keyword (whose abilities may bring any hook; a printed keyword is a static
@@ -297,7 +297,9 @@ def hook_in_play(g: "Game", hook: str) -> bool:
     statics' part is kept while the statics are unchanged (``Game.statics_memo``), the lasting effects'
     while they are (``Game.lasting_only_memo``); ``invariants.cache_problems`` compares both."""
     caches = g.caches
-    key = ("hook_in_play", hook)
+    key = _HOOK_IN_PLAY.get(hook)
+    if key is None:
+        key = _HOOK_IN_PLAY[hook] = "hook_in_play " + hook
     if caches.memo_version == caches.version:  # the answer of this state, inline: asked for each target listed
         found: bool | None = caches.memo_answers.get(key)
         if found is not None:
