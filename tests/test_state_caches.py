@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from riftscript.core import Game, load_catalog
-from riftscript.core.engine import caches, layers
+from riftscript.core.engine import caches, layers, payment
 from riftscript.core.engine.builder import Builder
 from riftscript.core.engine.invariants import check
 
@@ -120,6 +120,34 @@ def test_what_may_change_board_objects_is_kept_across_versions_until_a_card_is_a
     assert again == held and again is not held
     cards, counts = _baseline(g)
     assert check(g, cards, counts) == []
+
+
+def test_a_printed_cost_nothing_can_change_is_one_cost_per_card_for_the_games_life() -> None:
+    """``payment.shared_play_cost`` answers a card's printed cost, while nothing can change it, with one Cost per
+    card code kept for the game's life (``Caches.printed_costs``): the same object in another state version,
+    never handed out to be changed (``play_cost`` copies it).  With Eager Apprentice on the board (a static
+    that changes the cost of spells) the cost is worked out for the state instead."""
+    b = Builder(cat())
+    unit = b.hand(0, ["OGN-003"])[0]
+    g, ids = b.build()
+    code = g.state.objs[ids[unit]].code
+    shared = payment.shared_play_cost(g, 0, ids[unit], [])
+    assert shared is g.caches.printed_costs[code] and shared.energy == g.card(ids[unit]).energy
+    g.touch()
+    assert payment.shared_play_cost(g, 0, ids[unit], []) is shared
+    copy = payment.play_cost(g, 0, ids[unit], [])
+    copy.energy += 5
+    copy.power.append(frozenset({"fury"}))
+    assert payment.shared_play_cost(g, 0, ids[unit], []) is shared and shared.energy == g.card(ids[unit]).energy
+    assert len(shared.power) == len(g.card(ids[unit]).facts.power)
+
+    b = Builder(cat())
+    b.add(0, "OGN-084")  # Eager Apprentice
+    unit = b.hand(0, ["OGN-003"])[0]
+    g, ids = b.build()
+    assert payment.cost_changes(g)
+    assert payment.shared_play_cost(g, 0, ids[unit], []).energy == g.card(ids[unit]).energy
+    assert not g.caches.printed_costs
 
 
 def test_a_unit_whose_own_statics_change_nothing_of_it_now_keeps_its_printed_characteristics() -> None:

@@ -14,6 +14,7 @@ from .state import BF0
 if TYPE_CHECKING:
     from ..script.cards import Ability
     from .layers import Chars
+    from .payment import Cost
     from .state import Decision, Obj
     from .vocabulary import Action
 
@@ -130,7 +131,8 @@ class Caches:
     text compiles to the same ability, whichever card's script or lasting effect's body holds it) -
     these two are the catalog's (``Catalog.compiled_abilities``), shared by every game of it;
     ``printed_chars`` (a card's characteristics off the board when only its unconditional text
-    applies, by code: ``layers.chars``).  ``lasting_abilities`` (a lasting
+    applies, by code: ``layers.chars``), ``printed_costs`` (a card's printed cost, by code: what
+    ``payment.shared_play_cost`` answers while nothing can change it; its readers never change it).  ``lasting_abilities`` (a lasting
     effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
     line of play may reuse one; ``lasting_scripts`` (the same abilities by the keyword and the JSON text
     of the effect's body, which alone decide what compiles) is kept.
@@ -161,6 +163,7 @@ class Caches:
         self.lasting_scripts: dict[tuple[str | None, str], "Ability"] = {}
         self.granted_abilities: dict[str, "Ability"] = {}
         self.printed_chars: dict[str, "Chars | None"] = {}
+        self.printed_costs: dict[str, "Cost"] = {}
         self.memo_answers: dict[Any, Any] = {}
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}
@@ -305,6 +308,6 @@ def _reads_might(key: Any) -> bool:
 # field starts empty, as Caches() makes it (tests/test_mcts.py checks that the two cover every field).
 CARRIED = ("version", "chars_version", "offered", "keyword_abilities", "lasting_abilities", "lasting_scripts",
            "granted_abilities",
-           "printed_chars", "memo_version", "statics_memo_generation", "untouched", "lasting_len", "lasting_last",
+           "printed_chars", "printed_costs", "memo_version", "statics_memo_generation", "untouched", "lasting_len", "lasting_last",
            "lasting_stamp", "lasting_changes", "lasting_only_len", "lasting_only_last", "lasting_only_changes",
            "quiet_bumps", "located_bumps", "might_bumps")

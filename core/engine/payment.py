@@ -241,7 +241,17 @@ def play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = 
 
 def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool = False,
                      ignore: str = "", reduction: int = 0) -> Cost:
-    """``play_cost`` as remembered for this state version, for callers that only read it."""
+    """``play_cost`` as remembered for this state version, for callers that only read it; a card's printed
+    cost, when nothing can change it (most), one Cost per card code for the game's life."""
+    if not (paid or hidden or ignore or reduction):
+        card = g.card(oid)
+        facts = card.facts
+        if not (facts.additional or facts.cost_statics or facts.cost_keyword) \
+                and g.state.objs[oid].zone != "trash" and not cost_changes(g):
+            printed = g.caches.printed_costs.get(card.code)
+            if printed is None:  # _play_cost's first answer
+                printed = g.caches.printed_costs[card.code] = Cost(max(0, card.energy), list(facts.power), {})
+            return printed
     key = ("cost", player, oid, tuple(paid), hidden, ignore, reduction)
     memo = g.caches.memo()
     cost: Cost | None = memo.get(key)
