@@ -233,3 +233,35 @@ def test_a_rewind_puts_back_a_changed_object_as_a_new_copy_and_keeps_the_unchang
     assert kept[2] is not None and game.state.objs[unit] is not kept[2][unit]
     assert obj_values(game.state.objs[unit]) == before and obj_values(kept[2][unit]) == before
     assert game.state.objs[other] is untouched
+
+
+@pytest.mark.parametrize("clone", [True, False])
+def test_a_rewound_step_keeps_the_games_lasting_effects_when_it_changed_none(monkeypatch: Any, clone: bool) -> None:
+    """A guarded step that asks before it creates, ends or changes a lasting effect (most) is rewound to
+    lasting effects with the values it started from: the game keeps its own list and entries, and with
+    them what was worked out from them alone (``Game.lasting_memo``, ``loop._installed``).  One that
+    changed an effect before asking gets the kept copies back, and a new lasting key."""
+    from riftscript.core.engine.builder import Builder
+    monkeypatch.setattr(loop, "CLONE_OBJECTS", clone)
+    b = Builder(cat())
+    unit = b.add(0, "OGN-003")
+    b.modify_might(unit, 2)  # a lasting effect "this turn"
+    g, ids = b.build()
+    before, entry = g.state.lasting, g.state.lasting[0]
+    g.lasting_memo()["probe"] = True
+
+    def asks() -> None:
+        g.ask(0, "which?", [("one", 1), ("two", 2)])
+    loop.guarded(g, asks)
+    assert g.state.decision is not None and g.state.decision.prompt == "which?"
+    assert g.state.lasting is before and g.state.lasting[0] is entry and g.lasting_memo().get("probe")
+
+    g.state.decision = None
+    uses = entry.uses
+
+    def changes_then_asks() -> None:
+        g.state.lasting[0].uses = uses + 3
+        g.ask(0, "which?", [("one", 1), ("two", 2)])
+    loop.guarded(g, changes_then_asks)
+    assert g.state.lasting is not before and g.state.lasting[0] is not entry and g.state.lasting[0].uses == uses
+    assert "probe" not in g.lasting_memo()

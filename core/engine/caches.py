@@ -105,7 +105,9 @@ class Caches:
     in play apart: their list (the object) and its length, its last entry (the object: entries are only
     appended or removed, never put back, so within a line of play these name its contents) and
     ``lasting_changes``, bumped when an entry itself changes (``Game.spend_use``, ``Game.lasting_changed``
-    for a bound effect's ``affects``) and at every ``restore``.  Valid while it is unchanged:
+    for a bound effect's ``affects``) and at every ``restore`` - but one in place (a guarded step rewound)
+    that finds the lasting effects with the values put back keeps the game's own list, its entries and
+    the key (``loop._installed``).  Valid while it is unchanged:
     ``lasting_memo()``: ``off_board_touch``, ``off_board_reach``, ``lasting_board_reach`` (layers):
     what depends only on the lasting effects and the statics in force, never on the rest of the state;
     ``("board_reach", places)`` (layers.board_reach while no card was seen attached: it depends on the
@@ -132,8 +134,9 @@ class Caches:
     these two are the catalog's (``Catalog.compiled_abilities``), shared by every game of it;
     ``printed_chars`` (a card's characteristics off the board when only its unconditional text
     applies, by code: ``layers.chars``), ``printed_costs`` (a card's printed cost, by code: what
-    ``payment.shared_play_cost`` answers while nothing can change it; its readers never change it).  ``lasting_abilities`` (a lasting
-    effect's ability, by its id) is dropped at every ``restore``: ids come from the clock, so another
+    ``payment.shared_play_cost`` answers while nothing can change it; its readers never change it).
+    ``lasting_abilities`` (a lasting effect's ability, by its id) is dropped at every ``restore`` (but for
+    the effects an in-place one keeps, as above): ids come from the clock, so another
     line of play may reuse one; ``lasting_scripts`` (the same abilities by the keyword and the JSON text
     of the effect's body, which alone decide what compiles) is kept.
 
@@ -261,13 +264,18 @@ class Caches:
         before = stamp.moves_at
         return {loc for loc, n in self.moves_at.items() if before.get(loc) != n} if located else set(), might > 0
 
-    def state_replaced(self) -> None:
+    def state_replaced(self, lasting_kept: frozenset[int] | None = None) -> None:
         """The game went back to a snapshot: forget the characteristics and the lasting effects'
-        abilities, and start a new version and a new lasting key."""
+        abilities, and start a new version and a new lasting key.  ``lasting_kept``: the game kept its
+        lasting effects, which have the snapshot's values (``loop._installed``), so the lasting key stays
+        (what depends on them alone is still right) and so do their abilities, those of these ids."""
         self.chars = {}
-        self.lasting_abilities = {}
         self.version += 1
-        self.lasting_changes += 1
+        if lasting_kept is None:
+            self.lasting_abilities = {}
+            self.lasting_changes += 1
+        elif any(i not in lasting_kept for i in self.lasting_abilities):  # of effects since ended: dropped
+            self.lasting_abilities = {i: a for i, a in self.lasting_abilities.items() if i in lasting_kept}
 
     def for_copy(self) -> "Caches":
         """The caches of an independent copy of the game: the counters carried on, every answer worked

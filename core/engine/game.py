@@ -515,11 +515,12 @@ class Game:
         being left is this game's own, see ``loop.restore``)."""
         loop.restore(self, snap, index, in_place)
 
-    def state_replaced(self) -> None:
+    def state_replaced(self, lasting_kept: frozenset[int] | None = None) -> None:
         """Forget what was worked out from the state being left (a restore): characteristics, and the
         compiled abilities of lasting effects, which are numbered by the clock, so another line of play
-        may reuse a number."""
-        self.caches.state_replaced()
+        may reuse a number.  ``lasting_kept``: the ids of the lasting effects, when the game kept its own
+        (``loop._installed``)."""
+        self.caches.state_replaced(lasting_kept)
 
     def copy(self) -> "Game":
         """An independent game in the same state, for agents that look ahead (search): the state is

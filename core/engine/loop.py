@@ -419,15 +419,22 @@ def _put_back(g: "Game", state: GameState, log_len: int, ids: list[int], values:
         state.objs = {oid: obj_from_values(fields) for oid, fields in zip(ids, values)}
     else:  # pure Python: every object made in C (state.py, ``COMPILED``)
         state.objs = dict(zip(ids, itertools.starmap(Obj, values)))
-    _installed(g, state, log_len, index, index_kept)
+    _installed(g, state, log_len, index, index_kept, in_place)
 
 
-def _installed(g: "Game", state: GameState, log_len: int, index: IndexCopy | None, index_kept: bool) -> None:
+def _installed(g: "Game", state: GameState, log_len: int, index: IndexCopy | None, index_kept: bool,
+               in_place: bool = True) -> None:
     """Make ``state`` (its objects in place) the game's, the log cut back to ``log_len``, and the dispatch
-    index the one copied with it (or rebuilt)."""
+    index the one copied with it (or rebuilt).  In place, the lasting effects being left are kept when they
+    have the values of those put back (most steps that ask create or end none before they do), like the
+    objects: then what was worked out from them alone stays valid (``Caches.state_replaced``)."""
+    live = g.state.lasting
+    kept = in_place and live is not state.lasting and live == state.lasting
+    if kept:
+        state.lasting = live
     g.state = state
     del g.log[log_len:]
-    g.state_replaced()
+    g.state_replaced(frozenset(lasting.id for lasting in live) if kept else None)
     if index_kept:
         return
     if index is None:

@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None) -> bool:
+def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None,
+                no_move: set[int] | None = None) -> bool:
     """Whether a standard move may take the unit there; ``no_base`` is the units that
-    ``kept_from_base`` says can't move to base, when the caller has it already."""
+    ``kept_from_base`` says can't move to base, and ``no_move`` those a "can't move" restriction covers,
+    when the caller has them already."""
     obj = g.obj(oid)
     if obj.loc == dest:
         return False
@@ -37,7 +39,8 @@ def can_move_to(g: "Game", oid: int, dest: int, no_base: set[int] | None = None)
             no_base = kept_from_base(g)
         if oid in no_base:
             return False
-    if layers.restrictions_on(g, "no_move", unit=oid):
+    blocked = oid in no_move if no_move is not None else bool(layers.restrictions_on(g, "no_move", unit=oid))
+    if blocked:
         return False  # "They can't move it this turn": no standard move
     return True
 
@@ -81,8 +84,9 @@ def destinations(g: "Game", player: int) -> dict[int, list[int]]:
     targets = [player] + [bf.loc for bf in s.battlefields if can_enter(g, bf.loc, player)]
     # asked once here instead of for every unit that could leave a battlefield for its base
     no_base = kept_from_base(g) if any(is_battlefield(g.obj(u).loc) for u in units) else set()
+    no_move = {u for u in units if layers.restrictions_on(g, "no_move", unit=u)}  # once a unit, not a destination
     for dest in targets:
-        movers = [u for u in units if can_move_to(g, u, dest, no_base)]
+        movers = [u for u in units if can_move_to(g, u, dest, no_base, no_move)]
         if movers:
             out[dest] = movers
     return out
