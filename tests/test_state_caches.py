@@ -239,11 +239,26 @@ def test_statics_are_ordered_by_timestamp_not_by_indexing() -> None:
     # index the same objects the other way round: the order of the statics does not change
     reordered = dict(reversed(list(g.index.static_sources.items())))
     g.index.static_sources = reordered
-    g.index.order_changed()
+    g.index.order_changed(order[0][0])
     assert g.index.statics_in_order(g) == order
     assert [src for src, _ in layers.statics_by_kind(g)["enter_ready"]] == [src for src, _ in order]
     loaded = Game.from_json(cat(), g.to_json(), replay=False)
     assert loaded.index.statics_in_order(loaded) == order
+
+
+def test_a_new_timestamp_is_a_new_statics_generation_only_for_a_source_of_statics() -> None:
+    """The statics are ordered by their sources' timestamps (``statics_in_order``): a unit with no static
+    ability entering the board or changing control (``order_changed``) leaves what was worked out from
+    them (``Game.statics_memo``) valid; Magma Wurm, a source, makes a new generation."""
+    b = Builder(cat())
+    wurm = b.add(0, "OGN-011")
+    plain = b.add(0, "OGN-001")  # Blazing Scorcher: no static ability
+    g, ids = b.build()
+    generation = g.index.statics_generation
+    g.index.order_changed(ids[plain])
+    assert g.index.statics_generation == generation
+    g.index.order_changed(ids[wurm])
+    assert g.index.statics_generation == generation + 1
 
 
 def test_per_card_facts_are_worked_out_by_the_compiler() -> None:

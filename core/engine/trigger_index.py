@@ -19,7 +19,7 @@ and never changed by them:
   ``activated``, ``borrows``): ``targeting.might_fixed`` and ``activation.activatable`` read them
   instead of walking the board;
 - ``statics_generation``: a counter bumped whenever ``static_sources`` changes or the timestamp of
-  an object changes (``order_changed``), which keys the caches that depend only on which statics
+  one of their objects changes (``order_changed``), which keys the caches that depend only on which statics
   are in force and in what order (``Game.statics_memo``);
 - ``edits``: a counter bumped by every change of the index (``add``, ``remove``, ``order_changed``,
   ``rebuild``, ``put_back``): a guarded step rewound while it is what it was at the snapshot keeps the
@@ -147,10 +147,14 @@ class TriggerIndex:
         objs = g.state.objs
         return sorted(self.static_sources, key=lambda key: (objs[key[0]].timestamp, key[0], key[1]))
 
-    def order_changed(self) -> None:
+    def order_changed(self, oid: int) -> None:
         """An object's timestamp changed (it entered the board, changed control): what is cached in
-        the order of the statics (``statics_in_order``) is stale."""
-        self.statics_generation += 1
+        the order of the statics (``statics_in_order``) is stale if it is the source of one of them
+        (the order is their sources' timestamps; most units entering the board have none)."""
+        for src, _index in self.static_sources:
+            if src == oid:
+                self.statics_generation += 1
+                break
         self.edits += 1
 
     def rebuild(self, g: "Game") -> None:

@@ -265,7 +265,7 @@ def enter_board(g: "Game", oid: int, controller: int, loc: int, ready: bool = Fa
     card = g.card(oid)
     g.place(oid, "board", loc)
     obj.timestamp = g.tick()
-    g.index.order_changed()
+    g.index.order_changed(oid)
     obj.played_turn = g.state.turn
     obj.moves_this_turn = 0
     enters_ready = ready or (card.type != "unit" and not exhausted) or layers.chars(g, oid).enter_ready
@@ -651,7 +651,7 @@ def take_control(g: "Game", oid: int, player: int) -> None:
         return
     obj.controller = player
     obj.timestamp = g.tick()
-    g.index.order_changed()
+    g.index.order_changed(oid)
     g.emit("control", obj=oid, player=player)
     if obj.zone == "board" and is_battlefield(obj.loc) and g.card(oid).type == "unit":
         # a unit becoming its new controller's at a battlefield they don't control contests it, as one arriving
