@@ -188,9 +188,10 @@ class Game:
         """Log a player's action, so a replay can feed the same decisions back."""
         self.emit_event({"n": 0, "t": "action", "player": player, "action": action})
 
-    def remember(self, kind: str, player: int, obj: int = NOWHERE, **extra: Any) -> None:
-        """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...')."""
-        self.state.history.append(history_row((kind, player, obj, extra.get("code", ""), extra.get("loc", NOWHERE),
+    def remember(self, kind: str, player: int, obj: int = NOWHERE, code: str = "", loc: int = NOWHERE) -> None:
+        """Per-turn history for 'this turn' conditions (Legion, 'if you've discarded ...'): ``code`` a card code
+        or a word about it, ``loc`` a location or an amount (``HistoryRow``)."""
+        self.state.history.append(history_row((kind, player, obj, code, loc,
                                                PHASE_OF.get(self.state.step, ""))))  # "during your Beginning Phase"
 
     def record(self, name: str, player: int, value: int) -> None:
