@@ -316,6 +316,7 @@ def _reads_might(key: Any) -> bool:
 # field starts empty, as Caches() makes it (tests/test_mcts.py checks that the two cover every field).
 CARRIED = ("version", "chars_version", "offered", "keyword_abilities", "lasting_abilities", "lasting_scripts",
            "granted_abilities",
-           "printed_chars", "printed_costs", "memo_version", "statics_memo_generation", "untouched", "lasting_len", "lasting_last",
+           "printed_chars", "printed_costs", "memo_version", "statics_memo_generation", "untouched", "lasting_len",
+           "lasting_last",
            "lasting_stamp", "lasting_changes", "lasting_only_len", "lasting_only_last", "lasting_only_changes",
            "quiet_bumps", "located_bumps", "might_bumps")

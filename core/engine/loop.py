@@ -386,7 +386,7 @@ def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
             found = live.get(oid)
             objs[oid] = found if found is not None and obj_same(found, copied) else obj_clone(copied)
     state.objs = objs
-    _installed(g, state, log_len, index, index_kept)
+    _installed(g, state, log_len, index, index_kept, True)
 
 
 def _put_back_changed(live: dict[int, Obj], clones: dict[int, Obj]) -> dict[int, Obj] | None:
@@ -423,7 +423,7 @@ def _put_back(g: "Game", state: GameState, log_len: int, ids: list[int], values:
 
 
 def _installed(g: "Game", state: GameState, log_len: int, index: IndexCopy | None, index_kept: bool,
-               in_place: bool = True) -> None:
+               in_place: bool) -> None:
     """Make ``state`` (its objects in place) the game's, the log cut back to ``log_len``, and the dispatch
     index the one copied with it (or rebuilt).  In place, the lasting effects being left are kept when they
     have the values of those put back (most steps that ask create or end none before they do), like the
