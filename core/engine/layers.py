@@ -142,13 +142,14 @@ def board_reach(g: "Game") -> Reach:
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
-        kept = g.lasting_memo() if not g.index.attached else None
-        key = ("board_reach", tuple((objs[src].zone, objs[src].loc) for src, _kinds in here) if here else ())
-        found = kept.get(key) if kept is not None else None
-        if found is None:
-            found = _reach(anything, types, here, by_lasting, objs, set(attachments(g)) if kept is None else set())
-            if kept is not None:
-                kept[key] = found
+        if g.index.attached:
+            found = _reach(anything, types, here, by_lasting, objs, set(attachments(g)))
+        else:
+            kept = g.lasting_memo()
+            key = ("board_reach", tuple((objs[src].zone, objs[src].loc) for src, _kinds in here))
+            found = kept.get(key)
+            if found is None:
+                found = kept[key] = _reach(anything, types, here, by_lasting, objs, set())
         memo["board_reach"] = found
     return found
 

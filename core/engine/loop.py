@@ -321,32 +321,28 @@ def keep(g: "Game") -> Kept:
         spare = caches.kept_list  # the kept copies in the order of the objects they were kept from
         n = len(spare)
         if n == len(objs):
-            # every object as kept, in the same order (obj_same compares the ids too): the same copies
-            i = 0
-            for obj in objs.values():
-                if not obj_same(spare[i], obj):
-                    break
-                i += 1
-            else:
-                return copy_state(s), len(g.log), caches.kept_objs, [], []
-        if n == len(objs):
             # the same number of objects, so the same ids in the same order if the copies are of this game's
             # objects (none is ever removed from ``objs``): the last copies again, only the changed ones new
-            clones = caches.kept_objs.copy()
-            copies = list(spare)
+            # (the dict and list made at the first change; with none, the very same copies)
+            changed: dict[int, Obj] | None = None
+            copies = spare
             i = 0
             for oid, obj in objs.items():
                 old = spare[i]
                 if old.id != oid:
                     break  # copies of another state's objects (a snapshot restored since)
                 if not obj_same(old, obj):
+                    if changed is None:
+                        changed, copies = caches.kept_objs.copy(), list(spare)
                     copied = obj_clone(obj)
-                    clones[oid] = copied
+                    changed[oid] = copied
                     copies[i] = copied
                 i += 1
             else:
-                caches.kept_objs, caches.kept_list = clones, copies
-                return copy_state(s), len(g.log), clones, [], []
+                if changed is None:
+                    return copy_state(s), len(g.log), caches.kept_objs, [], []
+                caches.kept_objs, caches.kept_list = changed, copies
+                return copy_state(s), len(g.log), changed, [], []
         # the copy of the dict first, then each value replaced: one table of the right size, where a
         # comprehension would grow one through five resizes for a game's ~120 objects
         clones = objs.copy()

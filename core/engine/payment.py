@@ -249,7 +249,7 @@ def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: 
         if not (facts.additional or facts.cost_statics or facts.cost_keyword) \
                 and g.state.objs[oid].zone != "trash" and not cost_changes(g):
             printed = g.caches.printed_costs.get(card.code)
-            if printed is None:  # _play_cost's first answer
+            if printed is None:
                 printed = g.caches.printed_costs[card.code] = Cost(max(0, card.energy), list(facts.power), {})
             return printed
     key = ("cost", player, oid, tuple(paid), hidden, ignore, reduction)
@@ -263,10 +263,7 @@ def shared_play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: 
 def _play_cost(g: "Game", player: int, oid: int, paid: list[str], hidden: bool, ignore: str,
                reduction: int) -> Cost:
     card = g.card(oid)
-    facts = card.facts
-    if not (paid or hidden or ignore or reduction or facts.additional or facts.cost_statics or facts.cost_keyword) \
-            and g.state.objs[oid].zone != "trash" and not cost_changes(g):
-        return Cost(max(0, card.energy), list(facts.power), {})  # its printed cost: nothing can change it
+    facts = card.facts  # a printed cost nothing can change never comes here (shared_play_cost answers it)
     energy = card.energy
     power = list(facts.power)
     used: list[int] = []  # limited effects the play uses up (Lasting ids)
