@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Final
 
-from riftscript.core.engine import activation, chain, decisions, layers, rng
+from riftscript.core.engine import activation, chain, combat, decisions, layers, rng
 from riftscript.core.script.cards import Ability, effects_on_targets
 from riftscript.core.engine.state import NOWHERE, is_battlefield
 from riftscript.core.engine.vocabulary import Action, Target
@@ -52,19 +52,20 @@ def _single_or_all(actions: list[Action], game: "Game | None" = None,
     kept: list[Action] = []
     biggest: dict[Any, int] = {}
     for a in actions:
-        if pools is not None:
-            # only an activation has an ability index (schemas/action.schema.json): a rune's (negative),
-            # most of a listing, is dropped on this one read
-            ability = a.get("ability")
-            if isinstance(ability, int) and (ability < 0 or decisions.is_resource_action(pools, a)):
-                continue
         kind = a["type"]
         if kind == "move":
             units = len(a["units"])
             if units > biggest.get(a["to"], 0):
                 biggest[a["to"]] = units
-        if "pay_with" in a and "recycle_from_trash" in a["pay_with"]:
-            continue
+        elif kind == "activate" or kind == "play":
+            # only an activation has an ability index (schemas/action.schema.json): a rune's (negative),
+            # most of a listing, is dropped on this one read
+            if pools is not None and kind == "activate":
+                ability = a.get("ability")
+                if isinstance(ability, int) and (ability < 0 or decisions.is_resource_action(pools, a)):
+                    continue
+            if "pay_with" in a and "recycle_from_trash" in a["pay_with"]:
+                continue  # only plays and activations say what pays
         kept.append(a)
     if not biggest:
         return kept
@@ -159,12 +160,6 @@ def _intent(effect: dict[str, Any], selection: dict[str, Any]) -> _Intent:
                    effect.get("duration") == "this_turn", selection.get("what", "unit") in OBJECT_PICKS)
 
 
-def _keyword(game: "Game", oid: int, keyword: str) -> int:
-    """The value of a number keyword the object has (0 without it)."""
-    value = layers.chars(game, oid).keywords.get(keyword)
-    return int(value) if isinstance(value, int) else 0
-
-
 class _Board:
     """One reading of the board for one player's decision: Might at every location, who controls
     the battlefields, how much the other side could bring against each."""
@@ -198,7 +193,7 @@ class _Board:
             # what it would fight with: a defender at a battlefield with its Shield, an attacker
             # from a base with its Assault (814, 807)
             at_battlefield = is_battlefield(loc)
-            value = layers.combat_might(game, oid) + _keyword(game, oid, "shield" if at_battlefield else "assault")
+            value = combat.fighting_might(game, oid, "shield" if at_battlefield else "assault")
             if not at_battlefield:
                 self.strength[oid] = value  # what it brings moving out of its base (``move``)
             if game.friendly(obj.controller, player):
@@ -297,7 +292,7 @@ class _Board:
         for u in units:
             brings = strength.get(u)
             if brings is None:
-                brings = strength[u] = layers.combat_might(game, u) + _keyword(game, u, "assault")
+                brings = strength[u] = combat.fighting_might(game, u, "assault")
             moving += brings
             loc = game.obj(u).loc
             if is_battlefield(loc):

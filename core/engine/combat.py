@@ -395,3 +395,14 @@ def combat_cleanup(g: "Game", loc: int) -> None:
         g.emit("lose_control", bf=loc, player=bf.controller)
         scoring.set_controller(g, loc, NOWHERE)
     s.needs_cleanup = True
+
+
+def fighting_might(g: "Game", oid: int, keyword: str) -> int:
+    """A board unit's combat Might plus the value of a number keyword it has (Shield defending, Assault
+    attacking: 814, 807), from one reading of its characteristics: what the greedy agent counts a unit
+    bringing to a fight, for every unit of a board.  The same as ``layers.combat_might`` plus the keyword's
+    value, since a hook an object has is in its characteristics (``layers.hook_in_play`` only spares reading them)."""
+    found = layers.chars(g, oid)
+    fights = 0 if g.state.objs[oid].stunned or "none" in found.hooks.get("combat_damage", ()) else max(0, found.might)
+    value = found.keywords.get(keyword)
+    return fights + value if isinstance(value, int) else fights

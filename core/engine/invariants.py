@@ -72,6 +72,8 @@ def zone_problems(g: Game) -> list[str]:
     listed_zones = {"hand", "trash", "main_deck", "rune_deck", "champion", "banished", "runes", "board",
                     "legend", "bfcard", "facedown", "chain", "removed"}
     for oid, obj in s.objs.items():
+        if obj.id != oid:  # loop.keep and loop.rewind walk the objects by their ids
+            problems.append(f"the object under id {oid} says its id is {obj.id}")
         if obj.zone in listed_zones and oid not in where:
             problems.append(f"#{oid} {g.name(oid)} has zone {obj.zone} but is in no zone list")
         if obj.zone not in listed_zones | {"set_aside", "gone"}:

@@ -327,15 +327,16 @@ def keep(g: "Game") -> Kept:
             changed: dict[int, Obj] | None = None
             copies = spare
             i = 0
-            for oid, obj in objs.items():
+            # the values alone (an object's id is its key): compiled, no (key, value) pair made per object
+            for obj in objs.values():
                 old = spare[i]
-                if old.id != oid:
+                if old.id != obj.id:
                     break  # copies of another state's objects (a snapshot restored since)
                 if not obj_same(old, obj):
                     if changed is None:
                         changed, copies = caches.kept_objs.copy(), list(spare)
                     copied = obj_clone(obj)
-                    changed[oid] = copied
+                    changed[obj.id] = copied
                     copies[i] = copied
                 i += 1
             else:
@@ -392,12 +393,12 @@ def _put_back_changed(live: dict[int, Obj], clones: dict[int, Obj]) -> dict[int,
     copies = list(clones.values())
     objs = live.copy()
     i = 0
-    for oid, obj in live.items():
+    for obj in live.values():  # an object's id is its key (as in ``keep``)
         copied = copies[i]
-        if copied.id != oid:
+        if copied.id != obj.id:
             return None
         if not obj_same(obj, copied):
-            objs[oid] = obj_clone(copied)
+            objs[obj.id] = obj_clone(copied)
         i += 1
     return objs
 

@@ -45,12 +45,20 @@ def action_schema() -> dict[str, Any]:
     return schema
 
 
-Shape = tuple[frozenset[str], frozenset[str], dict[str, Check]]
+class Shape:
+    """One action type's shape: the keys it requires, and a check for the value of each key it allows but
+    "type".  A plain class: compiled, its fields are read natively (a tuple's unpacking iterates it)."""
+
+    def __init__(self, required: tuple[str, ...], checks: dict[str, Check]) -> None:
+        self.required = required
+        self.checks = checks
+
+
 _SHAPES: Final[dict[Any, Shape]] = {}
 
 
 def _shapes() -> dict[str, Shape]:
-    """Per action type, from the schema: (keys allowed, keys required, a check for each key's value).
+    """Per action type, from the schema: the keys required and a check for each key's value.
 
     The checks are compiled for the few schema forms the action schema uses, with the engine's
     integers (a JSON integer written without a fraction, not a boolean): a yes/no answer in a few
@@ -62,8 +70,7 @@ def _shapes() -> dict[str, Shape]:
         name = variant["if"]["properties"]["type"]["const"]
         then = variant["then"]
         props = then["properties"]
-        out[name] = (frozenset(props), frozenset(then["required"]),
-                     {key: _strict(sub) for key, sub in props.items() if key != "type"})
+        out[name] = Shape(tuple(then["required"]), {key: _strict(sub) for key, sub in props.items() if key != "type"})
     _SHAPES.update(out)
     return _SHAPES
 
@@ -128,18 +135,20 @@ def shape_problem(action: dict[str, Any]) -> str | None:
     the key; None when it has the closed shape of its type.  ``action`` is a plain dict (a copy made
     by ``decisions.plain_action``): typed so, compiled, its keys are read through the dict's own iteration."""
     kind: Any = action.get("type")
-    shape = _SHAPES.get(kind) or _shapes().get(kind)
+    shape = _SHAPES.get(kind)
+    if shape is None and not _SHAPES:
+        shape = _shapes().get(kind)
     if shape is not None:
         # every key allowed (each but "type" has a check) with a good value, every required key there: read
         # key by key, since comparing the keys' view with a set compares them one by one through a set
-        _, required, checks = shape
+        checks = shape.checks
         for key, value in action.items():
             if key != "type":
                 check = checks.get(key)
                 if check is None or not check(value):
                     break
         else:
-            for key in required:
+            for key in shape.required:
                 if key not in action:
                     break
             else:
