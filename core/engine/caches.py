@@ -53,7 +53,7 @@ class Caches:
     - ``memo()``: answers keyed by name - ``board_reach``, ``copied_units`` (layers), and keys such as
       ``("restricted", name)`` (layers),
       ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
-      ``("additional_costs", oid)`` (payment), ``("timing", oid)``, ``("locations", ...)`` (playing),
+      ``("additional_costs", oid)`` (payment), ``("locations", ...)`` (playing),
       ``("activated", oid)`` (activation), ``attachments``, ``"hook_in_play " + hook`` (layers),
       ``("controllers_at", loc)`` (combat's designations, read by the cleanup's staging step);
     - ``chars``: each object's characteristics (``layers.chars``), dropped when ``chars_version``

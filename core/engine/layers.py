@@ -137,16 +137,20 @@ def board_reach(g: "Game") -> Reach:
         found: Reach | None = caches.memo_answers.get("board_reach")
         if found is not None:
             return found
+    attached = g.index.attached  # none, and no static limited to its location: the lasting memo's answer
+    found = None if attached else g.lasting_memo().get("board_reach")
+    if found is not None:
+        return found
     memo = caches.memo()
     found = memo.get("board_reach")
     if found is None:
         anything, types, here, by_lasting = lasting_board_reach(g)
         objs = g.state.objs
-        if g.index.attached:
+        if attached:
             found = _reach(anything, types, here, by_lasting, objs, set(attachments(g)))
         else:
             kept = g.lasting_memo()
-            key = ("board_reach", tuple((objs[src].zone, objs[src].loc) for src, _kinds in here))
+            key = ("board_reach", tuple((objs[src].zone, objs[src].loc) for src, _ in here)) if here else "board_reach"
             found = kept.get(key)
             if found is None:
                 found = kept[key] = _reach(anything, types, here, by_lasting, objs, set())
@@ -703,10 +707,6 @@ def _add_keyword(g: "Game", keywords: dict[str, Any], name: str, value: Any) -> 
     add_keyword(g.catalog.keywords, keywords, name, value)
 
 
-def is_stunned(g: "Game", oid: int) -> bool:
-    return g.obj(oid).stunned
-
-
 def combat_might(g: "Game", oid: int) -> int:
     """467.2.b, 424.1.b: stunned units add no Might; negative Might adds 0; a unit that "doesn't deal
     combat damage" (the hook combat_damage: none) adds 0 too."""
@@ -813,6 +813,8 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
     of one kind, once per state version (listing moves asks for every unit and destination; callers
     must not change the list).  Not kept while characteristics are being worked out: a selection
     read then may see a partial result."""
+    if not lasting_with(g, "restriction") and not _sources_with(g, "restriction"):
+        return []  # none anywhere: most states, asked for every unit and location listed (no memo entry)
     memo = g.memo() if not g.caches.chars_reads else None
     key = ("restricted", restriction)
     if memo is not None:
@@ -987,8 +989,6 @@ def restrictions_on(g: "Game", restriction: str, player: int | None = None, unit
     (without either, all of them), or - with loc - those of the battlefield at that location ("Units
     can't be played here")."""
     out: list[dict[str, Any]] = []
-    if not g.state.lasting and not _sources_with(g, "restriction"):
-        return out  # no restriction anywhere: the common case, asked for every unit and location listed
     who = player if player is not None else unit
     for mod, src, covered in restricted(g, restriction):
         source = g.obj(src)

@@ -48,16 +48,9 @@ def timing_allows(g: "Game", player: int, timing: str | None) -> tuple[bool, str
 
 
 def card_timing(g: "Game", oid: int) -> str | None:
-    """Action or Reaction timing (806, 813) from the card's timing hooks."""
-    memo = g.caches.memo()
-    key = ("timing", oid)
-    if key not in memo:
-        memo[key] = _timing(g, oid)
-    found: str | None = memo[key]
-    return found
-
-
-def _timing(g: "Game", oid: int) -> str | None:
+    """Action or Reaction timing (806, 813) from the card's timing hooks.  Not remembered: a listing asks
+    once per card and a play's check once more, and reading the hook (most cards: none possible) costs
+    less than a memo entry for the state version."""
     values = layers.hook_values(g, oid, "timing")
     if "reaction" in values:
         return "reaction"
@@ -146,6 +139,8 @@ def _keyword_plays_from(g: "Game", name: str) -> bool:
 def play_locations(g: "Game", player: int, oid: int, hidden_at: int = NOWHERE) -> list[int]:
     """Where a unit or gear may be played (355.2.a, 149.2, 822, 830, 811.1.d); remembered while the
     state is unchanged, since listing legal actions asks it for every play it checks."""
+    if g.card(oid).type not in ("unit", "gear"):
+        return [NOWHERE]  # a spell: nothing to look up (as _play_locations answers)
     memo = g.caches.memo()
     key = ("locations", player, oid, hidden_at)
     found: list[int] | None = memo.get(key)
