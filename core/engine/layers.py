@@ -16,7 +16,7 @@ selection are interpreted there, and the interpreter reads characteristics here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from ..script.cards import Ability, add_keyword
 from . import effects
@@ -138,7 +138,7 @@ def board_reach(g: "Game") -> Reach:
         if found is not None:
             return found
     attached = g.index.attached  # none, and no static limited to its location: the lasting memo's answer
-    found = None if attached else g.lasting_memo().get("board_reach")
+    found = None if attached else cast("Reach | None", g.lasting_memo().get("board_reach"))
     if found is not None:
         return found
     memo = caches.memo()
