@@ -52,7 +52,7 @@ class Caches:
 
     - ``memo()``: answers keyed by name - ``board_reach``, ``copied_units`` (layers), and keys such as
       ``("restricted", name)`` (layers),
-      ``("plan", ...)``, ``("cost", ...)``, ``("recycle_order", p)``, ``("ready_runes", p)``,
+      ``("plan", ...)``, ``("cost", ...)``, ``"recycle_order P"``, ``"ready_runes P"`` (P a player),
       ``("additional_costs", oid)`` (payment), ``("locations", ...)`` (playing),
       ``("activated", oid)`` (activation), ``attachments``, ``"hook_in_play " + hook`` (layers),
       ``("controllers_at", loc)`` (combat's designations, read by the cleanup's staging step);

@@ -15,6 +15,7 @@ selection are interpreted there, and the interpreter reads characteristics here.
 """
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final, cast
 
@@ -618,7 +619,7 @@ def _compute(g: "Game", oid: int) -> Chars:
         prevent_all = False
         enter_ready = False
         granted: list[tuple[str, Any]] = []
-        for mod, _src, _ctl, _ts in (sorted(mods, key=lambda m: m[3]) if len(mods) > 1 else mods):
+        for mod, _src, _ctl, _ts in (sorted(mods, key=operator.itemgetter(3)) if len(mods) > 1 else mods):
             kind: str = mod["type"]  # a str: compiled, compared as one (an Any: rich comparison)
             if kind == "might":
                 amount = int(mod["amount"])
@@ -809,10 +810,9 @@ def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, A
 
 
 def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, list[int]]]:
-    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions
-    of one kind, once per state version (listing moves asks for every unit and destination; callers
-    must not change the list).  Not kept while characteristics are being worked out: a selection
-    read then may see a partial result."""
+    """(modifier, source, the objects on the board its 'affects' covers) of the active restrictions of one kind,
+    once per state version (listing moves asks for every unit and destination; callers must not change the
+    list).  Not kept while characteristics are being worked out: a selection read then may see a partial result."""
     if not lasting_with(g, "restriction") and not _sources_with(g, "restriction"):
         return []  # none anywhere: most states, asked for every unit and location listed (no memo entry)
     memo = g.memo() if not g.caches.chars_reads else None

@@ -11,7 +11,7 @@ runes and adds to the pool through the verbs, which may be replaced, at a cost p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from ..script.cards import ANY as ANY, DOMAINS, Ability, CardDef, symbol as symbol  # re-exported: part of this API
 from .state import NOWHERE, Player, is_battlefield
@@ -140,7 +140,7 @@ def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
     first, each group in id order: the order a plan picks runes to recycle for power in.  Found once
     per state version; callers must not change the list."""
     memo = g.caches.memo()
-    key = ("recycle_order", player)
+    key = _RECYCLE_ORDER[player] if player < len(_RECYCLE_ORDER) else f"recycle_order {player}"
     order: list[tuple[int, str]] | None = memo.get(key)
     if order is None:
         objs, defs = g.state.objs, g.defs
@@ -159,11 +159,17 @@ def _recycle_order(g: "Game", player: int) -> list[tuple[int, str]]:
     return order
 
 
+# the per-player memo keys of _recycle_order and _ready_runes, made once: a string keeps its hash, where a
+# tuple key is made and hashed anew at every ask (plans ask for every card listed)
+_RECYCLE_ORDER: Final = tuple(f"recycle_order {player}" for player in range(8))
+_READY_RUNES: Final = tuple(f"ready_runes {player}" for player in range(8))
+
+
 def _ready_runes(g: "Game", player: int) -> list[int]:
     """The player's ready runes in id order, found once per state version (plans for every
     card in a listing of legal actions ask); callers must not change the list."""
     memo = g.caches.memo()
-    key = ("ready_runes", player)
+    key = _READY_RUNES[player] if player < len(_READY_RUNES) else f"ready_runes {player}"
     ready: list[int] | None = memo.get(key)
     if ready is None:
         objs = g.state.objs
