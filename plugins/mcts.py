@@ -37,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from riftscript.core.engine import verbs, layers, rng
+from riftscript.core.engine import layers, observe, rng, verbs
 from riftscript.core.errors import RiftScriptError
 from riftscript.core.engine.state import NOWHERE, GameState, Obj
 from riftscript.plugins.policies import GreedyAgent, _single_or_all
@@ -126,7 +126,7 @@ class Determinizer:
                     if oid not in shown:
                         public = Obj(id=0, code="", owner=p.index, controller=p.index, zone=zone)
                         slots.setdefault((p.index, pool), []).append(_Slot(ids, pos, public))
-        looked = layers.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
+        looked = observe.facedown_shown_to(sim, viewer)  # facedown cards an effect lets the viewer see
         for bf in s.battlefields:
             for pos, oid in enumerate(bf.facedown):
                 obj = s.objs[oid]

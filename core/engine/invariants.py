@@ -153,6 +153,9 @@ def cache_problems(g: Game) -> list[str]:
         cached, computed = layers.chars(g, oid), layers.chars(fresh, oid)
         if cached != computed:
             problems.append(f"#{oid} {g.name(oid)}: cached characteristics {cached} differ from a fresh copy's {computed}")
+        missed = [hook for hook in cached.hooks if not layers.hook_in_play(g, hook)]
+        if missed:  # hook_values would answer [] for them without reading the characteristics
+            problems.append(f"#{oid} {g.name(oid)} has the hooks {missed}, yet hook_in_play says none could be")
         shortcut = layers.shortcut_problem(g, oid)
         if shortcut:
             problems.append(f"#{oid} {g.name(oid)}: nothing should change its characteristics, yet {shortcut}")

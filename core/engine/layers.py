@@ -326,11 +326,16 @@ def hook_in_play(g: "Game", hook: str) -> bool:
 
 
 def hook_statics(g: "Game", hook: str) -> bool:
-    """``hook_in_play``'s part that the statics in force decide."""
+    """``hook_in_play``'s part that the statics in force decide: one giving the hook, or a keyword whose static
+    abilities give it (``_keyword_gives``; a value still to be worked out: any keyword may), or damage prevention."""
     by_kind = statics_by_kind(g)
-    return "keyword" in by_kind or (hook == "prevent_damage" and "prevent_damage" in by_kind) or any(
-        mod["type"] == "hook" and mod.get("hook") == hook for _, ability in by_kind.get("hook", ())
-        for mod in ability.body["modifiers"])
+    if hook == "prevent_damage" and "prevent_damage" in by_kind:
+        return True
+    return any(mod["type"] == "hook" and mod.get("hook") == hook for _, ability in by_kind.get("hook", ())
+               for mod in ability.body["modifiers"]) or any(
+        mod["type"] == "keyword" and (not isinstance(mod.get("value"), (int, str, type(None)))
+                                      or _keyword_gives(g, mod["keyword"], mod.get("value"), hook))
+        for _, ability in by_kind.get("keyword", ()) for mod in ability.body["modifiers"])
 
 
 def hook_lasting(g: "Game", hook: str) -> bool:
@@ -757,7 +762,7 @@ def static_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int]]:
     """Player-level modifiers (bonus damage, cost changes, restrictions) of active static abilities."""
     if not _sources_with(g, kind):
         return []
-    return [(mod, src) for mod, src, _ in _active_modifiers(g, kind)]
+    return [(mod, src) for mod, src, _ in active_modifiers(g, kind)]
 
 
 def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
@@ -793,7 +798,7 @@ def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
 _NONE: Final[list[Any]] = []  # no static source has modifiers of the kind (callers must not change it)
 
 
-def _active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
+def active_modifiers(g: "Game", kind: str) -> list[tuple[dict[str, Any], int, Ability]]:
     """(modifier, source, its static ability) of the active static abilities with modifiers of a kind."""
     out: list[tuple[dict[str, Any], int, Ability]] = []
     for src, ability in _sources_with(g, kind):
@@ -822,7 +827,7 @@ def restricted(g: "Game", restriction: str) -> list[tuple[dict[str, Any], int, l
         if hit is not None:
             return hit
     out: list[tuple[dict[str, Any], int, list[int]]] = []
-    for mod, src, ability in _active_modifiers(g, "restriction"):
+    for mod, src, ability in active_modifiers(g, "restriction"):
         if mod["restriction"] == restriction:
             affects = ability.body.get("affects", "self")
             covered = [src] if affects == "self" else \
@@ -855,7 +860,7 @@ def lasting_restrictions(g: "Game", restriction: str) -> list[tuple[dict[str, An
     for lasting in selecting:
         mods = [mod for mod in lasting.body["modifiers"] if mod["type"] == "restriction" and mod["restriction"] == restriction]
         if mods:
-            covered = _lasting_selection(g, lasting)
+            covered = lasting_selection(g, lasting)
             out += [(mod, lasting.source, covered) for mod in mods]
     return out
 
@@ -871,28 +876,13 @@ def lasting_covers(g: "Game", lasting: Lasting, oid: int) -> bool:
     return ctx.selector_matches(lasting.body.get("affects", "self"), oid)
 
 
-def _lasting_selection(g: "Game", lasting: Lasting) -> list[int]:
+def lasting_selection(g: "Game", lasting: Lasting) -> list[int]:
     """The objects or players a lasting static that selects what it affects covers now (its ``while``
     checked): read from the side of the effect's controller, as its source's static would be."""
     ctx = effects.EffectContext(g, lasting.controller, lasting.source)
     if "while" in lasting.body and not ctx.check(lasting.body["while"]):
         return []
     return ctx.resolve(lasting.body.get("affects", "self"))
-
-
-def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
-    """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
-    of the viewer's covers (a created effect for the rest of a turn; 811: hidden cards are
-    seen by their controller alone otherwise)."""
-    out: set[int] = set()
-    for _, src, ability in _active_modifiers(g, "show_facedown"):
-        if g.obj(src).controller == viewer:
-            out.update(effects.EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
-    for lasting in lasting_with(g, "show_facedown"):
-        if lasting.kind == "static" and lasting.controller == viewer:
-            out.update(lasting.affects if lasting.affects is not None else _lasting_selection(g, lasting))
-    out.discard(viewer)
-    return out
 
 
 def static_modifiers_affecting(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int]]:
@@ -966,7 +956,7 @@ def may_grant_abilities(g: "Game") -> bool:
 def _covering(g: "Game", kind: str, oid: int) -> list[tuple[dict[str, Any], int, Ability]]:
     obj = g.obj(oid)
     out: list[tuple[dict[str, Any], int, Ability]] = []
-    for mod, src, ability in _active_modifiers(g, kind):
+    for mod, src, ability in active_modifiers(g, kind):
         affects = ability.body.get("affects", "self")
         ctx = effects.EffectContext(g, g.obj(src).controller, src)
         if affects == "self":

@@ -21,6 +21,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any
 
 from . import verbs, layers, rng
+from .effects import EffectContext
 from .state import NOWHERE, is_battlefield
 
 if TYPE_CHECKING:
@@ -91,7 +92,7 @@ def visible(g: "Game", viewer: int, oid: int) -> bool:
     obj = g.state.objs[oid]
     zone = obj.zone
     if zone == "facedown":
-        return obj.controller == viewer or obj.controller in layers.facedown_shown_to(g, viewer)
+        return obj.controller == viewer or obj.controller in facedown_shown_to(g, viewer)
     if zone in _PRIVATE:
         return obj.owner == viewer
     return zone not in _SECRET
@@ -108,7 +109,7 @@ def hidden_from(g: "Game", viewer: int) -> set[int]:
             out.update(p.hand)
             out.update(p.removed)
             out.update(oid for oid in p.battlefields_owned if s.objs[oid].zone == "set_aside")
-    shown = layers.facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
+    shown = facedown_shown_to(g, viewer) if any(bf.facedown for bf in s.battlefields) else set()
     for bf in s.battlefields:
         out.update(oid for oid in bf.facedown if s.objs[oid].controller != viewer
                    and s.objs[oid].controller not in shown)
@@ -131,3 +132,18 @@ def handle(g: "Game", viewer: int, oid: int) -> str:
     key = rng.seed_state(s.seed).to_bytes(8, "little")
     digest = hashlib.blake2b(repr((viewer, where)).encode(), key=key, digest_size=5).hexdigest()
     return "hidden-" + digest
+
+
+def facedown_shown_to(g: "Game", viewer: int) -> set[int]:
+    """The players whose facedown cards the viewer may look at: the players a show_facedown modifier
+    of the viewer's covers (a created effect for the rest of a turn; 811: hidden cards are
+    seen by their controller alone otherwise)."""
+    out: set[int] = set()
+    for _, src, ability in layers.active_modifiers(g, "show_facedown"):
+        if g.obj(src).controller == viewer:
+            out.update(EffectContext(g, viewer, src).resolve(ability.body.get("affects", "you")))
+    for lasting in layers.lasting_with(g, "show_facedown"):
+        if lasting.kind == "static" and lasting.controller == viewer:
+            out.update(lasting.affects if lasting.affects is not None else layers.lasting_selection(g, lasting))
+    out.discard(viewer)
+    return out
