@@ -224,8 +224,10 @@ class _Board:
         game = self.game
         oid = int(action["card"])
         card = game.card(oid)
-        value = float(100 + card.energy * 5 + len(card.power) * 3 + len(action.get("costs", [])))
-        for paid in action.get("pay_with", {}).values():  # a unit killed or exhausted to pay
+        costs = action.get("costs")
+        value = float(100 + card.energy * 5 + len(card.power) * 3 + (len(costs) if costs else 0))
+        pay_with = action.get("pay_with")
+        for paid in pay_with.values() if pay_with else ():  # a unit killed or exhausted to pay
             for unit in paid if isinstance(paid, list) else [paid]:
                 if isinstance(unit, int) and unit in game.state.objs:
                     value -= 2 + layers.might(game, unit)
