@@ -63,8 +63,11 @@ def play_actions(g: "Game", player: int, d: Decision | None = None) -> list[Engi
     out: list[EngineAction] = []
     p = s.players[player]
     invited = s.invited == player  # 491.8.a: spells and abilities only, with the inviter's priority
-    sources = list(p.hand) + list(p.champion) + [oid for bf in s.battlefields for oid in bf.facedown
-                                                 if g.obj(oid).controller == player]
+    sources = p.hand + p.champion  # a new list (the trash's plays are added to it)
+    for bf in s.battlefields:
+        for oid in bf.facedown:
+            if g.obj(oid).controller == player:
+                sources.append(oid)
     objs, defs = s.objs, g.defs
     any_timing = playing.timing_allows(g, player, None)[0]  # None is the strictest timing
     # a window for Action or Reaction timing only: a card with no timing hook of its own that nothing

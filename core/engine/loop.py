@@ -376,7 +376,9 @@ def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
         _put_back(g, state, log_len, ids, values, index, True, index_kept)
         return
     live = g.state.objs
-    objs = _put_back_changed(live, clones) if len(live) == len(clones) else None
+    # the kept copies in order: the list keep made with them, when they are still the last kept
+    copies = g.caches.kept_list if clones is g.caches.kept_objs else list(clones.values())
+    objs = _put_back_changed(live, copies) if len(live) == len(copies) else None
     if objs is None:
         objs = clones.copy()
         for oid, copied in clones.items():
@@ -386,11 +388,10 @@ def rewind(g: "Game", kept: Kept, index: IndexCopy, index_kept: bool) -> None:
     _installed(g, state, log_len, index, index_kept, True)
 
 
-def _put_back_changed(live: dict[int, Obj], clones: dict[int, Obj]) -> dict[int, Obj] | None:
+def _put_back_changed(live: dict[int, Obj], copies: list[Obj]) -> dict[int, Obj] | None:
     """``rewind``'s objects when no object was made since the keep: none is ever removed from ``objs``, so
     the same ids in the same order; the live objects are walked in lock-step with their copies (no lookup
     by id) and only the changed ones put back.  None if the ids don't line up after all."""
-    copies = list(clones.values())
     objs = live.copy()
     i = 0
     for obj in live.values():  # an object's id is its key (as in ``keep``)

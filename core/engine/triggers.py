@@ -498,7 +498,7 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
     """Whether the event fires the ability of ``oid``: its ``when``, once-per-turn, ``condition``
     and ``if``.  ``text_of`` is the attached card whose effect text it is (an Equipment's), which
     "this card" and ``attached_this_turn`` name, as they do when the ability resolves."""
-    when = ability.body["when"]
+    when: dict[str, Any] = ability.body["when"]  # typed: compiled, the dict's own iteration
     for key, want in when.items():
         if not _WHEN[key](g, oid, controller, ability, event, want):
             return False
