@@ -52,20 +52,19 @@ def _single_or_all(actions: list[Action], game: "Game | None" = None,
     kept: list[Action] = []
     biggest: dict[Any, int] = {}
     for a in actions:
-        kind = a["type"]
-        if kind == "move":
-            units = len(a["units"])
-            if units > biggest.get(a["to"], 0):
-                biggest[a["to"]] = units
-        elif kind == "activate" or kind == "play":
+        if pools is not None:
             # only an activation has an ability index (schemas/action.schema.json): a rune's (negative),
             # most of a listing, is dropped on this one read
-            if pools is not None and kind == "activate":
-                ability = a.get("ability")
-                if isinstance(ability, int) and (ability < 0 or decisions.is_resource_action(pools, a)):
-                    continue
-            if "pay_with" in a and "recycle_from_trash" in a["pay_with"]:
-                continue  # only plays and activations say what pays
+            ability = a.get("ability")
+            if isinstance(ability, int) and (ability < 0 or decisions.is_resource_action(pools, a)):
+                continue
+        kind = a["type"]
+        if kind == "move":
+            units, to = len(a["units"]), a["to"]
+            if units > biggest.get(to, 0):
+                biggest[to] = units
+        elif (kind == "play" or kind == "activate") and "pay_with" in a and "recycle_from_trash" in a["pay_with"]:
+            continue  # only plays and activations say what pays
         kept.append(a)
     if not biggest:
         return kept

@@ -97,11 +97,7 @@ def _borrowed(g: "Game", oid: int, own: list[Ability]) -> list[Ability]:
             if mod.get("type") != "abilities_of":
                 continue
             ctx = EffectContext(g, obj.controller, oid)
-            what = mod["what"]
-            # "all" of a selection: its candidates, kept between versions while nothing they read changed
-            lenders = list(targeting.kept_candidates(ctx, what)) if isinstance(what, dict) and what.get("pick") == "all" \
-                and "named" not in what else ctx.resolve(what)
-            for lender in lenders:
+            for lender in ctx.resolve(mod["what"]):
                 if lender == oid:
                     continue
                 for lent in g.card(lender).abilities:

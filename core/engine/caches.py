@@ -150,7 +150,7 @@ class Caches:
 
     **Shared answers** (valid for the game's life): ``untouched``, the characteristics of a board
     object nothing can change (``layers._untouched``): its printed Might plus its buffs and its printed
-    keywords, keyed by (card code, buffs); one answer shared by every such object, which no reader
+    keywords, keyed by (card code, buffs), or the code alone without buffs; one answer shared by every such object, which no reader
     changes; ``invariants.cache_problems`` compares each board object's with a fresh copy's and with
     the layers worked out in full.
     """
@@ -171,7 +171,7 @@ class Caches:
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}
         self.statics_memo_generation = -1
-        self.untouched: dict[tuple[str, int], Any] = {}
+        self.untouched: dict[str | tuple[str, int], Any] = {}
         self.lasting_answers: dict[Any, Any] = {}
         self.lasting_of: list[Any] | None = None  # the lasting effects' list, its length and last entry
         self.lasting_len = -1

@@ -63,7 +63,7 @@ def chars(g: "Game", oid: int) -> Chars:
         if printed is not None:
             return printed
     if obj.zone == "board" and _untouched(g, oid, obj.code):
-        key = (obj.code, obj.buffs)
+        key = (obj.code, obj.buffs) if obj.buffs else obj.code  # a card's code keeps its hash (a tuple: made anew)
         result = caches.untouched.get(key)
         if result is None:  # the printed Might plus buffs and the printed keywords: one shared answer
             card = g.defs[obj.code]
@@ -662,7 +662,8 @@ def _compute(g: "Game", oid: int) -> Chars:
                         hooks.setdefault(m["hook"], []).append(m["value"])
                     elif m["type"] == "might":
                         plus += int(m["amount"])
-        times = max((int(v) for v in hooks.get("equipment_bonus_times", [])), default=1)  # Gearhead: double
+        doubled = hooks.get("equipment_bonus_times")  # Gearhead: double (a call of max only then)
+        times = max([int(v) for v in doubled]) if doubled else 1
         might = base + obj.buffs + plus + _equipment_bonus(g, oid) * times
         for amount, minimum in decreases:
             floor = min(might, minimum) if minimum > -999 else -999

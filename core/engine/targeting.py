@@ -263,7 +263,7 @@ _PLAIN_MIGHT_KEYS = frozenset({"type", "amount", "negative"})
 def _kept_key(ctx: EffectContext, selector: Node) -> tuple[Any, ...] | None:
     """The key a selection's candidate list is kept under (``Caches.kept``), or None when the selection
     reads more than an object's card type, controller (relative to the player), location (relative
-    to the source's), Might between constant bounds and whether it is the source."""
+    to the source's) and Might between constant bounds."""
     what = selector.get("what", "unit")
     if what not in _KEPT_KINDS or not _KEPT_KEYS.issuperset(selector):
         return None
@@ -276,8 +276,6 @@ def _kept_key(ctx: EffectContext, selector: Node) -> tuple[Any, ...] | None:
             parts.append((name, want, ctx.here() if want in ("here", "not_here") else NOWHERE))
         elif name == "controller" and want in _KEPT_RELATIONS:
             parts.append((name, want, ctx.you))
-        elif name == "other" and type(want) is bool:
-            parts.append((name, want, ctx.source))  # not the source itself: its identity alone
         elif name == "might" and isinstance(want, dict) and set(want) <= {"min", "max"} \
                 and all(type(v) is int for v in want.values()):
             parts.append((name, want.get("min"), want.get("max")))
