@@ -135,7 +135,7 @@ def test_soak_checks_see_a_stale_statics_index() -> None:
     counts = Counter(g.state.objs[o].code for o in cards)
     assert check(g, cards, counts) == []
     assert layers.statics_by_kind(g)["enter_ready"]
-    g.statics_memo()["statics_with"] = {}  # as if the Wurm's static were not there, the generation unchanged
+    g.caches.by_kind = {}  # as if the Wurm's static were not there, the generation unchanged
     assert any("statics index statics_by_kind" in m for m in check(g, cards, counts))
 
 

@@ -530,7 +530,7 @@ def test_a_copy_of_the_game_carries_the_counters_and_starts_every_answer_afresh(
     carried or started afresh, and a field added to Caches without a decision fails here."""
     fresh = {"chars", "chars_reads", "memo_answers", "statics_answers", "lasting_answers", "lasting_of", "kept",
              "kept_stamp", "moves_at", "designations", "cleanup_clear", "lasting_only_answers", "lasting_only_of",
-             "kept_objs", "kept_list"}  # a copy keeps its own objects: the first keep copies them all
+             "kept_objs", "kept_list", "by_kind", "by_kind_generation"}  # a copy keeps its own objects: the first keep copies them all
     fields = set(getattr(caches.Caches, "__mypyc_attrs__", ()) or vars(caches.Caches()))  # compiled, or not
     assert fields == set(caches.CARRIED) | fresh and not fresh & set(caches.CARRIED)
     game = Game.new(cat(), ["Jinx Champion Deck", "Viktor Champion Deck"], seed=4)

@@ -96,7 +96,8 @@ class Caches:
     **statics generation** (``TriggerIndex.statics_generation``) - bumped whenever the static
     abilities in force (``TriggerIndex.static_sources``) change, and when an object's timestamp does
     (it entered the board, changed control: the statics are ordered by it).  Valid while it is unchanged:
-    ``statics_memo()``: ``statics_with`` (``layers.statics_by_kind``), ``object_statics``,
+    ``by_kind`` (``layers.statics_by_kind``, read ~10 times an action: a field with its own
+    ``by_kind_generation``, not a memo entry), and ``statics_memo()``: ``object_statics``,
     ``statics_beyond_board``, ``("hook_statics", hook)`` (layers), ``cost_statics``, ``chooses_statics``
     (payment): what depends
     only on which statics are in force, never on the state they read.
@@ -171,6 +172,8 @@ class Caches:
         self.memo_version = -1
         self.statics_answers: dict[Any, Any] = {}
         self.statics_memo_generation = -1
+        self.by_kind: dict[str, list[Any]] = {}
+        self.by_kind_generation = -1
         self.untouched: dict[str | tuple[str, int], Any] = {}
         self.lasting_answers: dict[Any, Any] = {}
         self.lasting_of: list[Any] | None = None  # the lasting effects' list, its length and last entry

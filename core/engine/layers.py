@@ -774,25 +774,26 @@ def _sources_with(g: "Game", kind: str) -> list[tuple[int, Ability]]:
 def statics_by_kind(g: "Game") -> dict[str, list[tuple[int, Ability]]]:
     """The static sources (source, ability) with modifiers of each kind, oldest first: the index that
     lets a board without restrictions, cost changes or granted abilities pay nothing for them.  Kept in
-    ``Game.statics_memo``: built in one pass over ``static_sources`` and invalidated whenever they
+    ``Caches.by_kind``: built in one pass over ``static_sources`` and invalidated whenever they
     change (``TriggerIndex.statics_generation``); invariants.cache_problems compares it with a fresh copy's."""
-    memo = g.statics_memo()
-    by_kind: dict[str, list[tuple[int, Ability]]] | None = memo.get("statics_with")
-    if by_kind is None:
-        by_kind = memo["statics_with"] = {}
-        for (src, index) in g.index.statics_in_order(g):
-            ability = g.ability_of(src, index)
-            seen: list[str] = []  # each kind once per ability (a loop, not dict.fromkeys of a generator)
-            for mod in ability.body["modifiers"]:
-                mod_kind: str = mod["type"]
-                if mod_kind in seen:
-                    continue
-                seen.append(mod_kind)
-                entries = by_kind.get(mod_kind)
-                if entries is None:
-                    by_kind[mod_kind] = [(src, ability)]
-                else:
-                    entries.append((src, ability))
+    caches, generation = g.caches, g.index.statics_generation
+    if caches.by_kind_generation == generation:  # the hit, inline: asked ~10 times an action
+        return caches.by_kind
+    by_kind: dict[str, list[tuple[int, Ability]]] = {}
+    for (src, index) in g.index.statics_in_order(g):
+        ability = g.ability_of(src, index)
+        seen: list[str] = []  # each kind once per ability (a loop, not dict.fromkeys of a generator)
+        for mod in ability.body["modifiers"]:
+            mod_kind: str = mod["type"]
+            if mod_kind in seen:
+                continue
+            seen.append(mod_kind)
+            entries = by_kind.get(mod_kind)
+            if entries is None:
+                by_kind[mod_kind] = [(src, ability)]
+            else:
+                entries.append((src, ability))
+    caches.by_kind, caches.by_kind_generation = by_kind, generation
     return by_kind
 
 
