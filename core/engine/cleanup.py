@@ -31,7 +31,9 @@ def cleanup(g: "Game") -> None:
     # 3. lethal damage kills (Deathknell triggers are noted as they die)
     objs, defs = s.objs, g.defs
     lethal = [oid for oid in g.board_objects() if objs[oid].damage > 0 and defs[objs[oid].code].type == "unit"
-              and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))]
+              and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))] \
+        if any(objs[oid].damage > 0 for p in s.players for oid in p.base) \
+        or any(objs[oid].damage > 0 for bf in s.battlefields for oid in bf.here) else []
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
         # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
@@ -43,9 +45,9 @@ def cleanup(g: "Game") -> None:
             verbs.kill(g, [oid], by="damage", lethal=True)
     open_state = not s.chain
     # 4. empty battlefields become uncontrolled in an open state
-    for bf in s.battlefields if open_state else []:  # a list either way: compiled, a list's own iteration
-        if bf.controller != NOWHERE and bf.contested_by == NOWHERE and not (sd is not None and sd.bf == bf.loc) \
-                and not g.units_at(bf.loc):
+    for bf in s.battlefields:
+        if open_state and bf.controller != NOWHERE and bf.contested_by == NOWHERE \
+                and not (sd is not None and sd.bf == bf.loc) and not g.units_at(bf.loc):
             g.emit("lose_control", bf=bf.loc, player=bf.controller)
             scoring.set_controller(g, bf.loc, NOWHERE)
     # 5. unattached gear at battlefields is recalled (149.3, 436.4.a) unless it stays (Deploy, 830.1.b.3);
@@ -60,10 +62,11 @@ def cleanup(g: "Game") -> None:
                     verbs.recall(g, [oid])
             if not gear:
                 clear.found(bf.loc)
-        for oid in list(bf.facedown) if bf.facedown else []:
-            if g.obj(oid).controller != bf.controller:
-                g.place(oid, "trash")
-                g.emit("hidden_lost", obj=oid, bf=bf.loc)
+        if bf.facedown:
+            for oid in list(bf.facedown):
+                if g.obj(oid).controller != bf.controller:
+                    g.place(oid, "trash")
+                    g.emit("hidden_lost", obj=oid, bf=bf.loc)
     for p in s.players:
         if not clear.still(p.index):
             foreign = [o for o in p.base if objs[o].controller != p.index]
@@ -97,17 +100,16 @@ def cleanup(g: "Game") -> None:
             bf.showdown_staged = bf.combat_staged = False
     _becoming_mighty(g)
     _might_reaching(g)
-    # control "until I leave the board" ends when its source leaves (Akshan)
-    for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"] \
-            if s.lasting else []:
-        if s.objs[lasting.source].zone != "board":
-            s.lasting.remove(lasting)
-            verbs.end_control(g, lasting)
-    # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
-    for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"] \
-            if s.lasting else []:
-        if s.objs[lasting.source].attached_to not in (lasting.affects or []):
-            verbs.end_copy(g, lasting)
+    if s.lasting:
+        # control "until I leave the board" ends when its source leaves (Akshan)
+        for lasting in [l for l in s.lasting if l.kind == "control" and l.duration == "while_source_on_board"]:
+            if s.objs[lasting.source].zone != "board":
+                s.lasting.remove(lasting)
+                verbs.end_control(g, lasting)
+        # a copy "for as long as this is attached to it" ends once its source isn't attached to the object
+        for lasting in [l for l in s.lasting if l.kind == "copy" and l.duration == "while_source_attached"]:
+            if s.objs[lasting.source].attached_to not in (lasting.affects or []):
+                verbs.end_copy(g, lasting)
     # 8-9. begin a staged showdown or combat
     if open_state and sd is None:
         staged = [bf for bf in s.battlefields if bf.showdown_staged]
