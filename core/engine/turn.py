@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import layers, loop_draw, scoring, verbs
-from .state import NOWHERE, ORDER, PHASE_OF
+from .state import NOWHERE, ORDER, PHASE_OF, Lasting
 
 if TYPE_CHECKING:
     from .game import Game
@@ -124,9 +124,12 @@ def _expiration(g: "Game") -> None:
     """317.2.b-d: heal all units, 'this turn' effects expire together, pools empty."""
     s = g.state
     verbs.heal_all(g)
-    expired = [l for l in s.lasting if l.duration in ("this_turn", "this_combat") or l.uses == 0]
+    kept: list[Lasting] = []
+    expired: list[Lasting] = []
+    for lasting in s.lasting:  # one pass (``l not in expired`` compared the effects field by field)
+        (expired if lasting.duration in ("this_turn", "this_combat") or lasting.uses == 0 else kept).append(lasting)
     if expired:
-        s.lasting = [l for l in s.lasting if l not in expired]
+        s.lasting = kept
         g.emit("expire", count=len(expired))
         for lasting in expired:
             if lasting.kind == "control":
