@@ -500,7 +500,8 @@ def _matches(g: "Game", oid: int, controller: int, ability: Ability, event: dict
     "this card" and ``attached_this_turn`` name, as they do when the ability resolves."""
     when: dict[str, Any] = ability.body["when"]  # typed: compiled, the dict's own iteration
     for key, want in when.items():
-        if not _WHEN[key](g, oid, controller, ability, event, want):
+        # its event type is read where abilities are indexed (``_w_indexed``): no call for it
+        if key != "event" and not _WHEN[key](g, oid, controller, ability, event, want):
             return False
     if "subject" not in when and "what" not in when and event["t"] in ("attack", "defend") \
             and event.get("obj", NOWHERE) != NOWHERE:
