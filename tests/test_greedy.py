@@ -135,3 +135,35 @@ def test_combat_damage_goes_where_it_kills_the_most_might() -> None:
     assert len(g.legal_actions()) > 1
     choice = _choice(g)
     assert choice["damage"][str(ids[strong])] == 3
+
+
+def test_the_might_a_unit_brings_to_a_fight_is_its_combat_might_and_keyword() -> None:
+    """combat.fighting_might (the agent's one reading of a unit) agrees with layers.combat_might plus the keyword's
+    value, for every unit of real games: stunned ones, Shield and Assault, units a static or a lasting effect touches."""
+    from riftscript.core.engine import combat, layers
+    from riftscript.plugins.agents import RandomAgent
+
+    b = Builder(CATALOG)
+    poro, skulker = b.add(1, STALWART_PORO), b.add(0, SKULKER)
+    g, ids = b.build()
+    assert combat.fighting_might(g, ids[poro], "shield") == layers.might(g, ids[poro]) + 1
+    g.state.objs[ids[skulker]].stunned = True
+    g.touch()
+    assert combat.fighting_might(g, ids[skulker], "assault") == 0 == layers.combat_might(g, ids[skulker])
+    checked = 0
+    for seed in range(4):
+        g = Game.new(CATALOG, ["Jinx Champion Deck", "Viktor Champion Deck"], seed=seed)
+        agents = [RandomAgent(seed), RandomAgent(seed + 1)]
+        while not g.over and checked < 4000:
+            for oid in g.board_objects():
+                if g.card(oid).type != "unit":
+                    continue
+                for keyword in ("shield", "assault"):
+                    value = layers.chars(g, oid).keywords.get(keyword)
+                    assert combat.fighting_might(g, oid, keyword) == layers.combat_might(g, oid) + (
+                        value if isinstance(value, int) else 0)
+                    checked += 1
+            d = g.pending_decision()
+            assert d is not None
+            g.apply(agents[d.player].choose(g, g.legal_actions()))
+    assert checked >= 1000

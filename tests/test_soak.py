@@ -168,6 +168,36 @@ def test_soak_checks_see_stale_board_indexes() -> None:
     assert any("hook_statics" in m for m in check(g, cards, counts))
 
 
+def test_soak_checks_see_a_hook_that_hook_in_play_says_no_object_could_have() -> None:
+    """hook_values answers [] without reading characteristics while hook_in_play says no object could have the
+    hook: a board object that has it then (a wrong shortcut) fails the check, as any stale answer does."""
+    from riftscript.core.engine import layers
+    from riftscript.core.engine.builder import Builder
+
+    b = Builder(cat())
+    poro = b.add(0, "OGN-013")  # Pouty Poro: [Deflect], the targeting_tax hook
+    g, ids = b.build()
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+    assert layers.hook_in_play(g, "targeting_tax") and layers.hook_values(g, ids[poro], "targeting_tax")
+    g.memo()["hook_in_play targeting_tax"] = False  # as if nothing in play could bring the hook
+    assert any("has the hooks ['targeting_tax'], yet hook_in_play says none could be" in m
+               for m in check(g, cards, counts))
+
+
+def test_soak_checks_see_an_object_filed_under_another_id() -> None:
+    """loop.keep and loop.rewind walk the objects by the ids they hold (the key of each is its id): an object
+    filed under another id fails the check."""
+    g = Game.new(cat(), ["Jinx Champion Deck", "Viktor Champion Deck"], seed=3)
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+    first = next(iter(g.state.objs))
+    g.state.objs[first].id = first + 1000
+    assert any(f"the object under id {first} says its id is {first + 1000}" in m for m in check(g, cards, counts))
+
+
 def test_467_2_c_big_combat_asks_for_an_assignment_without_listing_every_order() -> None:
     """Found by the soak: 11 defenders once meant all 11! orders in memory before the first option."""
     from riftscript.core.engine.builder import Builder

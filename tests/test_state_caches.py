@@ -202,6 +202,28 @@ def test_a_granted_keyword_brings_only_the_hooks_its_abilities_give() -> None:
         assert check(g, cards, counts) == []
 
 
+def test_a_static_granting_a_keyword_brings_only_the_hooks_its_abilities_give() -> None:
+    """hook_statics: a static ability granting [Assault] (Rumble, Hotheaded: to your Mechs) makes no hook possible,
+    so hook values are read without working out characteristics; one granting [Deflect] (Petricite Monument: to
+    friendly units) brings the targeting tax and no other hook."""
+    b = Builder(cat())
+    rumble = b.add(0, "SFD-026")
+    g, ids = b.build()
+    assert "keyword" in layers.statics_by_kind(g)
+    for hook in ("standard_move", "targeting_tax", "combat_damage"):
+        assert not layers.hook_in_play(g, hook), hook
+    assert layers.hook_values(g, ids[rumble], "standard_move") == []
+    b = Builder(cat())
+    b.add(0, "SFD-104")
+    unit = b.add(0, "OGN-003")
+    g, ids = b.build()
+    assert layers.hook_in_play(g, "targeting_tax") and not layers.hook_in_play(g, "standard_move")
+    assert layers.hook_values(g, ids[unit], "targeting_tax") != []
+    cards = {oid for oid, obj in g.state.objs.items() if not obj.token}
+    counts = Counter(g.state.objs[o].code for o in cards)
+    assert check(g, cards, counts) == []
+
+
 def test_the_modifiers_that_change_characteristics_are_those_the_layers_read() -> None:
     """CardFacts.chars_while leaves a static out when none of its modifiers is one layers._compute reads: the
     two lists must agree (a new kind of modifier read there and not listed would be skipped by the shortcut)."""
