@@ -30,10 +30,11 @@ def cleanup(g: "Game") -> None:
         combat.refresh_designations(g)
     # 3. lethal damage kills (Deathknell triggers are noted as they die)
     objs, defs = s.objs, g.defs
+    # most cleanups find no damage on the board: then no list of the board's objects is made
+    damaged = any(objs[oid].damage > 0 for p in s.players for oid in p.base) \
+        or any(objs[oid].damage > 0 for bf in s.battlefields for oid in bf.here)
     lethal = [oid for oid in g.board_objects() if objs[oid].damage > 0 and defs[objs[oid].code].type == "unit"
-              and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))] \
-        if any(objs[oid].damage > 0 for p in s.players for oid in p.base) \
-        or any(objs[oid].damage > 0 for bf in s.battlefields for oid in bf.here) else []
+              and (objs[oid].damage >= layers.might(g, oid) or _any_damage_lethal(g, oid))] if damaged else []
     for oid in lethal:
         # engine notes, game actions: a kill is attributed to the spell or ability that dealt the
         # damage just before the cleanup ("when you kill a unit with a spell": Immortal Phoenix)
